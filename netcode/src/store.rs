@@ -1,0 +1,99 @@
+//! Tables on disk: one RON snapshot per table, replaced atomically (write a
+//! temporary file, flush it to disk, rename it over the old one).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use foodweb_rules::table::{Game, SnapshotError, TableSnapshot};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("table id '{0}' may use only letters, digits, '-' and '_'")]
+    BadId(String),
+    #[error("no saved table '{0}'")]
+    Missing(String),
+    #[error("cannot read or write {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("saved table {path} is refused: {source}")]
+    Corrupt {
+        path: PathBuf,
+        source: SnapshotError,
+    },
+}
+
+pub struct TableStore {
+    dir: PathBuf,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+impl TableStore {
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Self, StoreError> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(io(&dir))?;
+        Ok(Self { dir })
+    }
+
+    fn path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        let ok = !id.is_empty()
+            && id.len() <= 64
+            && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            return Err(StoreError::BadId(id.to_string()));
+        }
+        Ok(self.dir.join(format!("{id}.table.ron")))
+    }
+
+    /// Saves a table. Either the old file or the new one is on disk at every
+    /// moment; never a part of either.
+    pub fn save<G: Game>(&self, id: &str, snapshot: &TableSnapshot<G>) -> Result<(), StoreError> {
+        let path = self.path(id)?;
+        let tmp = path.with_extension("ron.tmp");
+        let mut file = fs::File::create(&tmp).map_err(io(&tmp))?;
+        file.write_all(snapshot.to_ron().as_bytes()).map_err(io(&tmp))?;
+        file.sync_all().map_err(io(&tmp))?;
+        drop(file);
+        fs::rename(&tmp, &path).map_err(io(&path))?;
+        if let Ok(dir) = fs::File::open(&self.dir) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+
+    pub fn load<G: Game>(&self, id: &str) -> Result<TableSnapshot<G>, StoreError> {
+        let path = self.path(id)?;
+        let text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StoreError::Missing(id.to_string()));
+            }
+            Err(e) => return Err(io(&path)(e)),
+        };
+        TableSnapshot::from_ron(&text).map_err(|source| StoreError::Corrupt { path, source })
+    }
+
+    /// Ids of the saved tables, sorted.
+    pub fn list(&self) -> Result<Vec<String>, StoreError> {
+        let mut ids: Vec<String> = fs::read_dir(&self.dir)
+            .map_err(io(&self.dir))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".table.ron"))
+                    .map(str::to_string)
+            })
+            .collect();
+        ids.sort();
+        Ok(ids)
+    }
+}

@@ -1,0 +1,259 @@
+//! Forest Showdown (seed: `into-the-forest.txt`). The rules document is
+//! `rules.md` beside this file.
+
+pub mod bots;
+pub mod deck;
+pub mod judge;
+pub mod settings;
+pub mod state;
+mod table;
+pub mod view;
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemState;
+use bevy_state::prelude::*;
+
+pub use deck::{CardId, Deck, DeckError, Role, deck};
+pub use settings::{ForestSettings, ForestTiming};
+pub use state::*;
+pub use table::{ForestTable, showdown_outcome};
+pub use view::{ForestView, SeatPublic, ShowdownPublic};
+
+use crate::game_id::GameId;
+use crate::table::{
+    Accepted, DeadlinePassed, Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet,
+};
+
+/// The rules document, in both languages.
+pub const RULES_MD: &str = include_str!("rules.md");
+
+pub struct ForestGame;
+
+/// Forest Showdown's systems, in the table's step order.
+pub struct ForestPlugin;
+
+impl Plugin for ForestPlugin {
+    fn build(&self, app: &mut App) {
+        let count = app.world().resource::<Seats>().count();
+        let entities = (0..count)
+            .map(|i| {
+                app.world_mut()
+                    .spawn((SeatId(i as u8), Hand::default(), Known::default(), Scores::default()))
+                    .id()
+            })
+            .collect();
+        app.insert_resource(SeatEntities(entities))
+            .init_resource::<Round>()
+            .init_resource::<Turn>()
+            .init_resource::<Showdown>()
+            .init_resource::<Reveals>()
+            .add_systems(Update, fire_deadlines.in_set(TableSet::Deadlines))
+            .add_systems(Update, apply_actions.in_set(TableSet::Apply))
+            .add_systems(Update, settle_turns.in_set(TableSet::Settle));
+    }
+}
+
+fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<ForestTimer>>, mut table: ForestTable) {
+    for DeadlinePassed { timer } in passed.read() {
+        table.on_deadline(timer);
+    }
+}
+
+fn apply_actions(mut accepted: MessageReader<Accepted<ForestAction>>, mut table: ForestTable) {
+    for Accepted { seat, action } in accepted.read() {
+        match *action {
+            ForestAction::AskShowdown { target } => table.ask_showdown(*seat, target),
+            ForestAction::PlayCard { card } => table.play_card(*seat, card),
+            ForestAction::Challenge { target, named, with } => {
+                table.challenge(*seat, target, named, with)
+            }
+        }
+    }
+}
+
+fn settle_turns(mut table: ForestTable) {
+    table.settle_turn();
+}
+
+fn seat_components<'w, T: Component>(world: &'w World, seat: SeatId) -> &'w T {
+    let e = world.resource::<SeatEntities>().get(seat);
+    world.get::<T>(e).expect("every seat has its components")
+}
+
+pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
+    match *world.resource::<State<ForestPhase>>().get() {
+        ForestPhase::Turn => vec![world.resource::<Turn>().active],
+        ForestPhase::Showdown => {
+            let Some(p) = world.resource::<Showdown>().0.as_ref() else {
+                return vec![];
+            };
+            let mut seats: Vec<SeatId> = [(p.asker, p.asker_card), (p.target, p.target_card)]
+                .into_iter()
+                .filter(|(_, c)| c.is_none())
+                .map(|(s, _)| s)
+                .collect();
+            seats.sort();
+            seats
+        }
+        ForestPhase::Idle | ForestPhase::GameOver => vec![],
+    }
+}
+
+pub(crate) fn result(world: &World) -> Option<GameResult> {
+    if *world.resource::<State<ForestPhase>>().get() != ForestPhase::GameOver {
+        return None;
+    }
+    let seats = world.resource::<Seats>();
+    let totals = seats
+        .ids()
+        .map(|s| seat_components::<Scores>(world, s).total())
+        .collect();
+    Some(GameResult::from_scores(totals))
+}
+
+fn check_setup(world: &World, setup: &ForestSetup) -> Result<(), Rejection> {
+    let seats = world.resource::<Seats>();
+    if setup.hands.len() > seats.count() {
+        return Err(Rejection::new(
+            format!("the setup deals {} hands to {} seats", setup.hands.len(), seats.count()),
+            format!("设定给 {} 个座位发了 {} 手牌", seats.count(), setup.hands.len()),
+        ));
+    }
+    let mut left = deck().all_cards();
+    for card in setup.hands.iter().flatten() {
+        match left.iter().position(|c| c == card) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => {
+                let n = table::card_name(*card);
+                return Err(Rejection::new(
+                    format!("the setup deals more {} than the deck has", n.en),
+                    format!("设定发出的{}比牌堆里的多", n.zh),
+                ));
+            }
+        }
+    }
+    if let Some(first) = setup.first.filter(|f| !seats.contains(*f)) {
+        return Err(Rejection::unknown_seat(first));
+    }
+    Ok(())
+}
+
+impl Game for ForestGame {
+    const ID: GameId = GameId::Forest;
+    type Action = ForestAction;
+    type Settings = ForestSettings;
+    type Phase = ForestPhase;
+    type Timer = ForestTimer;
+    type State = ForestState;
+    type View = ForestView;
+    type Setup = ForestSetup;
+    type Check = ForestCheck;
+
+    fn build(app: &mut App, _settings: &ForestSettings) {
+        app.add_plugins(ForestPlugin);
+    }
+
+    fn start(world: &mut World, setup: Option<&ForestSetup>) -> Result<(), Rejection> {
+        world.resource::<Settings<ForestGame>>().0.check()?;
+        if let Some(setup) = setup {
+            check_setup(world, setup)?;
+        }
+        let first = setup.and_then(|s| s.first).unwrap_or(SeatId(0));
+        let mut state = SystemState::<ForestTable>::new(world);
+        state.get_mut(world).deal(first, setup);
+        state.apply(world);
+        Ok(())
+    }
+
+    fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Rejection> {
+        judge::check(world, seat, action)
+    }
+
+    fn capture(world: &World) -> ForestState {
+        let seats = world.resource::<Seats>();
+        ForestState {
+            seats: seats
+                .ids()
+                .map(|s| SeatState {
+                    hand: seat_components::<Hand>(world, s).clone(),
+                    known: seat_components::<Known>(world, s).clone(),
+                    scores: seat_components::<Scores>(world, s).clone(),
+                })
+                .collect(),
+            round: world.resource::<Round>().clone(),
+            turn: world.resource::<Turn>().clone(),
+            showdown: world.resource::<Showdown>().clone(),
+            reveals: world.resource::<Reveals>().clone(),
+        }
+    }
+
+    fn restore(world: &mut World, state: ForestState) {
+        let entities = world.resource::<SeatEntities>().clone();
+        for (e, seat) in entities.0.iter().zip(state.seats) {
+            world
+                .entity_mut(*e)
+                .insert((seat.hand, seat.known, seat.scores));
+        }
+        world.insert_resource(state.round);
+        world.insert_resource(state.turn);
+        world.insert_resource(state.showdown);
+        world.insert_resource(state.reveals);
+    }
+
+    fn view(world: &World, seat: Option<SeatId>) -> ForestView {
+        view::view(world, seat)
+    }
+
+    fn to_act(world: &World) -> Vec<SeatId> {
+        to_act(world)
+    }
+
+    fn result(world: &World) -> Option<GameResult> {
+        result(world)
+    }
+
+    fn verify(world: &World, check: &ForestCheck) -> Result<(), String> {
+        let hand = |s| &seat_components::<Hand>(world, s).0;
+        let name = |c: &CardId| deck().card(*c).key.clone();
+        let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
+        match check {
+            ForestCheck::Holds(s, c) => ok(hand(*s).contains(c), format!("seat {s} does not hold {}", name(c))),
+            ForestCheck::Lacks(s, c) => ok(!hand(*s).contains(c), format!("seat {s} holds {}", name(c))),
+            ForestCheck::HandSize(s, n) => {
+                let len = hand(*s).len();
+                ok(len == *n, format!("seat {s} holds {len} cards, not {n}"))
+            }
+            ForestCheck::KnownHolds(s, c) => ok(
+                seat_components::<Known>(world, *s).0.contains(c),
+                format!("the table has not seen seat {s} hold {}", name(c)),
+            ),
+            ForestCheck::Active(s) => {
+                let active = world.resource::<Turn>().active;
+                ok(active == *s, format!("it is seat {active}'s turn, not seat {s}'s"))
+            }
+            ForestCheck::Phase(p) => {
+                let phase = *world.resource::<State<ForestPhase>>().get();
+                ok(phase == *p, format!("phase is {phase:?}, not {p:?}"))
+            }
+            ForestCheck::Round(n) => {
+                let r = world.resource::<Round>().number;
+                ok(r == *n, format!("round is {r}, not {n}"))
+            }
+            ForestCheck::RoundScore(s, r, score) => {
+                let got = seat_components::<Scores>(world, *s).rounds.get(*r as usize - 1).copied();
+                ok(got == Some(*score), format!("seat {s} round {r} score is {got:?}, not {score}"))
+            }
+            ForestCheck::ShortHand(s, b) => {
+                let got = seat_components::<Scores>(world, *s).short_hand;
+                ok(got == *b, format!("seat {s} short hand is {got}, not {b}"))
+            }
+            ForestCheck::Places(places) => {
+                let got = result(world).map(|r| r.places);
+                ok(got.as_ref() == Some(places), format!("places are {got:?}, not {places:?}"))
+            }
+        }
+    }
+}

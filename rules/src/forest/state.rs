@@ -1,0 +1,231 @@
+//! What a Forest Showdown table holds: seat components, turn and round
+//! resources, the phase, the timers, and the snapshot of all of them.
+
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::deck::CardId;
+use crate::table::SeatId;
+
+#[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ForestPhase {
+    /// Before the first deal.
+    #[default]
+    Idle,
+    /// The active player challenges or asks for a showdown.
+    Turn,
+    /// Two players each choose a card in secret.
+    Showdown,
+    GameOver,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ForestAction {
+    /// "The first player starts by asking any other player for a Showdown."
+    AskShowdown { target: SeatId },
+    /// Lay down a card in a showdown you are part of (in secret until both have).
+    PlayCard { card: CardId },
+    /// "I want your `named` card, and I'm taking it with my `with` card."
+    Challenge {
+        target: SeatId,
+        named: CardId,
+        with: CardId,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ForestTimer {
+    /// The round's time is up.
+    RoundTime,
+    /// The active player has not acted.
+    TurnChoice,
+    /// A showdown card has not been chosen.
+    ShowdownCard,
+}
+
+/// A seat's cards: secret to everyone else. Kept sorted.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hand(pub Vec<CardId>);
+
+/// The cards the whole table has seen this seat hold and not seen leave:
+/// the record a player with a perfect memory keeps. Always part of the hand.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Known(pub Vec<CardId>);
+
+/// Score of each finished round, and whether this seat was dealt one card
+/// fewer this round.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scores {
+    pub rounds: Vec<i64>,
+    pub short_hand: bool,
+}
+
+impl Scores {
+    pub fn total(&self) -> i64 {
+        self.rounds.iter().sum()
+    }
+}
+
+/// Seat entities, indexed by seat: iteration is always in seat order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SeatEntities(pub Vec<Entity>);
+
+impl SeatEntities {
+    pub fn get(&self, seat: SeatId) -> Entity {
+        self.0[seat.index()]
+    }
+}
+
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Round {
+    /// 1-based; 0 before the first deal.
+    pub number: u8,
+    pub first: SeatId,
+    pub time_up: bool,
+}
+
+#[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    pub active: SeatId,
+    /// The round's first turn must be a showdown (seed: "The first player
+    /// starts by asking any other player for a Showdown").
+    pub opening: bool,
+    pub death_decay_challenges: u8,
+    pub death_decay_captures: u8,
+    pub captures: u16,
+    /// Set when the turn has finished; settled at the end of the step.
+    pub over: bool,
+}
+
+impl Default for Turn {
+    fn default() -> Self {
+        Self::start(SeatId(0), false)
+    }
+}
+
+impl Turn {
+    pub fn start(active: SeatId, opening: bool) -> Self {
+        Self {
+            active,
+            opening,
+            death_decay_challenges: 0,
+            death_decay_captures: 0,
+            captures: 0,
+            over: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingShowdown {
+    pub asker: SeatId,
+    pub target: SeatId,
+    pub asker_card: Option<CardId>,
+    pub target_card: Option<CardId>,
+}
+
+impl PendingShowdown {
+    pub fn choice_mut(&mut self, seat: SeatId) -> Option<&mut Option<CardId>> {
+        if seat == self.asker {
+            Some(&mut self.asker_card)
+        } else if seat == self.target {
+            Some(&mut self.target_card)
+        } else {
+            None
+        }
+    }
+
+    pub fn choice(&self, seat: SeatId) -> Option<Option<CardId>> {
+        if seat == self.asker {
+            Some(self.asker_card)
+        } else if seat == self.target {
+            Some(self.target_card)
+        } else {
+            None
+        }
+    }
+}
+
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Showdown(pub Option<PendingShowdown>);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShowdownOutcome {
+    AskerTakes,
+    TargetTakes,
+    StandOff,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShowdownReveal {
+    pub asker: SeatId,
+    pub target: SeatId,
+    pub asker_card: CardId,
+    pub target_card: CardId,
+    pub outcome: ShowdownOutcome,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeReveal {
+    pub challenger: SeatId,
+    pub target: SeatId,
+    pub named: CardId,
+    pub with: CardId,
+    pub right: bool,
+}
+
+/// The latest public events, for tables to show.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reveals {
+    pub showdown: Option<ShowdownReveal>,
+    pub challenge: Option<ChallengeReveal>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatState {
+    pub hand: Hand,
+    pub known: Known,
+    pub scores: Scores,
+}
+
+/// Everything Forest Showdown adds to a table snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForestState {
+    pub seats: Vec<SeatState>,
+    pub round: Round,
+    pub turn: Turn,
+    pub showdown: Showdown,
+    pub reveals: Reveals,
+}
+
+/// A scripted deal for scenarios and tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ForestSetup {
+    /// Cards each seat starts with, by seat.
+    pub hands: Vec<Vec<CardId>>,
+    /// Deal the cards no hand names, one at a time to the seat holding the
+    /// fewest (first such seat from the first player). Default: true.
+    pub deal_rest: Option<bool>,
+    /// Who takes the first turn (default seat 1).
+    pub first: Option<SeatId>,
+}
+
+/// Statements a scenario can check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ForestCheck {
+    Holds(SeatId, CardId),
+    Lacks(SeatId, CardId),
+    HandSize(SeatId, usize),
+    /// The public record shows this seat holding this card.
+    KnownHolds(SeatId, CardId),
+    Active(SeatId),
+    Phase(ForestPhase),
+    Round(u8),
+    /// The score of a finished round (1-based).
+    RoundScore(SeatId, u8, i64),
+    ShortHand(SeatId, bool),
+    /// Places at the end of the game, by seat.
+    Places(Vec<u8>),
+}

@@ -1,0 +1,125 @@
+//! What one seat of a Forest Showdown table may know, and nothing more.
+//! Announcements and private notes reach the seat separately, as a feed
+//! (`Table::feed`).
+
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::ForestTimer;
+use super::deck::CardId;
+use super::state::*;
+use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock};
+
+/// What every player can see of one seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPublic {
+    pub seat: SeatId,
+    pub name: String,
+    pub hand_size: usize,
+    /// Cards the table has seen this seat hold (a perfect memory).
+    pub known: Vec<CardId>,
+    pub short_hand: bool,
+    pub round_scores: Vec<i64>,
+    pub total: i64,
+}
+
+/// A showdown under way: who has chosen, not what.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShowdownPublic {
+    pub asker: SeatId,
+    pub target: SeatId,
+    pub asker_ready: bool,
+    pub target_ready: bool,
+    /// The viewer's own face-down card, if the viewer is in the showdown.
+    pub my_card: Option<CardId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForestView {
+    /// The viewer; `None` for a spectator.
+    pub me: Option<SeatId>,
+    pub phase: ForestPhase,
+    pub round: u8,
+    pub rounds: u8,
+    pub now_ms: u64,
+    pub round_ends_ms: Option<u64>,
+    pub time_up: bool,
+    pub active: SeatId,
+    pub opening_turn: bool,
+    pub death_decay_challenge_used: bool,
+    pub death_decay_captured: bool,
+    /// The viewer's own hand (empty for a spectator).
+    pub hand: Vec<CardId>,
+    pub seats: Vec<SeatPublic>,
+    pub showdown: Option<ShowdownPublic>,
+    pub last_showdown: Option<ShowdownReveal>,
+    pub last_challenge: Option<ChallengeReveal>,
+    /// When the viewer must act by, if the table is waiting on them.
+    pub my_deadline_ms: Option<u64>,
+    pub to_act: bool,
+    pub result: Option<GameResult>,
+}
+
+pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
+    let seats = world.resource::<Seats>();
+    let entities = world.resource::<SeatEntities>();
+    let round = world.resource::<Round>();
+    let turn = world.resource::<Turn>();
+    let deadlines = world.resource::<Deadlines<ForestTimer>>();
+    let phase = *world.resource::<State<ForestPhase>>().get();
+    let pending = world.resource::<Showdown>().0.as_ref();
+    let seat_public: Vec<SeatPublic> = seats
+        .ids()
+        .map(|s| {
+            let e = entities.get(s);
+            let scores = world.get::<Scores>(e).unwrap();
+            SeatPublic {
+                seat: s,
+                name: seats.name(s).to_string(),
+                hand_size: world.get::<Hand>(e).unwrap().0.len(),
+                known: world.get::<Known>(e).unwrap().0.clone(),
+                short_hand: scores.short_hand,
+                round_scores: scores.rounds.clone(),
+                total: scores.total(),
+            }
+        })
+        .collect();
+    let to_act = super::to_act(world);
+    let waiting_on_me = me.is_some_and(|m| to_act.contains(&m));
+    let my_deadline_ms = waiting_on_me
+        .then(|| match phase {
+            ForestPhase::Showdown => deadlines.get(&ForestTimer::ShowdownCard),
+            _ => deadlines.get(&ForestTimer::TurnChoice),
+        })
+        .flatten();
+    ForestView {
+        me,
+        phase,
+        round: round.number,
+        rounds: world.resource::<crate::table::Settings<super::ForestGame>>().0.rounds,
+        now_ms: world.resource::<TableClock>().now_ms,
+        round_ends_ms: deadlines.get(&ForestTimer::RoundTime),
+        time_up: round.time_up,
+        active: turn.active,
+        opening_turn: turn.opening,
+        death_decay_challenge_used: turn.death_decay_challenges > 0,
+        death_decay_captured: turn.death_decay_captures > 0,
+        hand: me
+            .map(|m| world.get::<Hand>(entities.get(m)).unwrap().0.clone())
+            .unwrap_or_default(),
+        seats: seat_public,
+        showdown: pending.map(|p| ShowdownPublic {
+            asker: p.asker,
+            target: p.target,
+            asker_ready: p.asker_card.is_some(),
+            target_ready: p.target_card.is_some(),
+            my_card: me.and_then(|m| p.choice(m)).flatten(),
+        }),
+        last_showdown: world.resource::<Reveals>().showdown.clone(),
+        last_challenge: world.resource::<Reveals>().challenge.clone(),
+        my_deadline_ms,
+        to_act: waiting_on_me,
+        result: super::result(world),
+    }
+}

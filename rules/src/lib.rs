@@ -1,0 +1,14 @@
+//! Foodweb's game rules, headless. A table is a Bevy `App` with no
+//! rendering: [`table`] is the core every game shares, and each game is a
+//! module of its own with its rules document beside its code.
+
+pub mod bot;
+pub mod forest;
+pub mod game_id;
+pub mod scenario;
+pub mod sim;
+pub mod table;
+pub mod text;
+
+pub use game_id::GameId;
+pub use text::{Bilingual, Lang};

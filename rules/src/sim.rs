@@ -1,0 +1,172 @@
+//! Bots play whole games headless: the `foodweb sim` command and the
+//! benchmarks use this.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::bot::Bot;
+use crate::table::{Game, SeatId, Table, TableConfig};
+
+/// How bots are seated for one game.
+pub type Lineup<G> = dyn Fn(usize, SeatId) -> Box<dyn Bot<G>>;
+
+/// Bots act after a pause of table time, so timed rounds run out.
+pub const THINK_MS: std::ops::RangeInclusive<u64> = 2_000..=15_000;
+
+/// Upper bound on steps in one game, far above any real game.
+const MAX_STEPS: usize = 1_000_000;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SeatReport {
+    pub seat: SeatId,
+    pub wins: f64,
+    pub mean_score: f64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BotReport {
+    pub kind: String,
+    /// Seats played by this kind of bot, over all games.
+    pub seats_played: usize,
+    /// Games won (a shared first place counts as a share).
+    pub wins: f64,
+    /// Wins per seat played.
+    pub win_rate: f64,
+    pub mean_score: f64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GameRecord {
+    pub actions: usize,
+    pub scores: Vec<i64>,
+    pub kinds: Vec<String>,
+}
+
+/// Plays one game; `None` if it did not finish (a bot or rules bug).
+pub fn play_one<G: Game>(
+    config: TableConfig<G>,
+    bots: &mut [Box<dyn Bot<G>>],
+    bot_rng: &mut ChaCha8Rng,
+) -> Result<(Table<G>, GameRecord), String> {
+    let mut table = Table::new(config).map_err(|e| e.to_string())?;
+    for _ in 0..MAX_STEPS {
+        if let Some(result) = table.result() {
+            let record = GameRecord {
+                actions: table.log().actions(),
+                scores: result.scores,
+                kinds: bots.iter().map(|b| b.kind().to_string()).collect(),
+            };
+            return Ok((table, record));
+        }
+        let waiting = table.to_act();
+        let mut acted = false;
+        for seat in waiting {
+            let think = bot_rng.random_range(THINK_MS);
+            table.advance_by(think);
+            if !table.to_act().contains(&seat) {
+                continue;
+            }
+            let view = table.view(seat);
+            if let Some(action) = bots[seat.index()].act(&view, bot_rng) {
+                table
+                    .submit(seat, action.clone())
+                    .map_err(|e| format!("bot at seat {seat} tried {action:?}: {e}"))?;
+                acted = true;
+            }
+        }
+        if !acted {
+            match table.next_deadline() {
+                Some(at) => table.advance_to(at),
+                None if table.result().is_none() => {
+                    return Err("the table waits on nobody and has no deadline".into());
+                }
+                None => {}
+            }
+        }
+    }
+    Err(format!("the game did not end within {MAX_STEPS} steps"))
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SimReport {
+    pub game: String,
+    pub games: usize,
+    pub players: usize,
+    pub seed: u64,
+    pub elapsed_secs: f64,
+    pub games_per_sec: f64,
+    pub mean_actions: f64,
+    pub seats: Vec<SeatReport>,
+    pub bots: Vec<BotReport>,
+}
+
+/// Plays `games` games. Game `g` uses table seed `seed + g`.
+pub fn simulate<G: Game>(
+    games: usize,
+    players: usize,
+    seed: u64,
+    settings: G::Settings,
+    lineup: &Lineup<G>,
+) -> Result<SimReport, String> {
+    let started = std::time::Instant::now();
+    let mut seats: Vec<SeatReport> = (0..players)
+        .map(|i| SeatReport {
+            seat: SeatId(i as u8),
+            ..Default::default()
+        })
+        .collect();
+    let mut bots: Vec<BotReport> = Vec::new();
+    let mut actions = 0usize;
+    for g in 0..games {
+        let game_seed = seed.wrapping_add(g as u64);
+        let mut config = TableConfig::<G>::new(game_seed, players);
+        config.settings = settings.clone();
+        let mut lineup_now: Vec<Box<dyn Bot<G>>> =
+            (0..players).map(|i| lineup(g, SeatId(i as u8))).collect();
+        let mut bot_rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x0b07_5eed);
+        let (_, record) = play_one(config, &mut lineup_now, &mut bot_rng)
+            .map_err(|e| format!("game {g} (seed {game_seed}): {e}"))?;
+        actions += record.actions;
+        let best = record.scores.iter().copied().max().unwrap_or(0);
+        let winners = record.scores.iter().filter(|&&s| s == best).count() as f64;
+        for (i, (&score, kind)) in record.scores.iter().zip(&record.kinds).enumerate() {
+            let win = if score == best { 1.0 / winners } else { 0.0 };
+            seats[i].wins += win;
+            seats[i].mean_score += score as f64;
+            let b = match bots.iter_mut().position(|b| &b.kind == kind) {
+                Some(k) => &mut bots[k],
+                None => {
+                    bots.push(BotReport {
+                        kind: kind.clone(),
+                        ..Default::default()
+                    });
+                    bots.last_mut().unwrap()
+                }
+            };
+            b.seats_played += 1;
+            b.wins += win;
+            b.mean_score += score as f64;
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    for s in &mut seats {
+        s.mean_score /= games.max(1) as f64;
+    }
+    for b in &mut bots {
+        b.win_rate = b.wins / b.seats_played.max(1) as f64;
+        b.mean_score /= b.seats_played.max(1) as f64;
+    }
+    bots.sort_by(|a, b| a.kind.cmp(&b.kind));
+    Ok(SimReport {
+        game: G::ID.key().to_string(),
+        games,
+        players,
+        seed,
+        elapsed_secs: elapsed,
+        games_per_sec: games as f64 / elapsed.max(1e-9),
+        mean_actions: actions as f64 / games.max(1) as f64,
+        seats,
+        bots,
+    })
+}

@@ -1,0 +1,78 @@
+//! What a game gives the table core: its types and its few entry points.
+//! Everything else a game does happens in its own Bevy systems.
+
+use std::fmt::Debug;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_state::state::FreelyMutableState;
+use serde::{Serialize, de::DeserializeOwned};
+
+use super::{Rejection, SeatId};
+use crate::game_id::GameId;
+
+/// Where a seat finished. Equal scores share a place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct GameResult {
+    /// Final score of each seat, in seat order.
+    pub scores: Vec<i64>,
+    /// Place of each seat, 1 = first, in seat order.
+    pub places: Vec<u8>,
+}
+
+impl GameResult {
+    /// Places by score, highest first; equal scores share a place
+    /// (10, 7, 7, 3 gives places 1, 2, 2, 4).
+    pub fn from_scores(scores: Vec<i64>) -> Self {
+        let places = scores
+            .iter()
+            .map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u8)
+            .collect();
+        Self { scores, places }
+    }
+
+    pub fn winners(&self) -> Vec<SeatId> {
+        (0..self.places.len())
+            .filter(|&i| self.places[i] == 1)
+            .map(|i| SeatId(i as u8))
+            .collect()
+    }
+}
+
+pub trait Game: Sized + Send + Sync + 'static {
+    const ID: GameId;
+    /// What a seat may ask to do.
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// Rule variants chosen when the table is set up.
+    type Settings: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// The game's phases, a Bevy state.
+    type Phase: FreelyMutableState + Copy + Serialize + DeserializeOwned;
+    /// The kinds of deadline the game sets.
+    type Timer: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// Everything of the game's own world that a snapshot must hold.
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// What one seat may know.
+    type View: Clone + Debug + Serialize;
+    /// A scripted start (for example dealt hands), for scenarios and tests.
+    type Setup: Clone + Debug + Serialize + DeserializeOwned;
+    /// A statement about the table that a scenario can check.
+    type Check: Clone + Debug + Serialize + DeserializeOwned;
+
+    /// Adds the game's phases, resources and systems to a table.
+    fn build(app: &mut App, settings: &Self::Settings);
+    /// Begins a new game: deals, or takes the scripted setup. Setup errors
+    /// say what is wrong with the setup.
+    fn start(world: &mut World, setup: Option<&Self::Setup>) -> Result<(), Rejection>;
+    /// The one place input is judged. It reads the world and cannot change it.
+    fn check(world: &World, seat: SeatId, action: &Self::Action) -> Result<(), Rejection>;
+    fn capture(world: &World) -> Self::State;
+    fn restore(world: &mut World, state: Self::State);
+    /// What `seat` may know; `None` gives what a spectator may know.
+    fn view(world: &World, seat: Option<SeatId>) -> Self::View;
+    /// Seats the table is waiting on, in seat order.
+    fn to_act(world: &World) -> Vec<SeatId>;
+    /// The final result once the game is over.
+    fn result(world: &World) -> Option<GameResult>;
+    /// Judges a scenario's check against the table.
+    fn verify(world: &World, check: &Self::Check) -> Result<(), String>;
+}

@@ -1,0 +1,305 @@
+//! The table core, shared by every game: a table is a headless Bevy `App`
+//! running one game, driven one input at a time.
+
+mod announce;
+mod clock;
+mod game;
+mod input;
+mod log;
+mod rng;
+mod schedule;
+mod seat;
+mod snapshot;
+
+pub use announce::{Announcement, Announcements, PrivateNote};
+pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
+pub use game::{Game, GameResult};
+pub use input::{Accepted, ActionRequest, Rejection, Verdicts, judge_requests};
+pub use log::{ActionLog, LogEntry};
+pub use rng::TableRng;
+pub use schedule::{TablePlugin, TableSet};
+pub use seat::{SeatId, Seats};
+pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use bevy_state::state::StateTransition;
+use serde::{Deserialize, Serialize};
+
+/// How a table is set up: seed, seats and the game's rule variant.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct TableConfig<G: Game> {
+    pub seed: u64,
+    pub seats: Seats,
+    pub settings: G::Settings,
+}
+
+impl<G: Game> Clone for TableConfig<G> {
+    fn clone(&self) -> Self {
+        Self {
+            seed: self.seed,
+            seats: self.seats.clone(),
+            settings: self.settings.clone(),
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for TableConfig<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableConfig")
+            .field("seed", &self.seed)
+            .field("seats", &self.seats)
+            .field("settings", &self.settings)
+            .finish()
+    }
+}
+
+impl<G: Game> TableConfig<G> {
+    pub fn new(seed: u64, players: usize) -> Self {
+        Self {
+            seed,
+            seats: Seats::numbered(players),
+            settings: G::Settings::default(),
+        }
+    }
+}
+
+/// The settings a table was built with, readable by the game's systems.
+#[derive(Resource)]
+pub struct Settings<G: Game>(pub G::Settings);
+
+/// One table of game `G`.
+pub struct Table<G: Game> {
+    app: App,
+    config: TableConfig<G>,
+}
+
+/// How many deadline defaults one clock move may fire before the table
+/// gives up (a game that keeps setting deadlines in the past is a bug).
+const MAX_DEADLINES_PER_MOVE: usize = 10_000;
+
+impl<G: Game> Table<G> {
+    /// A new table, dealt from the config's seed.
+    pub fn new(config: TableConfig<G>) -> Result<Self, Rejection> {
+        Self::with_setup(config, None)
+    }
+
+    /// A new table; a scripted `setup` replaces the deal.
+    pub fn with_setup(config: TableConfig<G>, setup: Option<&G::Setup>) -> Result<Self, Rejection> {
+        if !G::ID.seats().contains(&config.seats.count()) {
+            let range = G::ID.seats();
+            return Err(Rejection::new(
+                format!(
+                    "{} takes {} to {} players, not {}",
+                    G::ID.title().en,
+                    range.start(),
+                    range.end(),
+                    config.seats.count()
+                ),
+                format!(
+                    "{}需要 {} 到 {} 名玩家，而不是 {} 名",
+                    G::ID.title().zh,
+                    range.start(),
+                    range.end(),
+                    config.seats.count()
+                ),
+            ));
+        }
+        let mut table = Self::assemble(config);
+        G::start(table.app.world_mut(), setup)?;
+        table.settle_phases();
+        Ok(table)
+    }
+
+    fn assemble(config: TableConfig<G>) -> Self {
+        let mut app = App::new();
+        app.add_plugins(TablePlugin::<G>::default())
+            .insert_resource(config.seats.clone())
+            .insert_resource(TableRng::seeded(config.seed))
+            .insert_resource(Settings::<G>(config.settings.clone()));
+        G::build(&mut app, &config.settings);
+        app.finish();
+        app.cleanup();
+        // Enter the initial phase so that later steps start clean.
+        app.world_mut().run_schedule(StateTransition);
+        Self { app, config }
+    }
+
+    pub fn config(&self) -> &TableConfig<G> {
+        &self.config
+    }
+
+    pub fn world(&self) -> &World {
+        self.app.world()
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        self.world().resource::<TableClock>().now_ms
+    }
+
+    pub fn phase(&self) -> G::Phase {
+        *self.world().resource::<State<G::Phase>>().get()
+    }
+
+    /// A seat asks to act. On `Err`, nothing at the table changed.
+    pub fn submit(&mut self, seat: SeatId, action: G::Action) -> Result<(), Rejection> {
+        self.app
+            .world_mut()
+            .write_message(ActionRequest { seat, action });
+        self.step();
+        let mut verdicts = std::mem::take(&mut self.app.world_mut().resource_mut::<Verdicts>().0);
+        verdicts
+            .pop()
+            .unwrap_or_else(|| Err(Rejection::new("no verdict was given", "没有裁决")))
+    }
+
+    /// Moves the clock forward to `now_ms`, firing every deadline on the way
+    /// at its own time, earliest first. The clock never goes back.
+    pub fn advance_to(&mut self, now_ms: u64) {
+        for _ in 0..MAX_DEADLINES_PER_MOVE {
+            let due = self
+                .world()
+                .resource::<Deadlines<G::Timer>>()
+                .next_due(now_ms);
+            let Some(deadline) = due else { break };
+            let world = self.app.world_mut();
+            world.resource_mut::<Deadlines<G::Timer>>().cancel(&deadline.timer);
+            let clock = &mut world.resource_mut::<TableClock>();
+            clock.now_ms = clock.now_ms.max(deadline.at_ms);
+            world.write_message(DeadlinePassed {
+                timer: deadline.timer,
+            });
+            self.step();
+        }
+        let clock = &mut self.app.world_mut().resource_mut::<TableClock>();
+        clock.now_ms = clock.now_ms.max(now_ms);
+    }
+
+    pub fn advance_by(&mut self, ms: u64) {
+        let target = self.now_ms() + ms;
+        self.advance_to(target);
+    }
+
+    /// The earliest pending deadline, if any.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.world()
+            .resource::<Deadlines<G::Timer>>()
+            .pending
+            .iter()
+            .map(|d| d.at_ms)
+            .min()
+    }
+
+    fn step(&mut self) {
+        self.app.update();
+        self.settle_phases();
+    }
+
+    /// Applies phase changes now rather than at the next step, so every input
+    /// is judged in the phase its predecessor left.
+    fn settle_phases(&mut self) {
+        for _ in 0..64 {
+            let world = self.app.world_mut();
+            if !matches!(
+                world.resource::<NextState<G::Phase>>(),
+                NextState::Pending(_) | NextState::PendingIfNeq(_)
+            ) {
+                break;
+            }
+            world.run_schedule(StateTransition);
+        }
+    }
+
+    pub fn view(&self, seat: SeatId) -> G::View {
+        G::view(self.world(), Some(seat))
+    }
+
+    pub fn public_view(&self) -> G::View {
+        G::view(self.world(), None)
+    }
+
+    pub fn to_act(&self) -> Vec<SeatId> {
+        G::to_act(self.world())
+    }
+
+    pub fn result(&self) -> Option<GameResult> {
+        G::result(self.world())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.result().is_some()
+    }
+
+    pub fn announcements(&self) -> &Announcements {
+        self.world().resource::<Announcements>()
+    }
+
+    pub fn log(&self) -> &ActionLog<G::Action> {
+        self.world().resource::<ActionLog<G::Action>>()
+    }
+
+    pub fn snapshot(&self) -> TableSnapshot<G> {
+        let world = self.world();
+        TableSnapshot {
+            format: SNAPSHOT_FORMAT,
+            game: G::ID,
+            config: self.config.clone(),
+            clock_ms: world.resource::<TableClock>().now_ms,
+            rng: world.resource::<TableRng>().clone(),
+            phase: self.phase(),
+            deadlines: world.resource::<Deadlines<G::Timer>>().clone(),
+            log: world.resource::<ActionLog<G::Action>>().clone(),
+            announcements: world.resource::<Announcements>().clone(),
+            state: G::capture(world),
+        }
+    }
+
+    /// Rebuilds a table exactly as a snapshot left it.
+    pub fn restore(snapshot: TableSnapshot<G>) -> Self {
+        let mut table = Self::assemble(snapshot.config);
+        let world = table.app.world_mut();
+        world.insert_resource(TableClock {
+            now_ms: snapshot.clock_ms,
+        });
+        world.insert_resource(snapshot.rng);
+        world.insert_resource(State::new(snapshot.phase));
+        world.insert_resource(snapshot.deadlines);
+        world.insert_resource(snapshot.log);
+        world.insert_resource(snapshot.announcements);
+        G::restore(world, snapshot.state);
+        table
+    }
+
+    /// Plays a log again from the config's seed. The result equals the table
+    /// that wrote the log.
+    pub fn replay(
+        config: TableConfig<G>,
+        setup: Option<&G::Setup>,
+        log: &ActionLog<G::Action>,
+        until_ms: u64,
+    ) -> Result<Self, ReplayError> {
+        let mut table = Self::with_setup(config, setup).map_err(|e| ReplayError {
+            entry: 0,
+            reason: e,
+        })?;
+        for (i, entry) in log.entries.iter().enumerate() {
+            if let LogEntry::Act { at_ms, seat, action } = entry {
+                table.advance_to(*at_ms);
+                table
+                    .submit(*seat, action.clone())
+                    .map_err(|reason| ReplayError { entry: i, reason })?;
+            }
+        }
+        table.advance_to(until_ms);
+        Ok(table)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("log entry {entry} was refused on replay: {reason}")]
+pub struct ReplayError {
+    pub entry: usize,
+    pub reason: Rejection,
+}

@@ -1,0 +1,63 @@
+//! The order of work in one step of a table, and the plugin that sets up the
+//! game-agnostic parts of every table.
+
+use std::marker::PhantomData;
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_state::app::StatesPlugin;
+
+use super::{
+    Accepted, ActionLog, ActionRequest, Announcements, DeadlinePassed, Deadlines, Game, TableClock,
+    Verdicts, judge_requests,
+};
+
+/// One step of a table runs these in order, in `Update`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableSet {
+    /// The referee applies defaults for deadlines that passed.
+    Deadlines,
+    /// Requests are judged; only [`judge_requests`] runs here.
+    Judge,
+    /// Accepted actions are carried out by the game's systems.
+    Apply,
+    /// Turns, rounds and the game end are settled.
+    Settle,
+}
+
+/// The table core for game `G`: seats, clock, log, announcements, input.
+pub struct TablePlugin<G>(PhantomData<G>);
+
+impl<G> Default for TablePlugin<G> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<G: Game> Plugin for TablePlugin<G> {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<StatesPlugin>() {
+            app.add_plugins(StatesPlugin);
+        }
+        app.init_state::<G::Phase>()
+            .add_message::<ActionRequest<G::Action>>()
+            .add_message::<Accepted<G::Action>>()
+            .add_message::<DeadlinePassed<G::Timer>>()
+            .init_resource::<TableClock>()
+            .init_resource::<Announcements>()
+            .init_resource::<Verdicts>()
+            .init_resource::<ActionLog<G::Action>>()
+            .init_resource::<Deadlines<G::Timer>>()
+            .configure_sets(
+                Update,
+                (
+                    TableSet::Deadlines,
+                    TableSet::Judge,
+                    TableSet::Apply,
+                    TableSet::Settle,
+                )
+                    .chain(),
+            )
+            .add_systems(Update, judge_requests::<G>.in_set(TableSet::Judge));
+    }
+}

@@ -1,0 +1,72 @@
+//! Seats at a table, numbered from 0 in the order play goes round.
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// A seat number. Shown to people 1-based ("seat 1" is `SeatId(0)`).
+/// In files and on screen a seat is its 1-based number.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SeatId(pub u8);
+
+impl Serialize for SeatId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0 + 1)
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = u8::deserialize(d)?;
+        if n == 0 {
+            return Err(serde::de::Error::custom("seats are numbered from 1"));
+        }
+        Ok(SeatId(n - 1))
+    }
+}
+
+impl SeatId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for SeatId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0 + 1)
+    }
+}
+
+/// Who sits where. Names are public; whether a seat is a bot is public too.
+#[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats {
+    pub names: Vec<String>,
+}
+
+impl Seats {
+    pub fn numbered(count: usize) -> Self {
+        Self {
+            names: (1..=count).map(|n| format!("P{n}")).collect(),
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = SeatId> + '_ {
+        (0..self.names.len()).map(|i| SeatId(i as u8))
+    }
+
+    pub fn contains(&self, seat: SeatId) -> bool {
+        seat.index() < self.names.len()
+    }
+
+    pub fn name(&self, seat: SeatId) -> &str {
+        self.names.get(seat.index()).map_or("?", String::as_str)
+    }
+
+    /// The seat after `seat`, going round the table.
+    pub fn next(&self, seat: SeatId) -> SeatId {
+        SeatId(((seat.index() + 1) % self.count()) as u8)
+    }
+}

@@ -1,0 +1,133 @@
+//! The table core's promises (issue 2, "Done when"), checked on Forest
+//! Showdown tables.
+
+use foodweb_rules::forest::{ForestAction, ForestGame, ForestPhase, ForestSettings, deck};
+use foodweb_rules::table::{SeatId, SnapshotError, Table, TableConfig, TableSnapshot};
+
+fn table(seed: u64, players: usize) -> Table<ForestGame> {
+    Table::new(TableConfig::new(seed, players)).expect("a valid table")
+}
+
+fn card(key: &str) -> foodweb_rules::forest::CardId {
+    deck().by_key(key).unwrap()
+}
+
+/// Issue 2: "a rejected action leaves the snapshot byte-identical".
+#[test]
+fn a_rejected_action_leaves_the_snapshot_byte_identical() {
+    let mut t = table(11, 4);
+    let bad_moves = [
+        (SeatId(1), ForestAction::AskShowdown { target: SeatId(2) }), // out of turn
+        (SeatId(0), ForestAction::AskShowdown { target: SeatId(0) }), // oneself
+        (SeatId(0), ForestAction::AskShowdown { target: SeatId(9) }), // no such seat
+        (SeatId(7), ForestAction::AskShowdown { target: SeatId(1) }), // no such seat
+        (SeatId(0), ForestAction::PlayCard { card: card("oak") }),    // no showdown
+        (
+            SeatId(0),
+            ForestAction::Challenge { target: SeatId(1), named: card("grass"), with: card("deer") },
+        ), // the round opens with a showdown
+    ];
+    for (seat, action) in bad_moves {
+        let before = t.snapshot().to_ron();
+        let verdict = t.submit(seat, action.clone());
+        assert!(verdict.is_err(), "{action:?} by {seat} should be refused");
+        let reason = verdict.unwrap_err().reason;
+        assert!(!reason.en.is_empty() && !reason.zh.is_empty(), "reasons come in both languages");
+        assert_eq!(t.snapshot().to_ron(), before, "{action:?} changed the table");
+    }
+}
+
+/// Issue 2: "two runs from the same seed and log give the same hash", and
+/// replaying a table's log from its seed gives the same snapshot.
+#[test]
+fn the_same_seed_and_log_give_the_same_hash() {
+    let config = TableConfig::<ForestGame>::new(5, 4);
+    let mut bots: Vec<_> = (0..4).map(|_| foodweb_rules::forest::bots::bot("memory").unwrap()).collect();
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    let (played, _) = foodweb_rules::sim::play_one(config.clone(), &mut bots, &mut rng).unwrap();
+    assert!(played.is_over());
+    let original = played.snapshot();
+    let replay = Table::<ForestGame>::replay(config.clone(), None, &original.log, original.clock_ms).unwrap();
+    assert_eq!(replay.snapshot().hash(), original.hash());
+    let again = Table::<ForestGame>::replay(config, None, &original.log, original.clock_ms).unwrap();
+    assert_eq!(again.snapshot().to_ron(), original.to_ron());
+    // A different seed deals differently.
+    assert_ne!(table(6, 4).snapshot().hash(), table(5, 4).snapshot().hash());
+}
+
+/// Snapshot and restore: a restored table is the same table and plays on
+/// the same way.
+#[test]
+fn a_restored_table_plays_on_identically() {
+    let mut a = table(21, 3);
+    a.submit(SeatId(0), ForestAction::AskShowdown { target: SeatId(1) }).unwrap();
+    let text = a.snapshot().to_ron_pretty();
+    let mut b = Table::<ForestGame>::restore(TableSnapshot::from_ron(&text).unwrap());
+    assert_eq!(b.snapshot().hash(), a.snapshot().hash());
+    assert_eq!(b.phase(), ForestPhase::Showdown);
+    for t in [&mut a, &mut b] {
+        let c0 = t.view(SeatId(0)).hand[0];
+        let c1 = t.view(SeatId(1)).hand[0];
+        t.submit(SeatId(0), ForestAction::PlayCard { card: c0 }).unwrap();
+        t.submit(SeatId(1), ForestAction::PlayCard { card: c1 }).unwrap();
+        t.advance_by(60_000);
+    }
+    assert_eq!(a.snapshot().hash(), b.snapshot().hash());
+}
+
+/// Issue 2: "a corrupt snapshot file is refused with a clear error".
+#[test]
+fn a_corrupt_snapshot_is_refused_with_a_clear_error() {
+    let good = table(3, 3).snapshot().to_ron();
+    let truncated = &good[..good.len() / 2];
+    assert!(matches!(TableSnapshot::<ForestGame>::from_ron(truncated), Err(SnapshotError::Parse(_))));
+    assert!(matches!(TableSnapshot::<ForestGame>::from_ron("not ron at all"), Err(SnapshotError::Parse(_))));
+    let future = good.replacen("format:1", "format:99", 1);
+    assert_eq!(
+        TableSnapshot::<ForestGame>::from_ron(&future).err(),
+        Some(SnapshotError::Format { found: 99, expected: 1 })
+    );
+    let other_game = good.replacen("game:Forest", "game:Gene", 1);
+    assert!(matches!(TableSnapshot::<ForestGame>::from_ron(&other_game), Err(SnapshotError::WrongGame { .. })));
+    let bad_card = good.replacen("\"oak\"", "\"unicorn\"", 1);
+    let err = TableSnapshot::<ForestGame>::from_ron(&bad_card).err().unwrap();
+    assert!(err.to_string().contains("unicorn"), "{err}");
+    let error_text = TableSnapshot::<ForestGame>::from_ron(truncated).err().unwrap().to_string();
+    assert!(error_text.starts_with("not a readable table snapshot"), "{error_text}");
+}
+
+/// Issue 2: "a phase deadline fires its default action when the test clock
+/// passes it" (rules document: turn time and showdown time).
+#[test]
+fn phase_deadlines_fire_their_defaults_when_the_clock_passes() {
+    let settings = ForestSettings { turn_secs: 30, showdown_secs: 20, ..ForestSettings::timed(1) };
+    let mut t = Table::<ForestGame>::new(TableConfig { seed: 4, seats: foodweb_rules::table::Seats::numbered(3), settings }).unwrap();
+    t.advance_to(29_999);
+    assert_eq!(t.phase(), ForestPhase::Turn, "not yet");
+    t.advance_to(30_000);
+    assert_eq!(t.phase(), ForestPhase::Showdown, "the turn default asked for a showdown");
+    let sd = t.view(SeatId(0)).showdown.unwrap();
+    assert_eq!((sd.asker, sd.target), (SeatId(0), SeatId(1)));
+    // Neither side chooses: both get a random card when the showdown time passes.
+    t.advance_to(49_999);
+    assert_eq!(t.phase(), ForestPhase::Showdown);
+    t.advance_to(50_000);
+    assert_eq!(t.phase(), ForestPhase::Turn);
+    assert_eq!(t.view(SeatId(0)).active, SeatId(1));
+    let reveal = t.view(SeatId(2)).last_showdown.expect("the defaults were played and revealed");
+    assert_eq!((reveal.asker, reveal.target), (SeatId(0), SeatId(1)));
+    // A deadline that fires within a long clock jump fires at its own time,
+    // so the next turn's deadline counts from 50 s, not from the jump.
+    assert_eq!(t.view(SeatId(1)).my_deadline_ms, Some(80_000));
+}
+
+/// A table refuses a player count the game does not take, and bad settings.
+#[test]
+fn bad_table_configs_are_refused() {
+    assert!(Table::<ForestGame>::new(TableConfig::new(1, 1)).is_err());
+    assert!(Table::<ForestGame>::new(TableConfig::new(1, 9)).is_err());
+    let mut config = TableConfig::<ForestGame>::new(1, 3);
+    config.settings.rounds = 0;
+    let err = Table::new(config).err().unwrap();
+    assert!(err.reason.en.contains("rounds"), "{err}");
+}

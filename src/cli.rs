@@ -1,0 +1,169 @@
+//! The command line: the desktop client with no arguments, `sim` and
+//! `scenario` for headless play.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use foodweb_rules::GameId;
+use foodweb_rules::bot::Bot;
+use foodweb_rules::forest::{self, ForestGame, ForestTiming};
+use foodweb_rules::scenario;
+use foodweb_rules::sim::{self, SimReport};
+use foodweb_rules::table::{Game, SeatId};
+
+#[derive(Parser, Debug)]
+#[command(name = "foodweb", version, about = "Four party games about who eats whom. With no command, opens the desktop client.")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Bots play whole games headless and the results are counted.
+    Sim {
+        /// forest, crueler, wanning or gene.
+        game: String,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        #[arg(long, default_value_t = 4)]
+        players: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Bot kinds, dealt round the seats and rotated each game.
+        #[arg(long, value_delimiter = ',')]
+        bots: Option<Vec<String>>,
+        /// forest: three-rounds, four-rounds, long or quick.
+        #[arg(long)]
+        timing: Option<String>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Runs a scripted table from a RON file and reports every step.
+    Scenario {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// An error for the person at the terminal: one line, exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.replace('\n', " "))
+    }
+}
+
+fn playable_game(key: &str) -> Result<GameId, CliError> {
+    let game = GameId::from_key(key).ok_or_else(|| {
+        CliError(format!("unknown game '{key}' (games: forest, crueler, wanning, gene)"))
+    })?;
+    if !game.playable() {
+        return Err(CliError(format!("{} ({game}) is not playable yet", game.title().en)));
+    }
+    Ok(game)
+}
+
+/// Runs a command; returns the process exit code.
+pub fn run(command: Command) -> Result<i32, CliError> {
+    match command {
+        Command::Sim { game, games, players, seed, bots, timing, json } => {
+            let game = playable_game(&game)?;
+            if !game.seats().contains(&players) {
+                return Err(CliError(format!(
+                    "{game} takes {} to {} players, not {players}",
+                    game.seats().start(),
+                    game.seats().end()
+                )));
+            }
+            let report = match game {
+                GameId::Forest => sim_forest(games, players, seed, bots, timing)?,
+                other => return Err(CliError(format!("{other} is not playable yet"))),
+            };
+            if json {
+                println!("{}", serde_json::to_string(&report).expect("reports serialize"));
+            } else {
+                print!("{}", sim_text(&report));
+            }
+            Ok(0)
+        }
+        Command::Scenario { file, json } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| CliError(format!("cannot read {}: {e}", file.display())))?;
+            let game = scenario::scenario_game(&text)
+                .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+            let failures = match game {
+                GameId::Forest => print_scenario::<ForestGame>(&text, json, &file)?,
+                other => return Err(CliError(format!("{other} is not playable yet"))),
+            };
+            Ok(if failures == 0 { 0 } else { 1 })
+        }
+    }
+}
+
+fn print_scenario<G: Game>(text: &str, json: bool, file: &std::path::Path) -> Result<usize, CliError> {
+    let (report, _) = scenario::run::<G>(text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+    if json {
+        println!("{}", serde_json::to_string(&report).expect("reports serialize"));
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(report.failures)
+}
+
+fn sim_forest(
+    games: usize,
+    players: usize,
+    seed: u64,
+    bots: Option<Vec<String>>,
+    timing: Option<String>,
+) -> Result<SimReport, CliError> {
+    let kinds = bots.unwrap_or_else(|| vec!["memory".into(), "random".into()]);
+    for k in &kinds {
+        if forest::bots::bot(k).is_none() {
+            return Err(CliError(format!(
+                "unknown forest bot '{k}' (bots: {})",
+                forest::bots::BOT_KINDS.join(", ")
+            )));
+        }
+    }
+    let settings = match timing.as_deref() {
+        None | Some("three-rounds") => ForestTiming::ThreeRounds.settings(),
+        Some("four-rounds") => ForestTiming::FourRounds.settings(),
+        Some("long") => ForestTiming::Long.settings(),
+        Some("quick") => ForestTiming::Quick.settings(),
+        Some(other) => {
+            return Err(CliError(format!(
+                "unknown timing '{other}' (three-rounds, four-rounds, long, quick)"
+            )));
+        }
+    };
+    let lineup = move |game: usize, seat: SeatId| -> Box<dyn Bot<ForestGame>> {
+        let kind = &kinds[(seat.index() + game) % kinds.len()];
+        forest::bots::bot(kind).expect("bot kinds were checked")
+    };
+    sim::simulate::<ForestGame>(games, players, seed, settings, &lineup).map_err(CliError)
+}
+
+fn sim_text(r: &SimReport) -> String {
+    let mut out = format!(
+        "game {}  games {}  players {}  seed {}\nelapsed {:.2} s  games/s {:.1}  mean actions/game {:.1}\n",
+        r.game, r.games, r.players, r.seed, r.elapsed_secs, r.games_per_sec, r.mean_actions
+    );
+    out += "\nby bot:\n";
+    for b in &r.bots {
+        out += &format!(
+            "  {:<8} seats {:>6}  wins {:>8.1}  win rate {:>5.1}%  mean score {:.1}\n",
+            b.kind, b.seats_played, b.wins, 100.0 * b.win_rate, b.mean_score
+        );
+    }
+    out += "\nby seat:\n";
+    for s in &r.seats {
+        out += &format!("  seat {:<3} wins {:>8.1}  mean score {:.1}\n", s.seat, s.wins, s.mean_score);
+    }
+    out
+}

@@ -1,0 +1,80 @@
+//! The desktop client. Screens draw a seat's view, never a table's world:
+//! the same screens serve local play and, later, networked play.
+
+mod assets;
+mod i18n;
+mod local;
+mod screens;
+mod settings;
+mod theme;
+mod tour;
+mod widgets;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_egui::EguiPlugin;
+
+pub use i18n::I18n;
+pub use settings::UserSettings;
+
+/// Which screen is showing.
+#[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Screen {
+    #[default]
+    Loading,
+    Title,
+    Picker,
+    Setup,
+    Table,
+}
+
+/// When the process started, to report start-up time to the title screen.
+#[derive(Resource)]
+pub struct LaunchedAt(pub std::time::Instant);
+
+/// 1280x720 unless `FOODWEB_WINDOW` says otherwise (e.g. `1920x1080`).
+fn window_size() -> WindowResolution {
+    let parsed = std::env::var("FOODWEB_WINDOW").ok().and_then(|s| {
+        let (w, h) = s.split_once('x')?;
+        Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?))
+    });
+    let (w, h) = parsed.unwrap_or((1280, 720));
+    WindowResolution::new(w, h)
+}
+
+pub fn run() {
+    let launched = std::time::Instant::now();
+    App::new()
+        .insert_resource(LaunchedAt(launched))
+        .insert_resource(ClearColor(theme::BACKGROUND))
+        .add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "Foodweb · 食物网".into(),
+                        resolution: window_size(),
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(AssetPlugin {
+                    file_path: assets::asset_dir(),
+                    ..default()
+                }),
+        )
+        .add_plugins(EguiPlugin::default())
+        .init_state::<Screen>()
+        .add_plugins((
+            settings::plugin,
+            i18n::plugin,
+            assets::plugin,
+            theme::plugin,
+            screens::plugin,
+            local::plugin,
+            tour::plugin,
+        ))
+        .add_systems(Startup, |mut commands: Commands| {
+            commands.spawn(Camera2d);
+        })
+        .run();
+}

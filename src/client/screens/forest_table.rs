@@ -1,0 +1,386 @@
+//! The Forest Showdown table, drawn from the seat's view only.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_rules::forest::{
+    self, CardId, ForestAction, ForestPhase, ForestView, ShowdownOutcome, deck,
+};
+use foodweb_rules::table::{Rejection, SeatId};
+use foodweb_rules::{Bilingual, Lang};
+
+use crate::client::local::LocalForest;
+use crate::client::widgets::{self, CARD_SIZE, SMALL_CARD};
+use crate::client::{I18n, Screen, UserSettings, theme};
+
+/// What the player is choosing on the table screen.
+#[derive(Resource, Default)]
+pub struct TableUi {
+    selected: Option<CardId>,
+    target: Option<SeatId>,
+    named: Option<CardId>,
+    show_rules: bool,
+    error: Option<Bilingual>,
+}
+
+fn seat_name(view: &ForestView, seat: SeatId) -> String {
+    view.seats.get(seat.index()).map_or_else(|| format!("{seat}"), |s| s.name.clone())
+}
+
+fn clock_text(ms: u64) -> String {
+    let secs = ms / 1000;
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+fn submit(local: &mut LocalForest, ui_state: &mut TableUi, action: ForestAction) {
+    match local.submit(action) {
+        Ok(()) => {
+            ui_state.error = None;
+            ui_state.selected = None;
+        }
+        Err(Rejection { reason }) => ui_state.error = Some(reason),
+    }
+}
+
+fn top_bar(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, settings: &mut UserSettings, state: &mut TableUi, leave: &mut bool) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(i18n.ta("table-round", &[("n", view.round.into()), ("total", view.rounds.into())])).strong());
+        if let Some(end) = view.round_ends_ms {
+            ui.label(i18n.ta("table-time-left", &[("time", clock_text(end.saturating_sub(view.now_ms)).into())]));
+        }
+        if view.time_up {
+            ui.label(egui::RichText::new(i18n.t("table-time-up")).color(theme::BAD));
+        }
+        ui.separator();
+        let status = match view.phase {
+            ForestPhase::Showdown => view.showdown.as_ref().map(|s| {
+                i18n.ta("table-showdown-between", &[("a", seat_name(view, s.asker).into()), ("b", seat_name(view, s.target).into())])
+            }),
+            ForestPhase::Turn if Some(view.active) == view.me => Some(i18n.t("table-your-turn")),
+            ForestPhase::Turn => Some(i18n.ta("table-turn-of", &[("name", seat_name(view, view.active).into())])),
+            _ => None,
+        };
+        if let Some(status) = status {
+            ui.label(egui::RichText::new(status).color(theme::ACCENT).strong());
+        }
+        if let Some(by) = view.my_deadline_ms {
+            ui.label(i18n.ta("table-act-by", &[("secs", (by.saturating_sub(view.now_ms) / 1000).into())]));
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.button(i18n.t("table-leave")).clicked() {
+                *leave = true;
+            }
+            if ui.button(i18n.t("table-rules")).clicked() {
+                state.show_rules = !state.show_rules;
+            }
+            let mut lang = settings.lang;
+            widgets::language_switch(ui, &mut lang);
+            if lang != settings.lang {
+                settings.lang = lang;
+            }
+        });
+    });
+}
+
+fn opponents(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) {
+    ui.horizontal_wrapped(|ui| {
+        for seat in view.seats.iter().filter(|s| Some(s.seat) != view.me) {
+            let active = seat.seat == view.active && view.phase == ForestPhase::Turn;
+            let targeted = state.target == Some(seat.seat);
+            let frame = egui::Frame::group(ui.style())
+                .fill(if targeted { egui::Color32::from_rgb(60, 84, 50) } else { theme::PANEL })
+                .stroke(egui::Stroke::new(if active { 2.0 } else { 1.0 }, if active { theme::ACCENT } else { egui::Color32::from_gray(70) }))
+                .inner_margin(8.0);
+            let response = frame
+                .show(ui, |ui| {
+                    ui.set_width(270.0);
+                    ui.horizontal(|ui| {
+                        ui.label(egui::RichText::new(&seat.name).strong().size(18.0));
+                        ui.label(i18n.ta("table-cards", &[("n", seat.hand_size.into())]));
+                        if seat.short_hand {
+                            ui.label(egui::RichText::new(i18n.t("table-bonus")).small().color(theme::GOOD));
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        for _ in 0..seat.hand_size.min(8) {
+                            widgets::card_back(ui, egui::vec2(16.0, 26.0));
+                        }
+                    });
+                    ui.label(egui::RichText::new(i18n.t("table-known")).small().color(theme::MUTED));
+                    if seat.known.is_empty() {
+                        ui.label(egui::RichText::new(i18n.t("table-known-none")).small().color(theme::MUTED));
+                    } else {
+                        ui.horizontal_wrapped(|ui| {
+                            for &c in &seat.known {
+                                widgets::card(ui, c, egui::vec2(40.0, 56.0), lang, false, false);
+                            }
+                        });
+                    }
+                })
+                .response
+                .interact(egui::Sense::click());
+            if response.clicked() {
+                state.target = Some(seat.seat);
+            }
+        }
+    });
+}
+
+fn reveal_area(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, lang: Lang) {
+    ui.horizontal(|ui| {
+        if let Some(s) = &view.last_showdown {
+            ui.vertical(|ui| {
+                ui.label(egui::RichText::new(i18n.t("table-last-showdown")).color(theme::MUTED));
+                ui.horizontal(|ui| {
+                    ui.vertical(|ui| {
+                        ui.label(seat_name(view, s.asker));
+                        widgets::card(ui, s.asker_card, SMALL_CARD, lang, s.outcome == ShowdownOutcome::AskerTakes, false);
+                    });
+                    ui.label(egui::RichText::new("⚔").size(26.0));
+                    ui.vertical(|ui| {
+                        ui.label(seat_name(view, s.target));
+                        widgets::card(ui, s.target_card, SMALL_CARD, lang, s.outcome == ShowdownOutcome::TargetTakes, false);
+                    });
+                });
+                let outcome = match s.outcome {
+                    ShowdownOutcome::AskerTakes => i18n.ta("table-takes", &[("name", seat_name(view, s.asker).into()), ("card", i18n.pick(&deck().card(s.target_card).name).to_string().into())]),
+                    ShowdownOutcome::TargetTakes => i18n.ta("table-takes", &[("name", seat_name(view, s.target).into()), ("card", i18n.pick(&deck().card(s.asker_card).name).to_string().into())]),
+                    ShowdownOutcome::StandOff => i18n.t("table-stand-off"),
+                };
+                ui.label(egui::RichText::new(outcome).color(theme::ACCENT));
+            });
+        }
+        if let Some(c) = &view.last_challenge {
+            ui.separator();
+            ui.vertical(|ui| {
+                ui.label(egui::RichText::new(i18n.t("table-last-challenge")).color(theme::MUTED));
+                ui.label(format!("{} → {}", seat_name(view, c.challenger), seat_name(view, c.target)));
+                ui.horizontal(|ui| {
+                    widgets::card(ui, c.with, SMALL_CARD, lang, false, false);
+                    ui.label(egui::RichText::new("➡").size(22.0));
+                    widgets::card(ui, c.named, SMALL_CARD, lang, false, false);
+                });
+                let (text, colour) = if c.right { (i18n.t("table-right"), theme::GOOD) } else { (i18n.t("table-wrong"), theme::BAD) };
+                ui.label(egui::RichText::new(text).color(colour));
+            });
+        }
+    });
+}
+
+fn actions(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) -> Option<ForestAction> {
+    let me = view.me?;
+    let mut action = None;
+    match view.phase {
+        ForestPhase::Showdown => {
+            let sd = view.showdown.as_ref()?;
+            let ready = |r: bool| if r { i18n.t("table-chosen") } else { i18n.t("table-not-chosen") };
+            ui.label(format!("{}: {}   ·   {}: {}", seat_name(view, sd.asker), ready(sd.asker_ready), seat_name(view, sd.target), ready(sd.target_ready)));
+            if let Some(card) = sd.my_card {
+                ui.label(i18n.ta("table-you-chose", &[("card", i18n.pick(&deck().card(card).name).to_string().into())]));
+            } else if view.to_act {
+                ui.label(egui::RichText::new(i18n.t("table-choose-card")).size(20.0).color(theme::ACCENT));
+            }
+        }
+        ForestPhase::Turn if view.active == me => {
+            if view.opening_turn {
+                ui.label(egui::RichText::new(i18n.t("table-opening")).color(theme::ACCENT));
+            }
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(i18n.t("table-ask-showdown")).strong());
+                for s in view.seats.iter().filter(|s| s.seat != me) {
+                    if ui.add_enabled(s.hand_size > 0, egui::Button::new(&s.name)).clicked() {
+                        action = Some(ForestAction::AskShowdown { target: s.seat });
+                    }
+                }
+            });
+            if !view.opening_turn {
+                ui.separator();
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(egui::RichText::new(i18n.t("table-challenge")).strong());
+                    let target_text = state.target.map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(view, t));
+                    egui::ComboBox::from_id_salt("target").selected_text(target_text).show_ui(ui, |ui| {
+                        for s in view.seats.iter().filter(|s| s.seat != me && s.hand_size > 0) {
+                            ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
+                        }
+                    });
+                    let named_text = state.named.map_or_else(|| i18n.t("table-pick-named"), |c| i18n.pick(&deck().card(c).name).to_string());
+                    egui::ComboBox::from_id_salt("named").selected_text(named_text).height(400.0).show_ui(ui, |ui| {
+                        for c in deck().ids() {
+                            let ok = state.selected.is_none_or(|w| deck().eats(w, c));
+                            let label = format!("{} {} ({})", deck().card(c).icon, i18n.pick(&deck().card(c).name), deck().card(c).energy);
+                            ui.add_enabled_ui(ok, |ui| ui.selectable_value(&mut state.named, Some(c), label));
+                        }
+                    });
+                    let with_text = state.selected.map_or_else(|| i18n.t("table-pick-with"), |c| i18n.pick(&deck().card(c).name).to_string());
+                    ui.label(format!("{}: {}", i18n.t("table-with"), with_text));
+                    let problem = match (state.target, state.named, state.selected) {
+                        (Some(_), Some(named), Some(with)) => forest::judge::challenge_cards(with, named, view.death_decay_challenge_used, view.death_decay_captured).err(),
+                        _ => Some(Rejection::new("pick a player, a card and your taking card", "请选择玩家、点名的牌和你用来吃的牌")),
+                    };
+                    let go = ui.add_enabled(problem.is_none(), egui::Button::new(egui::RichText::new(i18n.t("table-challenge-go")).color(theme::ACCENT)));
+                    if let Some(p) = &problem {
+                        ui.label(egui::RichText::new(i18n.pick(&p.reason)).small().color(theme::MUTED));
+                    }
+                    if go.clicked()
+                        && let (Some(target), Some(named), Some(with)) = (state.target, state.named, state.selected)
+                    {
+                        action = Some(ForestAction::Challenge { target, named, with });
+                    }
+                });
+            }
+        }
+        ForestPhase::Turn => {
+            ui.label(i18n.ta("table-waiting", &[("name", seat_name(view, view.active).into())]));
+        }
+        _ => {}
+    }
+    let _ = lang;
+    action
+}
+
+fn hand(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) -> Option<ForestAction> {
+    let energy = deck().energy(&view.hand);
+    ui.label(i18n.ta("table-hand", &[("n", view.hand.len().into()), ("energy", energy.into())]));
+    let choosing = view.phase == ForestPhase::Showdown && view.to_act;
+    let challenging = view.phase == ForestPhase::Turn && view.me == Some(view.active) && !view.opening_turn;
+    let mut action = None;
+    egui::ScrollArea::horizontal().show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let spacing = if view.hand.len() > 12 { -30.0 } else { 6.0 };
+            ui.spacing_mut().item_spacing.x = spacing;
+            for &c in &view.hand {
+                let selected = state.selected == Some(c);
+                let r = widgets::card(ui, c, CARD_SIZE, lang, selected, choosing || challenging);
+                if r.clicked() {
+                    if choosing {
+                        action = Some(ForestAction::PlayCard { card: c });
+                    } else {
+                        state.selected = if selected { None } else { Some(c) };
+                    }
+                }
+            }
+        });
+    });
+    action
+}
+
+fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
+    egui::Grid::new("scores").striped(true).show(ui, |ui| {
+        ui.label("");
+        for r in 1..=view.rounds {
+            ui.label(i18n.ta("table-round-short", &[("n", r.into())]));
+        }
+        ui.label(i18n.t("table-total"));
+        ui.end_row();
+        for s in &view.seats {
+            ui.label(&s.name);
+            for r in 0..view.rounds as usize {
+                ui.label(s.round_scores.get(r).map_or("–".to_string(), |v| v.to_string()));
+            }
+            ui.label(egui::RichText::new(s.total.to_string()).strong());
+            ui.end_row();
+        }
+    });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    mut contexts: EguiContexts,
+    local: Option<NonSendMut<LocalForest>>,
+    i18n: Res<I18n>,
+    mut settings: ResMut<UserSettings>,
+    mut state: ResMut<TableUi>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let Some(mut local) = local else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let view = local.view();
+    let lang = i18n.lang;
+    let mut leave = false;
+    let mut action = None;
+    egui::TopBottomPanel::top("table-top").show(ctx, |ui| {
+        top_bar(ui, &view, &i18n, &mut settings, &mut state, &mut leave);
+    });
+    egui::SidePanel::right("table-log").default_width(330.0).resizable(true).show(ctx, |ui| {
+        ui.heading(i18n.t("table-scores"));
+        scores(ui, &view, &i18n);
+        ui.separator();
+        ui.label(egui::RichText::new(i18n.t("table-log")).strong());
+        egui::ScrollArea::vertical().id_salt("log").max_height(ui.available_height() * 0.65).stick_to_bottom(true).show(ui, |ui| {
+            for a in local.public_feed() {
+                ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
+            }
+        });
+        ui.separator();
+        ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
+        egui::ScrollArea::vertical().id_salt("notes").stick_to_bottom(true).show(ui, |ui| {
+            for n in local.my_notes() {
+                ui.label(egui::RichText::new(i18n.pick(&n.text)).small().color(theme::ACCENT));
+            }
+        });
+    });
+    egui::TopBottomPanel::bottom("table-hand").min_height(CARD_SIZE.y + 50.0).show(ctx, |ui| {
+        if let Some(a) = hand(ui, &view, &i18n, &mut state, lang) {
+            action = Some(a);
+        }
+    });
+    egui::CentralPanel::default().show(ctx, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            opponents(ui, &view, &i18n, &mut state, lang);
+            ui.separator();
+            if let Some(a) = actions(ui, &view, &i18n, &mut state, lang) {
+                action = Some(a);
+            }
+            if let Some(e) = &state.error {
+                ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+            }
+            ui.separator();
+            reveal_area(ui, &view, &i18n, lang);
+        });
+    });
+    if state.show_rules {
+        let mut open = true;
+        egui::Window::new(i18n.t("table-rules")).open(&mut open).default_size([720.0, 560.0]).show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.label(forest::RULES_MD);
+            });
+        });
+        state.show_rules = open;
+    }
+    if let Some(result) = &view.result {
+        egui::Window::new(i18n.t("table-game-over")).collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+            scores(ui, &view, &i18n);
+            ui.separator();
+            for s in &view.seats {
+                let place = result.places[s.seat.index()];
+                let text = format!("{} {}: {}", i18n.t("table-place"), place, s.name);
+                ui.label(if place == 1 { egui::RichText::new(format!("🏆 {text}")).color(theme::ACCENT).size(20.0) } else { egui::RichText::new(text) });
+            }
+            ui.horizontal(|ui| {
+                if ui.button(i18n.t("table-new-game")).clicked() {
+                    next.set(Screen::Setup);
+                }
+                if ui.button(i18n.t("table-back-to-title")).clicked() {
+                    next.set(Screen::Title);
+                }
+            });
+        });
+    }
+    if let Some(action) = action {
+        submit(&mut local, &mut state, action);
+    }
+    if leave {
+        next.set(Screen::Title);
+    }
+    Ok(())
+}
+
+fn leave_table(world: &mut World) {
+    world.remove_non_send_resource::<LocalForest>();
+    world.insert_resource(TableUi::default());
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<TableUi>()
+        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Table)))
+        .add_systems(OnExit(Screen::Table), leave_table);
+}

@@ -1,0 +1,165 @@
+//! Table set-up: seats, which bots sit where, the rule variant, then start.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_rules::forest::{self, ForestGame, ForestTiming};
+use foodweb_rules::table::{SeatId, Seats, TableConfig};
+use foodweb_rules::GameId;
+
+use crate::client::local::LocalForest;
+use crate::client::{I18n, Screen, UserSettings, theme};
+
+#[derive(Resource, Clone, Debug)]
+pub struct TableSetup {
+    pub game: GameId,
+    pub seats: usize,
+    /// Bot kind at each seat after yours (seat 1 is you).
+    pub bots: Vec<String>,
+    pub timing: ForestTiming,
+    pub turn_secs: u32,
+    pub showdown_secs: u32,
+    pub seed: u64,
+    pub your_name: String,
+}
+
+impl TableSetup {
+    pub fn for_game(game: GameId, your_name: String) -> Self {
+        let defaults = ForestTiming::Quick.settings();
+        Self {
+            game,
+            seats: 4,
+            bots: vec!["memory".into(); 7],
+            timing: ForestTiming::Quick,
+            turn_secs: defaults.turn_secs,
+            showdown_secs: defaults.showdown_secs,
+            seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_secs() % 100_000),
+            your_name,
+        }
+    }
+}
+
+impl Default for TableSetup {
+    fn default() -> Self {
+        Self::for_game(GameId::Forest, String::new())
+    }
+}
+
+/// Set when the player presses start; the table is built on the main
+/// thread by [`start_table`].
+#[derive(Resource)]
+struct StartRequested;
+
+/// Asks for the table set up on this screen to start.
+pub fn request_start(commands: &mut Commands) {
+    commands.insert_resource(StartRequested);
+}
+
+fn draw(
+    mut commands: Commands,
+    mut contexts: EguiContexts,
+    i18n: Res<I18n>,
+    mut setup: ResMut<TableSetup>,
+    mut settings: ResMut<UserSettings>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if setup.your_name.is_empty() {
+        setup.your_name = if settings.name.is_empty() { i18n.t("setup-you") } else { settings.name.clone() };
+    }
+    egui::CentralPanel::default().show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
+                next.set(Screen::Picker);
+            }
+            ui.heading(format!("{} · {}", i18n.t("setup-title"), i18n.pick(&setup.game.title())));
+        });
+        ui.add_space(10.0);
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::Grid::new("setup").num_columns(2).spacing([24.0, 12.0]).show(ui, |ui| {
+                ui.label(i18n.t("setup-your-name"));
+                if ui.add(egui::TextEdit::singleline(&mut setup.your_name).desired_width(260.0)).changed() {
+                    settings.name = setup.your_name.clone();
+                }
+                ui.end_row();
+
+                ui.label(i18n.t("setup-seats"));
+                let range = setup.game.seats();
+                ui.add(egui::Slider::new(&mut setup.seats, *range.start()..=*range.end()));
+                ui.end_row();
+
+                for seat in 1..setup.seats {
+                    ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
+                    ui.horizontal(|ui| {
+                        let kind = &mut setup.bots[seat - 1];
+                        ui.selectable_value(kind, "memory".to_string(), i18n.t("setup-bot-memory"));
+                        ui.selectable_value(kind, "random".to_string(), i18n.t("setup-bot-random"));
+                    });
+                    ui.end_row();
+                }
+
+                ui.label(i18n.t("setup-variant"));
+                ui.vertical(|ui| {
+                    for timing in ForestTiming::ALL {
+                        if ui.radio(setup.timing == timing, i18n.pick(&timing.label())).clicked() {
+                            setup.timing = timing;
+                        }
+                    }
+                });
+                ui.end_row();
+
+                ui.label(i18n.t("setup-turn-secs"));
+                ui.add(egui::Slider::new(&mut setup.turn_secs, 15..=180));
+                ui.end_row();
+                ui.label(i18n.t("setup-showdown-secs"));
+                ui.add(egui::Slider::new(&mut setup.showdown_secs, 10..=90));
+                ui.end_row();
+                ui.label(i18n.t("setup-seed"));
+                ui.add(egui::DragValue::new(&mut setup.seed));
+                ui.end_row();
+            });
+            ui.add_space(18.0);
+            let start = egui::Button::new(egui::RichText::new(i18n.t("setup-start")).size(24.0).color(theme::ACCENT))
+                .min_size(egui::vec2(280.0, 52.0));
+            if ui.add(start).clicked() {
+                commands.insert_resource(StartRequested);
+            }
+        });
+    });
+    Ok(())
+}
+
+/// Builds the local table from the set-up and moves to the table screen.
+fn start_table(world: &mut World) {
+    if world.remove_resource::<StartRequested>().is_none() {
+        return;
+    }
+    let setup = world.resource::<TableSetup>().clone();
+    let mut settings = setup.timing.settings();
+    settings.turn_secs = setup.turn_secs;
+    settings.showdown_secs = setup.showdown_secs;
+    let mut names = vec![setup.your_name.clone()];
+    let bot_name = |i: usize, kind: &str| format!("{} {}", if kind == "random" { "🎲" } else { "🦉" }, i + 1);
+    names.extend((1..setup.seats).map(|i| bot_name(i, &setup.bots[i - 1])));
+    let config = TableConfig::<ForestGame> {
+        seed: setup.seed,
+        seats: Seats { names },
+        settings,
+    };
+    let mut bots = vec![None];
+    bots.extend((1..setup.seats).map(|i| forest::bots::bot(&setup.bots[i - 1])));
+    match LocalForest::new(config, SeatId(0), bots) {
+        Ok(local) => {
+            world.insert_non_send_resource(local);
+            world.resource_mut::<NextState<Screen>>().set(Screen::Table);
+        }
+        Err(e) => error!("cannot start the table: {e}"),
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<TableSetup>()
+        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Setup)))
+        .add_systems(Update, start_table.run_if(in_state(Screen::Setup)));
+}

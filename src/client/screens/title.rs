@@ -1,0 +1,60 @@
+//! The title screen: play, (later) LAN, language and text size, quit.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, widgets};
+
+fn announce_start_up(launched: Res<LaunchedAt>) {
+    info!("title screen reached {:.2} s after launch", launched.0.elapsed().as_secs_f32());
+}
+
+fn draw(
+    mut contexts: EguiContexts,
+    i18n: Res<I18n>,
+    mut settings: ResMut<UserSettings>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::CentralPanel::default().show(ctx, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space((ui.available_height() * 0.14).max(12.0));
+            ui.label(egui::RichText::new("Foodweb · 食物网").size(56.0).color(theme::ACCENT));
+            ui.label(egui::RichText::new(i18n.t("app-tagline")).size(22.0).color(theme::MUTED));
+            ui.add_space(36.0);
+            if widgets::menu_button(ui, &i18n.t("menu-play-local"), true).clicked() {
+                next.set(Screen::Picker);
+            }
+            widgets::menu_button(ui, &i18n.t("menu-host-lan"), false).on_disabled_hover_text(i18n.t("menu-lan-soon"));
+            widgets::menu_button(ui, &i18n.t("menu-join-lan"), false).on_disabled_hover_text(i18n.t("menu-lan-soon"));
+            if widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
+                exit.write(AppExit::Success);
+            }
+            ui.add_space(28.0);
+            let mut lang = settings.lang;
+            let mut scale = settings.ui_scale;
+            ui.horizontal(|ui| {
+                let width = 420.0;
+                ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                ui.label(i18n.t("menu-language"));
+                widgets::language_switch(ui, &mut lang);
+                ui.add_space(18.0);
+                ui.label(i18n.t("menu-ui-scale"));
+                ui.add(egui::Slider::new(&mut scale, 0.75..=1.75).step_by(0.25).show_value(false));
+            });
+            if lang != settings.lang {
+                settings.lang = lang;
+            }
+            if scale != settings.ui_scale {
+                settings.ui_scale = scale;
+            }
+        });
+    });
+    Ok(())
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Title), announce_start_up)
+        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Title)));
+}

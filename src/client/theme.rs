@@ -1,0 +1,74 @@
+//! Colours, fonts and text size for every screen.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::UserSettings;
+use super::assets::UiAssets;
+
+pub const BACKGROUND: Color = Color::srgb(0.07, 0.12, 0.09);
+pub const PANEL: egui::Color32 = egui::Color32::from_rgb(22, 38, 28);
+pub const ACCENT: egui::Color32 = egui::Color32::from_rgb(236, 190, 92);
+pub const TEXT: egui::Color32 = egui::Color32::from_rgb(236, 232, 218);
+pub const MUTED: egui::Color32 = egui::Color32::from_rgb(160, 170, 150);
+pub const GOOD: egui::Color32 = egui::Color32::from_rgb(130, 200, 120);
+pub const BAD: egui::Color32 = egui::Color32::from_rgb(230, 120, 100);
+
+/// The CJK font has been handed to egui.
+#[derive(Resource)]
+struct FontsInstalled;
+
+fn install_fonts(
+    mut commands: Commands,
+    mut contexts: EguiContexts,
+    assets: Option<Res<UiAssets>>,
+    fonts: Res<Assets<Font>>,
+    installed: Option<Res<FontsInstalled>>,
+) -> Result {
+    if installed.is_some() {
+        return Ok(());
+    }
+    let Some(assets) = assets else { return Ok(()) };
+    let Some(font) = fonts.get(&assets.cjk_font) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let mut defs = egui::FontDefinitions::default();
+    defs.font_data.insert(
+        "cjk".into(),
+        std::sync::Arc::new(egui::FontData::from_owned(font.data.to_vec())),
+    );
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        defs.families.entry(family).or_default().push("cjk".into());
+    }
+    ctx.set_fonts(defs);
+    commands.insert_resource(FontsInstalled);
+    Ok(())
+}
+
+fn style(mut contexts: EguiContexts, settings: Res<UserSettings>, mut done: Local<bool>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if !*done || settings.is_changed() {
+        ctx.set_zoom_factor(settings.ui_scale);
+        let mut visuals = egui::Visuals::dark();
+        visuals.panel_fill = PANEL;
+        visuals.window_fill = PANEL;
+        visuals.override_text_color = Some(TEXT);
+        visuals.selection.bg_fill = egui::Color32::from_rgb(70, 110, 60);
+        ctx.set_visuals(visuals);
+        ctx.style_mut(|s| {
+            s.text_styles.insert(egui::TextStyle::Body, egui::FontId::proportional(17.0));
+            s.text_styles.insert(egui::TextStyle::Button, egui::FontId::proportional(18.0));
+            s.text_styles.insert(egui::TextStyle::Heading, egui::FontId::proportional(28.0));
+            s.text_styles.insert(egui::TextStyle::Small, egui::FontId::proportional(14.0));
+            s.spacing.button_padding = egui::vec2(12.0, 6.0);
+            s.spacing.item_spacing = egui::vec2(10.0, 8.0);
+        });
+        *done = true;
+    }
+    Ok(())
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, (install_fonts, style).chain());
+}

@@ -1,0 +1,100 @@
+//! A scripted walk through the screens that saves a screenshot of each, for
+//! the docs and for looking at what a player sees. Runs only when
+//! `FOODWEB_TOUR` names a folder:
+//!
+//!     FOODWEB_TOUR=docs/screenshots cargo run --release
+//!
+//! Writes `title-en.png`, `title-zh.png`, `picker.png`, `setup.png`,
+//! `table.png`, `table-en.png`, and `startup.txt` (seconds from launch to the
+//! title screen), then quits. `FOODWEB_TOUR_SUFFIX` is added to each name.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use foodweb_rules::Lang;
+
+use super::screens::TableSetup;
+use super::{LaunchedAt, Screen, UserSettings};
+
+#[derive(Resource)]
+struct Tour {
+    dir: PathBuf,
+    suffix: String,
+    step: usize,
+    wait: f32,
+}
+
+/// Each step: what to do, then the screenshot to take after a pause.
+const STEPS: [&str; 7] = ["title-en", "title-zh", "picker", "setup", "table", "table-en", "quit"];
+
+#[allow(clippy::too_many_arguments)]
+fn run_tour(
+    mut commands: Commands,
+    time: Res<Time<Real>>,
+    tour: Option<ResMut<Tour>>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut settings: ResMut<UserSettings>,
+    mut setup: ResMut<TableSetup>,
+    launched: Res<LaunchedAt>,
+    mut exit: MessageWriter<AppExit>,
+    mut title_seen: Local<Option<f32>>,
+) {
+    let Some(mut tour) = tour else { return };
+    if *screen.get() == Screen::Loading {
+        return;
+    }
+    if title_seen.is_none() {
+        let secs = launched.0.elapsed().as_secs_f32();
+        *title_seen = Some(secs);
+        let _ = std::fs::create_dir_all(&tour.dir);
+        let _ = std::fs::write(tour.dir.join("startup.txt"), format!("{secs:.2}\n"));
+    }
+    tour.wait -= time.delta_secs();
+    if tour.wait > 0.0 {
+        return;
+    }
+    let step = STEPS.get(tour.step).copied().unwrap_or("quit");
+    if step == "quit" {
+        exit.write(AppExit::Success);
+        return;
+    }
+    // Take the screenshot of the current step, then set up the next one.
+    let path = tour.dir.join(format!("{step}{}.png", tour.suffix));
+    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    tour.step += 1;
+    tour.wait = 1.5;
+    match STEPS.get(tour.step).copied() {
+        Some("title-zh") => settings.lang = Lang::Zh,
+        Some("picker") => next.set(Screen::Picker),
+        Some("setup") => {
+            *setup = TableSetup::for_game(foodweb_rules::GameId::Forest, "Ann".into());
+            setup.seed = 7;
+            next.set(Screen::Setup);
+        }
+        Some("table") => {
+            setup.your_name = "Ann".into();
+            super::screens::request_start(&mut commands);
+            tour.wait = 6.0;
+        }
+        Some("table-en") => settings.lang = Lang::En,
+        _ => {}
+    }
+}
+
+fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
+    if let Ok(dir) = std::env::var("FOODWEB_TOUR") {
+        settings.lang = Lang::En;
+        commands.insert_resource(Tour {
+            dir: dir.into(),
+            suffix: std::env::var("FOODWEB_TOUR_SUFFIX").unwrap_or_default(),
+            step: 0,
+            wait: 2.5,
+        });
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, begin).add_systems(Update, run_tour);
+}

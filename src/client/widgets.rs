@@ -1,0 +1,92 @@
+//! Pieces drawn on several screens: cards, card backs, menu buttons.
+
+use bevy_egui::egui::{self, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, Vec2};
+use foodweb_rules::forest::{CardId, Role, deck};
+use foodweb_rules::Lang;
+
+use super::theme;
+
+pub const CARD_SIZE: Vec2 = Vec2::new(92.0, 128.0);
+pub const SMALL_CARD: Vec2 = Vec2::new(58.0, 80.0);
+
+fn role_colour(role: Role) -> Color32 {
+    match role {
+        Role::Producer => Color32::from_rgb(74, 124, 62),
+        Role::Herbivore => Color32::from_rgb(160, 124, 70),
+        Role::InsectEater => Color32::from_rgb(86, 112, 150),
+        Role::Predator => Color32::from_rgb(150, 64, 56),
+        Role::Decomposer => Color32::from_rgb(110, 86, 120),
+        Role::DeathAndDecay => Color32::from_rgb(40, 40, 44),
+    }
+}
+
+/// A face-up card: its picture, name, and energy in the top-right corner.
+pub fn card(ui: &mut egui::Ui, card: CardId, size: Vec2, lang: Lang, selected: bool, enabled: bool) -> egui::Response {
+    let sense = if enabled { Sense::click() } else { Sense::hover() };
+    let (rect, response) = ui.allocate_exact_size(size, sense);
+    let species = deck().card(card);
+    let scale = size.y / CARD_SIZE.y;
+    let painter = ui.painter_at(rect.expand(4.0));
+    let lift = if enabled && response.hovered() { -4.0 } else { 0.0 };
+    let rect = rect.translate(Vec2::new(0.0, lift));
+    let mut fill = role_colour(species.role);
+    if !enabled {
+        fill = fill.gamma_multiply(0.55);
+    }
+    painter.rect_filled(rect, CornerRadius::same(8), Color32::from_rgb(240, 234, 214));
+    painter.rect_filled(rect.shrink(4.0 * scale), CornerRadius::same(6), fill);
+    let border = if selected {
+        Stroke::new(3.0, theme::ACCENT)
+    } else {
+        Stroke::new(1.0, Color32::from_gray(30))
+    };
+    painter.rect_stroke(rect, CornerRadius::same(8), border, egui::StrokeKind::Outside);
+    // Energy, top right.
+    let badge = Pos2::new(rect.right() - 14.0 * scale, rect.top() + 14.0 * scale);
+    painter.circle_filled(badge, 11.0 * scale, Color32::from_rgb(250, 214, 90));
+    painter.text(badge, egui::Align2::CENTER_CENTER, species.energy.to_string(), FontId::proportional(14.0 * scale), Color32::BLACK);
+    // Picture.
+    painter.text(
+        Pos2::new(rect.center().x, rect.top() + size.y * 0.42),
+        egui::Align2::CENTER_CENTER,
+        &species.icon,
+        FontId::proportional(40.0 * scale),
+        Color32::WHITE,
+    );
+    // Name.
+    let name_rect = Rect::from_min_max(Pos2::new(rect.left() + 3.0, rect.bottom() - 30.0 * scale), Pos2::new(rect.right() - 3.0, rect.bottom() - 4.0));
+    painter.rect_filled(name_rect, CornerRadius::same(4), Color32::from_black_alpha(110));
+    let font = FontId::proportional(if lang == Lang::Zh { 13.0 } else { 11.0 } * scale.max(0.8));
+    let galley = painter.layout(species.name.get(lang).to_string(), font, Color32::WHITE, name_rect.width() - 2.0);
+    painter.galley(name_rect.center() - galley.size() / 2.0, galley, Color32::WHITE);
+    response.on_hover_text(format!(
+        "{} · {} {}",
+        species.name.get(lang),
+        species.role.name().get(lang),
+        species.energy
+    ))
+}
+
+/// The common back of every card.
+pub fn card_back(ui: &mut egui::Ui, size: Vec2) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, CornerRadius::same(6), Color32::from_rgb(30, 70, 44));
+    painter.rect_stroke(rect.shrink(3.0), CornerRadius::same(4), Stroke::new(1.5, theme::ACCENT), egui::StrokeKind::Inside);
+    painter.text(rect.center(), egui::Align2::CENTER_CENTER, "🌿", FontId::proportional(size.y * 0.35), theme::ACCENT);
+    response
+}
+
+/// A wide menu button.
+pub fn menu_button(ui: &mut egui::Ui, text: &str, enabled: bool) -> egui::Response {
+    ui.add_enabled(
+        enabled,
+        egui::Button::new(egui::RichText::new(text).size(22.0)).min_size(Vec2::new(320.0, 48.0)),
+    )
+}
+
+/// The language switch shown on the title and table screens.
+pub fn language_switch(ui: &mut egui::Ui, lang: &mut Lang) {
+    ui.selectable_value(lang, Lang::Zh, "中文");
+    ui.selectable_value(lang, Lang::En, "English");
+}
