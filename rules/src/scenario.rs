@@ -23,7 +23,7 @@ pub enum ScenarioError {
 }
 
 /// One line of a script.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub enum Step<G: Game> {
     /// A seat acts; the step fails if the action is refused.
@@ -97,6 +97,7 @@ pub struct ScenarioReport<G: Game> {
 /// Which game a scenario file is for.
 pub fn scenario_game(text: &str) -> Result<GameId, ScenarioError> {
     #[derive(Deserialize)]
+    #[serde(rename = "Scenario")]
     struct Header {
         game: String,
     }
@@ -109,7 +110,7 @@ pub fn scenario_game(text: &str) -> Result<GameId, ScenarioError> {
 }
 
 fn step_text<G: Game>(step: &Step<G>) -> String {
-    ron::to_string(step).unwrap_or_else(|_| format!("{step:?}"))
+    ron::to_string(step).unwrap_or_else(|e| format!("<unprintable step: {e}>"))
 }
 
 /// Runs a scenario of game `G` and reports every step.

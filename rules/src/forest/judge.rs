@@ -88,7 +88,6 @@ pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), R
         ForestPhase::GameOver => return Err(Rejection::game_over()),
         ForestPhase::Turn | ForestPhase::Showdown => {}
     }
-    let d = deck();
     match *action {
         ForestAction::AskShowdown { target } => {
             if phase != ForestPhase::Turn {

@@ -163,7 +163,10 @@ impl Game for ForestGame {
         }
         let first = setup.and_then(|s| s.first).unwrap_or(SeatId(0));
         let mut state = SystemState::<ForestTable>::new(world);
-        state.get_mut(world).deal(first, setup);
+        state
+            .get_mut(world)
+            .expect("a forest table has every resource it needs")
+            .deal(first, setup);
         state.apply(world);
         Ok(())
     }

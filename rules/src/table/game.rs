@@ -46,7 +46,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Rule variants chosen when the table is set up.
     type Settings: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// The game's phases, a Bevy state.
-    type Phase: FreelyMutableState + Copy + Serialize + DeserializeOwned;
+    type Phase: FreelyMutableState + Copy + Default + Serialize + DeserializeOwned;
     /// The kinds of deadline the game sets.
     type Timer: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     /// Everything of the game's own world that a snapshot must hold.

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
-use bevy_state::app::StatesPlugin;
+use bevy_state::app::{AppExtStates, StatesPlugin};
 
 use super::{
     Accepted, ActionLog, ActionRequest, Announcements, DeadlinePassed, Deadlines, Game, TableClock,

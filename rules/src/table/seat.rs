@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// A seat number. Shown to people 1-based ("seat 1" is `SeatId(0)`).
 /// In files and on screen a seat is its 1-based number.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SeatId(pub u8);
 
 impl Serialize for SeatId {
