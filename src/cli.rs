@@ -12,7 +12,11 @@ use foodweb_rules::sim::{self, SimReport};
 use foodweb_rules::table::{Game, SeatId};
 
 #[derive(Parser, Debug)]
-#[command(name = "foodweb", version, about = "Four party games about who eats whom. With no command, opens the desktop client.")]
+#[command(
+    name = "foodweb",
+    version,
+    about = "Four party games about who eats whom. With no command, opens the desktop client."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -60,10 +64,15 @@ impl std::fmt::Display for CliError {
 
 fn playable_game(key: &str) -> Result<GameId, CliError> {
     let game = GameId::from_key(key).ok_or_else(|| {
-        CliError(format!("unknown game '{key}' (games: forest, crueler, wanning, gene)"))
+        CliError(format!(
+            "unknown game '{key}' (games: forest, crueler, wanning, gene)"
+        ))
     })?;
     if !game.playable() {
-        return Err(CliError(format!("{} ({game}) is not playable yet", game.title().en)));
+        return Err(CliError(format!(
+            "{} ({game}) is not playable yet",
+            game.title().en
+        )));
     }
     Ok(game)
 }
@@ -71,7 +80,15 @@ fn playable_game(key: &str) -> Result<GameId, CliError> {
 /// Runs a command; returns the process exit code.
 pub fn run(command: Command) -> Result<i32, CliError> {
     match command {
-        Command::Sim { game, games, players, seed, bots, timing, json } => {
+        Command::Sim {
+            game,
+            games,
+            players,
+            seed,
+            bots,
+            timing,
+            json,
+        } => {
             let game = playable_game(&game)?;
             if !game.seats().contains(&players) {
                 return Err(CliError(format!(
@@ -85,7 +102,10 @@ pub fn run(command: Command) -> Result<i32, CliError> {
                 other => return Err(CliError(format!("{other} is not playable yet"))),
             };
             if json {
-                println!("{}", serde_json::to_string(&report).expect("reports serialize"));
+                println!(
+                    "{}",
+                    serde_json::to_string(&report).expect("reports serialize")
+                );
             } else {
                 print!("{}", sim_text(&report));
             }
@@ -105,10 +125,18 @@ pub fn run(command: Command) -> Result<i32, CliError> {
     }
 }
 
-fn print_scenario<G: Game>(text: &str, json: bool, file: &std::path::Path) -> Result<usize, CliError> {
-    let (report, _) = scenario::run::<G>(text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+fn print_scenario<G: Game>(
+    text: &str,
+    json: bool,
+    file: &std::path::Path,
+) -> Result<usize, CliError> {
+    let (report, _) =
+        scenario::run::<G>(text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
     if json {
-        println!("{}", serde_json::to_string(&report).expect("reports serialize"));
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("reports serialize")
+        );
     } else {
         print!("{}", report.to_text());
     }
@@ -158,12 +186,19 @@ fn sim_text(r: &SimReport) -> String {
     for b in &r.bots {
         out += &format!(
             "  {:<8} seats {:>6}  wins {:>8.1}  win rate {:>5.1}%  mean score {:.1}\n",
-            b.kind, b.seats_played, b.wins, 100.0 * b.win_rate, b.mean_score
+            b.kind,
+            b.seats_played,
+            b.wins,
+            100.0 * b.win_rate,
+            b.mean_score
         );
     }
     out += "\nby seat:\n";
     for s in &r.seats {
-        out += &format!("  seat {:<3} wins {:>8.1}  mean score {:.1}\n", s.seat, s.wins, s.mean_score);
+        out += &format!(
+            "  seat {:<3} wins {:>8.1}  mean score {:.1}\n",
+            s.seat, s.wins, s.mean_score
+        );
     }
     out
 }

@@ -14,7 +14,12 @@ fn main() {
             return;
         }
         Err(e) => {
-            let first = e.to_string().lines().next().unwrap_or("bad arguments").to_string();
+            let first = e
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("bad arguments")
+                .to_string();
             eprintln!("{first} (see foodweb --help)");
             std::process::exit(2);
         }

@@ -19,6 +19,7 @@ setup-seat = Seat { $n }
 setup-you = You
 setup-your-name = Your name
 setup-bot-memory = Bot: remembers everything
+setup-bot-name = Bot { $n }
 setup-bot-random = Bot: plays at random
 setup-variant = Timing
 setup-turn-secs = Seconds per turn

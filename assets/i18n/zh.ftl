@@ -19,6 +19,7 @@ setup-seat = { $n } 号座位
 setup-you = 你
 setup-your-name = 你的名字
 setup-bot-memory = 机器人：过目不忘
+setup-bot-name = 机器人 { $n }
 setup-bot-random = 机器人：随机出牌
 setup-variant = 计时方式
 setup-turn-secs = 每回合秒数

@@ -46,7 +46,9 @@ impl TableStore {
     fn path(&self, id: &str) -> Result<PathBuf, StoreError> {
         let ok = !id.is_empty()
             && id.len() <= 64
-            && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            && id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
         if !ok {
             return Err(StoreError::BadId(id.to_string()));
         }
@@ -59,7 +61,8 @@ impl TableStore {
         let path = self.path(id)?;
         let tmp = path.with_extension("ron.tmp");
         let mut file = fs::File::create(&tmp).map_err(io(&tmp))?;
-        file.write_all(snapshot.to_ron().as_bytes()).map_err(io(&tmp))?;
+        file.write_all(snapshot.to_ron().as_bytes())
+            .map_err(io(&tmp))?;
         file.sync_all().map_err(io(&tmp))?;
         drop(file);
         fs::rename(&tmp, &path).map_err(io(&path))?;

@@ -154,7 +154,12 @@ pub fn run<G: Game>(text: &str) -> Result<(ScenarioReport<G>, Table<G>), Scenari
         match step {
             Step::Act(seat, action) | Step::Reject(seat, action) | Step::Try(seat, action) => {
                 let verdict = table.submit(*seat, action.clone());
-                report.outcome = if verdict.is_ok() { "accepted" } else { "rejected" }.into();
+                report.outcome = if verdict.is_ok() {
+                    "accepted"
+                } else {
+                    "rejected"
+                }
+                .into();
                 if let Err(r) = &verdict {
                     report.reason = Some(r.reason.clone());
                 }
@@ -212,7 +217,11 @@ impl<G: Game> ScenarioReport<G> {
                 .unwrap_or_default()
         };
         let mut out = String::new();
-        let _ = writeln!(out, "scenario: {} ({}), seed {}, {} players", self.title, self.game, self.seed, self.players);
+        let _ = writeln!(
+            out,
+            "scenario: {} ({}), seed {}, {} players",
+            self.title, self.game, self.seed, self.players
+        );
         if !self.rule.is_empty() {
             let _ = writeln!(out, "rule: {}", self.rule);
         }
@@ -229,7 +238,13 @@ impl<G: Game> ScenarioReport<G> {
         }
         let _ = writeln!(out, "\nannouncements:");
         for a in &self.announcements {
-            let _ = writeln!(out, "  [{:>7.1}s] {} | {}", a.at_ms as f64 / 1000.0, a.text.en, a.text.zh);
+            let _ = writeln!(
+                out,
+                "  [{:>7.1}s] {} | {}",
+                a.at_ms as f64 / 1000.0,
+                a.text.en,
+                a.text.zh
+            );
         }
         let _ = writeln!(out, "\npublic state:\n{}", pretty(&self.public));
         for s in &self.seats {
@@ -239,7 +254,11 @@ impl<G: Game> ScenarioReport<G> {
             }
         }
         if let Some(r) = &self.result {
-            let _ = writeln!(out, "\nresult: scores {:?}, places {:?}", r.scores, r.places);
+            let _ = writeln!(
+                out,
+                "\nresult: scores {:?}, places {:?}",
+                r.scores, r.places
+            );
         }
         let _ = writeln!(out, "\nsnapshot hash: {}", self.hash);
         let _ = writeln!(out, "failures: {}", self.failures);

@@ -2,7 +2,7 @@
 //! deck is data").
 
 use foodweb_rules::forest::deck::{DECK_RON, Deck, DeckError, Role};
-use foodweb_rules::forest::{deck, showdown_outcome, ShowdownOutcome};
+use foodweb_rules::forest::{ShowdownOutcome, deck, showdown_outcome};
 
 #[test]
 fn the_deck_file_satisfies_the_rules() {
@@ -16,10 +16,17 @@ fn the_deck_file_satisfies_the_rules() {
         assert!(d.ids().any(|c| d.card(c).role == role), "{role:?}");
     }
     for c in d.ids() {
-        assert!(d.ids().any(|e| d.eats(e, c)), "{} is eaten by nothing", d.card(c).key);
+        assert!(
+            d.ids().any(|e| d.eats(e, c)),
+            "{} is eaten by nothing",
+            d.card(c).key
+        );
     }
     // "preying insects eat spiders, and spiders eat preying insects"
-    let (spider, mantis) = (d.by_key("spider").unwrap(), d.by_key("praying_mantis").unwrap());
+    let (spider, mantis) = (
+        d.by_key("spider").unwrap(),
+        d.by_key("praying_mantis").unwrap(),
+    );
     assert!(d.eats(spider, mantis) && d.eats(mantis, spider));
     // Takers of Death & Decay are exactly the decomposers and scavengers;
     // Death & Decay eats everything else but itself.
@@ -33,14 +40,38 @@ fn the_deck_file_satisfies_the_rules() {
 #[test]
 fn showdown_outcomes_follow_the_seed() {
     let k = |s: &str| deck().by_key(s).unwrap();
-    assert_eq!(showdown_outcome(k("deer"), k("grass")), ShowdownOutcome::AskerTakes);
-    assert_eq!(showdown_outcome(k("grass"), k("deer")), ShowdownOutcome::TargetTakes);
-    assert_eq!(showdown_outcome(k("spider"), k("praying_mantis")), ShowdownOutcome::StandOff);
-    assert_eq!(showdown_outcome(k("oak"), k("pine")), ShowdownOutcome::StandOff);
-    assert_eq!(showdown_outcome(k("death_decay"), k("mushroom")), ShowdownOutcome::StandOff);
-    assert_eq!(showdown_outcome(k("mushroom"), k("death_decay")), ShowdownOutcome::StandOff);
-    assert_eq!(showdown_outcome(k("death_decay"), k("bear")), ShowdownOutcome::AskerTakes);
-    assert_eq!(showdown_outcome(k("death_decay"), k("death_decay")), ShowdownOutcome::StandOff);
+    assert_eq!(
+        showdown_outcome(k("deer"), k("grass")),
+        ShowdownOutcome::AskerTakes
+    );
+    assert_eq!(
+        showdown_outcome(k("grass"), k("deer")),
+        ShowdownOutcome::TargetTakes
+    );
+    assert_eq!(
+        showdown_outcome(k("spider"), k("praying_mantis")),
+        ShowdownOutcome::StandOff
+    );
+    assert_eq!(
+        showdown_outcome(k("oak"), k("pine")),
+        ShowdownOutcome::StandOff
+    );
+    assert_eq!(
+        showdown_outcome(k("death_decay"), k("mushroom")),
+        ShowdownOutcome::StandOff
+    );
+    assert_eq!(
+        showdown_outcome(k("mushroom"), k("death_decay")),
+        ShowdownOutcome::StandOff
+    );
+    assert_eq!(
+        showdown_outcome(k("death_decay"), k("bear")),
+        ShowdownOutcome::AskerTakes
+    );
+    assert_eq!(
+        showdown_outcome(k("death_decay"), k("death_decay")),
+        ShowdownOutcome::StandOff
+    );
 }
 
 fn refused(text: &str) -> DeckError {
@@ -56,16 +87,54 @@ fn bad_deck_files_are_refused_with_the_card_and_the_reason() {
         }
         other => panic!("expected a card error for {card}, got {other}"),
     };
-    card_err(refused(&DECK_RON.replacen("\"death_decay\", \"moss\"]", "\"death_decay\", \"unicorn\"]", 1)), "millipede", "unicorn");
-    card_err(refused(&DECK_RON.replacen("eats: [\"death_decay\"])", "eats: [])", 1)), "mushroom", "does not take Death & Decay");
-    card_err(refused(&DECK_RON.replacen("role: Herbivore, eats: [\"grass\"", "role: Herbivore, eats: [\"death_decay\", \"grass\"", 1)), "deer", "not a decomposer");
-    card_err(refused(&DECK_RON.replacen("energy: 9", "energy: -9", 1)), "oak", "negative");
-    card_err(refused(&DECK_RON.replacen("copies: 2", "copies: 3", 1)), "death_decay", "copies");
-    card_err(refused(&DECK_RON.replacen("(id: \"pine\"", "(id: \"oak\"", 1)), "oak", "twice");
+    card_err(
+        refused(&DECK_RON.replacen(
+            "\"death_decay\", \"moss\"]",
+            "\"death_decay\", \"unicorn\"]",
+            1,
+        )),
+        "millipede",
+        "unicorn",
+    );
+    card_err(
+        refused(&DECK_RON.replacen("eats: [\"death_decay\"])", "eats: [])", 1)),
+        "mushroom",
+        "does not take Death & Decay",
+    );
+    card_err(
+        refused(&DECK_RON.replacen(
+            "role: Herbivore, eats: [\"grass\"",
+            "role: Herbivore, eats: [\"death_decay\", \"grass\"",
+            1,
+        )),
+        "deer",
+        "not a decomposer",
+    );
+    card_err(
+        refused(&DECK_RON.replacen("energy: 9", "energy: -9", 1)),
+        "oak",
+        "negative",
+    );
+    card_err(
+        refused(&DECK_RON.replacen("copies: 2", "copies: 3", 1)),
+        "death_decay",
+        "copies",
+    );
+    card_err(
+        refused(&DECK_RON.replacen("(id: \"pine\"", "(id: \"oak\"", 1)),
+        "oak",
+        "twice",
+    );
     assert!(matches!(refused("(cards: [)"), DeckError::Parse(_)));
-    assert!(matches!(refused(&DECK_RON.replacen("role: Decomposer", "role: Wizard", 1)), DeckError::Parse(_)));
+    assert!(matches!(
+        refused(&DECK_RON.replacen("role: Decomposer", "role: Wizard", 1)),
+        DeckError::Parse(_)
+    ));
     let hawk_only_dd = DECK_RON.replacen(", \"hawk\"]", "]", 1);
-    assert!(Deck::from_ron(&hawk_only_dd).is_ok(), "Death & Decay still eats the hawk");
+    assert!(
+        Deck::from_ron(&hawk_only_dd).is_ok(),
+        "Death & Decay still eats the hawk"
+    );
     let mut lines: Vec<&str> = DECK_RON.lines().collect();
     lines.retain(|l| !l.contains("(id: \"moss\""));
     let short = lines.join("\n");
@@ -80,5 +149,8 @@ fn bad_deck_files_are_refused_with_the_card_and_the_reason() {
 fn the_rules_document_shows_the_deck_as_it_is() {
     let doc = foodweb_rules::forest::RULES_MD;
     let table = foodweb_rules::forest::deck::web_table_markdown(deck());
-    assert!(doc.contains(&table), "rules.md's food-web table is stale; it should read:\n{table}");
+    assert!(
+        doc.contains(&table),
+        "rules.md's food-web table is stale; it should read:\n{table}"
+    );
 }

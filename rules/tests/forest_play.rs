@@ -16,12 +16,16 @@ fn bot_games_end_keep_the_deck_whole_and_keep_hands_secret() {
         let players = 2 + (seed as usize % 5);
         let mut config = TableConfig::<ForestGame>::new(seed, players);
         config.settings = ForestSettings::quick();
-        let mut lineup: Vec<_> = (0..players).map(|i| bots::bot(bots::BOT_KINDS[i % 2]).unwrap()).collect();
+        let mut lineup: Vec<_> = (0..players)
+            .map(|i| bots::bot(bots::BOT_KINDS[i % 2]).unwrap())
+            .collect();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let (table, record) = play_one(config, &mut lineup, &mut rng).unwrap();
         let result = table.result().unwrap();
         assert_eq!(result.scores, record.scores);
-        let mut all: Vec<_> = (0..players).flat_map(|s| table.view(SeatId(s as u8)).hand).collect();
+        let mut all: Vec<_> = (0..players)
+            .flat_map(|s| table.view(SeatId(s as u8)).hand)
+            .collect();
         all.sort();
         let mut full = deck().all_cards();
         full.sort();
@@ -51,7 +55,10 @@ fn bot_games_end_keep_the_deck_whole_and_keep_hands_secret() {
             for c in deck().ids() {
                 let key = format!("\"{}\"", deck().card(c).key);
                 if text.contains(&key) {
-                    assert!(allowed.contains(&c), "seat {me}'s view names {key}, which it may not know");
+                    assert!(
+                        allowed.contains(&c),
+                        "seat {me}'s view names {key}, which it may not know"
+                    );
                 }
             }
             let notes = table.announcements().notes_for(me);
@@ -64,8 +71,21 @@ fn bot_games_end_keep_the_deck_whole_and_keep_hands_secret() {
 /// game figure is in the closing note, from `foodweb sim`).
 #[test]
 fn the_remembering_bot_beats_random() {
-    let lineup = |g: usize, seat: SeatId| bots::bot(bots::BOT_KINDS[(seat.index() + g) % 2]).unwrap();
+    let lineup =
+        |g: usize, seat: SeatId| bots::bot(bots::BOT_KINDS[(seat.index() + g) % 2]).unwrap();
     let report = simulate::<ForestGame>(40, 4, 1, ForestSettings::quick(), &lineup).unwrap();
-    let rate = |kind: &str| report.bots.iter().find(|b| b.kind == kind).unwrap().win_rate;
-    assert!(rate("memory") > rate("random") * 1.5, "memory {} vs random {}", rate("memory"), rate("random"));
+    let rate = |kind: &str| {
+        report
+            .bots
+            .iter()
+            .find(|b| b.kind == kind)
+            .unwrap()
+            .win_rate
+    };
+    assert!(
+        rate("memory") > rate("random") * 1.5,
+        "memory {} vs random {}",
+        rate("memory"),
+        rate("random")
+    );
 }

@@ -7,13 +7,17 @@ use foodweb_rules::scenario;
 #[test]
 fn every_forest_scenario_holds() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/forest");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     assert!(files.len() >= 12, "the forest scenarios are missing");
     let mut failed = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        let (report, _) = scenario::run::<ForestGame>(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let (report, _) = scenario::run::<ForestGame>(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert!(!report.rule.is_empty(), "{} names no rule", file.display());
         if report.failures > 0 {
             failed.push(format!("{}:\n{}", file.display(), report.to_text()));
@@ -35,14 +39,24 @@ fn a_wrong_expectation_is_reported() {
 #[test]
 fn malformed_scenarios_are_refused_with_the_problem() {
     let unknown_card = r#"Scenario(game: "forest", seed: 1, players: 3, steps: [ Act(1, PlayCard(card: "unicorn")) ])"#;
-    let err = scenario::run::<ForestGame>(unknown_card).err().unwrap().to_string();
+    let err = scenario::run::<ForestGame>(unknown_card)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("unicorn"), "{err}");
-    let err = scenario::scenario_game(r#"Scenario(game: "chess", seed: 1, players: 3, steps: [])"#).unwrap_err().to_string();
+    let err = scenario::scenario_game(r#"Scenario(game: "chess", seed: 1, players: 3, steps: [])"#)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("unknown game 'chess'"), "{err}");
-    let err = scenario::scenario_game("Scenario(game: ").unwrap_err().to_string();
+    let err = scenario::scenario_game("Scenario(game: ")
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("scenario file is malformed"), "{err}");
     let too_many = r#"Scenario(game: "forest", seed: 1, players: 3,
         setup: Some((hands: [["oak", "oak"]])), steps: [])"#;
-    let err = scenario::run::<ForestGame>(too_many).err().unwrap().to_string();
+    let err = scenario::run::<ForestGame>(too_many)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("more Oak Tree than the deck has"), "{err}");
 }

@@ -24,7 +24,11 @@ fn a_rejected_action_leaves_the_snapshot_byte_identical() {
         (SeatId(0), ForestAction::PlayCard { card: card("oak") }),    // no showdown
         (
             SeatId(0),
-            ForestAction::Challenge { target: SeatId(1), named: card("grass"), with: card("deer") },
+            ForestAction::Challenge {
+                target: SeatId(1),
+                named: card("grass"),
+                with: card("deer"),
+            },
         ), // the round opens with a showdown
     ];
     for (seat, action) in bad_moves {
@@ -32,8 +36,15 @@ fn a_rejected_action_leaves_the_snapshot_byte_identical() {
         let verdict = t.submit(seat, action.clone());
         assert!(verdict.is_err(), "{action:?} by {seat} should be refused");
         let reason = verdict.unwrap_err().reason;
-        assert!(!reason.en.is_empty() && !reason.zh.is_empty(), "reasons come in both languages");
-        assert_eq!(t.snapshot().to_ron(), before, "{action:?} changed the table");
+        assert!(
+            !reason.en.is_empty() && !reason.zh.is_empty(),
+            "reasons come in both languages"
+        );
+        assert_eq!(
+            t.snapshot().to_ron(),
+            before,
+            "{action:?} changed the table"
+        );
     }
 }
 
@@ -42,14 +53,19 @@ fn a_rejected_action_leaves_the_snapshot_byte_identical() {
 #[test]
 fn the_same_seed_and_log_give_the_same_hash() {
     let config = TableConfig::<ForestGame>::new(5, 4);
-    let mut bots: Vec<_> = (0..4).map(|_| foodweb_rules::forest::bots::bot("memory").unwrap()).collect();
+    let mut bots: Vec<_> = (0..4)
+        .map(|_| foodweb_rules::forest::bots::bot("memory").unwrap())
+        .collect();
     let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let (played, _) = foodweb_rules::sim::play_one(config.clone(), &mut bots, &mut rng).unwrap();
     assert!(played.is_over());
     let original = played.snapshot();
-    let replay = Table::<ForestGame>::replay(config.clone(), None, &original.log, original.clock_ms).unwrap();
+    let replay =
+        Table::<ForestGame>::replay(config.clone(), None, &original.log, original.clock_ms)
+            .unwrap();
     assert_eq!(replay.snapshot().hash(), original.hash());
-    let again = Table::<ForestGame>::replay(config, None, &original.log, original.clock_ms).unwrap();
+    let again =
+        Table::<ForestGame>::replay(config, None, &original.log, original.clock_ms).unwrap();
     assert_eq!(again.snapshot().to_ron(), original.to_ron());
     // A different seed deals differently.
     assert_ne!(table(6, 4).snapshot().hash(), table(5, 4).snapshot().hash());
@@ -60,7 +76,8 @@ fn the_same_seed_and_log_give_the_same_hash() {
 #[test]
 fn a_restored_table_plays_on_identically() {
     let mut a = table(21, 3);
-    a.submit(SeatId(0), ForestAction::AskShowdown { target: SeatId(1) }).unwrap();
+    a.submit(SeatId(0), ForestAction::AskShowdown { target: SeatId(1) })
+        .unwrap();
     let text = a.snapshot().to_ron_pretty();
     let mut b = Table::<ForestGame>::restore(TableSnapshot::from_ron(&text).unwrap());
     assert_eq!(b.snapshot().hash(), a.snapshot().hash());
@@ -68,8 +85,10 @@ fn a_restored_table_plays_on_identically() {
     for t in [&mut a, &mut b] {
         let c0 = t.view(SeatId(0)).hand[0];
         let c1 = t.view(SeatId(1)).hand[0];
-        t.submit(SeatId(0), ForestAction::PlayCard { card: c0 }).unwrap();
-        t.submit(SeatId(1), ForestAction::PlayCard { card: c1 }).unwrap();
+        t.submit(SeatId(0), ForestAction::PlayCard { card: c0 })
+            .unwrap();
+        t.submit(SeatId(1), ForestAction::PlayCard { card: c1 })
+            .unwrap();
         t.advance_by(60_000);
     }
     assert_eq!(a.snapshot().hash(), b.snapshot().hash());
@@ -80,32 +99,65 @@ fn a_restored_table_plays_on_identically() {
 fn a_corrupt_snapshot_is_refused_with_a_clear_error() {
     let good = table(3, 3).snapshot().to_ron();
     let truncated = &good[..good.len() / 2];
-    assert!(matches!(TableSnapshot::<ForestGame>::from_ron(truncated), Err(SnapshotError::Parse(_))));
-    assert!(matches!(TableSnapshot::<ForestGame>::from_ron("not ron at all"), Err(SnapshotError::Parse(_))));
+    assert!(matches!(
+        TableSnapshot::<ForestGame>::from_ron(truncated),
+        Err(SnapshotError::Parse(_))
+    ));
+    assert!(matches!(
+        TableSnapshot::<ForestGame>::from_ron("not ron at all"),
+        Err(SnapshotError::Parse(_))
+    ));
     let future = good.replacen("format:1", "format:99", 1);
     assert_eq!(
         TableSnapshot::<ForestGame>::from_ron(&future).err(),
-        Some(SnapshotError::Format { found: 99, expected: 1 })
+        Some(SnapshotError::Format {
+            found: 99,
+            expected: 1
+        })
     );
     let other_game = good.replacen("game:Forest", "game:Gene", 1);
-    assert!(matches!(TableSnapshot::<ForestGame>::from_ron(&other_game), Err(SnapshotError::WrongGame { .. })));
+    assert!(matches!(
+        TableSnapshot::<ForestGame>::from_ron(&other_game),
+        Err(SnapshotError::WrongGame { .. })
+    ));
     let bad_card = good.replacen("\"oak\"", "\"unicorn\"", 1);
-    let err = TableSnapshot::<ForestGame>::from_ron(&bad_card).err().unwrap();
+    let err = TableSnapshot::<ForestGame>::from_ron(&bad_card)
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("unicorn"), "{err}");
-    let error_text = TableSnapshot::<ForestGame>::from_ron(truncated).err().unwrap().to_string();
-    assert!(error_text.starts_with("not a readable table snapshot"), "{error_text}");
+    let error_text = TableSnapshot::<ForestGame>::from_ron(truncated)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        error_text.starts_with("not a readable table snapshot"),
+        "{error_text}"
+    );
 }
 
 /// Issue 2: "a phase deadline fires its default action when the test clock
 /// passes it" (rules document: turn time and showdown time).
 #[test]
 fn phase_deadlines_fire_their_defaults_when_the_clock_passes() {
-    let settings = ForestSettings { turn_secs: 30, showdown_secs: 20, ..ForestSettings::timed(1) };
-    let mut t = Table::<ForestGame>::new(TableConfig { seed: 4, seats: foodweb_rules::table::Seats::numbered(3), settings }).unwrap();
+    let settings = ForestSettings {
+        turn_secs: 30,
+        showdown_secs: 20,
+        ..ForestSettings::timed(1)
+    };
+    let mut t = Table::<ForestGame>::new(TableConfig {
+        seed: 4,
+        seats: foodweb_rules::table::Seats::numbered(3),
+        settings,
+    })
+    .unwrap();
     t.advance_to(29_999);
     assert_eq!(t.phase(), ForestPhase::Turn, "not yet");
     t.advance_to(30_000);
-    assert_eq!(t.phase(), ForestPhase::Showdown, "the turn default asked for a showdown");
+    assert_eq!(
+        t.phase(),
+        ForestPhase::Showdown,
+        "the turn default asked for a showdown"
+    );
     let sd = t.view(SeatId(0)).showdown.unwrap();
     assert_eq!((sd.asker, sd.target), (SeatId(0), SeatId(1)));
     // Neither side chooses: both get a random card when the showdown time passes.
@@ -114,7 +166,10 @@ fn phase_deadlines_fire_their_defaults_when_the_clock_passes() {
     t.advance_to(50_000);
     assert_eq!(t.phase(), ForestPhase::Turn);
     assert_eq!(t.view(SeatId(0)).active, SeatId(1));
-    let reveal = t.view(SeatId(2)).last_showdown.expect("the defaults were played and revealed");
+    let reveal = t
+        .view(SeatId(2))
+        .last_showdown
+        .expect("the defaults were played and revealed");
     assert_eq!((reveal.asker, reveal.target), (SeatId(0), SeatId(1)));
     // A deadline that fires within a long clock jump fires at its own time,
     // so the next turn's deadline counts from 50 s, not from the jump.

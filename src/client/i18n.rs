@@ -68,7 +68,9 @@ impl I18n {
             return key.to_string();
         };
         let mut errors = vec![];
-        bundle.format_pattern(pattern, args, &mut errors).into_owned()
+        bundle
+            .format_pattern(pattern, args, &mut errors)
+            .into_owned()
     }
 
     pub fn pick<'a>(&self, text: &'a Bilingual) -> &'a str {

@@ -40,10 +40,6 @@ impl LocalForest {
         })
     }
 
-    pub fn me(&self) -> SeatId {
-        self.me
-    }
-
     pub fn view(&self) -> ForestView {
         self.table.view(self.me)
     }

@@ -30,7 +30,8 @@ pub fn config_dir() -> Option<PathBuf> {
     if let Ok(dir) = std::env::var("FOODWEB_CONFIG_DIR") {
         return Some(PathBuf::from(dir));
     }
-    directories::ProjectDirs::from("org", "Foodweb", "foodweb").map(|d| d.config_dir().to_path_buf())
+    directories::ProjectDirs::from("org", "Foodweb", "foodweb")
+        .map(|d| d.config_dir().to_path_buf())
 }
 
 fn settings_path() -> Option<PathBuf> {
@@ -53,7 +54,10 @@ impl UserSettings {
         };
         match std::fs::read_to_string(&path) {
             Ok(text) => Self::parse(&text).unwrap_or_else(|e| {
-                warn!("settings file {} is unreadable ({e}); using defaults", path.display());
+                warn!(
+                    "settings file {} is unreadable ({e}); using defaults",
+                    path.display()
+                );
                 Self::default()
             }),
             Err(_) => Self::default(),
@@ -93,9 +97,21 @@ mod tests {
     /// "a corrupt save file ... gets a clear error and changes nothing").
     #[test]
     fn corrupt_settings_are_refused_with_a_reason() {
-        assert!(UserSettings::parse("(lang: Klingon)").unwrap_err().contains("Klingon"));
-        assert!(UserSettings::parse("(ui_scale: 9.0)").unwrap_err().contains("text size"));
-        let good = UserSettings { lang: Lang::En, name: "Ann".into(), ui_scale: 1.25 };
+        assert!(
+            UserSettings::parse("(lang: Klingon)")
+                .unwrap_err()
+                .contains("Klingon")
+        );
+        assert!(
+            UserSettings::parse("(ui_scale: 9.0)")
+                .unwrap_err()
+                .contains("text size")
+        );
+        let good = UserSettings {
+            lang: Lang::En,
+            name: "Ann".into(),
+            ui_scale: 1.25,
+        };
         let text = ron::to_string(&good).unwrap();
         assert_eq!(UserSettings::parse(&text).unwrap(), good);
     }

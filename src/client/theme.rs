@@ -36,7 +36,7 @@ fn install_fonts(
     let mut defs = egui::FontDefinitions::default();
     defs.font_data.insert(
         "cjk".into(),
-        std::sync::Arc::new(egui::FontData::from_owned(font.data.to_vec())),
+        std::sync::Arc::new(egui::FontData::from_owned(font.data.data().to_vec())),
     );
     for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
         defs.families.entry(family).or_default().push("cjk".into());
@@ -56,11 +56,15 @@ fn style(mut contexts: EguiContexts, settings: Res<UserSettings>, mut done: Loca
         visuals.override_text_color = Some(TEXT);
         visuals.selection.bg_fill = egui::Color32::from_rgb(70, 110, 60);
         ctx.set_visuals(visuals);
-        ctx.style_mut(|s| {
-            s.text_styles.insert(egui::TextStyle::Body, egui::FontId::proportional(17.0));
-            s.text_styles.insert(egui::TextStyle::Button, egui::FontId::proportional(18.0));
-            s.text_styles.insert(egui::TextStyle::Heading, egui::FontId::proportional(28.0));
-            s.text_styles.insert(egui::TextStyle::Small, egui::FontId::proportional(14.0));
+        ctx.all_styles_mut(|s| {
+            s.text_styles
+                .insert(egui::TextStyle::Body, egui::FontId::proportional(17.0));
+            s.text_styles
+                .insert(egui::TextStyle::Button, egui::FontId::proportional(18.0));
+            s.text_styles
+                .insert(egui::TextStyle::Heading, egui::FontId::proportional(28.0));
+            s.text_styles
+                .insert(egui::TextStyle::Small, egui::FontId::proportional(14.0));
             s.spacing.button_padding = egui::vec2(12.0, 6.0);
             s.spacing.item_spacing = egui::vec2(10.0, 8.0);
         });

@@ -26,7 +26,9 @@ struct Tour {
 }
 
 /// Each step: what to do, then the screenshot to take after a pause.
-const STEPS: [&str; 7] = ["title-en", "title-zh", "picker", "setup", "table", "table-en", "quit"];
+const STEPS: [&str; 7] = [
+    "title-en", "title-zh", "picker", "setup", "table", "table-en", "quit",
+];
 
 #[allow(clippy::too_many_arguments)]
 fn run_tour(
@@ -62,7 +64,9 @@ fn run_tour(
     }
     // Take the screenshot of the current step, then set up the next one.
     let path = tour.dir.join(format!("{step}{}.png", tour.suffix));
-    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    commands
+        .spawn(Screenshot::primary_window())
+        .observe(save_to_disk(path));
     tour.step += 1;
     tour.wait = 1.5;
     match STEPS.get(tour.step).copied() {
@@ -96,5 +100,6 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, begin).add_systems(Update, run_tour);
+    app.add_systems(Startup, begin)
+        .add_systems(Update, run_tour);
 }

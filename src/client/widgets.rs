@@ -1,8 +1,8 @@
 //! Pieces drawn on several screens: cards, card backs, menu buttons.
 
 use bevy_egui::egui::{self, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, Vec2};
-use foodweb_rules::forest::{CardId, Role, deck};
 use foodweb_rules::Lang;
+use foodweb_rules::forest::{CardId, Role, deck};
 
 use super::theme;
 
@@ -21,30 +21,60 @@ fn role_colour(role: Role) -> Color32 {
 }
 
 /// A face-up card: its picture, name, and energy in the top-right corner.
-pub fn card(ui: &mut egui::Ui, card: CardId, size: Vec2, lang: Lang, selected: bool, enabled: bool) -> egui::Response {
-    let sense = if enabled { Sense::click() } else { Sense::hover() };
+pub fn card(
+    ui: &mut egui::Ui,
+    card: CardId,
+    size: Vec2,
+    lang: Lang,
+    selected: bool,
+    enabled: bool,
+) -> egui::Response {
+    let sense = if enabled {
+        Sense::click()
+    } else {
+        Sense::hover()
+    };
     let (rect, response) = ui.allocate_exact_size(size, sense);
     let species = deck().card(card);
     let scale = size.y / CARD_SIZE.y;
     let painter = ui.painter_at(rect.expand(4.0));
-    let lift = if enabled && response.hovered() { -4.0 } else { 0.0 };
+    let lift = if enabled && response.hovered() {
+        -4.0
+    } else {
+        0.0
+    };
     let rect = rect.translate(Vec2::new(0.0, lift));
     let mut fill = role_colour(species.role);
     if !enabled {
         fill = fill.gamma_multiply(0.55);
     }
-    painter.rect_filled(rect, CornerRadius::same(8), Color32::from_rgb(240, 234, 214));
+    painter.rect_filled(
+        rect,
+        CornerRadius::same(8),
+        Color32::from_rgb(240, 234, 214),
+    );
     painter.rect_filled(rect.shrink(4.0 * scale), CornerRadius::same(6), fill);
     let border = if selected {
         Stroke::new(3.0, theme::ACCENT)
     } else {
         Stroke::new(1.0, Color32::from_gray(30))
     };
-    painter.rect_stroke(rect, CornerRadius::same(8), border, egui::StrokeKind::Outside);
+    painter.rect_stroke(
+        rect,
+        CornerRadius::same(8),
+        border,
+        egui::StrokeKind::Outside,
+    );
     // Energy, top right.
     let badge = Pos2::new(rect.right() - 14.0 * scale, rect.top() + 14.0 * scale);
     painter.circle_filled(badge, 11.0 * scale, Color32::from_rgb(250, 214, 90));
-    painter.text(badge, egui::Align2::CENTER_CENTER, species.energy.to_string(), FontId::proportional(14.0 * scale), Color32::BLACK);
+    painter.text(
+        badge,
+        egui::Align2::CENTER_CENTER,
+        species.energy.to_string(),
+        FontId::proportional(14.0 * scale),
+        Color32::BLACK,
+    );
     // Picture.
     painter.text(
         Pos2::new(rect.center().x, rect.top() + size.y * 0.42),
@@ -54,11 +84,27 @@ pub fn card(ui: &mut egui::Ui, card: CardId, size: Vec2, lang: Lang, selected: b
         Color32::WHITE,
     );
     // Name.
-    let name_rect = Rect::from_min_max(Pos2::new(rect.left() + 3.0, rect.bottom() - 30.0 * scale), Pos2::new(rect.right() - 3.0, rect.bottom() - 4.0));
-    painter.rect_filled(name_rect, CornerRadius::same(4), Color32::from_black_alpha(110));
+    let name_rect = Rect::from_min_max(
+        Pos2::new(rect.left() + 3.0, rect.bottom() - 30.0 * scale),
+        Pos2::new(rect.right() - 3.0, rect.bottom() - 4.0),
+    );
+    painter.rect_filled(
+        name_rect,
+        CornerRadius::same(4),
+        Color32::from_black_alpha(110),
+    );
     let font = FontId::proportional(if lang == Lang::Zh { 13.0 } else { 11.0 } * scale.max(0.8));
-    let galley = painter.layout(species.name.get(lang).to_string(), font, Color32::WHITE, name_rect.width() - 2.0);
-    painter.galley(name_rect.center() - galley.size() / 2.0, galley, Color32::WHITE);
+    let galley = painter.layout(
+        species.name.get(lang).to_string(),
+        font,
+        Color32::WHITE,
+        name_rect.width() - 2.0,
+    );
+    painter.galley(
+        name_rect.center() - galley.size() / 2.0,
+        galley,
+        Color32::WHITE,
+    );
     response.on_hover_text(format!(
         "{} · {} {}",
         species.name.get(lang),
@@ -72,9 +118,31 @@ pub fn card_back(ui: &mut egui::Ui, size: Vec2) -> egui::Response {
     let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, CornerRadius::same(6), Color32::from_rgb(30, 70, 44));
-    painter.rect_stroke(rect.shrink(3.0), CornerRadius::same(4), Stroke::new(1.5, theme::ACCENT), egui::StrokeKind::Inside);
-    painter.text(rect.center(), egui::Align2::CENTER_CENTER, "🌿", FontId::proportional(size.y * 0.35), theme::ACCENT);
+    painter.rect_stroke(
+        rect.shrink(3.0),
+        CornerRadius::same(4),
+        Stroke::new(1.5, theme::ACCENT),
+        egui::StrokeKind::Inside,
+    );
+    if size.x >= 40.0 {
+        painter.circle_stroke(
+            rect.center(),
+            size.x * 0.25,
+            Stroke::new(1.5, theme::ACCENT),
+        );
+    }
     response
+}
+
+/// The root of a screen: a `Ui` covering the window, for panels to divide.
+pub fn screen(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "screen".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.content_rect()),
+    )
 }
 
 /// A wide menu button.

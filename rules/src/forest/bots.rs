@@ -34,8 +34,13 @@ fn opponents_with_cards(view: &ForestView, me: SeatId) -> Vec<SeatId> {
 /// Challenges this seat may make with `with` for `named` (the judge's rules,
 /// seen from the seat).
 fn challenge_allowed(view: &ForestView, with: CardId, named: CardId) -> bool {
-    super::judge::challenge_cards(with, named, view.death_decay_challenge_used, view.death_decay_captured)
-        .is_ok()
+    super::judge::challenge_cards(
+        with,
+        named,
+        view.death_decay_challenge_used,
+        view.death_decay_captured,
+    )
+    .is_ok()
 }
 
 /// Plays a random legal move: half its turns a random challenge, half a
@@ -65,7 +70,11 @@ impl Bot<ForestGame> for RandomBot {
                 .filter(|&n| challenge_allowed(view, with, n))
                 .collect();
             if let Some(&named) = prey.choose(rng) {
-                return Some(ForestAction::Challenge { target, named, with });
+                return Some(ForestAction::Challenge {
+                    target,
+                    named,
+                    with,
+                });
             }
         }
         Some(ForestAction::AskShowdown { target })
@@ -90,7 +99,12 @@ impl MemoryBot {
             return vec![];
         }
         let mut unseen = d.all_cards();
-        for c in view.hand.iter().chain(view.seats.iter().filter(|s| Some(s.seat) != view.me).flat_map(|s| &s.known)) {
+        for c in view.hand.iter().chain(
+            view.seats
+                .iter()
+                .filter(|s| Some(s.seat) != view.me)
+                .flat_map(|s| &s.known),
+        ) {
             if let Some(i) = unseen.iter().position(|u| u == c) {
                 unseen.remove(i);
             }
@@ -146,7 +160,11 @@ impl Bot<ForestGame> for MemoryBot {
         if !view.opening_turn {
             // A sure challenge: the record shows the card in their hand.
             let mut best: Option<(i64, ForestAction)> = None;
-            for s in view.seats.iter().filter(|s| s.seat != me && s.hand_size > 0) {
+            for s in view
+                .seats
+                .iter()
+                .filter(|s| s.seat != me && s.hand_size > 0)
+            {
                 for &named in &s.known {
                     let with = view
                         .hand
@@ -155,9 +173,17 @@ impl Bot<ForestGame> for MemoryBot {
                         .filter(|&w| challenge_allowed(view, w, named))
                         .min_by_key(|&w| (d.is_death_decay(w), d.card(w).energy));
                     if let Some(with) = with {
-                        let gain = d.card(named).energy + if d.is_death_decay(named) { 6 } else { 0 };
+                        let gain =
+                            d.card(named).energy + if d.is_death_decay(named) { 6 } else { 0 };
                         if best.as_ref().is_none_or(|(g, _)| gain > *g) {
-                            best = Some((gain, ForestAction::Challenge { target: s.seat, named, with }));
+                            best = Some((
+                                gain,
+                                ForestAction::Challenge {
+                                    target: s.seat,
+                                    named,
+                                    with,
+                                },
+                            ));
                         }
                     }
                 }

@@ -113,11 +113,17 @@ impl Deck {
         };
         let keys: Vec<&str> = file.cards.iter().map(|c| c.id.as_str()).collect();
         if keys.len() > u8::MAX as usize {
-            return Err(DeckError::Deck(format!("{} kinds of card is too many", keys.len())));
+            return Err(DeckError::Deck(format!(
+                "{} kinds of card is too many",
+                keys.len()
+            )));
         }
         for (i, c) in file.cards.iter().enumerate() {
             if c.id.is_empty() || c.en.trim().is_empty() || c.zh.trim().is_empty() {
-                return Err(card_err(&c.id, "needs an id and names in both languages".into()));
+                return Err(card_err(
+                    &c.id,
+                    "needs an id and names in both languages".into(),
+                ));
             }
             if keys[..i].contains(&c.id.as_str()) {
                 return Err(card_err(&c.id, "appears twice".into()));
@@ -140,7 +146,10 @@ impl Deck {
         for (i, c) in file.cards.iter().enumerate() {
             let want = if i == dd { DEATH_DECAY_COPIES } else { 1 };
             if c.copies != want {
-                return Err(card_err(&c.id, format!("has {} copies, the game needs {want}", c.copies)));
+                return Err(card_err(
+                    &c.id,
+                    format!("has {} copies, the game needs {want}", c.copies),
+                ));
             }
             if i == dd && !c.eats.is_empty() {
                 return Err(card_err(
@@ -150,7 +159,10 @@ impl Deck {
             }
             for prey in &c.eats {
                 let Some(j) = keys.iter().position(|k| k == prey) else {
-                    return Err(card_err(&c.id, format!("eats '{prey}', which is not in the deck")));
+                    return Err(card_err(
+                        &c.id,
+                        format!("eats '{prey}', which is not in the deck"),
+                    ));
                 };
                 if j == i {
                     return Err(card_err(&c.id, "eats itself".into()));
@@ -170,12 +182,15 @@ impl Deck {
             }
         }
         // Seed: Death & Decay eats everything but the cards that take it.
-        for j in 0..n {
-            eats[dd][j] = j != dd && !eats[j][dd];
+        let takers: Vec<bool> = (0..n).map(|j| eats[j][dd]).collect();
+        for (j, taker) in takers.into_iter().enumerate() {
+            eats[dd][j] = j != dd && !taker;
         }
         let total: usize = file.cards.iter().map(|c| c.copies as usize).sum();
         if total != DECK_SIZE {
-            return Err(DeckError::Deck(format!("has {total} cards, the game needs {DECK_SIZE}")));
+            return Err(DeckError::Deck(format!(
+                "has {total} cards, the game needs {DECK_SIZE}"
+            )));
         }
         for (j, c) in file.cards.iter().enumerate() {
             if !(0..n).any(|i| eats[i][j]) {
@@ -309,7 +324,11 @@ pub fn web_table_markdown(d: &Deck) -> String {
             "| {} · {}{} | {} | {} | {} | {} |\n",
             s.name.en,
             s.name.zh,
-            if s.copies > 1 { format!(" ×{}", s.copies) } else { String::new() },
+            if s.copies > 1 {
+                format!(" ×{}", s.copies)
+            } else {
+                String::new()
+            },
             s.energy,
             s.role.name().en,
             eats_text,

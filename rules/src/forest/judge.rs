@@ -80,10 +80,7 @@ pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), R
     let phase = *world.resource::<State<ForestPhase>>().get();
     match phase {
         ForestPhase::Idle => {
-            return Err(Rejection::new(
-                "the game has not started",
-                "游戏尚未开始",
-            ));
+            return Err(Rejection::new("the game has not started", "游戏尚未开始"));
         }
         ForestPhase::GameOver => return Err(Rejection::game_over()),
         ForestPhase::Turn | ForestPhase::Showdown => {}
@@ -101,7 +98,11 @@ pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), R
             }
             check_target(world, seat, target)
         }
-        ForestAction::Challenge { target, named, with } => {
+        ForestAction::Challenge {
+            target,
+            named,
+            with,
+        } => {
             if phase != ForestPhase::Turn {
                 return Err(Rejection::new(
                     "a showdown is under way; challenge on your turn",
@@ -122,11 +123,19 @@ pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), R
             if !hand(world, seat).contains(&with) {
                 return Err(not_holding(with));
             }
-            challenge_cards(with, named, turn.death_decay_challenges > 0, turn.death_decay_captures > 0)
+            challenge_cards(
+                with,
+                named,
+                turn.death_decay_challenges > 0,
+                turn.death_decay_captures > 0,
+            )
         }
         ForestAction::PlayCard { card } => {
             let showdown = world.resource::<Showdown>();
-            let Some(pending) = showdown.0.as_ref().filter(|_| phase == ForestPhase::Showdown)
+            let Some(pending) = showdown
+                .0
+                .as_ref()
+                .filter(|_| phase == ForestPhase::Showdown)
             else {
                 return Err(Rejection::new(
                     "there is no showdown to play a card in",

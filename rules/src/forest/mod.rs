@@ -39,7 +39,12 @@ impl Plugin for ForestPlugin {
         let entities = (0..count)
             .map(|i| {
                 app.world_mut()
-                    .spawn((SeatId(i as u8), Hand::default(), Known::default(), Scores::default()))
+                    .spawn((
+                        SeatId(i as u8),
+                        Hand::default(),
+                        Known::default(),
+                        Scores::default(),
+                    ))
                     .id()
             })
             .collect();
@@ -65,9 +70,11 @@ fn apply_actions(mut accepted: MessageReader<Accepted<ForestAction>>, mut table:
         match *action {
             ForestAction::AskShowdown { target } => table.ask_showdown(*seat, target),
             ForestAction::PlayCard { card } => table.play_card(*seat, card),
-            ForestAction::Challenge { target, named, with } => {
-                table.challenge(*seat, target, named, with)
-            }
+            ForestAction::Challenge {
+                target,
+                named,
+                with,
+            } => table.challenge(*seat, target, named, with),
         }
     }
 }
@@ -76,7 +83,7 @@ fn settle_turns(mut table: ForestTable) {
     table.settle_turn();
 }
 
-fn seat_components<'w, T: Component>(world: &'w World, seat: SeatId) -> &'w T {
+fn seat_components<T: Component>(world: &World, seat: SeatId) -> &T {
     let e = world.resource::<SeatEntities>().get(seat);
     world.get::<T>(e).expect("every seat has its components")
 }
@@ -116,8 +123,16 @@ fn check_setup(world: &World, setup: &ForestSetup) -> Result<(), Rejection> {
     let seats = world.resource::<Seats>();
     if setup.hands.len() > seats.count() {
         return Err(Rejection::new(
-            format!("the setup deals {} hands to {} seats", setup.hands.len(), seats.count()),
-            format!("设定给 {} 个座位发了 {} 手牌", seats.count(), setup.hands.len()),
+            format!(
+                "the setup deals {} hands to {} seats",
+                setup.hands.len(),
+                seats.count()
+            ),
+            format!(
+                "设定给 {} 个座位发了 {} 手牌",
+                seats.count(),
+                setup.hands.len()
+            ),
         ));
     }
     let mut left = deck().all_cards();
@@ -223,8 +238,13 @@ impl Game for ForestGame {
         let name = |c: &CardId| deck().card(*c).key.clone();
         let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
         match check {
-            ForestCheck::Holds(s, c) => ok(hand(*s).contains(c), format!("seat {s} does not hold {}", name(c))),
-            ForestCheck::Lacks(s, c) => ok(!hand(*s).contains(c), format!("seat {s} holds {}", name(c))),
+            ForestCheck::Holds(s, c) => ok(
+                hand(*s).contains(c),
+                format!("seat {s} does not hold {}", name(c)),
+            ),
+            ForestCheck::Lacks(s, c) => {
+                ok(!hand(*s).contains(c), format!("seat {s} holds {}", name(c)))
+            }
             ForestCheck::HandSize(s, n) => {
                 let len = hand(*s).len();
                 ok(len == *n, format!("seat {s} holds {len} cards, not {n}"))
@@ -235,7 +255,10 @@ impl Game for ForestGame {
             ),
             ForestCheck::Active(s) => {
                 let active = world.resource::<Turn>().active;
-                ok(active == *s, format!("it is seat {active}'s turn, not seat {s}'s"))
+                ok(
+                    active == *s,
+                    format!("it is seat {active}'s turn, not seat {s}'s"),
+                )
             }
             ForestCheck::Phase(p) => {
                 let phase = *world.resource::<State<ForestPhase>>().get();
@@ -246,8 +269,14 @@ impl Game for ForestGame {
                 ok(r == *n, format!("round is {r}, not {n}"))
             }
             ForestCheck::RoundScore(s, r, score) => {
-                let got = seat_components::<Scores>(world, *s).rounds.get(*r as usize - 1).copied();
-                ok(got == Some(*score), format!("seat {s} round {r} score is {got:?}, not {score}"))
+                let got = seat_components::<Scores>(world, *s)
+                    .rounds
+                    .get(*r as usize - 1)
+                    .copied();
+                ok(
+                    got == Some(*score),
+                    format!("seat {s} round {r} score is {got:?}, not {score}"),
+                )
             }
             ForestCheck::ShortHand(s, b) => {
                 let got = seat_components::<Scores>(world, *s).short_hand;
@@ -255,7 +284,10 @@ impl Game for ForestGame {
             }
             ForestCheck::Places(places) => {
                 let got = result(world).map(|r| r.places);
-                ok(got.as_ref() == Some(places), format!("places are {got:?}, not {places:?}"))
+                ok(
+                    got.as_ref() == Some(places),
+                    format!("places are {got:?}, not {places:?}"),
+                )
             }
         }
     }

@@ -59,8 +59,12 @@ impl ForestTiming {
     pub fn label(self) -> crate::text::Bilingual {
         use crate::text::Bilingual;
         match self {
-            ForestTiming::ThreeRounds => Bilingual::new("Timed: 3 rounds of 20 min", "计时：3 轮，每轮 20 分钟"),
-            ForestTiming::FourRounds => Bilingual::new("Timed: 4 rounds of 20 min", "计时：4 轮，每轮 20 分钟"),
+            ForestTiming::ThreeRounds => {
+                Bilingual::new("Timed: 3 rounds of 20 min", "计时：3 轮，每轮 20 分钟")
+            }
+            ForestTiming::FourRounds => {
+                Bilingual::new("Timed: 4 rounds of 20 min", "计时：4 轮，每轮 20 分钟")
+            }
             ForestTiming::Long => Bilingual::new("Long: one 45 min game", "长局：一局 45 分钟"),
             ForestTiming::Quick => Bilingual::new("Quick: one 5 min round", "快速：一轮 5 分钟"),
         }

@@ -36,7 +36,7 @@ pub struct ForestTable<'w, 's> {
 /// "Seat 2 (Bob)" in both languages.
 pub fn seat_name(seats: &Seats, seat: SeatId) -> Bilingual {
     Bilingual::new(
-        format!("seat {seat} ({})", seats.name(seat)),
+        format!("Seat {seat} ({})", seats.name(seat)),
         format!("{seat} 号（{}）", seats.name(seat)),
     )
 }
@@ -103,11 +103,19 @@ impl ForestTable<'_, '_> {
     }
 
     pub fn hand(&self, seat: SeatId) -> &[CardId] {
-        &self.cards.get(self.entities.get(seat)).expect("every seat has cards").0.0
+        &self
+            .cards
+            .get(self.entities.get(seat))
+            .expect("every seat has cards")
+            .0
+            .0
     }
 
     fn seats_with_cards(&self) -> Vec<SeatId> {
-        self.seats.ids().filter(|&s| !self.hand(s).is_empty()).collect()
+        self.seats
+            .ids()
+            .filter(|&s| !self.hand(s).is_empty())
+            .collect()
     }
 
     /// The next seat after `seat`, going round, that holds any card.
@@ -203,7 +211,10 @@ impl ForestTable<'_, '_> {
             scores.short_hand = is_short;
             self.tell(
                 seat,
-                Bilingual::new(format!("You were dealt: {}", note.en), format!("你拿到的牌：{}", note.zh)),
+                Bilingual::new(
+                    format!("You were dealt: {}", note.en),
+                    format!("你拿到的牌：{}", note.zh),
+                ),
             );
         }
         self.showdown.0 = None;
@@ -219,7 +230,10 @@ impl ForestTable<'_, '_> {
             let en: Vec<&str> = names.iter().map(|b| b.en.as_str()).collect();
             let zh: Vec<&str> = names.iter().map(|b| b.zh.as_str()).collect();
             self.say(Bilingual::new(
-                format!("One card fewer, +{bonus} energy this round: {}.", en.join(", ")),
+                format!(
+                    "One card fewer, +{bonus} energy this round: {}.",
+                    en.join(", ")
+                ),
                 format!("少一张牌，本轮 +{bonus} 能量：{}。", zh.join("、")),
             ));
         }
@@ -344,8 +358,14 @@ impl ForestTable<'_, '_> {
             ),
         };
         self.say(Bilingual::new(
-            format!("Showdown: {} plays {}, {} plays {}. {}", a.en, acn.en, t.en, tcn.en, result.en),
-            format!("对决：{}出{}，{}出{}。{}", a.zh, acn.zh, t.zh, tcn.zh, result.zh),
+            format!(
+                "Showdown: {} plays {}, {} plays {}. {}",
+                a.en, acn.en, t.en, tcn.en, result.en
+            ),
+            format!(
+                "对决：{}出{}，{}出{}。{}",
+                a.zh, acn.zh, t.zh, tcn.zh, result.zh
+            ),
         ));
         self.reveals.showdown = Some(ShowdownReveal {
             asker,
@@ -373,8 +393,14 @@ impl ForestTable<'_, '_> {
         let (c, t) = (self.name(challenger), self.name(target));
         let (nn, wn) = (card_name(named).clone(), card_name(with).clone());
         let ask = Bilingual::new(
-            format!("{} challenges {}: \"I want your {}, and I'm taking it with my {}.\"", c.en, t.en, nn.en, wn.en),
-            format!("{}挑战{}：“我要你的{}，用我的{}来吃。”", c.zh, t.zh, nn.zh, wn.zh),
+            format!(
+                "{} challenges {}: \"I want your {}, and I'm taking it with my {}.\"",
+                c.en, t.en, nn.en, wn.en
+            ),
+            format!(
+                "{}挑战{}：“我要你的{}，用我的{}来吃。”",
+                c.zh, t.zh, nn.zh, wn.zh
+            ),
         );
         let result = if right {
             self.give(target, challenger, named);
@@ -392,11 +418,17 @@ impl ForestTable<'_, '_> {
             self.give(challenger, target, with);
             self.turn.over = true;
             Bilingual::new(
-                format!("Wrong: {} gives {} to {}; the turn is over.", c.en, wn.en, t.en),
+                format!(
+                    "Wrong: {} gives {} to {}; the turn is over.",
+                    c.en, wn.en, t.en
+                ),
                 format!("猜错了：{}把{}交给{}，回合结束。", c.zh, wn.zh, t.zh),
             )
         };
-        self.say(Bilingual::new(format!("{} {}", ask.en, result.en), format!("{}{}", ask.zh, result.zh)));
+        self.say(Bilingual::new(
+            format!("{} {}", ask.en, result.en),
+            format!("{}{}", ask.zh, result.zh),
+        ));
         self.reveals.challenge = Some(ChallengeReveal {
             challenger,
             target,
@@ -427,7 +459,10 @@ impl ForestTable<'_, '_> {
                 if let Some(target) = self.next_with_cards(active) {
                     let who = self.name(active);
                     self.say(Bilingual::new(
-                        format!("{} ran out of time; the table asks for a showdown for them.", who.en),
+                        format!(
+                            "{} ran out of time; the table asks for a showdown for them.",
+                            who.en
+                        ),
                         format!("{}超时；由系统代为发起对决。", who.zh),
                     ));
                     self.log.entries.push(LogEntry::Auto {

@@ -97,7 +97,10 @@ pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
         me,
         phase,
         round: round.number,
-        rounds: world.resource::<crate::table::Settings<super::ForestGame>>().0.rounds,
+        rounds: world
+            .resource::<crate::table::Settings<super::ForestGame>>()
+            .0
+            .rounds,
         now_ms: world.resource::<TableClock>().now_ms,
         round_ends_ms: deadlines.get(&ForestTimer::RoundTime),
         time_up: round.time_up,

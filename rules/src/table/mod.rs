@@ -23,6 +23,7 @@ pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy_state::prelude::*;
 use bevy_state::state::StateTransition;
 use serde::{Deserialize, Serialize};
@@ -122,6 +123,10 @@ impl<G: Game> Table<G> {
         G::build(&mut app, &config.settings);
         app.finish();
         app.cleanup();
+        // A table's systems are few and small: threads cost more than they give.
+        for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        }
         // Enter the initial phase so that later steps start clean.
         app.world_mut().run_schedule(StateTransition);
         Self { app, config }
@@ -165,7 +170,9 @@ impl<G: Game> Table<G> {
                 .next_due(now_ms);
             let Some(deadline) = due else { break };
             let world = self.app.world_mut();
-            world.resource_mut::<Deadlines<G::Timer>>().cancel(&deadline.timer);
+            world
+                .resource_mut::<Deadlines<G::Timer>>()
+                .cancel(&deadline.timer);
             let clock = &mut world.resource_mut::<TableClock>();
             clock.now_ms = clock.now_ms.max(deadline.at_ms);
             world.write_message(DeadlinePassed {
@@ -285,7 +292,12 @@ impl<G: Game> Table<G> {
             reason: e,
         })?;
         for (i, entry) in log.entries.iter().enumerate() {
-            if let LogEntry::Act { at_ms, seat, action } = entry {
+            if let LogEntry::Act {
+                at_ms,
+                seat,
+                action,
+            } = entry
+            {
                 table.advance_to(*at_ms);
                 table
                     .submit(*seat, action.clone())

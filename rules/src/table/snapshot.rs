@@ -41,6 +41,16 @@ impl<G: Game> Clone for TableSnapshot<G> {
     }
 }
 
+impl<G: Game> std::fmt::Debug for TableSnapshot<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableSnapshot")
+            .field("game", &self.game)
+            .field("clock_ms", &self.clock_ms)
+            .field("phase", &self.phase)
+            .finish_non_exhaustive()
+    }
+}
+
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SnapshotError {
     #[error("not a readable table snapshot: {0}")]
@@ -72,7 +82,8 @@ impl<G: Game> TableSnapshot<G> {
             format: u32,
             game: GameId,
         }
-        let header: Header = ron::from_str(text).map_err(|e| SnapshotError::Parse(e.to_string()))?;
+        let header: Header =
+            ron::from_str(text).map_err(|e| SnapshotError::Parse(e.to_string()))?;
         if header.format != SNAPSHOT_FORMAT {
             return Err(SnapshotError::Format {
                 found: header.format,
@@ -85,7 +96,8 @@ impl<G: Game> TableSnapshot<G> {
                 expected: G::ID,
             });
         }
-        let snapshot: Self = ron::from_str(text).map_err(|e| SnapshotError::Parse(e.to_string()))?;
+        let snapshot: Self =
+            ron::from_str(text).map_err(|e| SnapshotError::Parse(e.to_string()))?;
         let seats = snapshot.config.seats.count();
         if !G::ID.seats().contains(&seats) {
             return Err(SnapshotError::Inconsistent(format!(

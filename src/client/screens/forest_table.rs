@@ -23,7 +23,9 @@ pub struct TableUi {
 }
 
 fn seat_name(view: &ForestView, seat: SeatId) -> String {
-    view.seats.get(seat.index()).map_or_else(|| format!("{seat}"), |s| s.name.clone())
+    view.seats
+        .get(seat.index())
+        .map_or_else(|| format!("{seat}"), |s| s.name.clone())
 }
 
 fn clock_text(ms: u64) -> String {
@@ -41,11 +43,27 @@ fn submit(local: &mut LocalForest, ui_state: &mut TableUi, action: ForestAction)
     }
 }
 
-fn top_bar(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, settings: &mut UserSettings, state: &mut TableUi, leave: &mut bool) {
+fn top_bar(
+    ui: &mut egui::Ui,
+    view: &ForestView,
+    i18n: &I18n,
+    settings: &mut UserSettings,
+    state: &mut TableUi,
+    leave: &mut bool,
+) {
     ui.horizontal(|ui| {
-        ui.label(egui::RichText::new(i18n.ta("table-round", &[("n", view.round.into()), ("total", view.rounds.into())])).strong());
+        ui.label(
+            egui::RichText::new(i18n.ta(
+                "table-round",
+                &[("n", view.round.into()), ("total", view.rounds.into())],
+            ))
+            .strong(),
+        );
         if let Some(end) = view.round_ends_ms {
-            ui.label(i18n.ta("table-time-left", &[("time", clock_text(end.saturating_sub(view.now_ms)).into())]));
+            ui.label(i18n.ta(
+                "table-time-left",
+                &[("time", clock_text(end.saturating_sub(view.now_ms)).into())],
+            ));
         }
         if view.time_up {
             ui.label(egui::RichText::new(i18n.t("table-time-up")).color(theme::BAD));
@@ -53,17 +71,29 @@ fn top_bar(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, settings: &mut Use
         ui.separator();
         let status = match view.phase {
             ForestPhase::Showdown => view.showdown.as_ref().map(|s| {
-                i18n.ta("table-showdown-between", &[("a", seat_name(view, s.asker).into()), ("b", seat_name(view, s.target).into())])
+                i18n.ta(
+                    "table-showdown-between",
+                    &[
+                        ("a", seat_name(view, s.asker).into()),
+                        ("b", seat_name(view, s.target).into()),
+                    ],
+                )
             }),
             ForestPhase::Turn if Some(view.active) == view.me => Some(i18n.t("table-your-turn")),
-            ForestPhase::Turn => Some(i18n.ta("table-turn-of", &[("name", seat_name(view, view.active).into())])),
+            ForestPhase::Turn => Some(i18n.ta(
+                "table-turn-of",
+                &[("name", seat_name(view, view.active).into())],
+            )),
             _ => None,
         };
         if let Some(status) = status {
             ui.label(egui::RichText::new(status).color(theme::ACCENT).strong());
         }
         if let Some(by) = view.my_deadline_ms {
-            ui.label(i18n.ta("table-act-by", &[("secs", (by.saturating_sub(view.now_ms) / 1000).into())]));
+            ui.label(i18n.ta(
+                "table-act-by",
+                &[("secs", (by.saturating_sub(view.now_ms) / 1000).into())],
+            ));
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui.button(i18n.t("table-leave")).clicked() {
@@ -82,32 +112,59 @@ fn top_bar(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, settings: &mut Use
 }
 
 fn opponents(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) {
+    let count = view.seats.len().saturating_sub(1).max(1) as f32;
+    let per_row = (ui.available_width() / 250.0).floor().clamp(1.0, count);
+    let width = ui.available_width() / per_row - 36.0;
     ui.horizontal_wrapped(|ui| {
         for seat in view.seats.iter().filter(|s| Some(s.seat) != view.me) {
             let active = seat.seat == view.active && view.phase == ForestPhase::Turn;
             let targeted = state.target == Some(seat.seat);
             let frame = egui::Frame::group(ui.style())
-                .fill(if targeted { egui::Color32::from_rgb(60, 84, 50) } else { theme::PANEL })
-                .stroke(egui::Stroke::new(if active { 2.0 } else { 1.0 }, if active { theme::ACCENT } else { egui::Color32::from_gray(70) }))
+                .fill(if targeted {
+                    egui::Color32::from_rgb(60, 84, 50)
+                } else {
+                    theme::PANEL
+                })
+                .stroke(egui::Stroke::new(
+                    if active { 2.0 } else { 1.0 },
+                    if active {
+                        theme::ACCENT
+                    } else {
+                        egui::Color32::from_gray(70)
+                    },
+                ))
                 .inner_margin(8.0);
             let response = frame
                 .show(ui, |ui| {
-                    ui.set_width(270.0);
+                    ui.set_width(width);
                     ui.horizontal(|ui| {
                         ui.label(egui::RichText::new(&seat.name).strong().size(18.0));
                         ui.label(i18n.ta("table-cards", &[("n", seat.hand_size.into())]));
                         if seat.short_hand {
-                            ui.label(egui::RichText::new(i18n.t("table-bonus")).small().color(theme::GOOD));
+                            ui.label(
+                                egui::RichText::new(i18n.t("table-bonus"))
+                                    .small()
+                                    .color(theme::GOOD),
+                            );
                         }
                     });
                     ui.horizontal(|ui| {
-                        for _ in 0..seat.hand_size.min(8) {
-                            widgets::card_back(ui, egui::vec2(16.0, 26.0));
+                        ui.spacing_mut().item_spacing.x = 2.0;
+                        for _ in 0..seat.hand_size.min(((width - 10.0) / 16.0) as usize) {
+                            widgets::card_back(ui, egui::vec2(14.0, 24.0));
                         }
                     });
-                    ui.label(egui::RichText::new(i18n.t("table-known")).small().color(theme::MUTED));
+                    ui.label(
+                        egui::RichText::new(i18n.t("table-known"))
+                            .small()
+                            .color(theme::MUTED),
+                    );
                     if seat.known.is_empty() {
-                        ui.label(egui::RichText::new(i18n.t("table-known-none")).small().color(theme::MUTED));
+                        ui.label(
+                            egui::RichText::new(i18n.t("table-known-none"))
+                                .small()
+                                .color(theme::MUTED),
+                        );
                     } else {
                         ui.horizontal_wrapped(|ui| {
                             for &c in &seat.known {
@@ -133,17 +190,53 @@ fn reveal_area(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, lang: Lang) {
                 ui.horizontal(|ui| {
                     ui.vertical(|ui| {
                         ui.label(seat_name(view, s.asker));
-                        widgets::card(ui, s.asker_card, SMALL_CARD, lang, s.outcome == ShowdownOutcome::AskerTakes, false);
+                        widgets::card(
+                            ui,
+                            s.asker_card,
+                            SMALL_CARD,
+                            lang,
+                            s.outcome == ShowdownOutcome::AskerTakes,
+                            false,
+                        );
                     });
                     ui.label(egui::RichText::new("⚔").size(26.0));
                     ui.vertical(|ui| {
                         ui.label(seat_name(view, s.target));
-                        widgets::card(ui, s.target_card, SMALL_CARD, lang, s.outcome == ShowdownOutcome::TargetTakes, false);
+                        widgets::card(
+                            ui,
+                            s.target_card,
+                            SMALL_CARD,
+                            lang,
+                            s.outcome == ShowdownOutcome::TargetTakes,
+                            false,
+                        );
                     });
                 });
                 let outcome = match s.outcome {
-                    ShowdownOutcome::AskerTakes => i18n.ta("table-takes", &[("name", seat_name(view, s.asker).into()), ("card", i18n.pick(&deck().card(s.target_card).name).to_string().into())]),
-                    ShowdownOutcome::TargetTakes => i18n.ta("table-takes", &[("name", seat_name(view, s.target).into()), ("card", i18n.pick(&deck().card(s.asker_card).name).to_string().into())]),
+                    ShowdownOutcome::AskerTakes => i18n.ta(
+                        "table-takes",
+                        &[
+                            ("name", seat_name(view, s.asker).into()),
+                            (
+                                "card",
+                                i18n.pick(&deck().card(s.target_card).name)
+                                    .to_string()
+                                    .into(),
+                            ),
+                        ],
+                    ),
+                    ShowdownOutcome::TargetTakes => i18n.ta(
+                        "table-takes",
+                        &[
+                            ("name", seat_name(view, s.target).into()),
+                            (
+                                "card",
+                                i18n.pick(&deck().card(s.asker_card).name)
+                                    .to_string()
+                                    .into(),
+                            ),
+                        ],
+                    ),
                     ShowdownOutcome::StandOff => i18n.t("table-stand-off"),
                 };
                 ui.label(egui::RichText::new(outcome).color(theme::ACCENT));
@@ -153,31 +246,67 @@ fn reveal_area(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, lang: Lang) {
             ui.separator();
             ui.vertical(|ui| {
                 ui.label(egui::RichText::new(i18n.t("table-last-challenge")).color(theme::MUTED));
-                ui.label(format!("{} → {}", seat_name(view, c.challenger), seat_name(view, c.target)));
+                ui.label(format!(
+                    "{} → {}",
+                    seat_name(view, c.challenger),
+                    seat_name(view, c.target)
+                ));
                 ui.horizontal(|ui| {
                     widgets::card(ui, c.with, SMALL_CARD, lang, false, false);
                     ui.label(egui::RichText::new("➡").size(22.0));
                     widgets::card(ui, c.named, SMALL_CARD, lang, false, false);
                 });
-                let (text, colour) = if c.right { (i18n.t("table-right"), theme::GOOD) } else { (i18n.t("table-wrong"), theme::BAD) };
+                let (text, colour) = if c.right {
+                    (i18n.t("table-right"), theme::GOOD)
+                } else {
+                    (i18n.t("table-wrong"), theme::BAD)
+                };
                 ui.label(egui::RichText::new(text).color(colour));
             });
         }
     });
 }
 
-fn actions(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) -> Option<ForestAction> {
+fn actions(
+    ui: &mut egui::Ui,
+    view: &ForestView,
+    i18n: &I18n,
+    state: &mut TableUi,
+    lang: Lang,
+) -> Option<ForestAction> {
     let me = view.me?;
     let mut action = None;
     match view.phase {
         ForestPhase::Showdown => {
             let sd = view.showdown.as_ref()?;
-            let ready = |r: bool| if r { i18n.t("table-chosen") } else { i18n.t("table-not-chosen") };
-            ui.label(format!("{}: {}   ·   {}: {}", seat_name(view, sd.asker), ready(sd.asker_ready), seat_name(view, sd.target), ready(sd.target_ready)));
+            let ready = |r: bool| {
+                if r {
+                    i18n.t("table-chosen")
+                } else {
+                    i18n.t("table-not-chosen")
+                }
+            };
+            ui.label(format!(
+                "{}: {}   ·   {}: {}",
+                seat_name(view, sd.asker),
+                ready(sd.asker_ready),
+                seat_name(view, sd.target),
+                ready(sd.target_ready)
+            ));
             if let Some(card) = sd.my_card {
-                ui.label(i18n.ta("table-you-chose", &[("card", i18n.pick(&deck().card(card).name).to_string().into())]));
+                ui.label(i18n.ta(
+                    "table-you-chose",
+                    &[(
+                        "card",
+                        i18n.pick(&deck().card(card).name).to_string().into(),
+                    )],
+                ));
             } else if view.to_act {
-                ui.label(egui::RichText::new(i18n.t("table-choose-card")).size(20.0).color(theme::ACCENT));
+                ui.label(
+                    egui::RichText::new(i18n.t("table-choose-card"))
+                        .size(20.0)
+                        .color(theme::ACCENT),
+                );
             }
         }
         ForestPhase::Turn if view.active == me => {
@@ -187,7 +316,10 @@ fn actions(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableU
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(i18n.t("table-ask-showdown")).strong());
                 for s in view.seats.iter().filter(|s| s.seat != me) {
-                    if ui.add_enabled(s.hand_size > 0, egui::Button::new(&s.name)).clicked() {
+                    if ui
+                        .add_enabled(s.hand_size > 0, egui::Button::new(&s.name))
+                        .clicked()
+                    {
                         action = Some(ForestAction::AskShowdown { target: s.seat });
                     }
                 }
@@ -196,40 +328,90 @@ fn actions(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableU
                 ui.separator();
                 ui.horizontal_wrapped(|ui| {
                     ui.label(egui::RichText::new(i18n.t("table-challenge")).strong());
-                    let target_text = state.target.map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(view, t));
-                    egui::ComboBox::from_id_salt("target").selected_text(target_text).show_ui(ui, |ui| {
-                        for s in view.seats.iter().filter(|s| s.seat != me && s.hand_size > 0) {
-                            ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
-                        }
-                    });
-                    let named_text = state.named.map_or_else(|| i18n.t("table-pick-named"), |c| i18n.pick(&deck().card(c).name).to_string());
-                    egui::ComboBox::from_id_salt("named").selected_text(named_text).height(400.0).show_ui(ui, |ui| {
-                        for c in deck().ids() {
-                            let ok = state.selected.is_none_or(|w| deck().eats(w, c));
-                            let label = format!("{} {} ({})", deck().card(c).icon, i18n.pick(&deck().card(c).name), deck().card(c).energy);
-                            ui.add_enabled_ui(ok, |ui| ui.selectable_value(&mut state.named, Some(c), label));
-                        }
-                    });
-                    let with_text = state.selected.map_or_else(|| i18n.t("table-pick-with"), |c| i18n.pick(&deck().card(c).name).to_string());
+                    let target_text = state
+                        .target
+                        .map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(view, t));
+                    egui::ComboBox::from_id_salt("target")
+                        .selected_text(target_text)
+                        .show_ui(ui, |ui| {
+                            for s in view
+                                .seats
+                                .iter()
+                                .filter(|s| s.seat != me && s.hand_size > 0)
+                            {
+                                ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
+                            }
+                        });
+                    let named_text = state.named.map_or_else(
+                        || i18n.t("table-pick-named"),
+                        |c| i18n.pick(&deck().card(c).name).to_string(),
+                    );
+                    egui::ComboBox::from_id_salt("named")
+                        .selected_text(named_text)
+                        .height(400.0)
+                        .show_ui(ui, |ui| {
+                            for c in deck().ids() {
+                                let ok = state.selected.is_none_or(|w| deck().eats(w, c));
+                                let label = format!(
+                                    "{} {} ({})",
+                                    deck().card(c).icon,
+                                    i18n.pick(&deck().card(c).name),
+                                    deck().card(c).energy
+                                );
+                                ui.add_enabled_ui(ok, |ui| {
+                                    ui.selectable_value(&mut state.named, Some(c), label)
+                                });
+                            }
+                        });
+                    let with_text = state.selected.map_or_else(
+                        || i18n.t("table-pick-with"),
+                        |c| i18n.pick(&deck().card(c).name).to_string(),
+                    );
                     ui.label(format!("{}: {}", i18n.t("table-with"), with_text));
                     let problem = match (state.target, state.named, state.selected) {
-                        (Some(_), Some(named), Some(with)) => forest::judge::challenge_cards(with, named, view.death_decay_challenge_used, view.death_decay_captured).err(),
-                        _ => Some(Rejection::new("pick a player, a card and your taking card", "请选择玩家、点名的牌和你用来吃的牌")),
+                        (Some(_), Some(named), Some(with)) => forest::judge::challenge_cards(
+                            with,
+                            named,
+                            view.death_decay_challenge_used,
+                            view.death_decay_captured,
+                        )
+                        .err(),
+                        _ => Some(Rejection::new(
+                            "pick a player, a card and your taking card",
+                            "请选择玩家、点名的牌和你用来吃的牌",
+                        )),
                     };
-                    let go = ui.add_enabled(problem.is_none(), egui::Button::new(egui::RichText::new(i18n.t("table-challenge-go")).color(theme::ACCENT)));
+                    let go = ui.add_enabled(
+                        problem.is_none(),
+                        egui::Button::new(
+                            egui::RichText::new(i18n.t("table-challenge-go")).color(theme::ACCENT),
+                        ),
+                    );
                     if let Some(p) = &problem {
-                        ui.label(egui::RichText::new(i18n.pick(&p.reason)).small().color(theme::MUTED));
+                        ui.label(
+                            egui::RichText::new(i18n.pick(&p.reason))
+                                .small()
+                                .color(theme::MUTED),
+                        );
                     }
                     if go.clicked()
-                        && let (Some(target), Some(named), Some(with)) = (state.target, state.named, state.selected)
+                        && let (Some(target), Some(named), Some(with)) =
+                            (state.target, state.named, state.selected)
                     {
-                        action = Some(ForestAction::Challenge { target, named, with });
+                        action = Some(ForestAction::Challenge {
+                            target,
+                            named,
+                            with,
+                        });
                     }
                 });
             }
         }
         ForestPhase::Turn => {
-            ui.label(i18n.ta("table-waiting", &[("name", seat_name(view, view.active).into())]));
+            ui.label(i18n.ta(
+                "table-waiting",
+                &[("name", seat_name(view, view.active).into())],
+            ));
         }
         _ => {}
     }
@@ -237,19 +419,32 @@ fn actions(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableU
     action
 }
 
-fn hand(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) -> Option<ForestAction> {
+fn hand(
+    ui: &mut egui::Ui,
+    view: &ForestView,
+    i18n: &I18n,
+    state: &mut TableUi,
+    lang: Lang,
+) -> Option<ForestAction> {
     let energy = deck().energy(&view.hand);
-    ui.label(i18n.ta("table-hand", &[("n", view.hand.len().into()), ("energy", energy.into())]));
+    ui.label(i18n.ta(
+        "table-hand",
+        &[("n", view.hand.len().into()), ("energy", energy.into())],
+    ));
     let choosing = view.phase == ForestPhase::Showdown && view.to_act;
-    let challenging = view.phase == ForestPhase::Turn && view.me == Some(view.active) && !view.opening_turn;
+    let challenging =
+        view.phase == ForestPhase::Turn && view.me == Some(view.active) && !view.opening_turn;
     let mut action = None;
+    // The whole hand fits the width: cards shrink, down to two thirds.
+    let n = view.hand.len().max(1) as f32;
+    let fit = ((ui.available_width() - 6.0 * n) / n / CARD_SIZE.x).clamp(0.66, 1.0);
+    let size = CARD_SIZE * fit;
     egui::ScrollArea::horizontal().show(ui, |ui| {
         ui.horizontal(|ui| {
-            let spacing = if view.hand.len() > 12 { -30.0 } else { 6.0 };
-            ui.spacing_mut().item_spacing.x = spacing;
+            ui.spacing_mut().item_spacing.x = 6.0;
             for &c in &view.hand {
                 let selected = state.selected == Some(c);
-                let r = widgets::card(ui, c, CARD_SIZE, lang, selected, choosing || challenging);
+                let r = widgets::card(ui, c, size, lang, selected, choosing || challenging);
                 if r.clicked() {
                     if choosing {
                         action = Some(ForestAction::PlayCard { card: c });
@@ -274,7 +469,11 @@ fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
         for s in &view.seats {
             ui.label(&s.name);
             for r in 0..view.rounds as usize {
-                ui.label(s.round_scores.get(r).map_or("–".to_string(), |v| v.to_string()));
+                ui.label(
+                    s.round_scores
+                        .get(r)
+                        .map_or("–".to_string(), |v| v.to_string()),
+                );
             }
             ui.label(egui::RichText::new(s.total.to_string()).strong());
             ui.end_row();
@@ -291,39 +490,58 @@ fn draw(
     mut state: ResMut<TableUi>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
-    let Some(mut local) = local else { return Ok(()) };
+    let Some(mut local) = local else {
+        return Ok(());
+    };
     let ctx = contexts.ctx_mut()?;
+    let mut screen = widgets::screen(ctx);
     let view = local.view();
     let lang = i18n.lang;
     let mut leave = false;
     let mut action = None;
-    egui::TopBottomPanel::top("table-top").show(ctx, |ui| {
+    egui::Panel::top("table-top").show(&mut screen, |ui| {
         top_bar(ui, &view, &i18n, &mut settings, &mut state, &mut leave);
     });
-    egui::SidePanel::right("table-log").default_width(330.0).resizable(true).show(ctx, |ui| {
-        ui.heading(i18n.t("table-scores"));
-        scores(ui, &view, &i18n);
-        ui.separator();
-        ui.label(egui::RichText::new(i18n.t("table-log")).strong());
-        egui::ScrollArea::vertical().id_salt("log").max_height(ui.available_height() * 0.65).stick_to_bottom(true).show(ui, |ui| {
-            for a in local.public_feed() {
-                ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
+    egui::Panel::right("table-log")
+        .default_size(330.0)
+        .resizable(true)
+        .show(&mut screen, |ui| {
+            ui.heading(i18n.t("table-scores"));
+            scores(ui, &view, &i18n);
+            ui.separator();
+            ui.label(egui::RichText::new(i18n.t("table-log")).strong());
+            egui::ScrollArea::vertical()
+                .id_salt("log")
+                .max_height(ui.available_height() * 0.65)
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    for a in local.public_feed() {
+                        ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
+                    }
+                });
+            ui.separator();
+            ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
+            egui::ScrollArea::vertical()
+                .id_salt("notes")
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    for n in local.my_notes() {
+                        ui.label(
+                            egui::RichText::new(i18n.pick(&n.text))
+                                .small()
+                                .color(theme::ACCENT),
+                        );
+                    }
+                });
+        });
+    egui::Panel::bottom("table-hand")
+        .min_size(CARD_SIZE.y + 50.0)
+        .show(&mut screen, |ui| {
+            if let Some(a) = hand(ui, &view, &i18n, &mut state, lang) {
+                action = Some(a);
             }
         });
-        ui.separator();
-        ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
-        egui::ScrollArea::vertical().id_salt("notes").stick_to_bottom(true).show(ui, |ui| {
-            for n in local.my_notes() {
-                ui.label(egui::RichText::new(i18n.pick(&n.text)).small().color(theme::ACCENT));
-            }
-        });
-    });
-    egui::TopBottomPanel::bottom("table-hand").min_height(CARD_SIZE.y + 50.0).show(ctx, |ui| {
-        if let Some(a) = hand(ui, &view, &i18n, &mut state, lang) {
-            action = Some(a);
-        }
-    });
-    egui::CentralPanel::default().show(ctx, |ui| {
+    egui::CentralPanel::default().show(&mut screen, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             opponents(ui, &view, &i18n, &mut state, lang);
             ui.separator();
@@ -339,31 +557,43 @@ fn draw(
     });
     if state.show_rules {
         let mut open = true;
-        egui::Window::new(i18n.t("table-rules")).open(&mut open).default_size([720.0, 560.0]).show(ctx, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.label(forest::RULES_MD);
+        egui::Window::new(i18n.t("table-rules"))
+            .open(&mut open)
+            .default_size([720.0, 560.0])
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.label(forest::RULES_MD);
+                });
             });
-        });
         state.show_rules = open;
     }
     if let Some(result) = &view.result {
-        egui::Window::new(i18n.t("table-game-over")).collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-            scores(ui, &view, &i18n);
-            ui.separator();
-            for s in &view.seats {
-                let place = result.places[s.seat.index()];
-                let text = format!("{} {}: {}", i18n.t("table-place"), place, s.name);
-                ui.label(if place == 1 { egui::RichText::new(format!("🏆 {text}")).color(theme::ACCENT).size(20.0) } else { egui::RichText::new(text) });
-            }
-            ui.horizontal(|ui| {
-                if ui.button(i18n.t("table-new-game")).clicked() {
-                    next.set(Screen::Setup);
+        egui::Window::new(i18n.t("table-game-over"))
+            .collapsible(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                scores(ui, &view, &i18n);
+                ui.separator();
+                for s in &view.seats {
+                    let place = result.places[s.seat.index()];
+                    let text = format!("{} {}: {}", i18n.t("table-place"), place, s.name);
+                    ui.label(if place == 1 {
+                        egui::RichText::new(format!("🏆 {text}"))
+                            .color(theme::ACCENT)
+                            .size(20.0)
+                    } else {
+                        egui::RichText::new(text)
+                    });
                 }
-                if ui.button(i18n.t("table-back-to-title")).clicked() {
-                    next.set(Screen::Title);
-                }
+                ui.horizontal(|ui| {
+                    if ui.button(i18n.t("table-new-game")).clicked() {
+                        next.set(Screen::Setup);
+                    }
+                    if ui.button(i18n.t("table-back-to-title")).clicked() {
+                        next.set(Screen::Title);
+                    }
+                });
             });
-        });
     }
     if let Some(action) = action {
         submit(&mut local, &mut state, action);
@@ -375,7 +605,7 @@ fn draw(
 }
 
 fn leave_table(world: &mut World) {
-    world.remove_non_send_resource::<LocalForest>();
+    world.remove_non_send::<LocalForest>();
     world.insert_resource(TableUi::default());
 }
 

@@ -5,7 +5,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_rules::GameId;
 
 use super::TableSetup;
-use crate::client::{I18n, Screen, theme};
+use crate::client::{I18n, Screen, theme, widgets};
 
 fn draw(
     mut contexts: EguiContexts,
@@ -14,7 +14,8 @@ fn draw(
     mut setup: ResMut<TableSetup>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::CentralPanel::default().show(ctx, |ui| {
+    let mut screen = widgets::screen(ctx);
+    egui::CentralPanel::default().show(&mut screen, |ui| {
         ui.horizontal(|ui| {
             if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
                 next.set(Screen::Title);
@@ -24,42 +25,67 @@ fn draw(
         ui.add_space(12.0);
         let columns = if ui.available_width() > 1100.0 { 4 } else { 2 };
         let width = (ui.available_width() - 24.0 * columns as f32) / columns as f32;
-        egui::Grid::new("games").spacing([20.0, 20.0]).show(ui, |ui| {
-            for (i, game) in GameId::ALL.into_iter().enumerate() {
-                let playable = game.playable();
-                let frame = egui::Frame::group(ui.style())
-                    .fill(if playable { egui::Color32::from_rgb(34, 62, 42) } else { egui::Color32::from_rgb(34, 38, 36) })
-                    .inner_margin(16.0);
-                let response = frame
-                    .show(ui, |ui| {
-                        ui.set_width(width);
-                        ui.set_min_height(220.0);
-                        ui.label(egui::RichText::new(i18n.pick(&game.title())).size(26.0).color(theme::ACCENT));
-                        ui.label(i18n.pick(&game.tagline()));
-                        let seats = game.seats();
-                        ui.label(i18n.ta("picker-players", &[("min", (*seats.start()).into()), ("max", (*seats.end()).into())]));
-                        ui.add_space(8.0);
-                        if playable {
-                            ui.label(egui::RichText::new(i18n.t("picker-playable")).color(theme::GOOD));
+        egui::Grid::new("games")
+            .spacing([20.0, 20.0])
+            .show(ui, |ui| {
+                for (i, game) in GameId::ALL.into_iter().enumerate() {
+                    let playable = game.playable();
+                    let frame = egui::Frame::group(ui.style())
+                        .fill(if playable {
+                            egui::Color32::from_rgb(34, 62, 42)
                         } else {
-                            ui.label(egui::RichText::new(i18n.t("picker-not-yet")).color(theme::MUTED));
-                        }
-                    })
-                    .response
-                    .interact(egui::Sense::click());
-                if playable && response.clicked() {
-                    *setup = TableSetup::for_game(game, setup.your_name.clone());
-                    next.set(Screen::Setup);
+                            egui::Color32::from_rgb(34, 38, 36)
+                        })
+                        .inner_margin(16.0);
+                    let response = frame
+                        .show(ui, |ui| {
+                            ui.set_width(width);
+                            ui.set_min_height(220.0);
+                            ui.label(
+                                egui::RichText::new(i18n.pick(&game.title()))
+                                    .size(26.0)
+                                    .color(theme::ACCENT),
+                            );
+                            ui.label(i18n.pick(&game.tagline()));
+                            let seats = game.seats();
+                            ui.label(i18n.ta(
+                                "picker-players",
+                                &[
+                                    ("min", (*seats.start()).into()),
+                                    ("max", (*seats.end()).into()),
+                                ],
+                            ));
+                            ui.add_space(8.0);
+                            if playable {
+                                ui.label(
+                                    egui::RichText::new(i18n.t("picker-playable"))
+                                        .color(theme::GOOD),
+                                );
+                            } else {
+                                ui.label(
+                                    egui::RichText::new(i18n.t("picker-not-yet"))
+                                        .color(theme::MUTED),
+                                );
+                            }
+                        })
+                        .response
+                        .interact(egui::Sense::click());
+                    if playable && response.clicked() {
+                        *setup = TableSetup::for_game(game, setup.your_name.clone());
+                        next.set(Screen::Setup);
+                    }
+                    if (i + 1) % columns == 0 {
+                        ui.end_row();
+                    }
                 }
-                if (i + 1) % columns == 0 {
-                    ui.end_row();
-                }
-            }
-        });
+            });
     });
     Ok(())
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Picker)));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw.run_if(in_state(Screen::Picker)),
+    );
 }

@@ -2,12 +2,12 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_rules::GameId;
 use foodweb_rules::forest::{self, ForestGame, ForestTiming};
 use foodweb_rules::table::{SeatId, Seats, TableConfig};
-use foodweb_rules::GameId;
 
 use crate::client::local::LocalForest;
-use crate::client::{I18n, Screen, UserSettings, theme};
+use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
 #[derive(Resource, Clone, Debug)]
 pub struct TableSetup {
@@ -65,63 +65,96 @@ fn draw(
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let mut screen = widgets::screen(ctx);
     if setup.your_name.is_empty() {
-        setup.your_name = if settings.name.is_empty() { i18n.t("setup-you") } else { settings.name.clone() };
+        setup.your_name = if settings.name.is_empty() {
+            i18n.t("setup-you")
+        } else {
+            settings.name.clone()
+        };
     }
-    egui::CentralPanel::default().show(ctx, |ui| {
+    egui::CentralPanel::default().show(&mut screen, |ui| {
         ui.horizontal(|ui| {
             if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
                 next.set(Screen::Picker);
             }
-            ui.heading(format!("{} · {}", i18n.t("setup-title"), i18n.pick(&setup.game.title())));
+            ui.heading(format!(
+                "{} · {}",
+                i18n.t("setup-title"),
+                i18n.pick(&setup.game.title())
+            ));
         });
         ui.add_space(10.0);
         egui::ScrollArea::vertical().show(ui, |ui| {
-            egui::Grid::new("setup").num_columns(2).spacing([24.0, 12.0]).show(ui, |ui| {
-                ui.label(i18n.t("setup-your-name"));
-                if ui.add(egui::TextEdit::singleline(&mut setup.your_name).desired_width(260.0)).changed() {
-                    settings.name = setup.your_name.clone();
-                }
-                ui.end_row();
+            egui::Grid::new("setup")
+                .num_columns(2)
+                .spacing([24.0, 12.0])
+                .show(ui, |ui| {
+                    ui.label(i18n.t("setup-your-name"));
+                    if ui
+                        .add(egui::TextEdit::singleline(&mut setup.your_name).desired_width(260.0))
+                        .changed()
+                    {
+                        settings.name = setup.your_name.clone();
+                    }
+                    ui.end_row();
 
-                ui.label(i18n.t("setup-seats"));
-                let range = setup.game.seats();
-                ui.add(egui::Slider::new(&mut setup.seats, *range.start()..=*range.end()));
-                ui.end_row();
+                    ui.label(i18n.t("setup-seats"));
+                    let range = setup.game.seats();
+                    ui.add(egui::Slider::new(
+                        &mut setup.seats,
+                        *range.start()..=*range.end(),
+                    ));
+                    ui.end_row();
 
-                for seat in 1..setup.seats {
-                    ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
-                    ui.horizontal(|ui| {
-                        let kind = &mut setup.bots[seat - 1];
-                        ui.selectable_value(kind, "memory".to_string(), i18n.t("setup-bot-memory"));
-                        ui.selectable_value(kind, "random".to_string(), i18n.t("setup-bot-random"));
+                    for seat in 1..setup.seats {
+                        ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
+                        ui.horizontal(|ui| {
+                            let kind = &mut setup.bots[seat - 1];
+                            ui.selectable_value(
+                                kind,
+                                "memory".to_string(),
+                                i18n.t("setup-bot-memory"),
+                            );
+                            ui.selectable_value(
+                                kind,
+                                "random".to_string(),
+                                i18n.t("setup-bot-random"),
+                            );
+                        });
+                        ui.end_row();
+                    }
+
+                    ui.label(i18n.t("setup-variant"));
+                    ui.vertical(|ui| {
+                        for timing in ForestTiming::ALL {
+                            if ui
+                                .radio(setup.timing == timing, i18n.pick(&timing.label()))
+                                .clicked()
+                            {
+                                setup.timing = timing;
+                            }
+                        }
                     });
                     ui.end_row();
-                }
 
-                ui.label(i18n.t("setup-variant"));
-                ui.vertical(|ui| {
-                    for timing in ForestTiming::ALL {
-                        if ui.radio(setup.timing == timing, i18n.pick(&timing.label())).clicked() {
-                            setup.timing = timing;
-                        }
-                    }
+                    ui.label(i18n.t("setup-turn-secs"));
+                    ui.add(egui::Slider::new(&mut setup.turn_secs, 15..=180));
+                    ui.end_row();
+                    ui.label(i18n.t("setup-showdown-secs"));
+                    ui.add(egui::Slider::new(&mut setup.showdown_secs, 10..=90));
+                    ui.end_row();
+                    ui.label(i18n.t("setup-seed"));
+                    ui.add(egui::DragValue::new(&mut setup.seed));
+                    ui.end_row();
                 });
-                ui.end_row();
-
-                ui.label(i18n.t("setup-turn-secs"));
-                ui.add(egui::Slider::new(&mut setup.turn_secs, 15..=180));
-                ui.end_row();
-                ui.label(i18n.t("setup-showdown-secs"));
-                ui.add(egui::Slider::new(&mut setup.showdown_secs, 10..=90));
-                ui.end_row();
-                ui.label(i18n.t("setup-seed"));
-                ui.add(egui::DragValue::new(&mut setup.seed));
-                ui.end_row();
-            });
             ui.add_space(18.0);
-            let start = egui::Button::new(egui::RichText::new(i18n.t("setup-start")).size(24.0).color(theme::ACCENT))
-                .min_size(egui::vec2(280.0, 52.0));
+            let start = egui::Button::new(
+                egui::RichText::new(i18n.t("setup-start"))
+                    .size(24.0)
+                    .color(theme::ACCENT),
+            )
+            .min_size(egui::vec2(280.0, 52.0));
             if ui.add(start).clicked() {
                 commands.insert_resource(StartRequested);
             }
@@ -140,8 +173,8 @@ fn start_table(world: &mut World) {
     settings.turn_secs = setup.turn_secs;
     settings.showdown_secs = setup.showdown_secs;
     let mut names = vec![setup.your_name.clone()];
-    let bot_name = |i: usize, kind: &str| format!("{} {}", if kind == "random" { "🎲" } else { "🦉" }, i + 1);
-    names.extend((1..setup.seats).map(|i| bot_name(i, &setup.bots[i - 1])));
+    let i18n = world.resource::<I18n>();
+    names.extend((1..setup.seats).map(|i| i18n.ta("setup-bot-name", &[("n", (i + 1).into())])));
     let config = TableConfig::<ForestGame> {
         seed: setup.seed,
         seats: Seats { names },
@@ -151,7 +184,7 @@ fn start_table(world: &mut World) {
     bots.extend((1..setup.seats).map(|i| forest::bots::bot(&setup.bots[i - 1])));
     match LocalForest::new(config, SeatId(0), bots) {
         Ok(local) => {
-            world.insert_non_send_resource(local);
+            world.insert_non_send(local);
             world.resource_mut::<NextState<Screen>>().set(Screen::Table);
         }
         Err(e) => error!("cannot start the table: {e}"),

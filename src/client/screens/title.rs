@@ -6,7 +6,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, widgets};
 
 fn announce_start_up(launched: Res<LaunchedAt>) {
-    info!("title screen reached {:.2} s after launch", launched.0.elapsed().as_secs_f32());
+    info!(
+        "title screen reached {:.2} s after launch",
+        launched.0.elapsed().as_secs_f32()
+    );
 }
 
 fn draw(
@@ -17,17 +20,28 @@ fn draw(
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::CentralPanel::default().show(ctx, |ui| {
+    let mut screen = widgets::screen(ctx);
+    egui::CentralPanel::default().show(&mut screen, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space((ui.available_height() * 0.14).max(12.0));
-            ui.label(egui::RichText::new("Foodweb · 食物网").size(56.0).color(theme::ACCENT));
-            ui.label(egui::RichText::new(i18n.t("app-tagline")).size(22.0).color(theme::MUTED));
+            ui.label(
+                egui::RichText::new("Foodweb · 食物网")
+                    .size(56.0)
+                    .color(theme::ACCENT),
+            );
+            ui.label(
+                egui::RichText::new(i18n.t("app-tagline"))
+                    .size(22.0)
+                    .color(theme::MUTED),
+            );
             ui.add_space(36.0);
             if widgets::menu_button(ui, &i18n.t("menu-play-local"), true).clicked() {
                 next.set(Screen::Picker);
             }
-            widgets::menu_button(ui, &i18n.t("menu-host-lan"), false).on_disabled_hover_text(i18n.t("menu-lan-soon"));
-            widgets::menu_button(ui, &i18n.t("menu-join-lan"), false).on_disabled_hover_text(i18n.t("menu-lan-soon"));
+            widgets::menu_button(ui, &i18n.t("menu-host-lan"), false)
+                .on_disabled_hover_text(i18n.t("menu-lan-soon"));
+            widgets::menu_button(ui, &i18n.t("menu-join-lan"), false)
+                .on_disabled_hover_text(i18n.t("menu-lan-soon"));
             if widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
                 exit.write(AppExit::Success);
             }
@@ -41,7 +55,11 @@ fn draw(
                 widgets::language_switch(ui, &mut lang);
                 ui.add_space(18.0);
                 ui.label(i18n.t("menu-ui-scale"));
-                ui.add(egui::Slider::new(&mut scale, 0.75..=1.75).step_by(0.25).show_value(false));
+                ui.add(
+                    egui::Slider::new(&mut scale, 0.75..=1.75)
+                        .step_by(0.25)
+                        .show_value(false),
+                );
             });
             if lang != settings.lang {
                 settings.lang = lang;
