@@ -5,7 +5,10 @@
 use std::process::Command;
 
 fn foodweb(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_foodweb")).args(args).output().expect("the binary runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_foodweb"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
     (
         out.status.code().expect("exited, not killed"),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -16,7 +19,11 @@ fn foodweb(args: &[&str]) -> (i32, String, String) {
 fn one_line_error(args: &[&str], words: &str) {
     let (code, _, err) = foodweb(args);
     assert_eq!(code, 2, "{args:?}: {err}");
-    assert_eq!(err.trim().lines().count(), 1, "{args:?} printed more than one line: {err}");
+    assert_eq!(
+        err.trim().lines().count(),
+        1,
+        "{args:?} printed more than one line: {err}"
+    );
     assert!(err.contains(words), "{args:?}: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
@@ -32,7 +39,11 @@ fn bad_commands_fail_with_one_line() {
     one_line_error(&["scenario", "/no/such/file.ron"], "cannot read");
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.ron");
-    std::fs::write(&bad, r#"Scenario(game: "forest", seed: 1, players: 3, steps: [Act(1, Dance)])"#).unwrap();
+    std::fs::write(
+        &bad,
+        r#"Scenario(game: "forest", seed: 1, players: 3, steps: [Act(1, Dance)])"#,
+    )
+    .unwrap();
     one_line_error(&["scenario", bad.to_str().unwrap()], "Dance");
     std::fs::write(&bad, "Scenario(game: \"forest\",\n seed: ").unwrap();
     one_line_error(&["scenario", bad.to_str().unwrap()], "malformed");
@@ -40,7 +51,17 @@ fn bad_commands_fail_with_one_line() {
 
 #[test]
 fn sim_reports_as_json() {
-    let (code, out, err) = foodweb(&["sim", "forest", "--games", "3", "--players", "4", "--seed", "1", "--json"]);
+    let (code, out, err) = foodweb(&[
+        "sim",
+        "forest",
+        "--games",
+        "3",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
     assert_eq!(report["games"], 3);
@@ -53,10 +74,21 @@ fn sim_reports_as_json() {
 
 #[test]
 fn scenario_prints_steps_views_and_hash() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/scenarios/forest/04-challenge-illegal-and-mutual.ron");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules/scenarios/forest/04-challenge-illegal-and-mutual.ron"
+    );
     let (code, out, err) = foodweb(&["scenario", file]);
     assert_eq!(code, 0, "{err}");
-    for part in ["steps:", "rejected", "White-tailed Deer does not eat Red Fox", "announcements:", "public state:", "seat 3 view:", "snapshot hash:"] {
+    for part in [
+        "steps:",
+        "rejected",
+        "White-tailed Deer does not eat Red Fox",
+        "announcements:",
+        "public state:",
+        "seat 3 view:",
+        "snapshot hash:",
+    ] {
         assert!(out.contains(part), "missing {part}:\n{out}");
     }
     let (code, out, _) = foodweb(&["scenario", file, "--json"]);

@@ -14,7 +14,9 @@ fn whole_game(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let config = TableConfig::<ForestGame>::new(seed, 4);
-            let mut lineup: Vec<_> = (0..4).map(|i| bots::bot(bots::BOT_KINDS[i % 2]).unwrap()).collect();
+            let mut lineup: Vec<_> = (0..4)
+                .map(|i| bots::bot(bots::BOT_KINDS[i % 2]).unwrap())
+                .collect();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             play_one(config, &mut lineup, &mut rng).expect("the game ends")
         })

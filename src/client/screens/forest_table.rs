@@ -137,41 +137,51 @@ fn opponents(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut Tabl
             let response = frame
                 .show(ui, |ui| {
                     ui.set_width(width);
-                    ui.horizontal(|ui| {
-                        ui.label(egui::RichText::new(&seat.name).strong().size(18.0));
-                        ui.label(i18n.ta("table-cards", &[("n", seat.hand_size.into())]));
-                        if seat.short_hand {
-                            ui.label(
-                                egui::RichText::new(i18n.t("table-bonus"))
-                                    .small()
-                                    .color(theme::GOOD),
-                            );
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        ui.spacing_mut().item_spacing.x = 2.0;
-                        for _ in 0..seat.hand_size.min(((width - 10.0) / 16.0) as usize) {
-                            widgets::card_back(ui, egui::vec2(14.0, 24.0));
-                        }
-                    });
-                    ui.label(
-                        egui::RichText::new(i18n.t("table-known"))
-                            .small()
-                            .color(theme::MUTED),
-                    );
-                    if seat.known.is_empty() {
+                    ui.set_max_width(width);
+                    ui.vertical(|ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new(&seat.name).strong().size(18.0));
+                            ui.label(i18n.ta("table-cards", &[("n", seat.hand_size.into())]));
+                            if seat.short_hand {
+                                ui.label(
+                                    egui::RichText::new(i18n.t("table-bonus"))
+                                        .small()
+                                        .color(theme::GOOD),
+                                );
+                            }
+                        });
+                        ui.horizontal(|ui| {
+                            ui.spacing_mut().item_spacing.x = 2.0;
+                            for _ in 0..seat.hand_size.min(((width - 10.0) / 16.0) as usize) {
+                                widgets::card_back(ui, egui::vec2(14.0, 24.0));
+                            }
+                        });
                         ui.label(
-                            egui::RichText::new(i18n.t("table-known-none"))
+                            egui::RichText::new(i18n.t("table-known"))
                                 .small()
                                 .color(theme::MUTED),
                         );
-                    } else {
-                        ui.horizontal_wrapped(|ui| {
-                            for &c in &seat.known {
-                                widgets::card(ui, c, egui::vec2(40.0, 56.0), lang, false, false);
-                            }
-                        });
-                    }
+                        if seat.known.is_empty() {
+                            ui.label(
+                                egui::RichText::new(i18n.t("table-known-none"))
+                                    .small()
+                                    .color(theme::MUTED),
+                            );
+                        } else {
+                            ui.horizontal_wrapped(|ui| {
+                                for &c in &seat.known {
+                                    widgets::card(
+                                        ui,
+                                        c,
+                                        egui::vec2(40.0, 56.0),
+                                        lang,
+                                        false,
+                                        false,
+                                    );
+                                }
+                            });
+                        }
+                    });
                 })
                 .response
                 .interact(egui::Sense::click());
