@@ -2,6 +2,7 @@
 //! the same screens serve local play and, later, networked play.
 
 mod assets;
+mod card_art;
 mod i18n;
 mod local;
 mod screens;
@@ -68,6 +69,7 @@ pub fn run() {
             settings::plugin,
             i18n::plugin,
             assets::plugin,
+            card_art::plugin,
             theme::plugin,
             screens::plugin,
             local::plugin,

@@ -5,8 +5,9 @@
 //!     FOODWEB_TOUR=docs/screenshots cargo run --release
 //!
 //! Writes `title-en.png`, `title-zh.png`, `picker.png`, `setup.png`,
-//! `table.png`, `table-en.png`, and `startup.txt` (seconds from launch to the
-//! title screen), then quits. `FOODWEB_TOUR_SUFFIX` is added to each name.
+//! `table.png`, `showdown.png` (a showdown asked and revealed),
+//! `table-en.png`, and `startup.txt` (seconds from launch to the title
+//! screen), then quits. `FOODWEB_TOUR_SUFFIX` is added to each name.
 
 use std::path::PathBuf;
 
@@ -14,8 +15,11 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use foodweb_rules::Lang;
 
+use super::local::LocalForest;
 use super::screens::TableSetup;
 use super::{LaunchedAt, Screen, UserSettings};
+use foodweb_rules::forest::ForestAction;
+use foodweb_rules::table::SeatId;
 
 #[derive(Resource)]
 struct Tour {
@@ -26,8 +30,8 @@ struct Tour {
 }
 
 /// Each step: what to do, then the screenshot to take after a pause.
-const STEPS: [&str; 7] = [
-    "title-en", "title-zh", "picker", "setup", "table", "table-en", "quit",
+const STEPS: [&str; 8] = [
+    "title-en", "title-zh", "picker", "setup", "table", "showdown", "table-en", "quit",
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -42,6 +46,7 @@ fn run_tour(
     launched: Res<LaunchedAt>,
     mut exit: MessageWriter<AppExit>,
     mut title_seen: Local<Option<f32>>,
+    local: Option<NonSendMut<LocalForest>>,
 ) {
     let Some(mut tour) = tour else { return };
     if *screen.get() == Screen::Loading {
@@ -81,6 +86,18 @@ fn run_tour(
             setup.your_name = "Ann".into();
             super::screens::request_start(&mut commands);
             tour.wait = 6.0;
+        }
+        Some("showdown") => {
+            // Ask the next seat for a showdown and lay down the first card;
+            // the bot answers, and the reveal is on screen for the picture.
+            if let Some(mut local) = local {
+                let view = local.view();
+                let _ = local.submit(ForestAction::AskShowdown { target: SeatId(1) });
+                if let Some(&card) = view.hand.first() {
+                    let _ = local.submit(ForestAction::PlayCard { card });
+                }
+            }
+            tour.wait = 4.0;
         }
         Some("table-en") => settings.lang = Lang::En,
         _ => {}

@@ -4,7 +4,7 @@ use bevy_egui::egui::{self, Color32, CornerRadius, FontId, Pos2, Rect, Sense, St
 use foodweb_rules::Lang;
 use foodweb_rules::forest::{CardId, Role, deck};
 
-use super::theme;
+use super::{card_art, theme};
 
 pub const CARD_SIZE: Vec2 = Vec2::new(92.0, 128.0);
 pub const SMALL_CARD: Vec2 = Vec2::new(58.0, 80.0);
@@ -44,15 +44,13 @@ pub fn card(
         0.0
     };
     let rect = rect.translate(Vec2::new(0.0, lift));
-    let mut fill = role_colour(species.role);
+    let parchment = Color32::from_rgb(240, 234, 214);
+    let role = role_colour(species.role);
+    let mut fill = role.lerp_to_gamma(parchment, 0.55);
     if !enabled {
-        fill = fill.gamma_multiply(0.55);
+        fill = fill.gamma_multiply(0.6);
     }
-    painter.rect_filled(
-        rect,
-        CornerRadius::same(8),
-        Color32::from_rgb(240, 234, 214),
-    );
+    painter.rect_filled(rect, CornerRadius::same(8), parchment);
     painter.rect_filled(rect.shrink(4.0 * scale), CornerRadius::same(6), fill);
     let border = if selected {
         Stroke::new(3.0, theme::ACCENT)
@@ -75,24 +73,40 @@ pub fn card(
         FontId::proportional(14.0 * scale),
         Color32::BLACK,
     );
-    // Picture.
-    painter.text(
-        Pos2::new(rect.center().x, rect.top() + size.y * 0.42),
-        egui::Align2::CENTER_CENTER,
-        &species.icon,
-        FontId::proportional(40.0 * scale),
-        Color32::WHITE,
-    );
+    // Picture: the illustration, or the glyph if it did not load.
+    let art_centre = Pos2::new(rect.center().x, rect.top() + size.y * 0.44);
+    match card_art::texture(ui.ctx(), card) {
+        Some(texture) => {
+            let side = (size.x - 10.0 * scale).min(size.y - 44.0 * scale);
+            let art = Rect::from_center_size(art_centre, Vec2::splat(side));
+            let tint = if enabled {
+                Color32::WHITE
+            } else {
+                Color32::from_gray(170)
+            };
+            painter.image(
+                texture,
+                art,
+                Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
+                tint,
+            );
+        }
+        None => {
+            painter.text(
+                art_centre,
+                egui::Align2::CENTER_CENTER,
+                &species.icon,
+                FontId::proportional(40.0 * scale),
+                Color32::WHITE,
+            );
+        }
+    }
     // Name.
     let name_rect = Rect::from_min_max(
         Pos2::new(rect.left() + 3.0, rect.bottom() - 30.0 * scale),
         Pos2::new(rect.right() - 3.0, rect.bottom() - 4.0),
     );
-    painter.rect_filled(
-        name_rect,
-        CornerRadius::same(4),
-        Color32::from_black_alpha(110),
-    );
+    painter.rect_filled(name_rect, CornerRadius::same(4), role.gamma_multiply(0.9));
     let font = FontId::proportional(if lang == Lang::Zh { 13.0 } else { 11.0 } * scale.max(0.8));
     let galley = painter.layout(
         species.name.get(lang).to_string(),
