@@ -22,6 +22,7 @@ setup-bot-memory = Bot: remembers everything
 setup-bot-name = Bot { $n }
 setup-bot-random = Bot: plays at random
 setup-variant = Timing
+setup-round-minutes = Minutes per round
 setup-turn-secs = Seconds per turn
 setup-showdown-secs = Seconds to choose a showdown card
 setup-seed = Deal number
@@ -67,8 +68,15 @@ table-stand-off = Stand-off
 table-scores = Scores
 table-round-short = R{ $n }
 table-total = Total
+table-round-over = Round { $n } is over
+table-continue = Continue
 table-game-over = Game over
-table-place = Place
+table-place = { $n ->
+    [1] 1st
+    [2] 2nd
+    [3] 3rd
+   *[other] { $n }th
+}
 table-new-game = New game
 table-back-to-title = Back to the title
 table-spectating = You are watching

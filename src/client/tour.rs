@@ -6,8 +6,9 @@
 //!
 //! Writes `title-en.png`, `title-zh.png`, `picker.png`, `setup.png`,
 //! `table.png`, `showdown.png` (a showdown asked and revealed),
-//! `table-en.png`, and `startup.txt` (seconds from launch to the title
-//! screen), then quits. `FOODWEB_TOUR_SUFFIX` is added to each name.
+//! `table-en.png`, `game-over.png` (a 20-second game played out), and
+//! `startup.txt` (seconds from launch to the title screen), then quits.
+//! `FOODWEB_TOUR_SUFFIX` is added to each name.
 
 use std::path::PathBuf;
 
@@ -30,8 +31,16 @@ struct Tour {
 }
 
 /// Each step: what to do, then the screenshot to take after a pause.
-const STEPS: [&str; 8] = [
-    "title-en", "title-zh", "picker", "setup", "table", "showdown", "table-en", "quit",
+const STEPS: [&str; 9] = [
+    "title-en",
+    "title-zh",
+    "picker",
+    "setup",
+    "table",
+    "showdown",
+    "table-en",
+    "game-over",
+    "quit",
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -80,6 +89,10 @@ fn run_tour(
         Some("setup") => {
             *setup = TableSetup::for_game(foodweb_rules::GameId::Forest, "Ann".into());
             setup.seed = 7;
+            // A short game, so the tour reaches the score screen.
+            setup.round_secs = 20;
+            setup.turn_secs = 15;
+            setup.showdown_secs = 10;
             next.set(Screen::Setup);
         }
         Some("table") => {
@@ -100,6 +113,10 @@ fn run_tour(
             tour.wait = 4.0;
         }
         Some("table-en") => settings.lang = Lang::En,
+        Some("game-over") => {
+            settings.lang = Lang::Zh;
+            tour.wait = 50.0;
+        }
         _ => {}
     }
 }

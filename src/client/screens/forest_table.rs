@@ -20,6 +20,8 @@ pub struct TableUi {
     named: Option<CardId>,
     show_rules: bool,
     error: Option<Bilingual>,
+    /// The last finished round whose scores the player has dismissed.
+    rounds_seen: usize,
 }
 
 fn seat_name(view: &ForestView, seat: SeatId) -> String {
@@ -65,7 +67,7 @@ fn top_bar(
                 &[("time", clock_text(end.saturating_sub(view.now_ms)).into())],
             ));
         }
-        if view.time_up {
+        if view.time_up && view.result.is_none() {
             ui.label(egui::RichText::new(i18n.t("table-time-up")).color(theme::BAD));
         }
         ui.separator();
@@ -577,6 +579,19 @@ fn draw(
             });
         state.show_rules = open;
     }
+    // End of a round (not the last): the round's scores until dismissed.
+    let finished = view.seats.first().map_or(0, |s| s.round_scores.len());
+    if view.result.is_none() && finished > state.rounds_seen {
+        egui::Window::new(i18n.ta("table-round-over", &[("n", finished.into())]))
+            .collapsible(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                scores(ui, &view, &i18n);
+                if ui.button(i18n.t("table-continue")).clicked() {
+                    state.rounds_seen = finished;
+                }
+            });
+    }
     if let Some(result) = &view.result {
         egui::Window::new(i18n.t("table-game-over"))
             .collapsible(false)
@@ -584,9 +599,16 @@ fn draw(
             .show(ctx, |ui| {
                 scores(ui, &view, &i18n);
                 ui.separator();
-                for s in &view.seats {
+                let mut standings: Vec<_> = view.seats.iter().collect();
+                standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));
+                for s in standings {
                     let place = result.places[s.seat.index()];
-                    let text = format!("{} {}: {}", i18n.t("table-place"), place, s.name);
+                    let text = format!(
+                        "{}  {}  ({})",
+                        i18n.ta("table-place", &[("n", place.into())]),
+                        s.name,
+                        s.total
+                    );
                     ui.label(if place == 1 {
                         egui::RichText::new(format!("🏆 {text}"))
                             .color(theme::ACCENT)

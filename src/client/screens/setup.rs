@@ -16,6 +16,8 @@ pub struct TableSetup {
     /// Bot kind at each seat after yours (seat 1 is you).
     pub bots: Vec<String>,
     pub timing: ForestTiming,
+    /// Length of each round; starts from the timing's and can be changed.
+    pub round_secs: u32,
     pub turn_secs: u32,
     pub showdown_secs: u32,
     pub seed: u64,
@@ -30,6 +32,7 @@ impl TableSetup {
             seats: 4,
             bots: vec!["memory".into(); 7],
             timing: ForestTiming::Quick,
+            round_secs: defaults.round_secs,
             turn_secs: defaults.turn_secs,
             showdown_secs: defaults.showdown_secs,
             seed: std::time::SystemTime::now()
@@ -132,10 +135,21 @@ fn draw(
                                 .radio(setup.timing == timing, i18n.pick(&timing.label()))
                                 .clicked()
                             {
+                                let preset = timing.settings();
                                 setup.timing = timing;
+                                setup.round_secs = preset.round_secs;
+                                setup.turn_secs = preset.turn_secs;
+                                setup.showdown_secs = preset.showdown_secs;
                             }
                         }
                     });
+                    ui.end_row();
+
+                    ui.label(i18n.t("setup-round-minutes"));
+                    let mut minutes = (setup.round_secs / 60).max(1);
+                    if ui.add(egui::Slider::new(&mut minutes, 1..=60)).changed() {
+                        setup.round_secs = minutes * 60;
+                    }
                     ui.end_row();
 
                     ui.label(i18n.t("setup-turn-secs"));
@@ -170,6 +184,7 @@ fn start_table(world: &mut World) {
     }
     let setup = world.resource::<TableSetup>().clone();
     let mut settings = setup.timing.settings();
+    settings.round_secs = setup.round_secs;
     settings.turn_secs = setup.turn_secs;
     settings.showdown_secs = setup.showdown_secs;
     let mut names = vec![setup.your_name.clone()];
