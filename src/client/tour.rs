@@ -6,7 +6,8 @@
 //!
 //! Writes `title-en.png`, `title-zh.png`, `picker.png`, `setup.png`,
 //! `table.png`, `showdown.png` (a showdown asked and revealed),
-//! `table-en.png`, `game-over.png` (a 20-second game played out), and
+//! `challenge.png` (a challenge picked on the player's turn),
+//! `table-en.png`, `game-over.png` (a 45-second game played out), and
 //! `startup.txt` (seconds from launch to the title screen), then quits.
 //! `FOODWEB_TOUR_SUFFIX` is added to each name.
 
@@ -18,8 +19,9 @@ use foodweb_rules::Lang;
 
 use super::local::LocalForest;
 use super::screens::TableSetup;
+use super::screens::forest_table::TableUi;
 use super::{LaunchedAt, Screen, UserSettings};
-use foodweb_rules::forest::ForestAction;
+use foodweb_rules::forest::{self, ForestAction, ForestPhase, deck};
 use foodweb_rules::table::SeatId;
 
 #[derive(Resource)]
@@ -28,16 +30,19 @@ struct Tour {
     suffix: String,
     step: usize,
     wait: f32,
+    /// Waiting for the player's own turn to set up a challenge.
+    want_challenge: bool,
 }
 
 /// Each step: what to do, then the screenshot to take after a pause.
-const STEPS: [&str; 9] = [
+const STEPS: [&str; 10] = [
     "title-en",
     "title-zh",
     "picker",
     "setup",
     "table",
     "showdown",
+    "challenge",
     "table-en",
     "game-over",
     "quit",
@@ -90,7 +95,7 @@ fn run_tour(
             *setup = TableSetup::for_game(foodweb_rules::GameId::Forest, "Ann".into());
             setup.seed = 7;
             // A short game, so the tour reaches the score screen.
-            setup.round_secs = 20;
+            setup.round_secs = 45;
             setup.turn_secs = 15;
             setup.showdown_secs = 10;
             next.set(Screen::Setup);
@@ -112,10 +117,14 @@ fn run_tour(
             }
             tour.wait = 4.0;
         }
+        Some("challenge") => {
+            tour.want_challenge = true;
+            tour.wait = 30.0;
+        }
         Some("table-en") => settings.lang = Lang::En,
         Some("game-over") => {
             settings.lang = Lang::Zh;
-            tour.wait = 50.0;
+            tour.wait = 60.0;
         }
         _ => {}
     }
@@ -129,11 +138,70 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
             suffix: std::env::var("FOODWEB_TOUR_SUFFIX").unwrap_or_default(),
             step: 0,
             wait: 2.5,
+            want_challenge: false,
         });
     }
 }
 
+/// On the player's own turn, picks a challenge in the table screen (as a
+/// player would: a card the table has seen, and a taking card that eats it)
+/// so the picture shows the challenge controls filled in.
+fn pick_challenge(
+    tour: Option<ResMut<Tour>>,
+    local: Option<NonSend<LocalForest>>,
+    mut table_ui: ResMut<TableUi>,
+) {
+    let (Some(mut tour), Some(local)) = (tour, local) else {
+        return;
+    };
+    if !tour.want_challenge {
+        return;
+    }
+    let view = local.view();
+    let mine = view.me == Some(view.active) && view.phase == ForestPhase::Turn;
+    if !mine || view.opening_turn {
+        return;
+    }
+    let legal = |with, named| {
+        forest::judge::challenge_cards(
+            with,
+            named,
+            view.death_decay_challenge_used,
+            view.death_decay_captured,
+        )
+        .is_ok()
+    };
+    let others: Vec<_> = view
+        .seats
+        .iter()
+        .filter(|s| Some(s.seat) != view.me && s.hand_size > 0)
+        .collect();
+    let mut choice = None;
+    for s in &others {
+        for &named in &s.known {
+            if let Some(&with) = view.hand.iter().find(|&&w| legal(w, named)) {
+                choice = Some((s.seat, named, with));
+            }
+        }
+    }
+    if choice.is_none()
+        && let (Some(s), Some(&with)) = (others.first(), view.hand.first())
+    {
+        choice = deck()
+            .ids()
+            .find(|&n| legal(with, n))
+            .map(|n| (s.seat, n, with));
+    }
+    if let Some((target, named, with)) = choice {
+        table_ui.target = Some(target);
+        table_ui.named = Some(named);
+        table_ui.selected = Some(with);
+    }
+    tour.want_challenge = false;
+    tour.wait = 0.5;
+}
+
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, begin)
-        .add_systems(Update, run_tour);
+        .add_systems(Update, (pick_challenge, run_tour).chain());
 }

@@ -29,15 +29,52 @@ pub fn card(
     selected: bool,
     enabled: bool,
 ) -> egui::Response {
+    card_dropped(ui, card, size, lang, selected, enabled, 0.0, 0.0)
+}
+
+/// How far the outer cards of a fanned hand sit below the middle ones.
+pub const FAN_DROP: f32 = 16.0;
+
+/// One card of a hand held as a fan: `at` runs from -1 (leftmost) to 1
+/// (rightmost); outer cards sit lower, a selected card rises.
+pub fn fan_card(
+    ui: &mut egui::Ui,
+    card: CardId,
+    size: Vec2,
+    lang: Lang,
+    selected: bool,
+    enabled: bool,
+    at: f32,
+) -> egui::Response {
+    let drop = if selected {
+        0.0
+    } else {
+        4.0 + (FAN_DROP - 4.0) * at * at
+    };
+    card_dropped(ui, card, size, lang, selected, enabled, drop, FAN_DROP)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn card_dropped(
+    ui: &mut egui::Ui,
+    card: CardId,
+    size: Vec2,
+    lang: Lang,
+    selected: bool,
+    enabled: bool,
+    drop: f32,
+    room: f32,
+) -> egui::Response {
     let sense = if enabled {
         Sense::click()
     } else {
         Sense::hover()
     };
-    let (rect, response) = ui.allocate_exact_size(size, sense);
+    let (slot, response) = ui.allocate_exact_size(size + Vec2::new(0.0, room), sense);
+    let rect = Rect::from_min_size(slot.min + Vec2::new(0.0, drop), size);
     let species = deck().card(card);
     let scale = size.y / CARD_SIZE.y;
-    let painter = ui.painter_at(rect.expand(4.0));
+    let painter = ui.painter_at(slot.expand(4.0));
     let lift = if enabled && response.hovered() {
         -4.0
     } else {

@@ -15,9 +15,9 @@ use crate::client::{I18n, Screen, UserSettings, theme};
 /// What the player is choosing on the table screen.
 #[derive(Resource, Default)]
 pub struct TableUi {
-    selected: Option<CardId>,
-    target: Option<SeatId>,
-    named: Option<CardId>,
+    pub selected: Option<CardId>,
+    pub target: Option<SeatId>,
+    pub named: Option<CardId>,
     show_rules: bool,
     error: Option<Bilingual>,
     /// The last finished round whose scores the player has dismissed.
@@ -447,16 +447,25 @@ fn hand(
     let challenging =
         view.phase == ForestPhase::Turn && view.me == Some(view.active) && !view.opening_turn;
     let mut action = None;
-    // The whole hand fits the width: cards shrink, down to two thirds.
+    // The hand is held as a fan that fits the width: cards overlap more,
+    // then shrink (down to two thirds), as the hand grows.
     let n = view.hand.len().max(1) as f32;
-    let fit = ((ui.available_width() - 6.0 * n) / n / CARD_SIZE.x).clamp(0.66, 1.0);
+    let fit = ((ui.available_width() + 0.2 * CARD_SIZE.x * n) / n / CARD_SIZE.x).clamp(0.66, 1.0);
     let size = CARD_SIZE * fit;
+    let overlap =
+        ((size.x * n - ui.available_width() + 8.0) / (n - 1.0).max(1.0)).clamp(-6.0, size.x * 0.2);
     egui::ScrollArea::horizontal().show(ui, |ui| {
         ui.horizontal(|ui| {
-            ui.spacing_mut().item_spacing.x = 6.0;
-            for &c in &view.hand {
+            ui.spacing_mut().item_spacing.x = -overlap;
+            let mid = (n - 1.0) / 2.0;
+            for (i, &c) in view.hand.iter().enumerate() {
                 let selected = state.selected == Some(c);
-                let r = widgets::card(ui, c, size, lang, selected, choosing || challenging);
+                let at = if mid > 0.0 {
+                    (i as f32 - mid) / mid
+                } else {
+                    0.0
+                };
+                let r = widgets::fan_card(ui, c, size, lang, selected, choosing || challenging, at);
                 if r.clicked() {
                     if choosing {
                         action = Some(ForestAction::PlayCard { card: c });
@@ -547,7 +556,7 @@ fn draw(
                 });
         });
     egui::Panel::bottom("table-hand")
-        .min_size(CARD_SIZE.y + 50.0)
+        .min_size(CARD_SIZE.y + widgets::FAN_DROP + 50.0)
         .show(&mut screen, |ui| {
             if let Some(a) = hand(ui, &view, &i18n, &mut state, lang) {
                 action = Some(a);

@@ -1,6 +1,6 @@
 //! One file per screen.
 
-mod forest_table;
+pub mod forest_table;
 mod loading;
 mod picker;
 mod setup;
