@@ -224,31 +224,16 @@ fn reveal_area(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, lang: Lang) {
                         );
                     });
                 });
+                let takes = |who: SeatId, card: CardId| {
+                    let card = i18n.pick(&deck().card(card).name).to_string();
+                    i18n.ta(
+                        "table-takes",
+                        &[("name", seat_name(view, who).into()), ("card", card.into())],
+                    )
+                };
                 let outcome = match s.outcome {
-                    ShowdownOutcome::AskerTakes => i18n.ta(
-                        "table-takes",
-                        &[
-                            ("name", seat_name(view, s.asker).into()),
-                            (
-                                "card",
-                                i18n.pick(&deck().card(s.target_card).name)
-                                    .to_string()
-                                    .into(),
-                            ),
-                        ],
-                    ),
-                    ShowdownOutcome::TargetTakes => i18n.ta(
-                        "table-takes",
-                        &[
-                            ("name", seat_name(view, s.target).into()),
-                            (
-                                "card",
-                                i18n.pick(&deck().card(s.asker_card).name)
-                                    .to_string()
-                                    .into(),
-                            ),
-                        ],
-                    ),
+                    ShowdownOutcome::AskerTakes => takes(s.asker, s.target_card),
+                    ShowdownOutcome::TargetTakes => takes(s.target, s.asker_card),
                     ShowdownOutcome::StandOff => i18n.t("table-stand-off"),
                 };
                 ui.label(egui::RichText::new(outcome).color(theme::ACCENT));
