@@ -410,6 +410,10 @@ impl ForestTable<'_, '_> {
             }
             let secs = self.settings.0.turn_secs;
             self.set_timer(ForestTimer::TurnChoice, secs);
+            if self.next_with_cards(challenger).is_none() {
+                // Nobody else holds a card: nothing is left to challenge for.
+                self.turn.over = true;
+            }
             Bilingual::new(
                 format!("Right: {} takes {} and goes again.", c.en, nn.en),
                 format!("猜对了：{}拿走{}，继续行动。", c.zh, nn.zh),
