@@ -32,6 +32,8 @@ struct Tour {
     wait: f32,
     /// Waiting for the player's own turn to set up a challenge.
     want_challenge: bool,
+    /// The current step's screenshot was asked for last frame.
+    shot_taken: bool,
 }
 
 /// Each step: what to do, then the screenshot to take after a pause.
@@ -81,11 +83,17 @@ fn run_tour(
         exit.write(AppExit::Success);
         return;
     }
-    // Take the screenshot of the current step, then set up the next one.
-    let path = tour.dir.join(format!("{step}{}.png", tour.suffix));
-    commands
-        .spawn(Screenshot::primary_window())
-        .observe(save_to_disk(path));
+    // Take the screenshot of the current step; set up the next one a frame
+    // later, so the captured frame shows one step only.
+    if !tour.shot_taken {
+        let path = tour.dir.join(format!("{step}{}.png", tour.suffix));
+        commands
+            .spawn(Screenshot::primary_window())
+            .observe(save_to_disk(path));
+        tour.shot_taken = true;
+        return;
+    }
+    tour.shot_taken = false;
     tour.step += 1;
     tour.wait = 1.5;
     match STEPS.get(tour.step).copied() {
@@ -139,7 +147,19 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
             step: 0,
             wait: 2.5,
             want_challenge: false,
+            shot_taken: false,
         });
+    }
+}
+
+/// Moves the pointer to a corner, so no tooltip covers the pictures.
+fn park_pointer(mut windows: Query<&mut Window>, tour: Option<Res<Tour>>, mut done: Local<bool>) {
+    if tour.is_none() || *done {
+        return;
+    }
+    for mut window in &mut windows {
+        window.set_cursor_position(Some(Vec2::new(2.0, 2.0)));
+        *done = true;
     }
 }
 
@@ -203,5 +223,5 @@ fn pick_challenge(
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, begin)
-        .add_systems(Update, (pick_challenge, run_tour).chain());
+        .add_systems(Update, (park_pointer, pick_challenge, run_tour).chain());
 }

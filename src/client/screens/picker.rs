@@ -24,23 +24,22 @@ fn draw(
         });
         ui.add_space(12.0);
         let columns = if ui.available_width() > 1100.0 { 4 } else { 2 };
-        let width = (ui.available_width() - 24.0 * columns as f32) / columns as f32;
-        egui::Grid::new("games")
-            .spacing([20.0, 20.0])
-            .show(ui, |ui| {
-                for (i, game) in GameId::ALL.into_iter().enumerate() {
-                    let playable = game.playable();
-                    let frame = egui::Frame::group(ui.style())
-                        .fill(if playable {
-                            egui::Color32::from_rgb(34, 62, 42)
-                        } else {
-                            egui::Color32::from_rgb(34, 38, 36)
-                        })
-                        .inner_margin(16.0);
-                    let response = frame
-                        .show(ui, |ui| {
-                            ui.set_width(width);
-                            ui.set_min_height(220.0);
+        ui.columns(columns, |cols| {
+            for (i, game) in GameId::ALL.into_iter().enumerate() {
+                let ui = &mut cols[i % columns];
+                let playable = game.playable();
+                let frame = egui::Frame::group(ui.style())
+                    .fill(if playable {
+                        egui::Color32::from_rgb(34, 62, 42)
+                    } else {
+                        egui::Color32::from_rgb(34, 38, 36)
+                    })
+                    .inner_margin(16.0);
+                let response = frame
+                    .show(ui, |ui| {
+                        ui.set_width(ui.available_width());
+                        ui.set_min_height(200.0);
+                        ui.vertical(|ui| {
                             ui.label(
                                 egui::RichText::new(i18n.pick(&game.title()))
                                     .size(26.0)
@@ -56,29 +55,23 @@ fn draw(
                                 ],
                             ));
                             ui.add_space(8.0);
-                            if playable {
-                                ui.label(
-                                    egui::RichText::new(i18n.t("picker-playable"))
-                                        .color(theme::GOOD),
-                                );
+                            let (status, colour) = if playable {
+                                (i18n.t("picker-playable"), theme::GOOD)
                             } else {
-                                ui.label(
-                                    egui::RichText::new(i18n.t("picker-not-yet"))
-                                        .color(theme::MUTED),
-                                );
-                            }
-                        })
-                        .response
-                        .interact(egui::Sense::click());
-                    if playable && response.clicked() {
-                        *setup = TableSetup::for_game(game, setup.your_name.clone());
-                        next.set(Screen::Setup);
-                    }
-                    if (i + 1) % columns == 0 {
-                        ui.end_row();
-                    }
+                                (i18n.t("picker-not-yet"), theme::MUTED)
+                            };
+                            ui.label(egui::RichText::new(status).color(colour));
+                        });
+                    })
+                    .response
+                    .interact(egui::Sense::click());
+                if playable && response.clicked() {
+                    *setup = TableSetup::for_game(game, setup.your_name.clone());
+                    next.set(Screen::Setup);
                 }
-            });
+                ui.add_space(16.0);
+            }
+        });
     });
     Ok(())
 }
