@@ -21,7 +21,7 @@ use super::local::LocalForest;
 use super::screens::TableSetup;
 use super::screens::forest_table::TableUi;
 use super::{LaunchedAt, Screen, UserSettings};
-use foodweb_rules::forest::{self, ForestAction, ForestPhase, deck};
+use foodweb_rules::forest::{ForestAction, ForestPhase, deck};
 use foodweb_rules::table::SeatId;
 
 #[derive(Resource)]
@@ -182,20 +182,8 @@ fn pick_challenge(
     if !mine || view.opening_turn {
         return;
     }
-    let legal = |with, named| {
-        forest::judge::challenge_cards(
-            with,
-            named,
-            view.death_decay_challenge_used,
-            view.death_decay_captured,
-        )
-        .is_ok()
-    };
-    let others: Vec<_> = view
-        .seats
-        .iter()
-        .filter(|s| Some(s.seat) != view.me && s.hand_size > 0)
-        .collect();
+    let legal = |with, named| view.challenge_cards(with, named).is_ok();
+    let others: Vec<_> = view.opponents_with_cards().collect();
     let mut choice = None;
     for s in &others {
         for &named in &s.known {

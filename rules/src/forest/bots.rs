@@ -23,24 +23,8 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<ForestGame>>> {
     }
 }
 
-fn opponents_with_cards(view: &ForestView, me: SeatId) -> Vec<SeatId> {
-    view.seats
-        .iter()
-        .filter(|s| s.seat != me && s.hand_size > 0)
-        .map(|s| s.seat)
-        .collect()
-}
-
-/// Challenges this seat may make with `with` for `named` (the judge's rules,
-/// seen from the seat).
-fn challenge_allowed(view: &ForestView, with: CardId, named: CardId) -> bool {
-    super::judge::challenge_cards(
-        with,
-        named,
-        view.death_decay_challenge_used,
-        view.death_decay_captured,
-    )
-    .is_ok()
+fn opponents_with_cards(view: &ForestView) -> Vec<SeatId> {
+    view.opponents_with_cards().map(|s| s.seat).collect()
 }
 
 /// Plays a random legal move: half its turns a random challenge, half a
@@ -53,21 +37,21 @@ impl Bot<ForestGame> for RandomBot {
     }
 
     fn act(&mut self, view: &ForestView, rng: &mut ChaCha8Rng) -> Option<ForestAction> {
-        let me = view.me?;
-        if !view.to_act {
+        // Spectators and seats the table is not waiting on do nothing.
+        if view.me.is_none() || !view.to_act {
             return None;
         }
         if view.phase == ForestPhase::Showdown {
             let card = *view.hand.choose(rng)?;
             return Some(ForestAction::PlayCard { card });
         }
-        let targets = opponents_with_cards(view, me);
+        let targets = opponents_with_cards(view);
         let target = *targets.choose(rng)?;
         if !view.opening_turn && rng.random_bool(0.5) {
             let with = *view.hand.choose(rng)?;
             let prey: Vec<CardId> = deck()
                 .ids()
-                .filter(|&n| challenge_allowed(view, with, n))
+                .filter(|&n| view.challenge_cards(with, n).is_ok())
                 .collect();
             if let Some(&named) = prey.choose(rng) {
                 return Some(ForestAction::Challenge {
@@ -160,17 +144,13 @@ impl Bot<ForestGame> for MemoryBot {
         if !view.opening_turn {
             // A sure challenge: the record shows the card in their hand.
             let mut best: Option<(i64, ForestAction)> = None;
-            for s in view
-                .seats
-                .iter()
-                .filter(|s| s.seat != me && s.hand_size > 0)
-            {
+            for s in view.opponents_with_cards() {
                 for &named in &s.known {
                     let with = view
                         .hand
                         .iter()
                         .copied()
-                        .filter(|&w| challenge_allowed(view, w, named))
+                        .filter(|&w| view.challenge_cards(w, named).is_ok())
                         .min_by_key(|&w| (d.is_death_decay(w), d.card(w).energy));
                     if let Some(with) = with {
                         let gain =
@@ -192,7 +172,7 @@ impl Bot<ForestGame> for MemoryBot {
                 return Some(action);
             }
         }
-        let target = opponents_with_cards(view, me)
+        let target = opponents_with_cards(view)
             .into_iter()
             .map(|t| (t, Self::best_card(view, t).map_or(f64::MIN, |(_, v)| v)))
             .max_by(|a, b| a.1.total_cmp(&b.1))?

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::ForestTimer;
 use super::deck::CardId;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock};
+use crate::table::{Deadlines, GameResult, Rejection, SeatId, Seats, TableClock};
 
 /// What every player can see of one seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,5 +124,26 @@ pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
         my_deadline_ms,
         to_act: waiting_on_me,
         result: super::result(world),
+    }
+}
+
+impl ForestView {
+    /// The other seats that hold cards, in seat order: whom this seat may
+    /// ask for a showdown or challenge.
+    pub fn opponents_with_cards(&self) -> impl Iterator<Item = &SeatPublic> {
+        self.seats
+            .iter()
+            .filter(move |s| Some(s.seat) != self.me && s.hand_size > 0)
+    }
+
+    /// The card rules of a challenge (`judge::challenge_cards`), judged from
+    /// what this seat knows of the turn.
+    pub fn challenge_cards(&self, with: CardId, named: CardId) -> Result<(), Rejection> {
+        super::judge::challenge_cards(
+            with,
+            named,
+            self.death_decay_challenge_used,
+            self.death_decay_captured,
+        )
     }
 }

@@ -269,7 +269,6 @@ fn actions(
     view: &ForestView,
     i18n: &I18n,
     state: &mut TableUi,
-    lang: Lang,
 ) -> Option<ForestAction> {
     let me = view.me?;
     let mut action = None;
@@ -331,11 +330,7 @@ fn actions(
                     egui::ComboBox::from_id_salt("target")
                         .selected_text(target_text)
                         .show_ui(ui, |ui| {
-                            for s in view
-                                .seats
-                                .iter()
-                                .filter(|s| s.seat != me && s.hand_size > 0)
-                            {
+                            for s in view.opponents_with_cards() {
                                 ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
                             }
                         });
@@ -366,13 +361,9 @@ fn actions(
                     );
                     ui.label(format!("{}: {}", i18n.t("table-with"), with_text));
                     let problem = match (state.target, state.named, state.selected) {
-                        (Some(_), Some(named), Some(with)) => forest::judge::challenge_cards(
-                            with,
-                            named,
-                            view.death_decay_challenge_used,
-                            view.death_decay_captured,
-                        )
-                        .err(),
+                        (Some(_), Some(named), Some(with)) => {
+                            view.challenge_cards(with, named).err()
+                        }
                         _ => Some(Rejection::new(
                             "pick a player, a card and your taking card",
                             "请选择玩家、点名的牌和你用来吃的牌",
@@ -412,7 +403,6 @@ fn actions(
         }
         _ => {}
     }
-    let _ = lang;
     action
 }
 
@@ -575,7 +565,7 @@ fn draw(
         egui::ScrollArea::vertical().show(ui, |ui| {
             opponents(ui, &view, &i18n, &mut state, lang);
             ui.separator();
-            if let Some(a) = actions(ui, &view, &i18n, &mut state, lang) {
+            if let Some(a) = actions(ui, &view, &i18n, &mut state) {
                 action = Some(a);
             }
             if let Some(e) = &state.error {
