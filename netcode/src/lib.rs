@@ -1,10 +1,12 @@
-//! Foodweb networking and persistence.
-//!
-//! Today this crate holds the table store: every table's snapshot, written
-//! atomically so a crash never leaves a table half-written. The lightyear
-//! protocol, the authoritative server, the lobby and LAN discovery arrive
-//! with the LAN issue and build on this store.
+//! Foodweb networking and persistence: the hall every kind of play goes
+//! through (lobby, seats, bots, saving), the messages it speaks, the table
+//! store, and the lightyear server and client that carry those messages
+//! over a LAN.
 
+pub mod games;
+pub mod hall;
+pub mod messages;
 pub mod store;
 
+pub use hall::{ClientKey, Hall, HallConfig};
 pub use store::{StoreError, TableStore};

@@ -23,6 +23,8 @@ pub enum StoreError {
         path: PathBuf,
         source: SnapshotError,
     },
+    #[error("saved table {path} is refused: {reason}")]
+    Unreadable { path: PathBuf, reason: String },
 }
 
 pub struct TableStore {
@@ -58,11 +60,20 @@ impl TableStore {
     /// Saves a table. Either the old file or the new one is on disk at every
     /// moment; never a part of either.
     pub fn save<G: Game>(&self, id: &str, snapshot: &TableSnapshot<G>) -> Result<(), StoreError> {
+        self.save_text(id, &snapshot.to_ron())
+    }
+
+    pub fn load<G: Game>(&self, id: &str) -> Result<TableSnapshot<G>, StoreError> {
+        let (path, text) = self.read(id)?;
+        TableSnapshot::from_ron(&text).map_err(|source| StoreError::Corrupt { path, source })
+    }
+
+    /// Saves any text under `id`, atomically (as [`TableStore::save`]).
+    pub fn save_text(&self, id: &str, text: &str) -> Result<(), StoreError> {
         let path = self.path(id)?;
         let tmp = path.with_extension("ron.tmp");
         let mut file = fs::File::create(&tmp).map_err(io(&tmp))?;
-        file.write_all(snapshot.to_ron().as_bytes())
-            .map_err(io(&tmp))?;
+        file.write_all(text.as_bytes()).map_err(io(&tmp))?;
         file.sync_all().map_err(io(&tmp))?;
         drop(file);
         fs::rename(&tmp, &path).map_err(io(&path))?;
@@ -72,16 +83,62 @@ impl TableStore {
         Ok(())
     }
 
-    pub fn load<G: Game>(&self, id: &str) -> Result<TableSnapshot<G>, StoreError> {
+    /// The saved text under `id` and the file it came from.
+    pub fn read(&self, id: &str) -> Result<(PathBuf, String), StoreError> {
         let path = self.path(id)?;
-        let text = match fs::read_to_string(&path) {
-            Ok(t) => t,
+        match fs::read_to_string(&path) {
+            Ok(text) => Ok((path, text)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(StoreError::Missing(id.to_string()));
+                Err(StoreError::Missing(id.to_string()))
             }
-            Err(e) => return Err(io(&path)(e)),
-        };
-        TableSnapshot::from_ron(&text).map_err(|source| StoreError::Corrupt { path, source })
+            Err(e) => Err(io(&path)(e)),
+        }
+    }
+
+    fn journal_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        Ok(self.path(id)?.with_extension("").with_extension("journal"))
+    }
+
+    /// Appends lines to `id`'s journal and flushes them to disk before
+    /// returning. A crash can cut only the last line short.
+    pub fn append_journal(&self, id: &str, lines: &[String]) -> Result<(), StoreError> {
+        let path = self.journal_path(id)?;
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        file.write_all(text.as_bytes()).map_err(io(&path))?;
+        file.sync_data().map_err(io(&path))
+    }
+
+    /// The journal's lines; empty when there is none.
+    pub fn read_journal(&self, id: &str) -> Result<(PathBuf, Vec<String>), StoreError> {
+        let path = self.journal_path(id)?;
+        match fs::read_to_string(&path) {
+            Ok(text) => Ok((path, text.lines().map(str::to_string).collect())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((path, Vec::new())),
+            Err(e) => Err(io(&path)(e)),
+        }
+    }
+
+    /// Empties `id`'s journal (after a snapshot took in what it held).
+    pub fn clear_journal(&self, id: &str) -> Result<(), StoreError> {
+        let path = self.journal_path(id)?;
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(io(&path)(e)),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Ids of the saved tables, sorted.

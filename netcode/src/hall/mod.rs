@@ -1,0 +1,1036 @@
+//! The hall: every table a server hosts, the lobby around them, and the
+//! one place client messages are judged. It knows nothing of sockets: the
+//! lightyear server, host mode and local play all feed it `ClientMsg`s and
+//! deliver the `ServerMsg`s it addresses, so every kind of play runs this
+//! same code.
+//!
+//! Time is passed in (milliseconds on the hall's clock), so the hall is
+//! deterministic under test.
+
+mod seating;
+
+pub use seating::{HostSlot, Occupant, RECORD_FORMAT, TableRecord, store_id};
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use foodweb_rules::table::{Rejection, SeatId};
+use foodweb_rules::{Bilingual, GameId};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use seating::{HallTable, Seat};
+
+use crate::games::{self, JournalEntry, bot_kinds};
+use crate::messages::*;
+use crate::store::{StoreError, TableStore};
+
+/// A connection, numbered by whoever delivers its messages.
+pub type ClientKey = u64;
+
+/// How a hall runs.
+#[derive(Clone, Debug)]
+pub struct HallConfig {
+    /// The server's name, shown in LAN discovery and on joining.
+    pub name: String,
+    /// Pause before a bot acts, so people can follow the table.
+    pub bot_delay_ms: u64,
+    /// A person's seat left empty this long is played by a bot until its
+    /// person comes back.
+    pub takeover_ms: u64,
+    /// Where tables are saved; `None` keeps them in memory only.
+    pub data_dir: Option<PathBuf>,
+}
+
+impl Default for HallConfig {
+    fn default() -> Self {
+        Self {
+            name: "Foodweb".into(),
+            bot_delay_ms: 1100,
+            takeover_ms: 60_000,
+            data_dir: None,
+        }
+    }
+}
+
+/// Log entries between two full snapshots of a table; in between, each
+/// accepted action is appended to the table's journal.
+const SNAPSHOT_EVERY: usize = 256;
+
+/// Longest name a person may take, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+struct Client {
+    name: String,
+    place: Option<(TableId, Role)>,
+    /// What this client has been sent of its table.
+    sent_revision: Option<u64>,
+    sent_public: usize,
+    sent_notes: usize,
+}
+
+impl Client {
+    fn reset_sync(&mut self) {
+        self.sent_revision = None;
+        self.sent_public = 0;
+        self.sent_notes = 0;
+    }
+}
+
+/// Counters for the closing note's measurements.
+#[derive(Clone, Debug, Default)]
+pub struct HallStats {
+    pub accepted: u64,
+    pub rejected: u64,
+    pub saves: u64,
+}
+
+pub struct Hall {
+    config: HallConfig,
+    store: Option<TableStore>,
+    tables: BTreeMap<TableId, HallTable>,
+    clients: BTreeMap<ClientKey, Client>,
+    outbox: Vec<(ClientKey, ServerMsg)>,
+    next_table: TableId,
+    bot_rng: ChaCha8Rng,
+    now: u64,
+    tables_changed: bool,
+    pub stats: HallStats,
+}
+
+fn reject(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
+    Rejection::new(en, zh)
+}
+
+fn fresh_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the system gives random bytes");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn fresh_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the system gives random bytes");
+    u64::from_le_bytes(bytes)
+}
+
+impl Hall {
+    /// A hall with the tables saved in the config's data directory. Tables
+    /// that cannot be read are left on disk untouched and reported.
+    pub fn open(config: HallConfig) -> Result<(Self, Vec<StoreError>), StoreError> {
+        let store = match &config.data_dir {
+            Some(dir) => Some(TableStore::open(dir)?),
+            None => None,
+        };
+        let mut hall = Self {
+            config,
+            store,
+            tables: BTreeMap::new(),
+            clients: BTreeMap::new(),
+            outbox: Vec::new(),
+            next_table: 1,
+            bot_rng: ChaCha8Rng::seed_from_u64(fresh_seed()),
+            now: 0,
+            tables_changed: false,
+            stats: HallStats::default(),
+        };
+        let mut problems = Vec::new();
+        if let Some(store) = &hall.store {
+            for id in store.list()? {
+                if let Some(n) = id.strip_prefix("table-").and_then(|n| n.parse::<TableId>().ok()) {
+                    hall.next_table = hall.next_table.max(n + 1);
+                }
+                match Self::load_table(store, &id) {
+                    Ok(table) => {
+                        hall.tables.insert(table.id, table);
+                    }
+                    Err(e) => problems.push(e),
+                }
+            }
+        }
+        Ok((hall, problems))
+    }
+
+    fn load_table(store: &TableStore, id: &str) -> Result<HallTable, StoreError> {
+        let (path, text) = store.read(id)?;
+        let bad = |reason: String| StoreError::Unreadable {
+            path: path.clone(),
+            reason,
+        };
+        let record: TableRecord = ron::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        if record.format != RECORD_FORMAT {
+            return Err(bad(format!(
+                "record format {} (this build reads {RECORD_FORMAT})",
+                record.format
+            )));
+        }
+        if store_id(record.id) != id {
+            return Err(bad(format!("holds table {}, not {id}", record.id)));
+        }
+        let game = match &record.snapshot {
+            Some(ron) => {
+                let game = games::restore_table(record.settings.game(), ron)
+                    .map_err(|e| bad(e.to_string()))?;
+                if game.seats() != record.seats.len() {
+                    return Err(bad("seat count differs from the game's".into()));
+                }
+                Some(game)
+            }
+            None => None,
+        };
+        let mut game = game;
+        if let Some(game) = game.as_mut() {
+            let (jpath, lines) = store.read_journal(id)?;
+            let last = lines.len().saturating_sub(1);
+            for (n, line) in lines.iter().enumerate() {
+                let entry: JournalEntry = match ron::from_str(line) {
+                    Ok(entry) => entry,
+                    // Only the last line can be cut short by a crash; its
+                    // action was never acknowledged.
+                    Err(_) if n == last => break,
+                    Err(e) => {
+                        return Err(StoreError::Unreadable {
+                            path: jpath,
+                            reason: format!("line {}: {e}", n + 1),
+                        });
+                    }
+                };
+                if entry.index < game.log_len() {
+                    continue; // already in the snapshot
+                }
+                game.replay_entry(&entry)
+                    .map_err(|reason| StoreError::Unreadable {
+                        path: jpath.clone(),
+                        reason,
+                    })?;
+            }
+        }
+        let table_now = game.as_ref().map_or(0, |g| g.now_ms());
+        let logged = game.as_ref().map_or(0, |g| g.log_len());
+        Ok(HallTable {
+            id: record.id,
+            settings: record.settings,
+            seed: record.seed,
+            has_host_seat: record.has_host_seat,
+            host: record.host,
+            seats: record
+                .seats
+                .into_iter()
+                .map(|occupant| Seat {
+                    away_since: matches!(occupant, Occupant::Person { .. }).then_some(0),
+                    occupant,
+                    client: None,
+                })
+                .collect(),
+            owner: record.owner,
+            game,
+            anchor: (0, table_now),
+            bots_wait_until: 0,
+            journaled: logged,
+            snapshot_len: 0,
+            spectators: Vec::new(),
+            last_lobby: None,
+        })
+    }
+
+    pub fn config(&self) -> &HallConfig {
+        &self.config
+    }
+
+    pub fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    pub fn client_count(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// The messages addressed since the last call, in order.
+    pub fn drain(&mut self) -> Vec<(ClientKey, ServerMsg)> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    fn send(&mut self, to: ClientKey, msg: ServerMsg) {
+        self.outbox.push((to, msg));
+    }
+
+    fn refuse(&mut self, to: ClientKey, why: Rejection) {
+        self.stats.rejected += 1;
+        self.send(to, ServerMsg::Rejected { reason: why.reason });
+    }
+
+    /// A new connection. It is a guest until it says hello.
+    pub fn connect(&mut self, client: ClientKey) {
+        self.clients.insert(
+            client,
+            Client {
+                name: format!("Guest {client}"),
+                place: None,
+                sent_revision: None,
+                sent_public: 0,
+                sent_notes: 0,
+            },
+        );
+    }
+
+    /// A connection is gone. A person's seat in a game under way waits for
+    /// them (and a bot stands in after `takeover_ms`); a seat in a table not
+    /// yet started is opened again.
+    pub fn disconnect(&mut self, client: ClientKey) {
+        self.detach(client, false);
+        self.clients.remove(&client);
+    }
+
+    /// Judges one message from `client`; answers go to the outbox.
+    pub fn handle(&mut self, client: ClientKey, msg: ClientMsg) {
+        if !self.clients.contains_key(&client) {
+            self.connect(client);
+        }
+        if let Err(why) = self.judge(client, msg) {
+            self.refuse(client, why);
+        }
+        self.flush();
+    }
+
+    fn judge(&mut self, client: ClientKey, msg: ClientMsg) -> Result<(), Rejection> {
+        match msg {
+            ClientMsg::Hello { name, version } => {
+                if version != PROTOCOL_VERSION {
+                    return Err(reject(
+                        format!(
+                            "this server speaks protocol {PROTOCOL_VERSION}, your client {version}: update one of them"
+                        ),
+                        format!("服务器协议版本 {PROTOCOL_VERSION}，客户端 {version}：请更新其中之一"),
+                    ));
+                }
+                let name = valid_name(&name)?;
+                self.rename(client, name.clone());
+                self.send(
+                    client,
+                    ServerMsg::Welcome {
+                        server: self.config.name.clone(),
+                        version: PROTOCOL_VERSION,
+                        name,
+                    },
+                );
+                let tables = self.summaries();
+                self.send(client, ServerMsg::Tables { tables });
+                Ok(())
+            }
+            ClientMsg::SetName { name } => {
+                let name = valid_name(&name)?;
+                self.rename(client, name);
+                Ok(())
+            }
+            ClientMsg::ListTables => {
+                let tables = self.summaries();
+                self.send(client, ServerMsg::Tables { tables });
+                Ok(())
+            }
+            ClientMsg::Resume { token } => self.resume(client, &token),
+            ClientMsg::CreateTable {
+                settings,
+                seats,
+                host_seat,
+                seed,
+            } => self.create(client, settings, seats, host_seat, seed),
+            ClientMsg::TakeSeat { table, seat } => self.take_seat(client, table, seat),
+            ClientMsg::TakeHostSeat { table } => self.take_host_seat(client, table),
+            ClientMsg::Watch { table } => {
+                self.not_seated(client)?;
+                let t = self.table_mut(table)?;
+                t.spectators.push(client);
+                self.attach(client, table, Role::Spectator, None);
+                Ok(())
+            }
+            ClientMsg::Leave => {
+                if self.place(client).is_none() {
+                    return Err(reject("you are not at a table", "你不在任何一桌"));
+                }
+                self.detach(client, true);
+                self.send(client, ServerMsg::Left);
+                let tables = self.summaries();
+                self.send(client, ServerMsg::Tables { tables });
+                Ok(())
+            }
+            ClientMsg::SetReady { ready } => {
+                let (tid, seat) = self.seated_before_start(client)?;
+                let t = self.tables.get_mut(&tid).expect("seated at a table");
+                if let Occupant::Person { ready: r, .. } = &mut t.seats[seat.index()].occupant {
+                    *r = ready;
+                }
+                self.table_changed(tid);
+                Ok(())
+            }
+            ClientMsg::SetBot { seat, kind } => {
+                let tid = self.owner_before_start(client)?;
+                let t = self.tables.get_mut(&tid).expect("owner of a table");
+                let slot = t
+                    .seats
+                    .get_mut(seat.index())
+                    .ok_or_else(|| Rejection::unknown_seat(seat))?;
+                match (&slot.occupant, kind) {
+                    (Occupant::Person { .. }, _) => {
+                        return Err(reject(
+                            format!("seat {seat} is a person's"),
+                            format!("{seat} 号座位有人"),
+                        ));
+                    }
+                    (_, None) => slot.occupant = Occupant::Open,
+                    (_, Some(kind)) => {
+                        let kind = valid_bot(t.settings.game(), &kind)?;
+                        t.seats[seat.index()].occupant = Occupant::Bot { kind };
+                    }
+                }
+                self.table_changed(tid);
+                Ok(())
+            }
+            ClientMsg::FillWithBots { kind } => {
+                let tid = self.owner_before_start(client)?;
+                let t = self.tables.get_mut(&tid).expect("owner of a table");
+                let kind = valid_bot(t.settings.game(), &kind)?;
+                for slot in &mut t.seats {
+                    if slot.occupant == Occupant::Open {
+                        slot.occupant = Occupant::Bot { kind: kind.clone() };
+                    }
+                }
+                self.table_changed(tid);
+                Ok(())
+            }
+            ClientMsg::Start => self.start(client),
+            ClientMsg::Act { action } => self.act(client, action),
+        }
+    }
+
+    fn rename(&mut self, client: ClientKey, name: String) {
+        let c = self.clients.get_mut(&client).expect("known client");
+        c.name = name.clone();
+        if let Some((tid, Role::Player(seat))) = c.place {
+            let t = self.tables.get_mut(&tid).expect("seated at a table");
+            if !t.started()
+                && let Occupant::Person { name: n, .. } = &mut t.seats[seat.index()].occupant
+            {
+                *n = name;
+                self.table_changed(tid);
+            }
+        }
+    }
+
+    fn place(&self, client: ClientKey) -> Option<(TableId, Role)> {
+        self.clients.get(&client).and_then(|c| c.place)
+    }
+
+    fn not_seated(&self, client: ClientKey) -> Result<(), Rejection> {
+        match self.place(client) {
+            Some((tid, _)) => Err(reject(
+                format!("you are at table {tid}: leave it first"),
+                format!("你在第 {tid} 桌：请先离开"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn table_mut(&mut self, id: TableId) -> Result<&mut HallTable, Rejection> {
+        self.tables.get_mut(&id).ok_or_else(|| {
+            reject(
+                format!("there is no table {id}"),
+                format!("没有第 {id} 桌"),
+            )
+        })
+    }
+
+    fn seated_before_start(&self, client: ClientKey) -> Result<(TableId, SeatId), Rejection> {
+        match self.place(client) {
+            Some((tid, Role::Player(seat))) => {
+                if self.tables[&tid].started() {
+                    Err(reject("the game has started", "游戏已经开始"))
+                } else {
+                    Ok((tid, seat))
+                }
+            }
+            _ => Err(reject("you have no seat", "你没有座位")),
+        }
+    }
+
+    fn owner_before_start(&self, client: ClientKey) -> Result<TableId, Rejection> {
+        let (tid, seat) = self.seated_before_start(client)?;
+        if self.tables[&tid].owner != Some(seat) {
+            return Err(reject(
+                "only the table's owner (who opened it) may do that",
+                "只有开桌的人可以这样做",
+            ));
+        }
+        Ok(tid)
+    }
+
+    fn create(
+        &mut self,
+        client: ClientKey,
+        settings: games::AnySettings,
+        seats: u8,
+        host_seat: bool,
+        seed: Option<u64>,
+    ) -> Result<(), Rejection> {
+        self.not_seated(client)?;
+        let game = settings.game();
+        if !game.playable() || bot_kinds(game).is_empty() {
+            return Err(reject(
+                format!("{} cannot be played here yet", game.title().en),
+                format!("这里还不能玩{}", game.title().zh),
+            ));
+        }
+        let range = game.seats();
+        if !range.contains(&(seats as usize)) {
+            return Err(reject(
+                format!(
+                    "{} takes {} to {} players, not {seats}",
+                    game.title().en,
+                    range.start(),
+                    range.end()
+                ),
+                format!(
+                    "{}需要 {} 到 {} 名玩家，而不是 {seats} 名",
+                    game.title().zh,
+                    range.start(),
+                    range.end()
+                ),
+            ));
+        }
+        // The settings must make a table: deal one now and throw it away.
+        games::new_table(&settings, 0, vec![String::new(); seats as usize])?;
+        let id = self.next_table;
+        self.next_table += 1;
+        let token = fresh_token();
+        let name = self.clients[&client].name.clone();
+        let mut table = HallTable {
+            id,
+            settings,
+            seed: seed.unwrap_or_else(fresh_seed),
+            has_host_seat: host_seat,
+            host: None,
+            seats: (0..seats).map(|_| Seat::open()).collect(),
+            owner: Some(SeatId(0)),
+            game: None,
+            anchor: (self.now, 0),
+            bots_wait_until: 0,
+            journaled: 0,
+            snapshot_len: 0,
+            spectators: Vec::new(),
+            last_lobby: None,
+        };
+        table.seats[0] = Seat {
+            occupant: Occupant::Person {
+                name,
+                token: token.clone(),
+                ready: false,
+            },
+            client: Some(client),
+            away_since: None,
+        };
+        self.tables.insert(id, table);
+        self.attach(client, id, Role::Player(SeatId(0)), Some(token));
+        self.table_changed(id);
+        Ok(())
+    }
+
+    fn take_seat(&mut self, client: ClientKey, tid: TableId, seat: SeatId) -> Result<(), Rejection> {
+        self.not_seated(client)?;
+        let name = self.clients[&client].name.clone();
+        let t = self.table_mut(tid)?;
+        if t.started() {
+            return Err(reject(
+                "the game has started: a seat is taken back only with its token",
+                "游戏已经开始：只有凭令牌才能回到座位",
+            ));
+        }
+        let slot = t
+            .seats
+            .get_mut(seat.index())
+            .ok_or_else(|| Rejection::unknown_seat(seat))?;
+        if slot.occupant != Occupant::Open {
+            return Err(reject(
+                format!("seat {seat} is taken"),
+                format!("{seat} 号座位已有人"),
+            ));
+        }
+        let token = fresh_token();
+        *slot = Seat {
+            occupant: Occupant::Person {
+                name,
+                token: token.clone(),
+                ready: false,
+            },
+            client: Some(client),
+            away_since: None,
+        };
+        if t.owner.is_none() {
+            t.owner = Some(seat);
+        }
+        self.attach(client, tid, Role::Player(seat), Some(token));
+        self.table_changed(tid);
+        Ok(())
+    }
+
+    fn take_host_seat(&mut self, client: ClientKey, tid: TableId) -> Result<(), Rejection> {
+        self.not_seated(client)?;
+        let name = self.clients[&client].name.clone();
+        let t = self.table_mut(tid)?;
+        if !t.has_host_seat {
+            return Err(reject(
+                format!("table {tid} has no host seat"),
+                format!("第 {tid} 桌没有主持人座位"),
+            ));
+        }
+        if t.host.is_some() {
+            return Err(reject(
+                format!("the host seat of table {tid} is taken"),
+                format!("第 {tid} 桌的主持人座位已有人"),
+            ));
+        }
+        let token = fresh_token();
+        t.host = Some(HostSlot {
+            name,
+            token: token.clone(),
+            client: Some(client),
+        });
+        self.attach(client, tid, Role::Host, Some(token));
+        self.table_changed(tid);
+        Ok(())
+    }
+
+    fn resume(&mut self, client: ClientKey, token: &str) -> Result<(), Rejection> {
+        let found = self.tables.iter().find_map(|(&tid, t)| {
+            if let Some(i) = t.seat_of_token(token) {
+                Some((tid, Role::Player(SeatId(i as u8))))
+            } else if t.host.as_ref().is_some_and(|h| h.token == token) {
+                Some((tid, Role::Host))
+            } else {
+                None
+            }
+        });
+        let Some((tid, role)) = found else {
+            return Err(reject(
+                "that token opens no seat here",
+                "这个令牌在这里打不开任何座位",
+            ));
+        };
+        if self.place(client).is_some() {
+            self.detach(client, true);
+        }
+        // Whoever held the place before (a dead connection) loses it.
+        let t = self.tables.get_mut(&tid).expect("found above");
+        let previous = match role {
+            Role::Player(seat) => {
+                let slot = &mut t.seats[seat.index()];
+                slot.away_since = None;
+                slot.client.replace(client)
+            }
+            Role::Host => t.host.as_mut().and_then(|h| h.client.replace(client)),
+            Role::Spectator => None,
+        };
+        if let Some(old) = previous.filter(|&old| old != client)
+            && let Some(c) = self.clients.get_mut(&old)
+        {
+            c.place = None;
+            self.send(old, ServerMsg::Left);
+        }
+        self.attach(client, tid, role, Some(token.to_string()));
+        self.table_changed(tid);
+        Ok(())
+    }
+
+    /// Records the client's place, tells it, and sends it the whole table.
+    fn attach(&mut self, client: ClientKey, tid: TableId, role: Role, token: Option<String>) {
+        let c = self.clients.get_mut(&client).expect("known client");
+        c.place = Some((tid, role));
+        c.reset_sync();
+        self.send(
+            client,
+            ServerMsg::Joined {
+                table: tid,
+                role,
+                token,
+            },
+        );
+        let t = &self.tables[&tid];
+        let lobby = t.lobby(self.now, self.config.takeover_ms);
+        self.send(client, ServerMsg::Lobby(lobby));
+        self.tables_changed = true;
+    }
+
+    /// Takes a client away from its table. `on_purpose`: it said Leave
+    /// (rather than dropped).
+    fn detach(&mut self, client: ClientKey, on_purpose: bool) {
+        let Some(c) = self.clients.get_mut(&client) else {
+            return;
+        };
+        let Some((tid, role)) = c.place.take() else {
+            return;
+        };
+        let now = self.now;
+        let Some(t) = self.tables.get_mut(&tid) else {
+            return;
+        };
+        match role {
+            Role::Player(seat) => {
+                let started = t.started();
+                let slot = &mut t.seats[seat.index()];
+                if slot.client != Some(client) {
+                    return;
+                }
+                slot.client = None;
+                if started {
+                    // The seat stays theirs; a bot stands in after a while.
+                    slot.away_since = Some(now);
+                } else {
+                    *slot = Seat::open();
+                    if t.owner == Some(seat) {
+                        t.owner = t
+                            .seats
+                            .iter()
+                            .position(|s| matches!(s.occupant, Occupant::Person { .. }))
+                            .map(|i| SeatId(i as u8));
+                    }
+                }
+            }
+            Role::Host => {
+                if t.host.as_ref().is_some_and(|h| h.client == Some(client)) {
+                    if t.started() {
+                        if let Some(h) = t.host.as_mut() {
+                            h.client = None;
+                        }
+                    } else {
+                        t.host = None;
+                    }
+                }
+            }
+            Role::Spectator => t.spectators.retain(|&s| s != client),
+        }
+        let _ = on_purpose;
+        self.table_changed(tid);
+    }
+
+    fn start(&mut self, client: ClientKey) -> Result<(), Rejection> {
+        let tid = self.owner_before_start(client)?;
+        let now = self.now;
+        let t = self.tables.get_mut(&tid).expect("owner of a table");
+        // The owner starting counts as the owner being ready.
+        if let Some(owner) = t.owner
+            && let Occupant::Person { ready, .. } = &mut t.seats[owner.index()].occupant
+        {
+            *ready = true;
+        }
+        let open: Vec<String> = (0..t.seats.len())
+            .filter(|&i| t.seats[i].occupant == Occupant::Open)
+            .map(|i| (i + 1).to_string())
+            .collect();
+        if !open.is_empty() {
+            return Err(reject(
+                format!("seats {} are empty: seat people or bots there", open.join(", ")),
+                format!("{} 号座位还空着：请让人或机器人坐下", open.join("、")),
+            ));
+        }
+        let waiting: Vec<String> = (0..t.seats.len())
+            .filter(|&i| matches!(t.seats[i].occupant, Occupant::Person { ready: false, .. }))
+            .map(|i| t.name_of(i))
+            .collect();
+        if !waiting.is_empty() {
+            return Err(reject(
+                format!("not ready yet: {}", waiting.join(", ")),
+                format!("还没准备好：{}", waiting.join("、")),
+            ));
+        }
+        let names = (0..t.seats.len()).map(|i| t.name_of(i)).collect();
+        t.game = Some(games::new_table(&t.settings, t.seed, names)?);
+        t.anchor = (now, 0);
+        t.bots_wait_until = now + self.config.bot_delay_ms;
+        self.table_changed(tid);
+        Ok(())
+    }
+
+    fn act(&mut self, client: ClientKey, action: games::AnyAction) -> Result<(), Rejection> {
+        let seat = match self.place(client) {
+            Some((_, Role::Player(seat))) => seat,
+            Some((_, Role::Host)) => {
+                return Err(reject(
+                    "the host seat sees everything but acts for nobody",
+                    "主持人能看到一切，但不能替任何人行动",
+                ));
+            }
+            Some((_, Role::Spectator)) => {
+                return Err(reject("spectators cannot act", "观众不能行动"));
+            }
+            None => return Err(reject("you have no seat", "你没有座位")),
+        };
+        let (tid, _) = self.place(client).expect("seated");
+        let t = self.tables.get_mut(&tid).expect("seated at a table");
+        let Some(game) = t.game.as_mut() else {
+            return Err(reject("the game has not started", "游戏还没开始"));
+        };
+        game.submit(seat, &action)?;
+        self.stats.accepted += 1;
+        // On disk before the sender hears it was accepted: no accepted
+        // action is lost to a crash.
+        self.commit(tid);
+        self.send(client, ServerMsg::Accepted);
+        Ok(())
+    }
+
+    /// Moves every game's clock to `now` (hall milliseconds), lets bots and
+    /// stand-ins act, saves what changed and tells every client.
+    pub fn tick(&mut self, now: u64) {
+        self.now = self.now.max(now);
+        let now = self.now;
+        let ids: Vec<TableId> = self.tables.keys().copied().collect();
+        for tid in ids {
+            let takeover = self.config.takeover_ms;
+            let delay = self.config.bot_delay_ms;
+            let t = self.tables.get_mut(&tid).expect("listed");
+            let Some(game) = t.game.as_mut() else {
+                continue;
+            };
+            if game.result().is_some() {
+                continue;
+            }
+            game.advance_to(t.anchor.1 + now.saturating_sub(t.anchor.0));
+            if now >= t.bots_wait_until {
+                // With no pause, bots play on until a person must act.
+                for _ in 0..10_000 {
+                    let game = t.game.as_ref().expect("started");
+                    let bot = game.to_act().into_iter().find_map(|s| {
+                        t.bot_at(s.index(), now, takeover)
+                            .map(|k| (s, k.to_string()))
+                    });
+                    let Some((seat, kind)) = bot else { break };
+                    let game = t.game.as_mut().expect("started");
+                    match game.bot_act(seat, &kind, &mut self.bot_rng) {
+                        Some(Ok(())) => self.stats.accepted += 1,
+                        Some(Err(_)) | None => break,
+                    }
+                    if delay > 0 {
+                        t.bots_wait_until = now + delay;
+                        break;
+                    }
+                }
+            }
+            let lobby = t.lobby(now, takeover);
+            if t.last_lobby.as_ref() != Some(&lobby) {
+                self.table_changed(tid);
+            }
+            self.commit(tid);
+        }
+        self.flush();
+    }
+
+    /// Marks a table's seating as changed: its record is saved and its
+    /// lobby sent again at the next flush.
+    fn table_changed(&mut self, tid: TableId) {
+        if let Some(t) = self.tables.get_mut(&tid) {
+            t.last_lobby = None;
+        }
+        self.tables_changed = true;
+        self.save_record(tid);
+    }
+
+    /// Writes the table's whole record (seating and game snapshot),
+    /// atomically, and empties its journal.
+    fn save_record(&mut self, tid: TableId) {
+        let Some(t) = self.tables.get_mut(&tid) else {
+            return;
+        };
+        let logged = t.game.as_ref().map_or(0, |g| g.log_len());
+        t.journaled = logged;
+        t.snapshot_len = logged;
+        if let Some(store) = &self.store {
+            let text = ron::to_string(&t.record()).expect("records always serialize");
+            let id = store_id(tid);
+            if let Err(e) = store
+                .save_text(&id, &text)
+                .and_then(|()| store.clear_journal(&id))
+            {
+                // The table plays on; the operator sees why it is not saved.
+                eprintln!("foodweb: {e}");
+            }
+            self.stats.saves += 1;
+        }
+    }
+
+    /// Appends the table's newly accepted actions to its journal; every
+    /// `SNAPSHOT_EVERY` log entries, and at the end, writes the whole record.
+    fn commit(&mut self, tid: TableId) {
+        let Some(t) = self.tables.get_mut(&tid) else {
+            return;
+        };
+        let Some(game) = t.game.as_ref() else { return };
+        let logged = game.log_len();
+        if logged == t.journaled {
+            return;
+        }
+        if logged - t.snapshot_len >= SNAPSHOT_EVERY || game.result().is_some() {
+            self.save_record(tid);
+            return;
+        }
+        let entries = game.journal_from(t.journaled);
+        t.journaled = logged;
+        if let Some(store) = &self.store
+            && !entries.is_empty()
+        {
+            let lines: Vec<String> = entries
+                .iter()
+                .map(|e| ron::to_string(e).expect("journal entries always serialize"))
+                .collect();
+            if let Err(e) = store.append_journal(&store_id(tid), &lines) {
+                eprintln!("foodweb: {e}");
+            }
+            self.stats.saves += 1;
+        }
+    }
+
+    fn summaries(&self) -> Vec<TableSummary> {
+        self.tables.values().map(HallTable::summary).collect()
+    }
+
+    /// Sends every client what changed at its table, and the list of tables
+    /// to those not at one.
+    fn flush(&mut self) {
+        let now = self.now;
+        let takeover = self.config.takeover_ms;
+        let keys: Vec<ClientKey> = self.clients.keys().copied().collect();
+        // Lobbies first, then views and feeds.
+        for t in self.tables.values_mut() {
+            if t.last_lobby.is_none() {
+                let lobby = t.lobby(now, takeover);
+                for &k in &keys {
+                    if self.clients[&k].place.is_some_and(|(tid, _)| tid == t.id) {
+                        self.outbox.push((k, ServerMsg::Lobby(lobby.clone())));
+                    }
+                }
+                t.last_lobby = Some(lobby);
+            }
+        }
+        if std::mem::take(&mut self.tables_changed) {
+            let tables = self.summaries();
+            for &k in &keys {
+                if self.clients[&k].place.is_none() {
+                    self.outbox.push((
+                        k,
+                        ServerMsg::Tables {
+                            tables: tables.clone(),
+                        },
+                    ));
+                }
+            }
+        }
+        for k in keys {
+            self.sync(k);
+        }
+    }
+
+    /// Sends one client its view and feed if its table moved on.
+    fn sync(&mut self, k: ClientKey) {
+        let c = &self.clients[&k];
+        let Some((tid, role)) = c.place else { return };
+        let Some(game) = self.tables.get(&tid).and_then(|t| t.game.as_ref()) else {
+            return;
+        };
+        let revision = game.revision();
+        if c.sent_revision == Some(revision) {
+            return;
+        }
+        let said = game.announcements();
+        let view = match role {
+            Role::Player(seat) => ServerMsg::View {
+                table: tid,
+                revision,
+                view: game.view(Some(seat)),
+            },
+            Role::Spectator => ServerMsg::View {
+                table: tid,
+                revision,
+                view: game.view(None),
+            },
+            Role::Host => ServerMsg::HostView {
+                table: tid,
+                revision,
+                seats: (0..game.seats())
+                    .map(|i| game.view(Some(SeatId(i as u8))))
+                    .collect(),
+                public: game.view(None),
+            },
+        };
+        let public_from = c.sent_public.min(said.public.len());
+        let public = said.public[public_from..].to_vec();
+        // A player's own notes; the host's are everyone's; a spectator none.
+        let notes: Vec<_> = match role {
+            Role::Player(seat) => said.private.iter().filter(|n| n.seat == seat).cloned().collect(),
+            Role::Host => said.private.clone(),
+            Role::Spectator => Vec::new(),
+        };
+        let notes_from = c.sent_notes.min(notes.len());
+        let new_notes = notes[notes_from..].to_vec();
+        let feed = ServerMsg::Feed {
+            table: tid,
+            public_from: public_from as u32,
+            public,
+            notes_from: notes_from as u32,
+            notes: new_notes,
+        };
+        let public_len = said.public.len();
+        let notes_len = notes.len();
+        let c = self.clients.get_mut(&k).expect("known client");
+        c.sent_revision = Some(revision);
+        c.sent_public = public_len;
+        c.sent_notes = notes_len;
+        self.outbox.push((k, view));
+        self.outbox.push((k, feed));
+    }
+}
+
+fn valid_name(name: &str) -> Result<String, Rejection> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(reject(
+            format!("a name has 1 to {MAX_NAME_CHARS} characters and no control characters"),
+            format!("名字须为 1 到 {MAX_NAME_CHARS} 个字符，且不含控制字符"),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+fn valid_bot(game: GameId, kind: &str) -> Result<String, Rejection> {
+    if bot_kinds(game).contains(&kind) {
+        Ok(kind.to_string())
+    } else {
+        Err(reject(
+            format!(
+                "there is no '{kind}' bot for {}; there are: {}",
+                game.title().en,
+                bot_kinds(game).join(", ")
+            ),
+            format!(
+                "{}没有“{kind}”机器人；可选：{}",
+                game.title().zh,
+                bot_kinds(game).join("、")
+            ),
+        ))
+    }
+}
+
+/// A bilingual line for a table, for logs and consoles.
+pub fn describe(summary: &TableSummary) -> Bilingual {
+    Bilingual::new(
+        format!(
+            "table {}: {} ({}/{} seats open)",
+            summary.id,
+            summary.game.title().en,
+            summary.open_seats,
+            summary.seats
+        ),
+        format!(
+            "第 {} 桌：{}（{}/{} 个空座）",
+            summary.id,
+            summary.game.title().zh,
+            summary.open_seats,
+            summary.seats
+        ),
+    )
+}

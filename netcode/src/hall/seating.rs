@@ -1,0 +1,216 @@
+//! One table in the hall: who sits where, who owns it, the game once it
+//! has started, and the record that is saved to disk.
+
+use foodweb_rules::table::{GameResult, SeatId};
+use serde::{Deserialize, Serialize};
+
+use super::ClientKey;
+use crate::games::{AnySettings, HostedTable, bot_kinds};
+use crate::messages::{LobbyState, SeatInfo, SeatKind, TableId, TableSummary};
+
+/// Who a seat belongs to. Saved with the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Occupant {
+    Open,
+    Bot {
+        kind: String,
+    },
+    Person {
+        name: String,
+        /// The secret that takes the seat back; only its person has it.
+        token: String,
+        ready: bool,
+    },
+}
+
+pub struct Seat {
+    pub occupant: Occupant,
+    /// The connection playing the seat now, if any.
+    pub client: Option<ClientKey>,
+    /// Hall time the person left; `None` while connected or not a person.
+    pub away_since: Option<u64>,
+}
+
+impl Seat {
+    pub fn open() -> Self {
+        Self {
+            occupant: Occupant::Open,
+            client: None,
+            away_since: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostSlot {
+    pub name: String,
+    pub token: String,
+    #[serde(skip)]
+    pub client: Option<ClientKey>,
+}
+
+pub struct HallTable {
+    pub id: TableId,
+    pub settings: AnySettings,
+    pub seed: u64,
+    pub has_host_seat: bool,
+    pub host: Option<HostSlot>,
+    pub seats: Vec<Seat>,
+    pub owner: Option<SeatId>,
+    pub game: Option<Box<dyn HostedTable>>,
+    /// Hall time and table time that correspond, for moving the clock.
+    pub anchor: (u64, u64),
+    /// Hall time before which no bot acts (so people can follow).
+    pub bots_wait_until: u64,
+    /// Log entries already on disk (in the snapshot or the journal).
+    pub journaled: usize,
+    /// Log entries in the last full snapshot written.
+    pub snapshot_len: usize,
+    pub spectators: Vec<ClientKey>,
+    pub last_lobby: Option<LobbyState>,
+}
+
+impl HallTable {
+    pub fn started(&self) -> bool {
+        self.game.is_some()
+    }
+
+    pub fn result(&self) -> Option<GameResult> {
+        self.game.as_ref().and_then(|g| g.result())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.result().is_some()
+    }
+
+    pub fn name_of(&self, seat: usize) -> String {
+        match &self.seats[seat].occupant {
+            Occupant::Open => String::new(),
+            Occupant::Bot { kind } => format!("{kind} bot {}", seat + 1),
+            Occupant::Person { name, .. } => name.clone(),
+        }
+    }
+
+    /// The bot that plays `seat` now: its own bot, or a stand-in for a
+    /// person away longer than `takeover_ms`.
+    pub fn bot_at(&self, seat: usize, now: u64, takeover_ms: u64) -> Option<&str> {
+        let slot = &self.seats[seat];
+        match &slot.occupant {
+            Occupant::Bot { kind } => Some(kind.as_str()),
+            Occupant::Person { .. } if self.stands_in(seat, now, takeover_ms) => {
+                bot_kinds(self.settings.game()).first().copied()
+            }
+            _ => None,
+        }
+    }
+
+    pub fn stands_in(&self, seat: usize, now: u64, takeover_ms: u64) -> bool {
+        let slot = &self.seats[seat];
+        matches!(slot.occupant, Occupant::Person { .. })
+            && slot.client.is_none()
+            && slot
+                .away_since
+                .is_some_and(|t| now.saturating_sub(t) >= takeover_ms)
+    }
+
+    pub fn seat_of_token(&self, token: &str) -> Option<usize> {
+        self.seats.iter().position(
+            |s| matches!(&s.occupant, Occupant::Person { token: t, .. } if t == token),
+        )
+    }
+
+    pub fn lobby(&self, now: u64, takeover_ms: u64) -> LobbyState {
+        LobbyState {
+            id: self.id,
+            settings: self.settings.clone(),
+            seats: (0..self.seats.len())
+                .map(|i| {
+                    let slot = &self.seats[i];
+                    SeatInfo {
+                        seat: SeatId(i as u8),
+                        name: self.name_of(i),
+                        kind: match &slot.occupant {
+                            Occupant::Open => SeatKind::Open,
+                            Occupant::Bot { kind } => SeatKind::Bot { kind: kind.clone() },
+                            Occupant::Person { ready, .. } => SeatKind::Person {
+                                ready: *ready,
+                                connected: slot.client.is_some(),
+                                stand_in: self.stands_in(i, now, takeover_ms),
+                            },
+                        },
+                    }
+                })
+                .collect(),
+            host: self
+                .has_host_seat
+                .then(|| self.host.as_ref().map(|h| h.name.clone()).unwrap_or_default()),
+            owner: self.owner,
+            started: self.started(),
+            result: self.result(),
+            bot_kinds: bot_kinds(self.settings.game())
+                .iter()
+                .map(|k| k.to_string())
+                .collect(),
+            spectators: self.spectators.len() as u32,
+        }
+    }
+
+    pub fn summary(&self) -> TableSummary {
+        let open = self
+            .seats
+            .iter()
+            .filter(|s| s.occupant == Occupant::Open)
+            .count();
+        TableSummary {
+            id: self.id,
+            game: self.settings.game(),
+            seats: self.seats.len() as u8,
+            open_seats: open as u8,
+            host_seat_open: self.has_host_seat && self.host.is_none(),
+            started: self.started(),
+            over: self.is_over(),
+            players: (0..self.seats.len())
+                .map(|i| self.name_of(i))
+                .filter(|n| !n.is_empty())
+                .collect(),
+        }
+    }
+
+    pub fn record(&self) -> TableRecord {
+        TableRecord {
+            format: RECORD_FORMAT,
+            id: self.id,
+            settings: self.settings.clone(),
+            seed: self.seed,
+            has_host_seat: self.has_host_seat,
+            host: self.host.clone(),
+            seats: self.seats.iter().map(|s| s.occupant.clone()).collect(),
+            owner: self.owner,
+            snapshot: self.game.as_ref().map(|g| g.snapshot_ron()),
+        }
+    }
+}
+
+/// Bumped whenever the record layout changes.
+pub const RECORD_FORMAT: u32 = 1;
+
+/// A table as saved in the server's data directory: its seating and, once
+/// started, the game's whole snapshot (seed, action log, state).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableRecord {
+    pub format: u32,
+    pub id: TableId,
+    pub settings: AnySettings,
+    pub seed: u64,
+    pub has_host_seat: bool,
+    pub host: Option<HostSlot>,
+    pub seats: Vec<Occupant>,
+    pub owner: Option<SeatId>,
+    /// `TableSnapshot` RON of the game, once started.
+    pub snapshot: Option<String>,
+}
+
+/// The store id of a table.
+pub fn store_id(id: TableId) -> String {
+    format!("table-{id}")
+}

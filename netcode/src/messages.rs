@@ -1,0 +1,159 @@
+//! What travels between a client and the server. Every message is typed:
+//! bytes that do not decode to one of these are dropped by the transport,
+//! and a decoded message that makes no sense is answered with `Rejected`.
+//!
+//! Secrecy is a property of these types and of who they are sent to: a
+//! seat's `View` carries only what that seat may know, `Feed` carries the
+//! public announcements and that seat's own private notes, and only the
+//! host seat ever receives `HostView`.
+
+use foodweb_rules::table::{Announcement, GameResult, PrivateNote, SeatId};
+use foodweb_rules::{Bilingual, GameId};
+use serde::{Deserialize, Serialize};
+
+use crate::games::{AnyAction, AnySettings, AnyView};
+
+/// Bumped whenever a message changes shape.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Tables are numbered by the server from 1.
+pub type TableId = u32;
+
+/// How a client sits at a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    /// Plays a seat and sees that seat's view.
+    Player(SeatId),
+    /// The seeds' human host: sees every seat, acts for none.
+    Host,
+    /// Sees only what is public.
+    Spectator,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ClientMsg {
+    /// The first message: who is here. Names are public.
+    Hello { name: String, version: u32 },
+    /// Takes back the place a token was given for (after a drop or a
+    /// server restart).
+    Resume { token: String },
+    /// Asks for the open tables again.
+    ListTables,
+    /// Opens a table of the settings' game and seats the creator at seat 1.
+    CreateTable {
+        settings: AnySettings,
+        seats: u8,
+        /// Whether the table has a host seat (sees everything, acts for none).
+        host_seat: bool,
+        /// Deal number; `None` lets the server pick one.
+        seed: Option<u64>,
+    },
+    TakeSeat { table: TableId, seat: SeatId },
+    TakeHostSeat { table: TableId },
+    Watch { table: TableId },
+    Leave,
+    SetName { name: String },
+    SetReady { ready: bool },
+    /// Before the start: puts a bot of `kind` at an open seat, or opens a
+    /// bot's seat again (`None`). Only the table's owner may.
+    SetBot { seat: SeatId, kind: Option<String> },
+    /// Before the start: puts bots of `kind` at every open seat.
+    FillWithBots { kind: String },
+    /// Starts the game once every seat is taken and every person is ready.
+    Start,
+    /// A move in the game, for the sender's own seat.
+    Act { action: AnyAction },
+}
+
+/// A line in the list of tables.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableSummary {
+    pub id: TableId,
+    pub game: GameId,
+    pub seats: u8,
+    pub open_seats: u8,
+    pub host_seat_open: bool,
+    pub started: bool,
+    pub over: bool,
+    pub players: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatKind {
+    Open,
+    Bot { kind: String },
+    Person {
+        ready: bool,
+        connected: bool,
+        /// A bot plays the seat while its person is away.
+        stand_in: bool,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub seat: SeatId,
+    pub name: String,
+    pub kind: SeatKind,
+}
+
+/// Everything public about one table's seating.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyState {
+    pub id: TableId,
+    pub settings: AnySettings,
+    pub seats: Vec<SeatInfo>,
+    /// `Some(name)` when the host seat is taken, `Some("")` when it is open.
+    pub host: Option<String>,
+    pub owner: Option<SeatId>,
+    pub started: bool,
+    pub result: Option<GameResult>,
+    pub bot_kinds: Vec<String>,
+    pub spectators: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ServerMsg {
+    Welcome {
+        server: String,
+        version: u32,
+        name: String,
+    },
+    Tables { tables: Vec<TableSummary> },
+    /// You are at a table. Keep the token: it takes the place back after a
+    /// drop or a server restart.
+    Joined {
+        table: TableId,
+        role: Role,
+        token: Option<String>,
+    },
+    /// You are no longer at a table.
+    Left,
+    Lobby(LobbyState),
+    /// Your whole view, sent whenever it changed. `revision` orders views.
+    View {
+        table: TableId,
+        revision: u64,
+        view: AnyView,
+    },
+    /// The host seat's view: every seat's view and the public one.
+    HostView {
+        table: TableId,
+        revision: u64,
+        seats: Vec<AnyView>,
+        public: AnyView,
+    },
+    /// Announcements and notes from the given positions on; a feed from
+    /// position 0 replaces what the client had.
+    Feed {
+        table: TableId,
+        public_from: u32,
+        public: Vec<Announcement>,
+        notes_from: u32,
+        notes: Vec<PrivateNote>,
+    },
+    /// Your last `Act` was accepted.
+    Accepted,
+    /// Your last message was refused; nothing changed.
+    Rejected { reason: Bilingual },
+}

@@ -1,0 +1,434 @@
+//! The hall: lobby, seats, secrecy, bad input, reconnection, stand-in bots
+//! and crash recovery, with no sockets in the way. Clauses quoted are from
+//! the LAN issue (docs/LAN.md keeps the same text).
+
+use foodweb_netcode::games::{AnyAction, AnySettings, AnyView, bot_move, my_turn, replay_table};
+use foodweb_netcode::hall::{TableRecord, store_id};
+use foodweb_netcode::messages::*;
+use foodweb_netcode::{ClientKey, Hall, HallConfig, TableStore};
+use foodweb_rules::GameId;
+use foodweb_rules::forest::{ForestAction, ForestSettings};
+use foodweb_rules::table::SeatId;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// What one client has been told.
+#[derive(Default)]
+struct Inbox {
+    all: Vec<ServerMsg>,
+    token: Option<String>,
+    view: Option<AnyView>,
+    table: Option<TableId>,
+    rejections: usize,
+}
+
+struct Party {
+    hall: Hall,
+    inboxes: std::collections::BTreeMap<ClientKey, Inbox>,
+    now: u64,
+}
+
+/// One round of 30 seconds: a whole game in a few hundred ticks.
+fn quick() -> AnySettings {
+    AnySettings::Forest(ForestSettings {
+        rounds: 1,
+        round_secs: 30,
+        ..ForestSettings::timed(1)
+    })
+}
+
+impl Party {
+    fn new(config: HallConfig) -> Self {
+        let (hall, problems) = Hall::open(config).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        Self {
+            hall,
+            inboxes: Default::default(),
+            now: 0,
+        }
+    }
+
+    fn deliver(&mut self) {
+        for (to, msg) in self.hall.drain() {
+            let inbox = self.inboxes.entry(to).or_default();
+            match &msg {
+                ServerMsg::Joined { table, token, .. } => {
+                    inbox.table = Some(*table);
+                    if token.is_some() {
+                        inbox.token = token.clone();
+                    }
+                }
+                ServerMsg::View { view, .. } => inbox.view = Some(view.clone()),
+                ServerMsg::Rejected { .. } => inbox.rejections += 1,
+                _ => {}
+            }
+            inbox.all.push(msg);
+        }
+    }
+
+    fn say(&mut self, who: ClientKey, msg: ClientMsg) {
+        self.hall.handle(who, msg);
+        self.deliver();
+    }
+
+    fn hello(&mut self, who: ClientKey, name: &str) {
+        self.hall.connect(who);
+        self.say(
+            who,
+            ClientMsg::Hello {
+                name: name.into(),
+                version: PROTOCOL_VERSION,
+            },
+        );
+    }
+
+    fn tick(&mut self, ms: u64) {
+        self.now += ms;
+        self.hall.tick(self.now);
+        self.deliver();
+    }
+
+    fn last_rejection(&self, who: ClientKey) -> Option<String> {
+        self.inboxes[&who].all.iter().rev().find_map(|m| match m {
+            ServerMsg::Rejected { reason } => Some(reason.en.clone()),
+            _ => None,
+        })
+    }
+
+    /// People at `people` play their seats with the memory bot's moves
+    /// until the game ends.
+    fn play_out(&mut self, people: &[ClientKey]) {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..20_000 {
+            let mut moved = false;
+            for &p in people {
+                let Some(view) = self.inboxes[&p].view.clone() else {
+                    continue;
+                };
+                if my_turn(&view)
+                    && let Some(action) = bot_move("memory", &view, &mut rng)
+                {
+                    self.say(p, ClientMsg::Act { action });
+                    moved = true;
+                }
+            }
+            self.tick(if moved { 10 } else { 500 });
+            let over = people.iter().any(|p| {
+                matches!(&self.inboxes[p].view, Some(AnyView::Forest(v)) if v.result.is_some())
+            });
+            if over {
+                return;
+            }
+        }
+        let views: Vec<_> = people.iter().map(|p| self.inboxes[p].view.clone()).collect();
+        panic!("the game did not end: {views:#?}");
+    }
+}
+
+fn fast(dir: Option<&std::path::Path>) -> HallConfig {
+    HallConfig {
+        name: "test".into(),
+        bot_delay_ms: 0,
+        takeover_ms: 5_000,
+        data_dir: dir.map(|d| d.to_path_buf()),
+    }
+}
+
+/// Seats two people and two bots at a new table and starts it.
+fn two_people_two_bots(p: &mut Party) -> TableId {
+    p.hello(1, "Ana");
+    p.hello(2, "Bo");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 4,
+            host_seat: true,
+            seed: Some(77),
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(2, ClientMsg::TakeSeat { table, seat: SeatId(1) });
+    p.say(1, ClientMsg::FillWithBots { kind: "memory".into() });
+    p.say(2, ClientMsg::SetReady { ready: true });
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    table
+}
+
+fn record(dir: &std::path::Path, table: TableId) -> TableRecord {
+    let store = TableStore::open(dir).unwrap();
+    let (_, text) = store.read(&store_id(table)).unwrap();
+    ron::from_str(&text).unwrap()
+}
+
+/// "create a table (game, variant, seats), see open tables, take a seat,
+/// choose a name, ready up, fill empty seats with bots, start"
+#[test]
+fn a_lobby_table_is_created_filled_with_bots_started_and_played_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    p.hello(3, "Cy");
+    let table = two_people_two_bots(&mut p);
+    // Cy, not at a table, saw the table appear in the list.
+    let listed = p.inboxes[&3].all.iter().any(|m| {
+        matches!(m, ServerMsg::Tables { tables } if tables.iter().any(|t| t.id == table && t.players.contains(&"Ana".to_string())))
+    });
+    assert!(listed);
+    p.play_out(&[1, 2]);
+    // The result the players saw equals the game replayed from the saved log.
+    let rec = record(dir.path(), table);
+    let replayed = replay_table(GameId::Forest, rec.snapshot.as_ref().unwrap()).unwrap();
+    let Some(AnyView::Forest(v)) = &p.inboxes[&1].view else {
+        panic!()
+    };
+    assert_eq!(v.result, replayed.result());
+    assert!(v.result.is_some());
+}
+
+/// "Each client receives only its own seat's view, public announcements and
+/// its own private notes." The host seat "sees everything"; "spectators
+/// see only what is public".
+#[test]
+fn each_client_hears_only_its_own_seat() {
+    let mut p = Party::new(fast(None));
+    let table = two_people_two_bots(&mut p);
+    p.hello(4, "Host");
+    p.say(4, ClientMsg::TakeHostSeat { table });
+    p.hello(5, "Fan");
+    p.say(5, ClientMsg::Watch { table });
+    p.play_out(&[1, 2]);
+    for (who, seat) in [(1, SeatId(0)), (2, SeatId(1))] {
+        for m in &p.inboxes[&who].all {
+            match m {
+                ServerMsg::View { view: AnyView::Forest(v), .. } => assert_eq!(v.me, Some(seat)),
+                ServerMsg::Feed { notes, .. } => assert!(notes.iter().all(|n| n.seat == seat)),
+                ServerMsg::HostView { .. } => panic!("a player got the host's view"),
+                _ => {}
+            }
+        }
+    }
+    let fan = &p.inboxes[&5].all;
+    assert!(fan.iter().any(|m| matches!(m, ServerMsg::View { .. })));
+    for m in fan {
+        match m {
+            ServerMsg::View { view: AnyView::Forest(v), .. } => {
+                assert_eq!(v.me, None);
+                assert!(v.hand.is_empty());
+            }
+            ServerMsg::Feed { notes, .. } => assert!(notes.is_empty()),
+            ServerMsg::HostView { .. } => panic!("a spectator got the host's view"),
+            _ => {}
+        }
+    }
+    let host_saw_all = p.inboxes[&4].all.iter().any(|m| {
+        matches!(m, ServerMsg::HostView { seats, .. } if seats.len() == 4)
+    });
+    assert!(host_saw_all);
+}
+
+/// "an action out of turn, an illegal action, a second client claiming a
+/// taken seat: the sender gets a clear rejection, nobody else is affected,
+/// the table's state is unchanged."
+#[test]
+fn bad_requests_are_refused_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    let table = two_people_two_bots(&mut p);
+    p.tick(1);
+    p.hello(6, "Late");
+    p.hello(4, "Host");
+    p.say(4, ClientMsg::TakeHostSeat { table });
+    p.hello(7, "Fan");
+    p.say(7, ClientMsg::Watch { table });
+    let before = record(dir.path(), table);
+    let others_before = p.inboxes[&7].all.len();
+    let attempts: Vec<(ClientKey, ClientMsg, &str)> = vec![
+        (6, ClientMsg::TakeSeat { table, seat: SeatId(1) }, "the game has started"),
+        (6, ClientMsg::TakeSeat { table: 99, seat: SeatId(0) }, "there is no table 99"),
+        (6, ClientMsg::Act { action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(1) }) }, "you have no seat"),
+        (4, ClientMsg::Act { action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(1) }) }, "acts for nobody"),
+        (2, ClientMsg::Act { action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(0) }) }, "not your turn"),
+        (6, ClientMsg::Resume { token: "0123".into() }, "opens no seat"),
+        (6, ClientMsg::Hello { name: "\u{7}".into(), version: PROTOCOL_VERSION }, "control characters"),
+        (6, ClientMsg::Hello { name: "x".into(), version: 999 }, "protocol"),
+        (1, ClientMsg::Start, "the game has started"),
+        (1, ClientMsg::FillWithBots { kind: "random".into() }, "the game has started"),
+    ];
+    for (who, msg, expect) in attempts {
+        let n = p.inboxes[&who].rejections;
+        p.say(who, msg.clone());
+        assert_eq!(p.inboxes[&who].rejections, n + 1, "{msg:?} was not refused");
+        let why = p.last_rejection(who).unwrap();
+        assert!(why.contains(expect), "{msg:?}: '{why}' should say '{expect}'");
+    }
+    assert_eq!(record(dir.path(), table), before, "a refused request changed the table");
+    assert_eq!(p.inboxes[&7].all.len(), others_before, "another client was affected: {:?}", &p.inboxes[&7].all[others_before..]);
+}
+
+/// "A second client claiming a taken seat" before the start, and a table
+/// that cannot start while seats are empty or people are not ready.
+#[test]
+fn seats_are_claimed_once_and_start_waits_for_everyone() {
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Ana");
+    p.hello(2, "Bo");
+    p.hello(3, "Cy");
+    p.say(1, ClientMsg::CreateTable { settings: quick(), seats: 3, host_seat: false, seed: None });
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(2, ClientMsg::TakeSeat { table, seat: SeatId(1) });
+    p.say(3, ClientMsg::TakeSeat { table, seat: SeatId(1) });
+    assert!(p.last_rejection(3).unwrap().contains("seat 2 is taken"));
+    p.say(1, ClientMsg::Start);
+    assert!(p.last_rejection(1).unwrap().contains("seats 3 are empty"));
+    p.say(2, ClientMsg::FillWithBots { kind: "memory".into() });
+    assert!(p.last_rejection(2).unwrap().contains("owner"));
+    p.say(1, ClientMsg::SetBot { seat: SeatId(2), kind: Some("random".into()) });
+    p.say(1, ClientMsg::Start);
+    assert!(p.last_rejection(1).unwrap().contains("not ready yet: Bo"));
+    p.say(3, ClientMsg::TakeHostSeat { table });
+    assert!(p.last_rejection(3).unwrap().contains("no host seat"));
+    p.say(2, ClientMsg::SetReady { ready: true });
+    let n = p.inboxes[&1].rejections;
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, n);
+    let started = p.inboxes[&2].all.iter().any(|m| matches!(m, ServerMsg::Lobby(l) if l.started));
+    assert!(started);
+}
+
+/// "A client that drops and comes back (with the token it was given) gets
+/// its seat and its whole private view back. A seat left empty longer than
+/// a set time is played by a bot until its person returns."
+#[test]
+fn a_dropped_player_is_stood_in_for_and_takes_the_seat_back() {
+    let mut p = Party::new(fast(None));
+    two_people_two_bots(&mut p);
+    p.tick(1);
+    let token = p.inboxes[&2].token.clone().unwrap();
+    let hand_before = match &p.inboxes[&2].view {
+        Some(AnyView::Forest(v)) => v.hand.clone(),
+        _ => panic!("no view"),
+    };
+    p.hall.disconnect(2);
+    // Ana plays; the absent seat 2 holds the game up until the stand-in comes.
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut stood_in = false;
+    for _ in 0..2000 {
+        if let Some(view) = p.inboxes[&1].view.clone()
+            && my_turn(&view)
+            && let Some(action) = bot_move("memory", &view, &mut rng)
+        {
+            p.say(1, ClientMsg::Act { action });
+        }
+        p.tick(250);
+        stood_in |= p.inboxes[&1].all.iter().any(|m| {
+            matches!(m, ServerMsg::Lobby(l) if matches!(l.seats[1].kind, SeatKind::Person { stand_in: true, .. }))
+        });
+        if stood_in && p.now > 20_000 {
+            break;
+        }
+    }
+    assert!(stood_in, "no bot stood in for the absent seat");
+    // Bo comes back on a new connection with the token.
+    p.hello(9, "Bo again");
+    p.say(9, ClientMsg::Resume { token });
+    let inbox = &p.inboxes[&9];
+    assert!(inbox.all.iter().any(|m| matches!(m, ServerMsg::Joined { role: Role::Player(SeatId(1)), .. })));
+    let Some(AnyView::Forest(v)) = &inbox.view else {
+        panic!("no view after resuming")
+    };
+    assert_eq!(v.me, Some(SeatId(1)));
+    assert_ne!(v.hand, hand_before, "the stand-in played (the hand moved on)");
+    // The whole feed comes back from the start, notes included.
+    let feed_from_zero = inbox.all.iter().any(|m| {
+        matches!(m, ServerMsg::Feed { public_from: 0, notes_from: 0, public, notes, .. } if !public.is_empty() && !notes.is_empty())
+    });
+    assert!(feed_from_zero);
+    // The person is back: no stand-in.
+    p.tick(10);
+    let back = p.inboxes[&9].all.iter().rev().find_map(|m| match m {
+        ServerMsg::Lobby(l) => Some(l.seats[1].kind.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        back,
+        Some(SeatKind::Person { ready: true, connected: true, stand_in: false })
+    );
+}
+
+/// "After kill -9 and a restart with the same data directory, every table
+/// resumes where it was and its clients can reconnect. No accepted action
+/// is lost." Here the hall is dropped without warning mid-game.
+#[test]
+fn a_hall_reopened_from_its_data_directory_resumes_every_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    let table = two_people_two_bots(&mut p);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut accepted = 0;
+    while accepted < 5 {
+        for who in [1, 2] {
+            if let Some(view) = p.inboxes[&who].view.clone()
+                && my_turn(&view)
+                && let Some(action) = bot_move("memory", &view, &mut rng)
+            {
+                p.say(who, ClientMsg::Act { action });
+                accepted += 1;
+            }
+        }
+        p.tick(10);
+    }
+    let tokens = [p.inboxes[&1].token.clone().unwrap(), p.inboxes[&2].token.clone().unwrap()];
+    let last_view = p.inboxes[&1].view.clone();
+    let saved = record(dir.path(), table);
+    drop(p);
+
+    let mut q = Party::new(fast(Some(dir.path())));
+    assert_eq!(q.hall.table_count(), 1);
+    q.hello(11, "Ana");
+    q.say(11, ClientMsg::Resume { token: tokens[0].clone() });
+    assert_eq!(q.inboxes[&11].view, last_view, "the view came back as it was");
+    q.hello(12, "Bo");
+    q.say(12, ClientMsg::Resume { token: tokens[1].clone() });
+    q.play_out(&[11, 12]);
+    // The finished game's log begins with every action accepted before the crash.
+    let done = record(dir.path(), table);
+    let before: foodweb_rules::table::TableSnapshot<foodweb_rules::forest::ForestGame> =
+        foodweb_rules::table::TableSnapshot::from_ron(saved.snapshot.as_ref().unwrap()).unwrap();
+    let after: foodweb_rules::table::TableSnapshot<foodweb_rules::forest::ForestGame> =
+        foodweb_rules::table::TableSnapshot::from_ron(done.snapshot.as_ref().unwrap()).unwrap();
+    assert_eq!(after.log.entries[..before.log.entries.len()], before.log.entries[..]);
+    let replayed = replay_table(GameId::Forest, done.snapshot.as_ref().unwrap()).unwrap();
+    assert_eq!(replayed.result(), after_result(&q, 11));
+}
+
+fn after_result(p: &Party, who: ClientKey) -> Option<foodweb_rules::table::GameResult> {
+    match &p.inboxes[&who].view {
+        Some(AnyView::Forest(v)) => v.result.clone(),
+        _ => None,
+    }
+}
+
+/// "a corrupt save file gets a clear error and changes nothing": the hall
+/// opens without it, reports it by path, and leaves the file as it was.
+#[test]
+fn a_corrupt_table_file_is_reported_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut p = Party::new(fast(Some(dir.path())));
+        two_people_two_bots(&mut p);
+    }
+    let path = dir.path().join("table-1.table.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let broken = &text[..text.len() / 2];
+    std::fs::write(&path, broken).unwrap();
+    let (mut hall, problems) = Hall::open(fast(Some(dir.path()))).unwrap();
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].to_string().contains("table-1.table.ron"), "{}", problems[0]);
+    assert_eq!(hall.table_count(), 0);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);
+    // A new table does not overwrite the unreadable one.
+    hall.connect(1);
+    hall.handle(1, ClientMsg::CreateTable { settings: quick(), seats: 2, host_seat: false, seed: None });
+    assert!(hall.drain().iter().any(|(_, m)| matches!(m, ServerMsg::Joined { table: 2, .. })));
+}
