@@ -50,6 +50,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Runs the LAN server, headless: many tables, for desktop (UDP) and
+    /// browser (WebSocket) clients.
+    Serve(crate::net_cli::ServeArgs),
+    /// A headless client: joins a server through the lobby and lets a bot
+    /// play its seat (for tests and measurements).
+    Client(crate::net_cli::ClientArgs),
 }
 
 /// An error for the person at the terminal: one line, exit code 2.
@@ -62,7 +68,7 @@ impl std::fmt::Display for CliError {
     }
 }
 
-fn playable_game(key: &str) -> Result<GameId, CliError> {
+pub fn playable_game(key: &str) -> Result<GameId, CliError> {
     let game = GameId::from_key(key).ok_or_else(|| {
         CliError(format!(
             "unknown game '{key}' (games: forest, crueler, wanning, gene)"
@@ -111,6 +117,8 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             }
             Ok(0)
         }
+        Command::Serve(args) => crate::net_cli::serve(args),
+        Command::Client(args) => crate::net_cli::client(args),
         Command::Scenario { file, json } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| CliError(format!("cannot read {}: {e}", file.display())))?;

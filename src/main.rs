@@ -4,6 +4,7 @@ use clap::Parser;
 
 mod cli;
 mod client;
+mod net_cli;
 
 fn main() {
     let cli = match cli::Cli::try_parse() {

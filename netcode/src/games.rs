@@ -5,13 +5,13 @@
 //! `Any*` enums: one variant per playable game, so a message that names a
 //! game the server does not host cannot even be decoded.
 
+use foodweb_rules::GameId;
 use foodweb_rules::bot::Bot;
 use foodweb_rules::forest::{self, ForestAction, ForestGame, ForestSettings, ForestView};
 use foodweb_rules::table::{
     Announcements, Game, GameResult, LogEntry, Rejection, SeatId, Seats, SnapshotError, Table,
     TableConfig, TableSnapshot,
 };
-use foodweb_rules::GameId;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 

@@ -33,10 +33,15 @@ pub enum Role {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ClientMsg {
     /// The first message: who is here. Names are public.
-    Hello { name: String, version: u32 },
+    Hello {
+        name: String,
+        version: u32,
+    },
     /// Takes back the place a token was given for (after a drop or a
     /// server restart).
-    Resume { token: String },
+    Resume {
+        token: String,
+    },
     /// Asks for the open tables again.
     ListTables,
     /// Opens a table of the settings' game and seats the creator at seat 1.
@@ -48,21 +53,40 @@ pub enum ClientMsg {
         /// Deal number; `None` lets the server pick one.
         seed: Option<u64>,
     },
-    TakeSeat { table: TableId, seat: SeatId },
-    TakeHostSeat { table: TableId },
-    Watch { table: TableId },
+    /// Takes the given seat, or any open one (`None`).
+    TakeSeat {
+        table: TableId,
+        seat: Option<SeatId>,
+    },
+    TakeHostSeat {
+        table: TableId,
+    },
+    Watch {
+        table: TableId,
+    },
     Leave,
-    SetName { name: String },
-    SetReady { ready: bool },
+    SetName {
+        name: String,
+    },
+    SetReady {
+        ready: bool,
+    },
     /// Before the start: puts a bot of `kind` at an open seat, or opens a
     /// bot's seat again (`None`). Only the table's owner may.
-    SetBot { seat: SeatId, kind: Option<String> },
+    SetBot {
+        seat: SeatId,
+        kind: Option<String>,
+    },
     /// Before the start: puts bots of `kind` at every open seat.
-    FillWithBots { kind: String },
+    FillWithBots {
+        kind: String,
+    },
     /// Starts the game once every seat is taken and every person is ready.
     Start,
     /// A move in the game, for the sender's own seat.
-    Act { action: AnyAction },
+    Act {
+        action: AnyAction,
+    },
 }
 
 /// A line in the list of tables.
@@ -81,7 +105,9 @@ pub struct TableSummary {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatKind {
     Open,
-    Bot { kind: String },
+    Bot {
+        kind: String,
+    },
     Person {
         ready: bool,
         connected: bool,
@@ -119,7 +145,9 @@ pub enum ServerMsg {
         version: u32,
         name: String,
     },
-    Tables { tables: Vec<TableSummary> },
+    Tables {
+        tables: Vec<TableSummary>,
+    },
     /// You are at a table. Keep the token: it takes the place back after a
     /// drop or a server restart.
     Joined {
@@ -155,5 +183,7 @@ pub enum ServerMsg {
     /// Your last `Act` was accepted.
     Accepted,
     /// Your last message was refused; nothing changed.
-    Rejected { reason: Bilingual },
+    Rejected {
+        reason: Bilingual,
+    },
 }

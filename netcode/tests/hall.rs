@@ -113,14 +113,17 @@ impl Party {
                 }
             }
             self.tick(if moved { 10 } else { 500 });
-            let over = people.iter().any(|p| {
-                matches!(&self.inboxes[p].view, Some(AnyView::Forest(v)) if v.result.is_some())
-            });
+            let over = people.iter().any(
+                |p| matches!(&self.inboxes[p].view, Some(AnyView::Forest(v)) if v.result.is_some()),
+            );
             if over {
                 return;
             }
         }
-        let views: Vec<_> = people.iter().map(|p| self.inboxes[p].view.clone()).collect();
+        let views: Vec<_> = people
+            .iter()
+            .map(|p| self.inboxes[p].view.clone())
+            .collect();
         panic!("the game did not end: {views:#?}");
     }
 }
@@ -148,8 +151,19 @@ fn two_people_two_bots(p: &mut Party) -> TableId {
         },
     );
     let table = p.inboxes[&1].table.unwrap();
-    p.say(2, ClientMsg::TakeSeat { table, seat: SeatId(1) });
-    p.say(1, ClientMsg::FillWithBots { kind: "memory".into() });
+    p.say(
+        2,
+        ClientMsg::TakeSeat {
+            table,
+            seat: Some(SeatId(1)),
+        },
+    );
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "memory".into(),
+        },
+    );
     p.say(2, ClientMsg::SetReady { ready: true });
     p.say(1, ClientMsg::Start);
     assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
@@ -201,7 +215,10 @@ fn each_client_hears_only_its_own_seat() {
     for (who, seat) in [(1, SeatId(0)), (2, SeatId(1))] {
         for m in &p.inboxes[&who].all {
             match m {
-                ServerMsg::View { view: AnyView::Forest(v), .. } => assert_eq!(v.me, Some(seat)),
+                ServerMsg::View {
+                    view: AnyView::Forest(v),
+                    ..
+                } => assert_eq!(v.me, Some(seat)),
                 ServerMsg::Feed { notes, .. } => assert!(notes.iter().all(|n| n.seat == seat)),
                 ServerMsg::HostView { .. } => panic!("a player got the host's view"),
                 _ => {}
@@ -212,7 +229,10 @@ fn each_client_hears_only_its_own_seat() {
     assert!(fan.iter().any(|m| matches!(m, ServerMsg::View { .. })));
     for m in fan {
         match m {
-            ServerMsg::View { view: AnyView::Forest(v), .. } => {
+            ServerMsg::View {
+                view: AnyView::Forest(v),
+                ..
+            } => {
                 assert_eq!(v.me, None);
                 assert!(v.hand.is_empty());
             }
@@ -221,9 +241,10 @@ fn each_client_hears_only_its_own_seat() {
             _ => {}
         }
     }
-    let host_saw_all = p.inboxes[&4].all.iter().any(|m| {
-        matches!(m, ServerMsg::HostView { seats, .. } if seats.len() == 4)
-    });
+    let host_saw_all = p.inboxes[&4]
+        .all
+        .iter()
+        .any(|m| matches!(m, ServerMsg::HostView { seats, .. } if seats.len() == 4));
     assert!(host_saw_all);
 }
 
@@ -244,26 +265,96 @@ fn bad_requests_are_refused_and_change_nothing() {
     let before = record(dir.path(), table);
     let others_before = p.inboxes[&7].all.len();
     let attempts: Vec<(ClientKey, ClientMsg, &str)> = vec![
-        (6, ClientMsg::TakeSeat { table, seat: SeatId(1) }, "the game has started"),
-        (6, ClientMsg::TakeSeat { table: 99, seat: SeatId(0) }, "there is no table 99"),
-        (6, ClientMsg::Act { action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(1) }) }, "you have no seat"),
-        (4, ClientMsg::Act { action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(1) }) }, "acts for nobody"),
-        (2, ClientMsg::Act { action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(0) }) }, "not your turn"),
-        (6, ClientMsg::Resume { token: "0123".into() }, "opens no seat"),
-        (6, ClientMsg::Hello { name: "\u{7}".into(), version: PROTOCOL_VERSION }, "control characters"),
-        (6, ClientMsg::Hello { name: "x".into(), version: 999 }, "protocol"),
+        (
+            6,
+            ClientMsg::TakeSeat {
+                table,
+                seat: Some(SeatId(1)),
+            },
+            "the game has started",
+        ),
+        (
+            6,
+            ClientMsg::TakeSeat {
+                table: 99,
+                seat: Some(SeatId(0)),
+            },
+            "there is no table 99",
+        ),
+        (
+            6,
+            ClientMsg::Act {
+                action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(1) }),
+            },
+            "you have no seat",
+        ),
+        (
+            4,
+            ClientMsg::Act {
+                action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(1) }),
+            },
+            "acts for nobody",
+        ),
+        (
+            2,
+            ClientMsg::Act {
+                action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(0) }),
+            },
+            "not your turn",
+        ),
+        (
+            6,
+            ClientMsg::Resume {
+                token: "0123".into(),
+            },
+            "opens no seat",
+        ),
+        (
+            6,
+            ClientMsg::Hello {
+                name: "\u{7}".into(),
+                version: PROTOCOL_VERSION,
+            },
+            "control characters",
+        ),
+        (
+            6,
+            ClientMsg::Hello {
+                name: "x".into(),
+                version: 999,
+            },
+            "protocol",
+        ),
         (1, ClientMsg::Start, "the game has started"),
-        (1, ClientMsg::FillWithBots { kind: "random".into() }, "the game has started"),
+        (
+            1,
+            ClientMsg::FillWithBots {
+                kind: "random".into(),
+            },
+            "the game has started",
+        ),
     ];
     for (who, msg, expect) in attempts {
         let n = p.inboxes[&who].rejections;
         p.say(who, msg.clone());
         assert_eq!(p.inboxes[&who].rejections, n + 1, "{msg:?} was not refused");
         let why = p.last_rejection(who).unwrap();
-        assert!(why.contains(expect), "{msg:?}: '{why}' should say '{expect}'");
+        assert!(
+            why.contains(expect),
+            "{msg:?}: '{why}' should say '{expect}'"
+        );
     }
-    assert_eq!(record(dir.path(), table), before, "a refused request changed the table");
-    assert_eq!(p.inboxes[&7].all.len(), others_before, "another client was affected: {:?}", &p.inboxes[&7].all[others_before..]);
+    assert_eq!(
+        record(dir.path(), table),
+        before,
+        "a refused request changed the table"
+    );
+    assert_eq!(
+        p.inboxes[&7].all.len(),
+        others_before,
+        "another client was affected: {:?}",
+        &p.inboxes[&7].all[others_before..]
+    );
 }
 
 /// "A second client claiming a taken seat" before the start, and a table
@@ -274,16 +365,47 @@ fn seats_are_claimed_once_and_start_waits_for_everyone() {
     p.hello(1, "Ana");
     p.hello(2, "Bo");
     p.hello(3, "Cy");
-    p.say(1, ClientMsg::CreateTable { settings: quick(), seats: 3, host_seat: false, seed: None });
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 3,
+            host_seat: false,
+            seed: None,
+        },
+    );
     let table = p.inboxes[&1].table.unwrap();
-    p.say(2, ClientMsg::TakeSeat { table, seat: SeatId(1) });
-    p.say(3, ClientMsg::TakeSeat { table, seat: SeatId(1) });
+    p.say(
+        2,
+        ClientMsg::TakeSeat {
+            table,
+            seat: Some(SeatId(1)),
+        },
+    );
+    p.say(
+        3,
+        ClientMsg::TakeSeat {
+            table,
+            seat: Some(SeatId(1)),
+        },
+    );
     assert!(p.last_rejection(3).unwrap().contains("seat 2 is taken"));
     p.say(1, ClientMsg::Start);
     assert!(p.last_rejection(1).unwrap().contains("seats 3 are empty"));
-    p.say(2, ClientMsg::FillWithBots { kind: "memory".into() });
+    p.say(
+        2,
+        ClientMsg::FillWithBots {
+            kind: "memory".into(),
+        },
+    );
     assert!(p.last_rejection(2).unwrap().contains("owner"));
-    p.say(1, ClientMsg::SetBot { seat: SeatId(2), kind: Some("random".into()) });
+    p.say(
+        1,
+        ClientMsg::SetBot {
+            seat: SeatId(2),
+            kind: Some("random".into()),
+        },
+    );
     p.say(1, ClientMsg::Start);
     assert!(p.last_rejection(1).unwrap().contains("not ready yet: Bo"));
     p.say(3, ClientMsg::TakeHostSeat { table });
@@ -292,7 +414,10 @@ fn seats_are_claimed_once_and_start_waits_for_everyone() {
     let n = p.inboxes[&1].rejections;
     p.say(1, ClientMsg::Start);
     assert_eq!(p.inboxes[&1].rejections, n);
-    let started = p.inboxes[&2].all.iter().any(|m| matches!(m, ServerMsg::Lobby(l) if l.started));
+    let started = p.inboxes[&2]
+        .all
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Lobby(l) if l.started));
     assert!(started);
 }
 
@@ -333,12 +458,21 @@ fn a_dropped_player_is_stood_in_for_and_takes_the_seat_back() {
     p.hello(9, "Bo again");
     p.say(9, ClientMsg::Resume { token });
     let inbox = &p.inboxes[&9];
-    assert!(inbox.all.iter().any(|m| matches!(m, ServerMsg::Joined { role: Role::Player(SeatId(1)), .. })));
+    assert!(inbox.all.iter().any(|m| matches!(
+        m,
+        ServerMsg::Joined {
+            role: Role::Player(SeatId(1)),
+            ..
+        }
+    )));
     let Some(AnyView::Forest(v)) = &inbox.view else {
         panic!("no view after resuming")
     };
     assert_eq!(v.me, Some(SeatId(1)));
-    assert_ne!(v.hand, hand_before, "the stand-in played (the hand moved on)");
+    assert_ne!(
+        v.hand, hand_before,
+        "the stand-in played (the hand moved on)"
+    );
     // The whole feed comes back from the start, notes included.
     let feed_from_zero = inbox.all.iter().any(|m| {
         matches!(m, ServerMsg::Feed { public_from: 0, notes_from: 0, public, notes, .. } if !public.is_empty() && !notes.is_empty())
@@ -352,7 +486,11 @@ fn a_dropped_player_is_stood_in_for_and_takes_the_seat_back() {
     });
     assert_eq!(
         back,
-        Some(SeatKind::Person { ready: true, connected: true, stand_in: false })
+        Some(SeatKind::Person {
+            ready: true,
+            connected: true,
+            stand_in: false
+        })
     );
 }
 
@@ -378,7 +516,10 @@ fn a_hall_reopened_from_its_data_directory_resumes_every_table() {
         }
         p.tick(10);
     }
-    let tokens = [p.inboxes[&1].token.clone().unwrap(), p.inboxes[&2].token.clone().unwrap()];
+    let tokens = [
+        p.inboxes[&1].token.clone().unwrap(),
+        p.inboxes[&2].token.clone().unwrap(),
+    ];
     let last_view = p.inboxes[&1].view.clone();
     let saved = record(dir.path(), table);
     drop(p);
@@ -386,10 +527,23 @@ fn a_hall_reopened_from_its_data_directory_resumes_every_table() {
     let mut q = Party::new(fast(Some(dir.path())));
     assert_eq!(q.hall.table_count(), 1);
     q.hello(11, "Ana");
-    q.say(11, ClientMsg::Resume { token: tokens[0].clone() });
-    assert_eq!(q.inboxes[&11].view, last_view, "the view came back as it was");
+    q.say(
+        11,
+        ClientMsg::Resume {
+            token: tokens[0].clone(),
+        },
+    );
+    assert_eq!(
+        q.inboxes[&11].view, last_view,
+        "the view came back as it was"
+    );
     q.hello(12, "Bo");
-    q.say(12, ClientMsg::Resume { token: tokens[1].clone() });
+    q.say(
+        12,
+        ClientMsg::Resume {
+            token: tokens[1].clone(),
+        },
+    );
     q.play_out(&[11, 12]);
     // The finished game's log begins with every action accepted before the crash.
     let done = record(dir.path(), table);
@@ -397,7 +551,10 @@ fn a_hall_reopened_from_its_data_directory_resumes_every_table() {
         foodweb_rules::table::TableSnapshot::from_ron(saved.snapshot.as_ref().unwrap()).unwrap();
     let after: foodweb_rules::table::TableSnapshot<foodweb_rules::forest::ForestGame> =
         foodweb_rules::table::TableSnapshot::from_ron(done.snapshot.as_ref().unwrap()).unwrap();
-    assert_eq!(after.log.entries[..before.log.entries.len()], before.log.entries[..]);
+    assert_eq!(
+        after.log.entries[..before.log.entries.len()],
+        before.log.entries[..]
+    );
     let replayed = replay_table(GameId::Forest, done.snapshot.as_ref().unwrap()).unwrap();
     assert_eq!(replayed.result(), after_result(&q, 11));
 }
@@ -424,11 +581,27 @@ fn a_corrupt_table_file_is_reported_and_left_alone() {
     std::fs::write(&path, broken).unwrap();
     let (mut hall, problems) = Hall::open(fast(Some(dir.path()))).unwrap();
     assert_eq!(problems.len(), 1);
-    assert!(problems[0].to_string().contains("table-1.table.ron"), "{}", problems[0]);
+    assert!(
+        problems[0].to_string().contains("table-1.table.ron"),
+        "{}",
+        problems[0]
+    );
     assert_eq!(hall.table_count(), 0);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);
     // A new table does not overwrite the unreadable one.
     hall.connect(1);
-    hall.handle(1, ClientMsg::CreateTable { settings: quick(), seats: 2, host_seat: false, seed: None });
-    assert!(hall.drain().iter().any(|(_, m)| matches!(m, ServerMsg::Joined { table: 2, .. })));
+    hall.handle(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 2,
+            host_seat: false,
+            seed: None,
+        },
+    );
+    assert!(
+        hall.drain()
+            .iter()
+            .any(|(_, m)| matches!(m, ServerMsg::Joined { table: 2, .. }))
+    );
 }

@@ -1,10 +1,11 @@
 //! The desktop client. Screens draw a seat's view, never a table's world:
-//! the same screens serve local play and, later, networked play.
+//! every table, local or on the LAN, is played through a server (see
+//! `net`), so the same screens serve both.
 
 mod assets;
 mod card_art;
 mod i18n;
-mod local;
+mod net;
 mod screens;
 mod settings;
 mod theme;
@@ -26,6 +27,10 @@ pub enum Screen {
     Title,
     Picker,
     Setup,
+    /// Joining a LAN game: servers heard, or an address.
+    Join,
+    /// A server's lobby (hosted here or joined).
+    Lobby,
     Table,
 }
 
@@ -72,7 +77,7 @@ pub fn run() {
             card_art::plugin,
             theme::plugin,
             screens::plugin,
-            local::plugin,
+            net::plugin,
             tour::plugin,
         ))
         .add_systems(Startup, |mut commands: Commands| {

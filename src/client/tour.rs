@@ -17,10 +17,13 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use foodweb_rules::Lang;
 
-use super::local::LocalForest;
+use super::net::SeatSide;
 use super::screens::TableSetup;
 use super::screens::forest_table::TableUi;
 use super::{LaunchedAt, Screen, UserSettings};
+use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::games::AnyAction;
+use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::forest::{ForestAction, ForestPhase, deck};
 use foodweb_rules::table::SeatId;
 
@@ -62,7 +65,8 @@ fn run_tour(
     launched: Res<LaunchedAt>,
     mut exit: MessageWriter<AppExit>,
     mut title_seen: Local<Option<f32>>,
-    local: Option<NonSendMut<LocalForest>>,
+    model: Res<ClientModel>,
+    mut outbox: ResMut<Outbox>,
 ) {
     let Some(mut tour) = tour else { return };
     if *screen.get() == Screen::Loading {
@@ -116,11 +120,15 @@ fn run_tour(
         Some("showdown") => {
             // Ask the next seat for a showdown and lay down the first card;
             // the bot answers, and the reveal is on screen for the picture.
-            if let Some(mut local) = local {
-                let view = local.view();
-                let _ = local.submit(ForestAction::AskShowdown { target: SeatId(1) });
+            if let Some(view) = model.forest_view() {
+                let mut act = |action| {
+                    outbox.0.push(ClientMsg::Act {
+                        action: AnyAction::Forest(action),
+                    })
+                };
+                act(ForestAction::AskShowdown { target: SeatId(1) });
                 if let Some(&card) = view.hand.first() {
-                    let _ = local.submit(ForestAction::PlayCard { card });
+                    act(ForestAction::PlayCard { card });
                 }
             }
             tour.wait = 4.0;
@@ -168,16 +176,15 @@ fn park_pointer(mut windows: Query<&mut Window>, tour: Option<Res<Tour>>, mut do
 /// so the picture shows the challenge controls filled in.
 fn pick_challenge(
     tour: Option<ResMut<Tour>>,
-    local: Option<NonSend<LocalForest>>,
+    model: Res<ClientModel>,
     mut table_ui: ResMut<TableUi>,
 ) {
-    let (Some(mut tour), Some(local)) = (tour, local) else {
+    let (Some(mut tour), Some(view)) = (tour, model.forest_view()) else {
         return;
     };
     if !tour.want_challenge {
         return;
     }
-    let view = local.view();
     let mine = view.me == Some(view.active) && view.phase == ForestPhase::Turn;
     if !mine || view.opening_turn {
         return;

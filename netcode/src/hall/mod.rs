@@ -136,7 +136,10 @@ impl Hall {
         let mut problems = Vec::new();
         if let Some(store) = &hall.store {
             for id in store.list()? {
-                if let Some(n) = id.strip_prefix("table-").and_then(|n| n.parse::<TableId>().ok()) {
+                if let Some(n) = id
+                    .strip_prefix("table-")
+                    .and_then(|n| n.parse::<TableId>().ok())
+                {
                     hall.next_table = hall.next_table.max(n + 1);
                 }
                 match Self::load_table(store, &id) {
@@ -299,7 +302,9 @@ impl Hall {
                         format!(
                             "this server speaks protocol {PROTOCOL_VERSION}, your client {version}: update one of them"
                         ),
-                        format!("服务器协议版本 {PROTOCOL_VERSION}，客户端 {version}：请更新其中之一"),
+                        format!(
+                            "服务器协议版本 {PROTOCOL_VERSION}，客户端 {version}：请更新其中之一"
+                        ),
                     ));
                 }
                 let name = valid_name(&name)?;
@@ -430,12 +435,9 @@ impl Hall {
     }
 
     fn table_mut(&mut self, id: TableId) -> Result<&mut HallTable, Rejection> {
-        self.tables.get_mut(&id).ok_or_else(|| {
-            reject(
-                format!("there is no table {id}"),
-                format!("没有第 {id} 桌"),
-            )
-        })
+        self.tables
+            .get_mut(&id)
+            .ok_or_else(|| reject(format!("there is no table {id}"), format!("没有第 {id} 桌")))
     }
 
     fn seated_before_start(&self, client: ClientKey) -> Result<(TableId, SeatId), Rejection> {
@@ -532,7 +534,12 @@ impl Hall {
         Ok(())
     }
 
-    fn take_seat(&mut self, client: ClientKey, tid: TableId, seat: SeatId) -> Result<(), Rejection> {
+    fn take_seat(
+        &mut self,
+        client: ClientKey,
+        tid: TableId,
+        seat: Option<SeatId>,
+    ) -> Result<(), Rejection> {
         self.not_seated(client)?;
         let name = self.clients[&client].name.clone();
         let t = self.table_mut(tid)?;
@@ -542,6 +549,20 @@ impl Hall {
                 "游戏已经开始：只有凭令牌才能回到座位",
             ));
         }
+        let seat = match seat {
+            Some(seat) => seat,
+            None => t
+                .seats
+                .iter()
+                .position(|s| s.occupant == Occupant::Open)
+                .map(|i| SeatId(i as u8))
+                .ok_or_else(|| {
+                    reject(
+                        format!("table {tid} has no open seat"),
+                        format!("第 {tid} 桌没有空座位"),
+                    )
+                })?,
+        };
         let slot = t
             .seats
             .get_mut(seat.index())
@@ -725,7 +746,10 @@ impl Hall {
             .collect();
         if !open.is_empty() {
             return Err(reject(
-                format!("seats {} are empty: seat people or bots there", open.join(", ")),
+                format!(
+                    "seats {} are empty: seat people or bots there",
+                    open.join(", ")
+                ),
                 format!("{} 号座位还空着：请让人或机器人坐下", open.join("、")),
             ));
         }
@@ -961,7 +985,12 @@ impl Hall {
         let public = said.public[public_from..].to_vec();
         // A player's own notes; the host's are everyone's; a spectator none.
         let notes: Vec<_> = match role {
-            Role::Player(seat) => said.private.iter().filter(|n| n.seat == seat).cloned().collect(),
+            Role::Player(seat) => said
+                .private
+                .iter()
+                .filter(|n| n.seat == seat)
+                .cloned()
+                .collect(),
             Role::Host => said.private.clone(),
             Role::Spectator => Vec::new(),
         };
@@ -987,7 +1016,10 @@ impl Hall {
 
 fn valid_name(name: &str) -> Result<String, Rejection> {
     let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+    if name.is_empty()
+        || name.chars().count() > MAX_NAME_CHARS
+        || name.chars().any(char::is_control)
+    {
         return Err(reject(
             format!("a name has 1 to {MAX_NAME_CHARS} characters and no control characters"),
             format!("名字须为 1 到 {MAX_NAME_CHARS} 个字符，且不含控制字符"),

@@ -114,9 +114,9 @@ impl HallTable {
     }
 
     pub fn seat_of_token(&self, token: &str) -> Option<usize> {
-        self.seats.iter().position(
-            |s| matches!(&s.occupant, Occupant::Person { token: t, .. } if t == token),
-        )
+        self.seats
+            .iter()
+            .position(|s| matches!(&s.occupant, Occupant::Person { token: t, .. } if t == token))
     }
 
     pub fn lobby(&self, now: u64, takeover_ms: u64) -> LobbyState {
@@ -141,9 +141,12 @@ impl HallTable {
                     }
                 })
                 .collect(),
-            host: self
-                .has_host_seat
-                .then(|| self.host.as_ref().map(|h| h.name.clone()).unwrap_or_default()),
+            host: self.has_host_seat.then(|| {
+                self.host
+                    .as_ref()
+                    .map(|h| h.name.clone())
+                    .unwrap_or_default()
+            }),
             owner: self.owner,
             started: self.started(),
             result: self.result(),

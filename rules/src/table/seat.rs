@@ -10,17 +10,18 @@ pub struct SeatId(pub u8);
 
 impl Serialize for SeatId {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u8(self.0 + 1)
+        // u16: seat 256 (SeatId(255)) still has a number.
+        s.serialize_u16(u16::from(self.0) + 1)
     }
 }
 
 impl<'de> Deserialize<'de> for SeatId {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let n = u8::deserialize(d)?;
-        if n == 0 {
-            return Err(serde::de::Error::custom("seats are numbered from 1"));
+        let n = u16::deserialize(d)?;
+        if n == 0 || n > 256 {
+            return Err(serde::de::Error::custom("seats are numbered from 1 to 256"));
         }
-        Ok(SeatId(n - 1))
+        Ok(SeatId((n - 1) as u8))
     }
 }
 

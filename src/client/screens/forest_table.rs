@@ -8,9 +8,13 @@ use foodweb_rules::forest::{
 use foodweb_rules::table::{Rejection, SeatId};
 use foodweb_rules::{Bilingual, Lang};
 
-use crate::client::local::LocalForest;
+use crate::client::net::{SeatSide, Session, Target, send};
+use crate::client::screens::HostedAt;
 use crate::client::widgets::{self, CARD_SIZE, SMALL_CARD};
 use crate::client::{I18n, Screen, UserSettings, theme};
+use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::games::AnyAction;
+use foodweb_netcode::messages::ClientMsg;
 
 /// What the player is choosing on the table screen.
 #[derive(Resource, Default)]
@@ -22,6 +26,8 @@ pub struct TableUi {
     error: Option<Bilingual>,
     /// The last finished round whose scores the player has dismissed.
     rounds_seen: usize,
+    /// Refusals already shown.
+    seen_rejections: u64,
 }
 
 fn seat_name(view: &ForestView, seat: SeatId) -> String {
@@ -35,14 +41,17 @@ fn clock_text(ms: u64) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
 }
 
-fn submit(local: &mut LocalForest, ui_state: &mut TableUi, action: ForestAction) {
-    match local.submit(action) {
-        Ok(()) => {
-            ui_state.error = None;
-            ui_state.selected = None;
-        }
-        Err(Rejection { reason }) => ui_state.error = Some(reason),
-    }
+/// Sends the action to the server; a refusal comes back as the model's
+/// last rejection.
+fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction) {
+    send(
+        outbox,
+        ClientMsg::Act {
+            action: AnyAction::Forest(action),
+        },
+    );
+    ui_state.error = None;
+    ui_state.selected = None;
 }
 
 fn top_bar(
@@ -504,18 +513,29 @@ fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
 #[allow(clippy::too_many_arguments)]
 fn draw(
     mut contexts: EguiContexts,
-    local: Option<NonSendMut<LocalForest>>,
+    model: Res<ClientModel>,
+    mut outbox: ResMut<Outbox>,
     i18n: Res<I18n>,
     mut settings: ResMut<UserSettings>,
     mut state: ResMut<TableUi>,
     mut next: ResMut<NextState<Screen>>,
+    session: Res<Session>,
+    hosted: Res<HostedAt>,
 ) -> Result {
-    let Some(mut local) = local else {
-        return Ok(());
-    };
+    // A LAN table returns to its lobby; a table against bots to the title.
+    let on_lan = hosted.0.len() > 0 || session.target != Some(Target::InProcess);
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
-    let view = local.view();
+    let Some(view) = model.forest_view().cloned() else {
+        egui::CentralPanel::default().show(&mut screen, |ui| {
+            ui.centered_and_justified(|ui| ui.heading(i18n.t("table-connecting")));
+        });
+        return Ok(());
+    };
+    if state.seen_rejections != model.rejected {
+        state.seen_rejections = model.rejected;
+        state.error = model.last_rejection.clone();
+    }
     let lang = i18n.lang;
     let mut leave = false;
     let mut action = None;
@@ -535,7 +555,7 @@ fn draw(
                 .max_height(ui.available_height() * 0.65)
                 .stick_to_bottom(true)
                 .show(ui, |ui| {
-                    for a in local.public_feed() {
+                    for a in &model.public {
                         ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
                     }
                 });
@@ -545,7 +565,7 @@ fn draw(
                 .id_salt("notes")
                 .stick_to_bottom(true)
                 .show(ui, |ui| {
-                    for n in local.my_notes() {
+                    for n in &model.notes {
                         ui.label(
                             egui::RichText::new(i18n.pick(&n.text))
                                 .small()
@@ -564,6 +584,9 @@ fn draw(
     egui::CentralPanel::default().show(&mut screen, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             opponents(ui, &view, &i18n, &mut state, lang);
+            if !model.host_views.is_empty() {
+                host_hands(ui, &model, &i18n, lang);
+            }
             ui.separator();
             if let Some(a) = actions(ui, &view, &i18n, &mut state) {
                 action = Some(a);
@@ -627,7 +650,7 @@ fn draw(
                 }
                 ui.horizontal(|ui| {
                     if ui.button(i18n.t("table-new-game")).clicked() {
-                        next.set(Screen::Setup);
+                        next.set(if on_lan { Screen::Lobby } else { Screen::Setup });
                     }
                     if ui.button(i18n.t("table-back-to-title")).clicked() {
                         next.set(Screen::Title);
@@ -636,17 +659,39 @@ fn draw(
             });
     }
     if let Some(action) = action {
-        submit(&mut local, &mut state, action);
+        submit(&mut outbox, &mut state, action);
     }
     if leave {
-        next.set(Screen::Title);
+        next.set(if on_lan { Screen::Lobby } else { Screen::Title });
     }
     Ok(())
 }
 
-fn leave_table(world: &mut World) {
-    world.remove_non_send::<LocalForest>();
-    world.insert_resource(TableUi::default());
+/// Leaving the table screen leaves the table (a game under way keeps the
+/// seat for its token; a bot stands in).
+/// The host seat sees every hand (and acts for nobody).
+fn host_hands(ui: &mut egui::Ui, model: &ClientModel, i18n: &I18n, lang: Lang) {
+    egui::CollapsingHeader::new(i18n.t("table-host-hands"))
+        .default_open(true)
+        .show(ui, |ui| {
+            for v in &model.host_views {
+                let foodweb_netcode::games::AnyView::Forest(v) = v;
+                let Some(me) = v.me else { continue };
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(egui::RichText::new(seat_name(v, me)).strong());
+                    for &card in &v.hand {
+                        ui.label(deck().card(card).name.get(lang));
+                    }
+                });
+            }
+        });
+}
+
+fn leave_table(mut outbox: ResMut<Outbox>, model: Res<ClientModel>, mut commands: Commands) {
+    if model.place.is_some() {
+        send(&mut outbox, ClientMsg::Leave);
+    }
+    commands.insert_resource(TableUi::default());
 }
 
 pub fn plugin(app: &mut App) {

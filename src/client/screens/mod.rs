@@ -1,13 +1,16 @@
 //! One file per screen.
 
 pub mod forest_table;
+mod join;
 mod loading;
+mod lobby;
 mod picker;
 mod setup;
 mod title;
 
 use bevy::prelude::*;
 
+pub use lobby::HostedAt;
 pub use setup::{TableSetup, request_start};
 
 pub fn plugin(app: &mut App) {
@@ -17,5 +20,7 @@ pub fn plugin(app: &mut App) {
         picker::plugin,
         setup::plugin,
         forest_table::plugin,
+        join::plugin,
+        lobby::plugin,
     ));
 }

@@ -3,11 +3,14 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_rules::GameId;
-use foodweb_rules::forest::{self, ForestGame, ForestTiming};
-use foodweb_rules::table::{SeatId, Seats, TableConfig};
+use foodweb_rules::forest::ForestTiming;
+use foodweb_rules::table::SeatId;
 
-use crate::client::local::LocalForest;
+use crate::client::net::{Session, Target};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
+use foodweb_netcode::client::{ClientModel, Outbox, PlayerName};
+use foodweb_netcode::games::AnySettings;
+use foodweb_netcode::messages::ClientMsg;
 
 #[derive(Resource, Clone, Debug)]
 pub struct TableSetup {
@@ -177,7 +180,9 @@ fn draw(
     Ok(())
 }
 
-/// Builds the local table from the set-up and moves to the table screen.
+/// Opens the table on the server in this app (local play is a hosted
+/// table like any other), seats the chosen bots, starts it and moves to the
+/// table screen.
 fn start_table(world: &mut World) {
     if world.remove_resource::<StartRequested>().is_none() {
         return;
@@ -187,23 +192,33 @@ fn start_table(world: &mut World) {
     settings.round_secs = setup.round_secs;
     settings.turn_secs = setup.turn_secs;
     settings.showdown_secs = setup.showdown_secs;
-    let mut names = vec![setup.your_name.clone()];
-    let i18n = world.resource::<I18n>();
-    names.extend((1..setup.seats).map(|i| i18n.ta("setup-bot-name", &[("n", (i + 1).into())])));
-    let config = TableConfig::<ForestGame> {
-        seed: setup.seed,
-        seats: Seats { names },
-        settings,
-    };
-    let mut bots = vec![None];
-    bots.extend((1..setup.seats).map(|i| forest::bots::bot(&setup.bots[i - 1])));
-    match LocalForest::new(config, SeatId(0), bots) {
-        Ok(local) => {
-            world.insert_non_send(local);
-            world.resource_mut::<NextState<Screen>>().set(Screen::Table);
-        }
-        Err(e) => error!("cannot start the table: {e}"),
+    world.resource_mut::<PlayerName>().0 = setup.your_name.clone();
+    let mut msgs = Vec::new();
+    if world.resource::<ClientModel>().place.is_some() {
+        msgs.push(ClientMsg::Leave);
     }
+    msgs.push(ClientMsg::SetName {
+        name: setup.your_name.clone(),
+    });
+    msgs.push(ClientMsg::CreateTable {
+        settings: AnySettings::Forest(settings),
+        seats: setup.seats as u8,
+        host_seat: false,
+        seed: Some(setup.seed),
+    });
+    for i in 1..setup.seats {
+        msgs.push(ClientMsg::SetBot {
+            seat: SeatId(i as u8),
+            kind: Some(setup.bots[i - 1].clone()),
+        });
+    }
+    msgs.push(ClientMsg::Start);
+    let mut session = world.resource_mut::<Session>();
+    if session.target != Some(Target::InProcess) {
+        session.connect(Target::InProcess);
+    }
+    world.resource_mut::<Outbox>().0.extend(msgs);
+    world.resource_mut::<NextState<Screen>>().set(Screen::Table);
 }
 
 pub fn plugin(app: &mut App) {

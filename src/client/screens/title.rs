@@ -1,9 +1,13 @@
-//! The title screen: play, (later) LAN, language and text size, quit.
+//! The title screen: play against bots, host or join a LAN game,
+//! language and text size, quit.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::client::net::{Session, Target, host_on_lan};
+use crate::client::screens::HostedAt;
 use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, widgets};
+use foodweb_netcode::server::Listeners;
 
 fn announce_start_up(launched: Res<LaunchedAt>) {
     info!(
@@ -18,6 +22,9 @@ fn draw(
     mut settings: ResMut<UserSettings>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
+    mut listeners: ResMut<Listeners>,
+    mut hosted: ResMut<HostedAt>,
+    mut session: ResMut<Session>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
@@ -38,10 +45,16 @@ fn draw(
             if widgets::menu_button(ui, &i18n.t("menu-play-local"), true).clicked() {
                 next.set(Screen::Picker);
             }
-            widgets::menu_button(ui, &i18n.t("menu-host-lan"), false)
-                .on_disabled_hover_text(i18n.t("menu-lan-soon"));
-            widgets::menu_button(ui, &i18n.t("menu-join-lan"), false)
-                .on_disabled_hover_text(i18n.t("menu-lan-soon"));
+            if widgets::menu_button(ui, &i18n.t("menu-host-lan"), true).clicked() {
+                // The server in this app starts listening on the LAN, and
+                // this player joins it like everyone else.
+                hosted.0 = host_on_lan(&mut listeners);
+                session.connect(Target::InProcess);
+                next.set(Screen::Lobby);
+            }
+            if widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked() {
+                next.set(Screen::Join);
+            }
             if widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
                 exit.write(AppExit::Success);
             }

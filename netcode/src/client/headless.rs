@@ -1,0 +1,357 @@
+//! A client with no window: it joins through the lobby like a person
+//! would and lets a bot choose its seat's moves from the view it was sent.
+//! `foodweb client` runs it; the LAN tests start several of them. It can
+//! record every message it received, measure action-to-view latency, and
+//! send a stream of illegal actions to test the server's judgement.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use foodweb_rules::forest::{CardId, ForestAction};
+use foodweb_rules::table::{GameResult, SeatId};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use super::{ClientModel, Inbox, NetClientPlugin, Outbox, PlayerName, Session, Target};
+use crate::games::{AnyAction, AnySettings, AnyView, bot_move, my_turn, view_over};
+use crate::messages::{ClientMsg, Role, SeatKind, ServerMsg, TableId};
+
+/// How a headless client takes part.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// Opens a table, waits until `people` persons (itself included) sit
+    /// at it, fills the other seats with `bots` and starts.
+    Create {
+        settings: AnySettings,
+        seats: u8,
+        people: usize,
+        bots: String,
+        seed: Option<u64>,
+        host_seat: bool,
+    },
+    /// Takes an open seat at the given table, or at the first table that
+    /// has one.
+    Join { table: Option<TableId> },
+    /// Takes the host seat of the first table that has an open one.
+    Host,
+    /// Watches the first table.
+    Watch,
+}
+
+#[derive(Resource, Clone, Debug)]
+pub struct Plan {
+    pub name: String,
+    pub target: Target,
+    pub part: Part,
+    /// The bot kind that chooses this seat's moves.
+    pub play: String,
+    /// Illegal actions to send in all, a few every frame.
+    pub chaos: u32,
+    /// Where to write every received message, one JSON object a line.
+    pub record: Option<PathBuf>,
+    /// Where to write the summary (JSON) at the end.
+    pub summary: Option<PathBuf>,
+    /// Gives up after this many seconds.
+    pub timeout_secs: f64,
+    pub seed: u64,
+}
+
+/// What the client did and saw, written as its summary.
+#[derive(Resource, Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub name: String,
+    pub table: Option<TableId>,
+    pub seat: Option<SeatId>,
+    pub result: Option<GameResult>,
+    pub finished: bool,
+    pub error: Option<String>,
+    pub acts_sent: u64,
+    pub accepted: u64,
+    pub rejected: u64,
+    pub chaos_sent: u64,
+    /// Milliseconds from sending an action to receiving the view it changed.
+    pub latencies_ms: Vec<f64>,
+    pub messages_received: u64,
+    /// Payload bytes received (messages as encoded on the wire, before
+    /// lightyear's packet headers and netcode's encryption).
+    pub bytes_received: u64,
+    pub connections: u32,
+    pub token: Option<String>,
+}
+
+#[derive(Default)]
+struct Progress {
+    asked_at: f64,
+    created: bool,
+    filled: bool,
+    ready_sent: bool,
+    acted_revision: Option<u64>,
+    pending: Option<(u64, Instant)>,
+}
+
+struct Runner {
+    started: Instant,
+    rng: ChaCha8Rng,
+    record: Option<std::fs::File>,
+}
+
+pub fn headless_app(plan: Plan) -> App {
+    let tick = std::time::Duration::from_secs_f64(1.0 / 120.0);
+    let mut app = App::new();
+    app.set_error_handler(bevy_ecs::error::warn);
+    app.add_plugins((
+        bevy_app::TaskPoolPlugin::default(),
+        bevy_app::ScheduleRunnerPlugin::run_loop(tick),
+    ));
+    app.add_plugins(lightyear::prelude::client::ClientPlugins {
+        tick_duration: tick,
+    });
+    app.add_plugins(crate::protocol::ProtocolPlugin);
+    app.insert_resource(PlayerName(plan.name.clone()));
+    app.add_plugins(NetClientPlugin);
+    let record = plan.record.as_ref().map(|p| {
+        std::fs::File::create(p).unwrap_or_else(|e| panic!("cannot write {}: {e}", p.display()))
+    });
+    app.world_mut().insert_non_send(Runner {
+        started: Instant::now(),
+        rng: ChaCha8Rng::seed_from_u64(plan.seed),
+        record,
+    });
+    app.world_mut()
+        .resource_mut::<Session>()
+        .connect(plan.target.clone());
+    app.insert_resource(Summary {
+        name: plan.name.clone(),
+        ..Default::default()
+    });
+    app.insert_resource(plan);
+    app.add_systems(Update, drive.after(super::receive));
+    app
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drive(
+    plan: Res<Plan>,
+    session: Res<Session>,
+    model: Res<ClientModel>,
+    inbox: Res<Inbox>,
+    mut outbox: ResMut<Outbox>,
+    mut summary: ResMut<Summary>,
+    mut runner: NonSendMut<Runner>,
+    mut progress: Local<Progress>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let now = runner.started.elapsed().as_secs_f64();
+    for msg in &inbox.0 {
+        summary.messages_received += 1;
+        summary.bytes_received += postcard::to_allocvec(msg).map_or(0, |b| b.len() as u64);
+        if let Some(file) = runner.record.as_mut() {
+            let line = serde_json::json!({ "t": now, "msg": msg });
+            let _ = writeln!(file, "{line}");
+        }
+        if let ServerMsg::View { revision, .. } = msg
+            && let Some((sent_rev, at)) = progress.pending
+            && *revision > sent_rev
+        {
+            summary
+                .latencies_ms
+                .push(at.elapsed().as_secs_f64() * 1000.0);
+            progress.pending = None;
+        }
+    }
+    summary.connections = session.connections;
+    summary.accepted = model.accepted;
+    summary.rejected = model.rejected;
+    summary.token = model.token.clone();
+    if let Some((table, role)) = model.place {
+        summary.table = Some(table);
+        if let Role::Player(seat) = role {
+            summary.seat = Some(seat);
+        }
+    }
+    let finish =
+        |summary: &mut Summary, exit: &mut MessageWriter<AppExit>, error: Option<String>| {
+            summary.finished = error.is_none();
+            summary.error = error;
+            if let Some(path) = &plan.summary {
+                let text = serde_json::to_string_pretty(&*summary).expect("summaries serialize");
+                if let Err(e) = std::fs::write(path, text) {
+                    eprintln!("foodweb: cannot write {}: {e}", path.display());
+                }
+            }
+            exit.write(if summary.finished {
+                AppExit::Success
+            } else {
+                AppExit::error()
+            });
+        };
+    if now > plan.timeout_secs {
+        finish(
+            &mut summary,
+            &mut exit,
+            Some(format!("gave up after {} s", plan.timeout_secs)),
+        );
+        return;
+    }
+    if !session.is_connected() || model.server.is_none() {
+        return;
+    }
+    let Some((table, role)) = model.place else {
+        find_a_place(&plan, &model, &mut outbox, &mut progress, now);
+        return;
+    };
+    let Some(lobby) = model.lobby.as_ref().filter(|l| l.id == table) else {
+        return;
+    };
+    if let Some(view) = &model.view
+        && view_over(view)
+    {
+        summary.result = lobby.result.clone().or_else(|| result_of(view));
+        finish(&mut summary, &mut exit, None);
+        return;
+    }
+    if lobby.result.is_some() {
+        summary.result = lobby.result.clone();
+        finish(&mut summary, &mut exit, None);
+        return;
+    }
+    let Role::Player(me) = role else { return };
+    if !lobby.started {
+        if model.is_owner() {
+            if let Part::Create { people, bots, .. } = &plan.part {
+                let persons = lobby
+                    .seats
+                    .iter()
+                    .filter(|s| matches!(s.kind, SeatKind::Person { .. }))
+                    .count();
+                if persons >= *people && !progress.filled {
+                    outbox
+                        .0
+                        .push(ClientMsg::FillWithBots { kind: bots.clone() });
+                    progress.filled = true;
+                }
+                if progress.filled && now - progress.asked_at > 0.3 {
+                    outbox.0.push(ClientMsg::Start);
+                    progress.asked_at = now;
+                }
+            }
+        } else if !progress.ready_sent
+            && matches!(
+                lobby.seats[me.index()].kind,
+                SeatKind::Person { ready: false, .. }
+            )
+        {
+            outbox.0.push(ClientMsg::SetReady { ready: true });
+            progress.ready_sent = true;
+        }
+        return;
+    }
+    let Some(view) = model.view.clone() else {
+        return;
+    };
+    if my_turn(&view) {
+        if progress.acted_revision != Some(model.revision) {
+            let Runner { rng, .. } = &mut *runner;
+            if let Some(action) = bot_move(&plan.play, &view, rng) {
+                outbox.0.push(ClientMsg::Act { action });
+                summary.acts_sent += 1;
+                progress.acted_revision = Some(model.revision);
+                progress.pending = Some((model.revision, Instant::now()));
+            }
+        }
+    }
+    if summary.chaos_sent < u64::from(plan.chaos) {
+        // Actions no table state allows, turn or no turn: each must be refused.
+        for _ in 0..4 {
+            let action = nonsense(&view, &mut runner.rng);
+            outbox.0.push(ClientMsg::Act { action });
+            summary.chaos_sent += 1;
+        }
+    }
+}
+
+fn find_a_place(
+    plan: &Plan,
+    model: &ClientModel,
+    outbox: &mut Outbox,
+    progress: &mut Progress,
+    now: f64,
+) {
+    match &plan.part {
+        Part::Create {
+            settings,
+            seats,
+            seed,
+            host_seat,
+            ..
+        } => {
+            if !progress.created {
+                outbox.0.push(ClientMsg::CreateTable {
+                    settings: settings.clone(),
+                    seats: *seats,
+                    host_seat: *host_seat,
+                    seed: *seed,
+                });
+                progress.created = true;
+            }
+        }
+        part => {
+            if now - progress.asked_at < 0.3 {
+                return;
+            }
+            progress.asked_at = now;
+            let open = model.tables.iter().find(|t| match part {
+                Part::Join { table } => {
+                    !t.started && t.open_seats > 0 && table.is_none_or(|id| id == t.id)
+                }
+                Part::Host => !t.started && t.host_seat_open,
+                _ => true,
+            });
+            match (part, open) {
+                (Part::Join { .. }, Some(t)) => outbox.0.push(ClientMsg::TakeSeat {
+                    table: t.id,
+                    seat: None,
+                }),
+                (Part::Host, Some(t)) => outbox.0.push(ClientMsg::TakeHostSeat { table: t.id }),
+                (Part::Watch, Some(t)) => outbox.0.push(ClientMsg::Watch { table: t.id }),
+                _ => outbox.0.push(ClientMsg::ListTables),
+            }
+        }
+    }
+}
+
+fn result_of(view: &AnyView) -> Option<GameResult> {
+    match view {
+        AnyView::Forest(v) => v.result.clone(),
+    }
+}
+
+/// A random action of the view's game that no rule can allow whatever the
+/// table's state when it arrives: aimed at the sender's own seat or at a
+/// seat the table does not have, with random cards.
+fn nonsense(view: &AnyView, rng: &mut ChaCha8Rng) -> AnyAction {
+    match view {
+        AnyView::Forest(v) => {
+            let kinds = foodweb_rules::forest::deck().ids().count() as u8;
+            let seats = v.seats.len() as u8;
+            let target = match (rng.random_bool(0.5), v.me) {
+                (true, Some(me)) => me,
+                _ => SeatId(rng.random_range(seats..200)),
+            };
+            let card = CardId(rng.random_range(0..kinds));
+            AnyAction::Forest(if rng.random_bool(0.3) {
+                ForestAction::AskShowdown { target }
+            } else {
+                ForestAction::Challenge {
+                    target,
+                    named: card,
+                    with: CardId(rng.random_range(0..kinds)),
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! What a client knows, built only from the messages the server sent it.
+//! The desktop screens and the headless client both read this; neither
+//! can see more than the server chose to send.
+
+use bevy_ecs::prelude::*;
+use foodweb_rules::Bilingual;
+use foodweb_rules::table::{Announcement, PrivateNote};
+
+use crate::games::AnyView;
+use crate::messages::*;
+
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ClientModel {
+    /// The server's name once it welcomed us.
+    pub server: Option<String>,
+    pub name: String,
+    pub tables: Vec<TableSummary>,
+    /// The table we are at and how.
+    pub place: Option<(TableId, Role)>,
+    /// The token that takes our place back (kept across reconnects).
+    pub token: Option<String>,
+    pub lobby: Option<LobbyState>,
+    pub view: Option<AnyView>,
+    pub revision: u64,
+    /// Every seat's view, for the host seat only.
+    pub host_views: Vec<AnyView>,
+    pub public: Vec<Announcement>,
+    pub notes: Vec<PrivateNote>,
+    pub last_rejection: Option<Bilingual>,
+    pub accepted: u64,
+    pub rejected: u64,
+    /// Bumped by every message, so screens can tell something changed.
+    pub changes: u64,
+}
+
+impl ClientModel {
+    pub fn apply(&mut self, msg: &ServerMsg) {
+        self.changes += 1;
+        match msg {
+            ServerMsg::Welcome { server, name, .. } => {
+                self.server = Some(server.clone());
+                self.name = name.clone();
+            }
+            ServerMsg::Tables { tables } => self.tables = tables.clone(),
+            ServerMsg::Joined { table, role, token } => {
+                if self.place.map(|(t, _)| t) != Some(*table) {
+                    self.clear_table();
+                }
+                self.place = Some((*table, *role));
+                if token.is_some() {
+                    self.token = token.clone();
+                }
+            }
+            ServerMsg::Left => {
+                self.place = None;
+                self.token = None;
+                self.clear_table();
+            }
+            ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
+            ServerMsg::View { revision, view, .. } => {
+                self.revision = *revision;
+                self.view = Some(view.clone());
+            }
+            ServerMsg::HostView {
+                revision,
+                seats,
+                public,
+                ..
+            } => {
+                self.revision = *revision;
+                self.host_views = seats.clone();
+                self.view = Some(public.clone());
+            }
+            ServerMsg::Feed {
+                public_from,
+                public,
+                notes_from,
+                notes,
+                ..
+            } => {
+                self.public.truncate(*public_from as usize);
+                self.public.extend(public.iter().cloned());
+                self.notes.truncate(*notes_from as usize);
+                self.notes.extend(notes.iter().cloned());
+            }
+            ServerMsg::Accepted => {
+                self.accepted += 1;
+                self.last_rejection = None;
+            }
+            ServerMsg::Rejected { reason } => {
+                self.rejected += 1;
+                self.last_rejection = Some(reason.clone());
+            }
+        }
+    }
+
+    fn clear_table(&mut self) {
+        self.lobby = None;
+        self.view = None;
+        self.revision = 0;
+        self.host_views.clear();
+        self.public.clear();
+        self.notes.clear();
+    }
+
+    pub fn my_seat(&self) -> Option<foodweb_rules::table::SeatId> {
+        match self.place {
+            Some((_, Role::Player(seat))) => Some(seat),
+            _ => None,
+        }
+    }
+
+    pub fn is_owner(&self) -> bool {
+        self.my_seat().is_some() && self.lobby.as_ref().and_then(|l| l.owner) == self.my_seat()
+    }
+}

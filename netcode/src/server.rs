@@ -1,0 +1,203 @@
+//! The authoritative server: lightyear listeners (UDP with netcode, and
+//! WebSocket for browsers) in front of one [`Hall`]. A host client in the
+//! same app (desktop host mode, local play) reaches the same hall through
+//! an in-process endpoint, so every kind of play is one path.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_time::{Real, Time};
+use lightyear::prelude::server::*;
+use lightyear::prelude::*;
+
+use crate::hall::{ClientKey, Hall};
+use crate::messages::{ClientMsg, ServerMsg};
+use crate::protocol::{NETCODE_KEY, PROTOCOL_ID, TableChannel};
+
+/// Where the server listens. Any of them may be off.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Listeners {
+    pub udp: Option<SocketAddr>,
+    pub ws: Option<SocketAddr>,
+}
+
+/// The server's endpoints once spawned.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Endpoints {
+    pub udp: Option<Entity>,
+    pub ws: Option<Entity>,
+    /// Always there: where a host client in this app links.
+    pub local: Option<Entity>,
+}
+
+/// Connections the hall knows, by key, and back.
+#[derive(Resource, Default)]
+pub struct Links {
+    by_key: HashMap<ClientKey, Entity>,
+}
+
+/// Seconds a link may stay unauthenticated before it is dropped (a stray
+/// datagram or a half-open WebSocket must not cost memory for ever).
+const HANDSHAKE_SECS: f64 = 10.0;
+
+/// Serves the hall that was inserted as a non-send resource.
+pub struct HallServerPlugin;
+
+impl Plugin for HallServerPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Listeners>()
+            .init_resource::<Endpoints>()
+            .init_resource::<Links>()
+            .add_systems(
+                PreUpdate,
+                open_endpoints.run_if(resource_changed::<Listeners>),
+            )
+            .add_systems(Update, (pump, drop_stale_links))
+            .add_observer(on_connected)
+            .add_observer(on_disconnected);
+    }
+}
+
+fn netcode_config() -> NetcodeConfig {
+    NetcodeConfig {
+        protocol_id: PROTOCOL_ID,
+        private_key: NETCODE_KEY,
+        // LAN clients dial the host's LAN address, not the wildcard it binds.
+        server_addr_check: false,
+        ..Default::default()
+    }
+}
+
+fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: ResMut<Endpoints>) {
+    if let Some(addr) = listeners.udp.filter(|_| ends.udp.is_none()) {
+        let udp = commands
+            .spawn((
+                Name::new("udp"),
+                NetcodeServer::new(netcode_config()),
+                LocalAddr(addr),
+                ServerUdpIo::default(),
+            ))
+            .id();
+        commands.trigger(Start { entity: udp });
+        ends.udp = Some(udp);
+    }
+    if let Some(addr) = listeners.ws.filter(|_| ends.ws.is_none()) {
+        let config = ServerConfig::builder()
+            .with_bind_address(addr)
+            .with_no_encryption();
+        let ws = commands
+            .spawn((
+                Name::new("websocket"),
+                NetcodeServer::new(netcode_config()),
+                LocalAddr(addr),
+                WebSocketServerIo { config },
+            ))
+            .id();
+        commands.trigger(Start { entity: ws });
+        ends.ws = Some(ws);
+    }
+    if ends.local.is_none() {
+        let local = commands
+            .spawn((Name::new("in-process"), Server::default(), Started))
+            .id();
+        ends.local = Some(local);
+    }
+}
+
+fn key_of(link: Entity) -> ClientKey {
+    link.to_bits()
+}
+
+fn on_connected(
+    trigger: On<Add, Connected>,
+    links_of: Query<(), With<ClientOf>>,
+    mut links: ResMut<Links>,
+    mut hall: NonSendMut<Hall>,
+) {
+    let link = trigger.entity;
+    if links_of.get(link).is_err() {
+        return;
+    }
+    let key = key_of(link);
+    links.by_key.insert(key, link);
+    hall.connect(key);
+}
+
+fn on_disconnected(
+    trigger: On<Add, Disconnected>,
+    mut links: ResMut<Links>,
+    mut hall: NonSendMut<Hall>,
+) {
+    let key = key_of(trigger.entity);
+    if links.by_key.remove(&key).is_some() {
+        hall.disconnect(key);
+    }
+}
+
+/// Reads every client's messages into the hall, moves the hall's clock,
+/// and sends what it addressed.
+fn pump(
+    time: Res<Time<Real>>,
+    mut hall: NonSendMut<Hall>,
+    links: Res<Links>,
+    mut inbound: Query<(Entity, &mut MessageReceiver<ClientMsg>), With<ClientOf>>,
+    mut outbound: Query<&mut MessageSender<ServerMsg>>,
+) {
+    for (link, mut receiver) in &mut inbound {
+        if !links.by_key.contains_key(&key_of(link)) {
+            continue;
+        }
+        for msg in receiver.receive() {
+            hall.handle(key_of(link), msg);
+        }
+    }
+    hall.tick(time.elapsed().as_millis() as u64);
+    for (key, msg) in hall.drain() {
+        if let Some(&link) = links.by_key.get(&key)
+            && let Ok(mut sender) = outbound.get_mut(link)
+        {
+            sender.send::<TableChannel>(msg);
+        }
+    }
+}
+
+fn drop_stale_links(
+    time: Res<Time<Real>>,
+    mut first_seen: Local<HashMap<Entity, f64>>,
+    pending: Query<Entity, (With<LinkOf>, Without<Connected>, Without<Client>)>,
+    mut commands: Commands,
+) {
+    let now = time.elapsed_secs_f64();
+    let mut alive = Vec::new();
+    for link in &pending {
+        let seen = *first_seen.entry(link).or_insert(now);
+        if now - seen > HANDSHAKE_SECS {
+            commands.entity(link).despawn();
+        } else {
+            alive.push(link);
+        }
+    }
+    first_seen.retain(|e, _| alive.contains(e));
+}
+
+/// A headless server app: lightyear's server plugins, the protocol and the
+/// hall, ticking `hz` times a second.
+pub fn server_app(hall: Hall, listeners: Listeners, hz: f64) -> App {
+    let tick = std::time::Duration::from_secs_f64(1.0 / hz);
+    let mut app = App::new();
+    app.set_error_handler(bevy_ecs::error::warn);
+    app.add_plugins((
+        bevy_app::TaskPoolPlugin::default(),
+        bevy_app::ScheduleRunnerPlugin::run_loop(tick),
+    ));
+    app.add_plugins(ServerPlugins {
+        tick_duration: tick,
+    });
+    app.add_plugins(crate::protocol::ProtocolPlugin);
+    app.world_mut().insert_non_send(hall);
+    app.insert_resource(listeners);
+    app.add_plugins((HallServerPlugin, crate::discovery::AnnouncePlugin));
+    app
+}

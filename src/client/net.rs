@@ -1,0 +1,110 @@
+//! Every table the desktop client plays goes through a server: the one in
+//! this app for local play and LAN hosting (lightyear host-client mode: the
+//! player's connection is a client entity linked to the in-process server
+//! endpoint), or a remote one joined over UDP. Screens read only the
+//! [`ClientModel`] the server's messages built, and send [`ClientMsg`]s.
+
+use std::net::SocketAddr;
+
+use bevy::prelude::*;
+use foodweb_netcode::client::{ClientModel, LocalServer, NetClientPlugin, Outbox, PlayerName};
+use foodweb_netcode::games::AnyView;
+use foodweb_netcode::lightyear;
+use foodweb_netcode::messages::ClientMsg;
+use foodweb_netcode::protocol::ProtocolPlugin;
+use foodweb_netcode::server::{Endpoints, HallServerPlugin, Listeners};
+use foodweb_netcode::{Hall, HallConfig};
+use foodweb_rules::forest::ForestView;
+
+pub use foodweb_netcode::client::{LinkState, Session, Target};
+
+/// The ports a hosted LAN game listens on.
+pub const LAN_PORT: u16 = 5410;
+pub const LAN_WS_PORT: u16 = 5411;
+
+/// A seat's side of the table for the screens.
+pub trait SeatSide {
+    fn forest_view(&self) -> Option<&ForestView>;
+}
+
+impl SeatSide for ClientModel {
+    fn forest_view(&self) -> Option<&ForestView> {
+        match &self.view {
+            Some(AnyView::Forest(v)) => Some(v),
+            None => None,
+        }
+    }
+}
+
+/// Sends a message to whichever server the session is connected to.
+pub fn send(outbox: &mut Outbox, msg: ClientMsg) {
+    outbox.0.push(msg);
+}
+
+/// Starts listening on the LAN (host mode). Returns the addresses others
+/// should join, best first.
+pub fn host_on_lan(listeners: &mut Listeners) -> Vec<SocketAddr> {
+    listeners.udp = Some(SocketAddr::from(([0, 0, 0, 0], LAN_PORT)));
+    listeners.ws = Some(SocketAddr::from(([0, 0, 0, 0], LAN_WS_PORT)));
+    lan_addresses(LAN_PORT)
+}
+
+/// This machine's LAN addresses with `port`: the address a UDP socket would
+/// use to reach the LAN, then loopback.
+pub fn lan_addresses(port: u16) -> Vec<SocketAddr> {
+    let mut out = Vec::new();
+    // Connecting a UDP socket sends nothing; it only picks the route.
+    if let Ok(socket) = std::net::UdpSocket::bind("0.0.0.0:0")
+        && socket.connect("192.168.0.1:9").is_ok()
+        && let Ok(addr) = socket.local_addr()
+        && !addr.ip().is_unspecified()
+    {
+        out.push(SocketAddr::new(addr.ip(), port));
+    }
+    out.push(SocketAddr::from(([127, 0, 0, 1], port)));
+    out
+}
+
+fn link_local_server(
+    ends: Res<Endpoints>,
+    local: Option<Res<LocalServer>>,
+    mut commands: Commands,
+) {
+    if local.is_none()
+        && let Some(local) = ends.local
+    {
+        commands.insert_resource(LocalServer(local));
+    }
+}
+
+fn name_from_settings(settings: Res<super::UserSettings>, mut name: ResMut<PlayerName>) {
+    if name.0 != settings.name && !settings.name.trim().is_empty() {
+        name.0 = settings.name.trim().to_string();
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    let tick = std::time::Duration::from_secs_f64(1.0 / 60.0);
+    app.add_plugins(lightyear::prelude::server::ServerPlugins {
+        tick_duration: tick,
+    })
+    .add_plugins(lightyear::prelude::client::ClientPlugins {
+        tick_duration: tick,
+    })
+    .add_plugins(ProtocolPlugin);
+    let (hall, _) = Hall::open(HallConfig {
+        name: "Foodweb desktop".into(),
+        ..HallConfig::default()
+    })
+    .expect("a hall with no data folder always opens");
+    app.world_mut().insert_non_send(hall);
+    app.add_plugins((HallServerPlugin, NetClientPlugin))
+        .add_systems(
+            Update,
+            link_local_server.run_if(resource_changed::<Endpoints>),
+        )
+        .add_systems(
+            Update,
+            name_from_settings.run_if(resource_changed::<super::UserSettings>),
+        );
+}

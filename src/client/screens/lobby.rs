@@ -1,0 +1,351 @@
+//! The lobby of a server (hosted here or joined over the LAN): open
+//! tables, opening one, taking a seat, the host seat or a spectator's
+//! chair, readiness, bots for empty seats, and the start.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::games::AnySettings;
+use foodweb_netcode::messages::{ClientMsg, LobbyState, Role, SeatKind};
+use foodweb_rules::GameId;
+use foodweb_rules::forest::ForestTiming;
+
+use crate::client::net::{LinkState, Session, send};
+use crate::client::{I18n, Screen, UserSettings, theme, widgets};
+
+/// Where others join a game hosted here; empty when joined elsewhere.
+#[derive(Resource, Default, Clone)]
+pub struct HostedAt(pub Vec<std::net::SocketAddr>);
+
+#[derive(Resource)]
+struct NewTable {
+    seats: u8,
+    timing: ForestTiming,
+    host_seat: bool,
+    bot: String,
+}
+
+impl Default for NewTable {
+    fn default() -> Self {
+        Self {
+            seats: 4,
+            timing: ForestTiming::ThreeRounds,
+            host_seat: false,
+            bot: "memory".into(),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    mut contexts: EguiContexts,
+    i18n: Res<I18n>,
+    model: Res<ClientModel>,
+    session: Res<Session>,
+    hosted: Res<HostedAt>,
+    mut outbox: ResMut<Outbox>,
+    mut form: ResMut<NewTable>,
+    mut settings: ResMut<UserSettings>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut screen = widgets::screen(ctx);
+    let mut msgs = Vec::new();
+    let mut back = false;
+    egui::Panel::top("lobby-top").show(&mut screen, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button(i18n.t("menu-back")).clicked() {
+                back = true;
+            }
+            ui.heading(format!(
+                "{} · {}",
+                i18n.t("lobby-title"),
+                model.server.clone().unwrap_or_default()
+            ));
+            match &session.state {
+                LinkState::Connected => {}
+                LinkState::Lost(_) => {
+                    ui.label(egui::RichText::new(i18n.t("lobby-lost")).color(theme::BAD));
+                }
+                _ => {
+                    ui.label(egui::RichText::new(i18n.t("lobby-connecting")).color(theme::MUTED));
+                }
+            }
+        });
+        if !hosted.0.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(i18n.t("lobby-host-at")).strong());
+                for a in &hosted.0 {
+                    ui.label(
+                        egui::RichText::new(a.to_string())
+                            .size(22.0)
+                            .color(theme::ACCENT),
+                    );
+                }
+            });
+        }
+        if let Some(r) = &model.last_rejection {
+            ui.label(egui::RichText::new(i18n.pick(r)).color(theme::BAD));
+        }
+    });
+    egui::CentralPanel::default().show(&mut screen, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| match (&model.place, &model.lobby) {
+            (Some((_, role)), Some(lobby)) => {
+                seating(ui, &i18n, &model, *role, lobby, &mut form, &mut msgs)
+            }
+            _ => tables(ui, &i18n, &model, &mut form, &mut settings, &mut msgs),
+        });
+    });
+    for m in msgs {
+        send(&mut outbox, m);
+    }
+    if back {
+        if model.place.is_some() {
+            send(&mut outbox, ClientMsg::Leave);
+        } else {
+            next.set(Screen::Title);
+        }
+    }
+    Ok(())
+}
+
+fn tables(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    form: &mut NewTable,
+    settings: &mut UserSettings,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    ui.columns(2, |cols| {
+        let ui = &mut cols[0];
+        ui.heading(i18n.t("lobby-tables"));
+        if model.tables.is_empty() {
+            ui.label(egui::RichText::new(i18n.t("lobby-no-tables")).color(theme::MUTED));
+        }
+        for t in &model.tables {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.vertical(|ui| {
+                    let state = if t.over {
+                        i18n.t("lobby-over")
+                    } else if t.started {
+                        i18n.t("lobby-playing")
+                    } else {
+                        format!("{}/{}", t.seats - t.open_seats, t.seats)
+                    };
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{} · {} · {state}",
+                            i18n.ta("lobby-table", &[("n", t.id.into())]),
+                            i18n.pick(&t.game.title()),
+                        ))
+                        .strong(),
+                    );
+                    ui.label(t.players.join(" · "));
+                    ui.horizontal(|ui| {
+                        if ui
+                            .add_enabled(
+                                !t.started && t.open_seats > 0,
+                                egui::Button::new(i18n.t("lobby-take-seat")),
+                            )
+                            .clicked()
+                        {
+                            msgs.push(ClientMsg::TakeSeat {
+                                table: t.id,
+                                seat: None,
+                            });
+                        }
+                        if t.host_seat_open && ui.button(i18n.t("lobby-host-seat")).clicked() {
+                            msgs.push(ClientMsg::TakeHostSeat { table: t.id });
+                        }
+                        if ui.button(i18n.t("lobby-watch")).clicked() {
+                            msgs.push(ClientMsg::Watch { table: t.id });
+                        }
+                    });
+                });
+            });
+        }
+        let ui = &mut cols[1];
+        ui.heading(i18n.t("lobby-open-table"));
+        ui.horizontal(|ui| {
+            ui.label(i18n.t("lobby-your-name"));
+            let before = settings.name.clone();
+            let mut name = before.clone();
+            if ui
+                .add(egui::TextEdit::singleline(&mut name).desired_width(180.0))
+                .lost_focus()
+                && name.trim() != before
+                && !name.trim().is_empty()
+            {
+                msgs.push(ClientMsg::SetName {
+                    name: name.trim().to_string(),
+                });
+            }
+            if name != before {
+                settings.name = name;
+            }
+        });
+        ui.label(i18n.pick(&GameId::Forest.title()));
+        ui.add(egui::Slider::new(&mut form.seats, 2..=8).text(i18n.t("lobby-seats")));
+        egui::ComboBox::from_id_salt("lobby-timing")
+            .selected_text(i18n.pick(&form.timing.label()))
+            .show_ui(ui, |ui| {
+                for t in ForestTiming::ALL {
+                    ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
+                }
+            });
+        ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
+        if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
+            msgs.push(ClientMsg::CreateTable {
+                settings: AnySettings::Forest(form.timing.settings()),
+                seats: form.seats,
+                host_seat: form.host_seat,
+                seed: None,
+            });
+        }
+    });
+}
+
+fn seating(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    role: Role,
+    lobby: &LobbyState,
+    form: &mut NewTable,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    ui.heading(format!(
+        "{} · {}",
+        i18n.ta("lobby-table", &[("n", lobby.id.into())]),
+        i18n.pick(&lobby.settings.game().title())
+    ));
+    match role {
+        Role::Host => {
+            ui.label(egui::RichText::new(i18n.t("lobby-you-host")).color(theme::ACCENT));
+        }
+        Role::Spectator => {
+            ui.label(egui::RichText::new(i18n.t("lobby-you-watch")).color(theme::ACCENT));
+        }
+        Role::Player(_) => {}
+    }
+    let owner = model.is_owner();
+    for s in &lobby.seats {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new(format!("{}.", s.seat)).strong());
+                match &s.kind {
+                    SeatKind::Open => {
+                        ui.label(
+                            egui::RichText::new(i18n.t("lobby-open-seat")).color(theme::MUTED),
+                        );
+                        if owner && !lobby.started && ui.button(i18n.t("lobby-add-bot")).clicked() {
+                            msgs.push(ClientMsg::SetBot {
+                                seat: s.seat,
+                                kind: Some(form.bot.clone()),
+                            });
+                        }
+                    }
+                    SeatKind::Bot { kind } => {
+                        ui.label(i18n.ta("lobby-bot", &[("kind", kind.clone().into())]));
+                        if owner && !lobby.started && ui.small_button("✕").clicked() {
+                            msgs.push(ClientMsg::SetBot {
+                                seat: s.seat,
+                                kind: None,
+                            });
+                        }
+                    }
+                    SeatKind::Person {
+                        ready,
+                        connected,
+                        stand_in,
+                    } => {
+                        ui.label(egui::RichText::new(&s.name).strong());
+                        if lobby.owner == Some(s.seat) {
+                            ui.label(
+                                egui::RichText::new(i18n.t("lobby-owner"))
+                                    .small()
+                                    .color(theme::MUTED),
+                            );
+                        }
+                        if !lobby.started {
+                            let (text, color) = if *ready || lobby.owner == Some(s.seat) {
+                                (i18n.t("lobby-ready"), theme::GOOD)
+                            } else {
+                                (i18n.t("lobby-not-ready"), theme::MUTED)
+                            };
+                            ui.label(egui::RichText::new(text).color(color));
+                        }
+                        if !connected {
+                            ui.label(egui::RichText::new(i18n.t("lobby-away")).color(theme::BAD));
+                        }
+                        if *stand_in {
+                            ui.label(egui::RichText::new(i18n.t("lobby-stand-in")).small());
+                        }
+                    }
+                }
+            });
+        });
+    }
+    match &lobby.host {
+        Some(name) if !name.is_empty() => {
+            ui.label(i18n.ta("lobby-host", &[("name", name.clone().into())]));
+        }
+        Some(_) => {
+            ui.label(egui::RichText::new(i18n.t("lobby-host-open")).color(theme::MUTED));
+        }
+        None => {}
+    }
+    if lobby.spectators > 0 {
+        ui.label(i18n.ta("lobby-watching", &[("n", lobby.spectators.into())]));
+    }
+    ui.add_space(12.0);
+    if !lobby.started {
+        if owner {
+            ui.horizontal(|ui| {
+                egui::ComboBox::from_id_salt("lobby-bot-kind")
+                    .selected_text(form.bot.clone())
+                    .show_ui(ui, |ui| {
+                        for k in &lobby.bot_kinds {
+                            ui.selectable_value(&mut form.bot, k.clone(), k);
+                        }
+                    });
+                if ui.button(i18n.t("lobby-fill-bots")).clicked() {
+                    msgs.push(ClientMsg::FillWithBots {
+                        kind: form.bot.clone(),
+                    });
+                }
+            });
+            if widgets::menu_button(ui, &i18n.t("lobby-start"), true).clicked() {
+                msgs.push(ClientMsg::Start);
+            }
+        } else if let Role::Player(seat) = role {
+            let ready = matches!(
+                lobby.seats[seat.index()].kind,
+                SeatKind::Person { ready: true, .. }
+            );
+            let mut want = ready;
+            ui.checkbox(&mut want, i18n.t("lobby-im-ready"));
+            if want != ready {
+                msgs.push(ClientMsg::SetReady { ready: want });
+            }
+        }
+    }
+    if widgets::menu_button(ui, &i18n.t("lobby-leave"), true).clicked() {
+        msgs.push(ClientMsg::Leave);
+    }
+}
+
+/// Once the game at our table starts, the table screen takes over.
+fn follow_start(model: Res<ClientModel>, mut next: ResMut<NextState<Screen>>) {
+    if model.place.is_some() && model.lobby.as_ref().is_some_and(|l| l.started) {
+        next.set(Screen::Table);
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<NewTable>()
+        .init_resource::<HostedAt>()
+        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Lobby)))
+        .add_systems(Update, follow_start.run_if(in_state(Screen::Lobby)));
+}
