@@ -71,11 +71,13 @@ pub enum ClientMsg {
     SetReady {
         ready: bool,
     },
-    /// Before the start: puts a bot of `kind` at an open seat, or opens a
-    /// bot's seat again (`None`). Only the table's owner may.
+    /// Before the start: puts a bot of `kind` at an open seat (named `name`,
+    /// or after its kind), or opens a bot's seat again (`kind: None`). Only
+    /// the table's owner may.
     SetBot {
         seat: SeatId,
         kind: Option<String>,
+        name: Option<String>,
     },
     /// Before the start: puts bots of `kind` at every open seat.
     FillWithBots {

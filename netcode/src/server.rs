@@ -99,9 +99,12 @@ fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: R
         ends.ws = Some(ws);
     }
     if ends.local.is_none() {
+        // It has no transport, so it is never linked: `Started` goes on
+        // after the spawn, or the link's absence would stop it at once.
         let local = commands
-            .spawn((Name::new("in-process"), Server::default(), Started))
+            .spawn((Name::new("in-process"), Server::default()))
             .id();
+        commands.entity(local).insert(Started);
         ends.local = Some(local);
     }
 }

@@ -404,6 +404,7 @@ fn seats_are_claimed_once_and_start_waits_for_everyone() {
         ClientMsg::SetBot {
             seat: SeatId(2),
             kind: Some("random".into()),
+            name: Some("Robo".into()),
         },
     );
     p.say(1, ClientMsg::Start);

@@ -366,7 +366,7 @@ impl Hall {
                 self.table_changed(tid);
                 Ok(())
             }
-            ClientMsg::SetBot { seat, kind } => {
+            ClientMsg::SetBot { seat, kind, name } => {
                 let tid = self.owner_before_start(client)?;
                 let t = self.tables.get_mut(&tid).expect("owner of a table");
                 let slot = t
@@ -383,7 +383,8 @@ impl Hall {
                     (_, None) => slot.occupant = Occupant::Open,
                     (_, Some(kind)) => {
                         let kind = valid_bot(t.settings.game(), &kind)?;
-                        t.seats[seat.index()].occupant = Occupant::Bot { kind };
+                        let name = name.map(|n| valid_name(&n)).transpose()?;
+                        t.seats[seat.index()].occupant = Occupant::Bot { kind, name };
                     }
                 }
                 self.table_changed(tid);
@@ -395,7 +396,10 @@ impl Hall {
                 let kind = valid_bot(t.settings.game(), &kind)?;
                 for slot in &mut t.seats {
                     if slot.occupant == Occupant::Open {
-                        slot.occupant = Occupant::Bot { kind: kind.clone() };
+                        slot.occupant = Occupant::Bot {
+                            kind: kind.clone(),
+                            name: None,
+                        };
                     }
                 }
                 self.table_changed(tid);
@@ -812,11 +816,11 @@ impl Hall {
             let Some(game) = t.game.as_mut() else {
                 continue;
             };
-            if game.result().is_some() {
-                continue;
+            let playing = game.result().is_none();
+            if playing {
+                game.advance_to(t.anchor.1 + now.saturating_sub(t.anchor.0));
             }
-            game.advance_to(t.anchor.1 + now.saturating_sub(t.anchor.0));
-            if now >= t.bots_wait_until {
+            if playing && now >= t.bots_wait_until {
                 // With no pause, bots play on until a person must act.
                 for _ in 0..10_000 {
                     let game = t.game.as_ref().expect("started");

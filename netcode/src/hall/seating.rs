@@ -14,6 +14,9 @@ pub enum Occupant {
     Open,
     Bot {
         kind: String,
+        /// The name its seat shows; by default "<kind> bot <seat>".
+        #[serde(default)]
+        name: Option<String>,
     },
     Person {
         name: String,
@@ -86,7 +89,10 @@ impl HallTable {
     pub fn name_of(&self, seat: usize) -> String {
         match &self.seats[seat].occupant {
             Occupant::Open => String::new(),
-            Occupant::Bot { kind } => format!("{kind} bot {}", seat + 1),
+            Occupant::Bot {
+                name: Some(name), ..
+            } => name.clone(),
+            Occupant::Bot { kind, name: None } => format!("{kind} bot {}", seat + 1),
             Occupant::Person { name, .. } => name.clone(),
         }
     }
@@ -96,7 +102,7 @@ impl HallTable {
     pub fn bot_at(&self, seat: usize, now: u64, takeover_ms: u64) -> Option<&str> {
         let slot = &self.seats[seat];
         match &slot.occupant {
-            Occupant::Bot { kind } => Some(kind.as_str()),
+            Occupant::Bot { kind, .. } => Some(kind.as_str()),
             Occupant::Person { .. } if self.stands_in(seat, now, takeover_ms) => {
                 bot_kinds(self.settings.game()).first().copied()
             }
@@ -131,7 +137,7 @@ impl HallTable {
                         name: self.name_of(i),
                         kind: match &slot.occupant {
                             Occupant::Open => SeatKind::Open,
-                            Occupant::Bot { kind } => SeatKind::Bot { kind: kind.clone() },
+                            Occupant::Bot { kind, .. } => SeatKind::Bot { kind: kind.clone() },
                             Occupant::Person { ready, .. } => SeatKind::Person {
                                 ready: *ready,
                                 connected: slot.client.is_some(),

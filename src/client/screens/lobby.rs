@@ -243,15 +243,23 @@ fn seating(
                             msgs.push(ClientMsg::SetBot {
                                 seat: s.seat,
                                 kind: Some(form.bot.clone()),
+                                name: Some(super::setup::bot_name(i18n, s.seat.index() + 1)),
                             });
                         }
                     }
                     SeatKind::Bot { kind } => {
-                        ui.label(i18n.ta("lobby-bot", &[("kind", kind.clone().into())]));
+                        ui.label(egui::RichText::new(&s.name).strong());
+                        ui.label(
+                            egui::RichText::new(
+                                i18n.ta("lobby-bot", &[("kind", kind.clone().into())]),
+                            )
+                            .color(theme::MUTED),
+                        );
                         if owner && !lobby.started && ui.small_button("✕").clicked() {
                             msgs.push(ClientMsg::SetBot {
                                 seat: s.seat,
                                 kind: None,
+                                name: None,
                             });
                         }
                     }

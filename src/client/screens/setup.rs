@@ -180,6 +180,11 @@ fn draw(
     Ok(())
 }
 
+/// A bot's seat name in the player's language ("Bot 3", "机器人 3").
+pub fn bot_name(i18n: &I18n, seat: usize) -> String {
+    i18n.ta("setup-bot-name", &[("n", seat.into())])
+}
+
 /// Opens the table on the server in this app (local play is a hosted
 /// table like any other), seats the chosen bots, starts it and moves to the
 /// table screen.
@@ -210,6 +215,7 @@ fn start_table(world: &mut World) {
         msgs.push(ClientMsg::SetBot {
             seat: SeatId(i as u8),
             kind: Some(setup.bots[i - 1].clone()),
+            name: Some(bot_name(world.resource::<I18n>(), i + 1)),
         });
     }
     msgs.push(ClientMsg::Start);
