@@ -56,6 +56,22 @@ pub enum Command {
     /// A headless client: joins a server through the lobby and lets a bot
     /// play its seat (for tests and measurements).
     Client(crate::net_cli::ClientArgs),
+    /// Measures a server's hall: many 4-seat bot tables at the normal pace
+    /// on one thread, no sockets; prints CPU and memory per table as JSON.
+    BenchHall {
+        #[arg(long, default_value_t = 200)]
+        tables: usize,
+        /// Simulated seconds to run.
+        #[arg(long, default_value_t = 120.0)]
+        seconds: f64,
+        #[arg(long, default_value_t = 60.0)]
+        hz: f64,
+        #[arg(long, default_value_t = 1100)]
+        bot_delay_ms: u64,
+        /// Save tables here as the server does (journal and snapshots).
+        #[arg(long)]
+        data: Option<PathBuf>,
+    },
 }
 
 /// An error for the person at the terminal: one line, exit code 2.
@@ -119,6 +135,25 @@ pub fn run(command: Command) -> Result<i32, CliError> {
         }
         Command::Serve(args) => crate::net_cli::serve(args),
         Command::Client(args) => crate::net_cli::client(args),
+        Command::BenchHall {
+            tables,
+            seconds,
+            hz,
+            bot_delay_ms,
+            data,
+        } => {
+            if tables == 0 || seconds <= 0.0 || hz <= 0.0 {
+                return Err(CliError("tables, seconds and hz must be positive".into()));
+            }
+            let report =
+                foodweb_netcode::bench::bench_hall(tables, seconds, hz, bot_delay_ms, data)
+                    .map_err(CliError)?;
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&report).expect("reports serialize")
+            );
+            Ok(0)
+        }
         Command::Scenario { file, json } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| CliError(format!("cannot read {}: {e}", file.display())))?;

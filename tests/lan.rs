@@ -194,10 +194,12 @@ fn three_clients_play_a_whole_game_through_the_lobby() {
     );
 }
 
+/// At one revision: each seat's view, each seat's hand, the public view.
+type Moment = (Vec<ForestView>, Vec<Vec<CardId>>, ForestView);
+
 /// The state of the table after each change, rebuilt from the saved log.
 struct Timeline {
-    /// revision -> (each seat's view, each seat's hand, the public view)
-    at: std::collections::HashMap<u64, (Vec<ForestView>, Vec<Vec<CardId>>, ForestView)>,
+    at: std::collections::HashMap<u64, Moment>,
 }
 
 fn timeline(record: &TableRecord) -> Timeline {

@@ -145,9 +145,12 @@ pub trait HostedTable {
     ) -> Option<Result<(), Rejection>>;
 }
 
+/// A bot playing a seat, and its kind.
+type SeatBot<G> = (String, Box<dyn Bot<G>>);
+
 struct Hosted<G: HostGame> {
     table: Table<G>,
-    bots: Vec<Option<(String, Box<dyn Bot<G>>)>>,
+    bots: Vec<Option<SeatBot<G>>>,
 }
 
 impl<G: HostGame> Hosted<G> {

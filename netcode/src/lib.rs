@@ -3,6 +3,7 @@
 //! store, and the lightyear server and client that carry those messages
 //! over a LAN.
 
+pub mod bench;
 pub mod client;
 pub mod discovery;
 pub mod games;

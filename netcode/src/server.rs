@@ -166,10 +166,13 @@ fn pump(
     }
 }
 
+/// Remote links that have not (yet) completed netcode's handshake.
+type Unauthenticated = (With<LinkOf>, Without<Connected>, Without<Client>);
+
 fn drop_stale_links(
     time: Res<Time<Real>>,
     mut first_seen: Local<HashMap<Entity, f64>>,
-    pending: Query<Entity, (With<LinkOf>, Without<Connected>, Without<Client>)>,
+    pending: Query<Entity, Unauthenticated>,
     mut commands: Commands,
 ) {
     let now = time.elapsed_secs_f64();

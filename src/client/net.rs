@@ -98,13 +98,17 @@ pub fn plugin(app: &mut App) {
     })
     .expect("a hall with no data folder always opens");
     app.world_mut().insert_non_send(hall);
-    app.add_plugins((HallServerPlugin, NetClientPlugin))
-        .add_systems(
-            Update,
-            link_local_server.run_if(resource_changed::<Endpoints>),
-        )
-        .add_systems(
-            Update,
-            name_from_settings.run_if(resource_changed::<super::UserSettings>),
-        );
+    app.add_plugins((
+        HallServerPlugin,
+        NetClientPlugin,
+        foodweb_netcode::discovery::AnnouncePlugin,
+    ))
+    .add_systems(
+        Update,
+        link_local_server.run_if(resource_changed::<Endpoints>),
+    )
+    .add_systems(
+        Update,
+        name_from_settings.run_if(resource_changed::<super::UserSettings>),
+    );
 }

@@ -7,7 +7,9 @@
 //! Writes `title-en.png`, `title-zh.png`, `picker.png`, `setup.png`,
 //! `table.png`, `showdown.png` (a showdown asked and revealed),
 //! `challenge.png` (a challenge picked on the player's turn),
-//! `table-en.png`, `game-over.png` (a 45-second game played out), and
+//! `table-en.png`, `game-over.png` (a 45-second game played out),
+//! `lobby.png` (hosting a LAN game), `lobby-table.png` (a table opened
+//! there), `join.png` (the join screen hearing this very server), and
 //! `startup.txt` (seconds from launch to the title screen), then quits.
 //! `FOODWEB_TOUR_SUFFIX` is added to each name.
 
@@ -17,15 +19,27 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use foodweb_rules::Lang;
 
-use super::net::SeatSide;
+use super::net::{SeatSide, Session, Target, host_on_lan};
+use super::screens::HostedAt;
 use super::screens::TableSetup;
 use super::screens::forest_table::TableUi;
 use super::{LaunchedAt, Screen, UserSettings};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyAction;
+use foodweb_netcode::games::AnySettings;
 use foodweb_netcode::messages::ClientMsg;
+use foodweb_netcode::server::Listeners;
+use foodweb_rules::forest::ForestTiming;
 use foodweb_rules::forest::{ForestAction, ForestPhase, deck};
 use foodweb_rules::table::SeatId;
+
+/// What hosting a LAN game touches.
+#[derive(bevy::ecs::system::SystemParam)]
+struct LanHosting<'w> {
+    listeners: ResMut<'w, Listeners>,
+    hosted: ResMut<'w, HostedAt>,
+    session: ResMut<'w, Session>,
+}
 
 #[derive(Resource)]
 struct Tour {
@@ -40,7 +54,7 @@ struct Tour {
 }
 
 /// Each step: what to do, then the screenshot to take after a pause.
-const STEPS: [&str; 10] = [
+const STEPS: [&str; 13] = [
     "title-en",
     "title-zh",
     "picker",
@@ -50,6 +64,9 @@ const STEPS: [&str; 10] = [
     "challenge",
     "table-en",
     "game-over",
+    "lobby",
+    "lobby-table",
+    "join",
     "quit",
 ];
 
@@ -67,7 +84,13 @@ fn run_tour(
     mut title_seen: Local<Option<f32>>,
     model: Res<ClientModel>,
     mut outbox: ResMut<Outbox>,
+    mut lan: LanHosting,
 ) {
+    let LanHosting {
+        listeners,
+        hosted,
+        session,
+    } = &mut lan;
     let Some(mut tour) = tour else { return };
     if *screen.get() == Screen::Loading {
         return;
@@ -141,6 +164,31 @@ fn run_tour(
         Some("game-over") => {
             settings.lang = Lang::Zh;
             tour.wait = 60.0;
+        }
+        Some("lobby") => {
+            // Host a LAN game, as the title screen's button does.
+            hosted.0 = host_on_lan(listeners);
+            outbox.0.push(ClientMsg::Leave);
+            session.connect(Target::InProcess);
+            next.set(Screen::Lobby);
+            tour.wait = 2.5;
+        }
+        Some("lobby-table") => {
+            outbox.0.push(ClientMsg::CreateTable {
+                settings: AnySettings::Forest(ForestTiming::Quick.settings()),
+                seats: 4,
+                host_seat: true,
+                seed: None,
+            });
+            outbox.0.push(ClientMsg::SetBot {
+                seat: SeatId(2),
+                kind: Some("memory".into()),
+                name: Some("机器人 3".into()),
+            });
+        }
+        Some("join") => {
+            next.set(Screen::Join);
+            tour.wait = 3.0;
         }
         _ => {}
     }

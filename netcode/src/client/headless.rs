@@ -75,6 +75,8 @@ pub struct Summary {
     pub chaos_sent: u64,
     /// Milliseconds from sending an action to receiving the view it changed.
     pub latencies_ms: Vec<f64>,
+    pub latency_p50_ms: Option<f64>,
+    pub latency_p99_ms: Option<f64>,
     pub messages_received: u64,
     /// Payload bytes received (messages as encoded on the wire, before
     /// lightyear's packet headers and netcode's encryption).
@@ -253,15 +255,13 @@ fn drive(
     let Some(view) = model.view.clone() else {
         return;
     };
-    if my_turn(&view) {
-        if progress.acted_revision != Some(model.revision) {
-            let Runner { rng, .. } = &mut *runner;
-            if let Some(action) = bot_move(&plan.play, &view, rng) {
-                outbox.0.push(ClientMsg::Act { action });
-                summary.acts_sent += 1;
-                progress.acted_revision = Some(model.revision);
-                progress.pending = Some((model.revision, Instant::now()));
-            }
+    if my_turn(&view) && progress.acted_revision != Some(model.revision) {
+        let Runner { rng, .. } = &mut *runner;
+        if let Some(action) = bot_move(&plan.play, &view, rng) {
+            outbox.0.push(ClientMsg::Act { action });
+            summary.acts_sent += 1;
+            progress.acted_revision = Some(model.revision);
+            progress.pending = Some((model.revision, Instant::now()));
         }
     }
     if summary.chaos_sent < u64::from(plan.chaos) {

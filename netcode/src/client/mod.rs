@@ -152,7 +152,7 @@ fn keep_connected(
             Some(local) => Ok(commands
                 .spawn((
                     Name::new("host client"),
-                    Client::default(),
+                    Client,
                     LinkOf { server: local.0 },
                     Link::default(),
                     Linked,

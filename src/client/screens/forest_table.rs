@@ -523,7 +523,7 @@ fn draw(
     hosted: Res<HostedAt>,
 ) -> Result {
     // A LAN table returns to its lobby; a table against bots to the title.
-    let on_lan = hosted.0.len() > 0 || session.target != Some(Target::InProcess);
+    let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
     let Some(view) = model.forest_view().cloned() else {

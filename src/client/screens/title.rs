@@ -16,6 +16,7 @@ fn announce_start_up(launched: Res<LaunchedAt>) {
     );
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw(
     mut contexts: EguiContexts,
     i18n: Res<I18n>,
