@@ -111,6 +111,7 @@ lobby-not-ready = not ready
 lobby-away = away
 lobby-stand-in = a bot plays until they return
 lobby-add-bot = Add a bot
+lobby-remove-bot = Remove
 lobby-fill-bots = Fill empty seats with bots
 lobby-start = Start the game
 lobby-leave = Leave the table

@@ -106,6 +106,7 @@ lobby-not-ready = 未准备
 lobby-away = 离线
 lobby-stand-in = 机器人代打，直到本人回来
 lobby-add-bot = 加机器人
+lobby-remove-bot = 移除
 lobby-fill-bots = 空位补机器人
 lobby-start = 开始游戏
 lobby-leave = 离开牌桌

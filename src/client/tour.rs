@@ -168,7 +168,6 @@ fn run_tour(
         Some("lobby") => {
             // Host a LAN game, as the title screen's button does.
             hosted.0 = host_on_lan(listeners);
-            outbox.0.push(ClientMsg::Leave);
             session.connect(Target::InProcess);
             next.set(Screen::Lobby);
             tour.wait = 2.5;

@@ -36,6 +36,13 @@ pub struct ClientModel {
 impl ClientModel {
     pub fn apply(&mut self, msg: &ServerMsg) {
         self.changes += 1;
+        // A refusal is news until the next thing that went through.
+        if matches!(
+            msg,
+            ServerMsg::Joined { .. } | ServerMsg::Left | ServerMsg::Accepted
+        ) {
+            self.last_rejection = None;
+        }
         match msg {
             ServerMsg::Welcome { server, name, .. } => {
                 self.server = Some(server.clone());

@@ -169,6 +169,10 @@ fn tables(
         ui.heading(i18n.t("lobby-open-table"));
         ui.horizontal(|ui| {
             ui.label(i18n.t("lobby-your-name"));
+            // The name the server knows us by, until we change it here.
+            if settings.name.trim().is_empty() && !model.name.is_empty() {
+                settings.name = model.name.clone();
+            }
             let before = settings.name.clone();
             let mut name = before.clone();
             if ui
@@ -255,7 +259,10 @@ fn seating(
                             )
                             .color(theme::MUTED),
                         );
-                        if owner && !lobby.started && ui.small_button("✕").clicked() {
+                        if owner
+                            && !lobby.started
+                            && ui.small_button(i18n.t("lobby-remove-bot")).clicked()
+                        {
                             msgs.push(ClientMsg::SetBot {
                                 seat: s.seat,
                                 kind: None,
@@ -344,9 +351,15 @@ fn seating(
     }
 }
 
-/// Once the game at our table starts, the table screen takes over.
+/// Once the game at our table starts, the table screen takes over (not
+/// for a game already over: its lobby is where one leaves it).
 fn follow_start(model: Res<ClientModel>, mut next: ResMut<NextState<Screen>>) {
-    if model.place.is_some() && model.lobby.as_ref().is_some_and(|l| l.started) {
+    if model.place.is_some()
+        && model
+            .lobby
+            .as_ref()
+            .is_some_and(|l| l.started && l.result.is_none())
+    {
         next.set(Screen::Table);
     }
 }
