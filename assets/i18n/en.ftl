@@ -3,6 +3,7 @@ app-tagline = Four party games about who eats whom
 loading = Loading the forest…
 menu-play-local = Play against bots
 menu-host-lan = Host a LAN game
+menu-host-failed = Cannot host here: a port is taken ({ $why })
 menu-join-lan = Join a LAN game
 menu-quit = Quit
 menu-back = Back

@@ -3,6 +3,7 @@ app-tagline = 四款关于“谁吃谁”的聚会游戏
 loading = 正在进入森林……
 menu-play-local = 与机器人对战
 menu-host-lan = 创建局域网游戏
+menu-host-failed = 无法在此创建：端口被占用（{ $why }）
 menu-join-lan = 加入局域网游戏
 menu-quit = 退出
 menu-back = 返回

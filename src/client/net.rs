@@ -42,11 +42,19 @@ pub fn send(outbox: &mut Outbox, msg: ClientMsg) {
 }
 
 /// Starts listening on the LAN (host mode). Returns the addresses others
-/// should join, best first.
-pub fn host_on_lan(listeners: &mut Listeners) -> Vec<SocketAddr> {
-    listeners.udp = Some(SocketAddr::from(([0, 0, 0, 0], LAN_PORT)));
-    listeners.ws = Some(SocketAddr::from(([0, 0, 0, 0], LAN_WS_PORT)));
-    lan_addresses(LAN_PORT)
+/// should join, best first, or why the ports cannot be had.
+pub fn host_on_lan(listeners: &mut Listeners) -> Result<Vec<SocketAddr>, String> {
+    if listeners.udp.is_none() {
+        // Ask first: a port taken by another program must be a message on
+        // screen, not a failure inside the network stack.
+        std::net::UdpSocket::bind(("0.0.0.0", LAN_PORT))
+            .map_err(|e| format!("UDP {LAN_PORT}: {e}"))?;
+        std::net::TcpListener::bind(("0.0.0.0", LAN_WS_PORT))
+            .map_err(|e| format!("TCP {LAN_WS_PORT}: {e}"))?;
+        listeners.udp = Some(SocketAddr::from(([0, 0, 0, 0], LAN_PORT)));
+        listeners.ws = Some(SocketAddr::from(([0, 0, 0, 0], LAN_WS_PORT)));
+    }
+    Ok(lan_addresses(LAN_PORT))
 }
 
 /// This machine's LAN addresses with `port`: the address a UDP socket would

@@ -167,7 +167,7 @@ fn run_tour(
         }
         Some("lobby") => {
             // Host a LAN game, as the title screen's button does.
-            hosted.0 = host_on_lan(listeners);
+            hosted.0 = host_on_lan(listeners).unwrap_or_default();
             session.connect(Target::InProcess);
             next.set(Screen::Lobby);
             tour.wait = 2.5;

@@ -26,6 +26,7 @@ fn draw(
     mut listeners: ResMut<Listeners>,
     mut hosted: ResMut<HostedAt>,
     mut session: ResMut<Session>,
+    mut host_error: Local<Option<String>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
@@ -49,9 +50,20 @@ fn draw(
             if widgets::menu_button(ui, &i18n.t("menu-host-lan"), true).clicked() {
                 // The server in this app starts listening on the LAN, and
                 // this player joins it like everyone else.
-                hosted.0 = host_on_lan(&mut listeners);
-                session.connect(Target::InProcess);
-                next.set(Screen::Lobby);
+                match host_on_lan(&mut listeners) {
+                    Ok(addresses) => {
+                        hosted.0 = addresses;
+                        session.connect(Target::InProcess);
+                        next.set(Screen::Lobby);
+                    }
+                    Err(e) => *host_error = Some(e),
+                }
+            }
+            if let Some(e) = host_error.as_ref() {
+                ui.label(
+                    egui::RichText::new(i18n.ta("menu-host-failed", &[("why", e.clone().into())]))
+                        .color(theme::BAD),
+                );
             }
             if widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked() {
                 next.set(Screen::Join);
