@@ -7,6 +7,14 @@ mod client;
 mod net_cli;
 
 fn main() {
+    // A dropped WebSocket is an ordinary event, but the network stack
+    // reports it as an error that captures a backtrace; with RUST_BACKTRACE
+    // set, resolving those cost a debug build a gigabyte of memory.
+    // Library backtraces stay off unless asked for; panics keep theirs.
+    if std::env::var_os("RUST_LIB_BACKTRACE").is_none() {
+        // SAFETY: no other thread exists yet.
+        unsafe { std::env::set_var("RUST_LIB_BACKTRACE", "0") };
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {

@@ -175,22 +175,30 @@ fn drive(
             summary.seat = Some(seat);
         }
     }
-    let finish =
-        |summary: &mut Summary, exit: &mut MessageWriter<AppExit>, error: Option<String>| {
-            summary.finished = error.is_none();
-            summary.error = error;
-            if let Some(path) = &plan.summary {
-                let text = serde_json::to_string_pretty(&*summary).expect("summaries serialize");
-                if let Err(e) = std::fs::write(path, text) {
-                    eprintln!("foodweb: cannot write {}: {e}", path.display());
-                }
-            }
-            exit.write(if summary.finished {
-                AppExit::Success
-            } else {
-                AppExit::error()
-            });
+    let finish = |summary: &mut Summary,
+                  exit: &mut MessageWriter<AppExit>,
+                  error: Option<String>| {
+        summary.finished = error.is_none();
+        summary.error = error;
+        let mut sorted = summary.latencies_ms.clone();
+        sorted.sort_by(f64::total_cmp);
+        let pick = |q: f64| {
+            (!sorted.is_empty()).then(|| sorted[((sorted.len() - 1) as f64 * q).round() as usize])
         };
+        summary.latency_p50_ms = pick(0.5);
+        summary.latency_p99_ms = pick(0.99);
+        if let Some(path) = &plan.summary {
+            let text = serde_json::to_string_pretty(&*summary).expect("summaries serialize");
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("foodweb: cannot write {}: {e}", path.display());
+            }
+        }
+        exit.write(if summary.finished {
+            AppExit::Success
+        } else {
+            AppExit::error()
+        });
+    };
     if now > plan.timeout_secs {
         finish(
             &mut summary,
