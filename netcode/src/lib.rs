@@ -18,3 +18,17 @@ pub use store::{StoreError, TableStore};
 
 /// The lightyear this crate speaks, for apps that add its plugins.
 pub use lightyear;
+
+/// A windowless app that updates `hz` times a second and logs (rather than
+/// panics on) errors from systems and observers: network errors are
+/// ordinary events.
+pub fn headless_app(hz: f64) -> (bevy_app::App, std::time::Duration) {
+    let tick = std::time::Duration::from_secs_f64(1.0 / hz);
+    let mut app = bevy_app::App::new();
+    app.set_error_handler(bevy_ecs::error::warn);
+    app.add_plugins((
+        bevy_app::TaskPoolPlugin::default(),
+        bevy_app::ScheduleRunnerPlugin::run_loop(tick),
+    ));
+    (app, tick)
+}

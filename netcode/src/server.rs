@@ -191,13 +191,7 @@ fn drop_stale_links(
 /// A headless server app: lightyear's server plugins, the protocol and the
 /// hall, ticking `hz` times a second.
 pub fn server_app(hall: Hall, listeners: Listeners, hz: f64) -> App {
-    let tick = std::time::Duration::from_secs_f64(1.0 / hz);
-    let mut app = App::new();
-    app.set_error_handler(bevy_ecs::error::warn);
-    app.add_plugins((
-        bevy_app::TaskPoolPlugin::default(),
-        bevy_app::ScheduleRunnerPlugin::run_loop(tick),
-    ));
+    let (mut app, tick) = crate::headless_app(hz);
     app.add_plugins(ServerPlugins {
         tick_duration: tick,
     });

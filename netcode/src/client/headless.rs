@@ -102,13 +102,7 @@ struct Runner {
 }
 
 pub fn headless_app(plan: Plan) -> App {
-    let tick = std::time::Duration::from_secs_f64(1.0 / 120.0);
-    let mut app = App::new();
-    app.set_error_handler(bevy_ecs::error::warn);
-    app.add_plugins((
-        bevy_app::TaskPoolPlugin::default(),
-        bevy_app::ScheduleRunnerPlugin::run_loop(tick),
-    ));
+    let (mut app, tick) = crate::headless_app(120.0);
     app.add_plugins(lightyear::prelude::client::ClientPlugins {
         tick_duration: tick,
     });

@@ -523,15 +523,7 @@ impl Hall {
             spectators: Vec::new(),
             last_lobby: None,
         };
-        table.seats[0] = Seat {
-            occupant: Occupant::Person {
-                name,
-                token: token.clone(),
-                ready: false,
-            },
-            client: Some(client),
-            away_since: None,
-        };
+        table.seats[0] = Seat::person(name, token.clone(), client);
         self.tables.insert(id, table);
         self.attach(client, id, Role::Player(SeatId(0)), Some(token));
         self.table_changed(id);
@@ -578,15 +570,7 @@ impl Hall {
             ));
         }
         let token = fresh_token();
-        *slot = Seat {
-            occupant: Occupant::Person {
-                name,
-                token: token.clone(),
-                ready: false,
-            },
-            client: Some(client),
-            away_since: None,
-        };
+        *slot = Seat::person(name, token.clone(), client);
         if t.owner.is_none() {
             t.owner = Some(seat);
         }

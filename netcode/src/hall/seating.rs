@@ -35,6 +35,19 @@ pub struct Seat {
 }
 
 impl Seat {
+    /// A person's new seat, played by `client`, with its fresh token.
+    pub fn person(name: String, token: String, client: ClientKey) -> Self {
+        Self {
+            occupant: Occupant::Person {
+                name,
+                token,
+                ready: false,
+            },
+            client: Some(client),
+            away_since: None,
+        }
+    }
+
     pub fn open() -> Self {
         Self {
             occupant: Occupant::Open,
