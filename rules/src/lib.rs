@@ -5,6 +5,7 @@
 pub mod bot;
 pub mod forest;
 pub mod game_id;
+pub mod gene;
 pub mod scenario;
 pub mod sim;
 pub mod table;

@@ -1,0 +1,344 @@
+//! The Gene Survival map, read from `data/map.ron`: wings, floors, rooms,
+//! and the links between rooms with what each step costs. The seed gives
+//! no map; this one is the rules document's design, and a host can swap
+//! the file.
+//!
+//! Seed: "相邻的房间需消耗一步，不同楼层需要通过楼梯上下，不同楼栋，需要通过
+//! 廊桥或搭乘直升机前往" (adjacent rooms cost a step; floors change by the
+//! stairs; wings by the bridge or the helicopter), and shadows "可不需楼梯上
+//! 下楼" (change floors without the stairs).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::text::Bilingual;
+
+/// A room, by its place in the map's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct RoomId(pub u8);
+
+/// A floor of a wing: what gas votes name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FloorId {
+    pub building: u8,
+    pub floor: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemKind {
+    Water,
+    Food,
+    Gold,
+    Medicine,
+    Alcohol,
+    Adrenaline,
+    Rocket,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RoomFunction {
+    /// 手术室: surgery moves gene points (rules document).
+    Surgery,
+    /// 停尸间: shadows start here; a new shadow's cards are left here.
+    Morgue,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkKind {
+    Corridor,
+    Stairs,
+    Bridge,
+    Helicopter,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BuildingData {
+    key: String,
+    name: Bilingual,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoomData {
+    key: String,
+    name: Bilingual,
+    building: String,
+    floor: u8,
+    x: u8,
+    draws: Vec<ItemKind>,
+    function: Option<RoomFunction>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LinkData {
+    a: String,
+    b: String,
+    kind: LinkKind,
+}
+
+/// Steps each kind of move costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Costs {
+    pub corridor: u32,
+    pub stairs: u32,
+    pub bridge: u32,
+    pub helicopter: u32,
+    /// A shadow passing straight up or down one floor.
+    pub shadow_vertical: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapData {
+    buildings: Vec<BuildingData>,
+    costs: Costs,
+    rooms: Vec<RoomData>,
+    links: Vec<LinkData>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Room {
+    pub key: String,
+    pub name: Bilingual,
+    pub floor: FloorId,
+    pub x: u8,
+    pub draws: Vec<ItemKind>,
+    pub function: Option<RoomFunction>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub buildings: Vec<Bilingual>,
+    pub rooms: Vec<Room>,
+    pub costs: Costs,
+    /// Neighbours of each room with the steps it costs to go there.
+    living: Vec<Vec<(RoomId, u32)>>,
+    shadow: Vec<Vec<(RoomId, u32)>>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MapError {
+    #[error("map file is not valid RON: {0}")]
+    Parse(String),
+    #[error("room '{0}' appears twice")]
+    DuplicateRoom(String),
+    #[error("room '{room}' names an unknown building '{building}'")]
+    UnknownBuilding { room: String, building: String },
+    #[error("link {a} - {b} names an unknown room")]
+    UnknownRoom { a: String, b: String },
+    #[error("link {a} - {b}: {why}")]
+    BadLink { a: String, b: String, why: String },
+    #[error("a step cost of 0 lets a player go anywhere for free")]
+    FreeStep,
+    #[error("room '{0}' cannot be reached from the rest of the map")]
+    Unreachable(String),
+    #[error("the map needs exactly one {0:?} room")]
+    Function(RoomFunction),
+    #[error("no room draws {0:?}")]
+    NoSource(ItemKind),
+    #[error("more than 255 rooms")]
+    TooLarge,
+}
+
+impl Map {
+    /// Reads and checks a map.
+    pub fn from_ron(text: &str) -> Result<Self, MapError> {
+        let data: MapData = ron::from_str(text).map_err(|e| MapError::Parse(e.to_string()))?;
+        let c = data.costs;
+        if [
+            c.corridor,
+            c.stairs,
+            c.bridge,
+            c.helicopter,
+            c.shadow_vertical,
+        ]
+        .contains(&0)
+        {
+            return Err(MapError::FreeStep);
+        }
+        if data.rooms.len() > 255 {
+            return Err(MapError::TooLarge);
+        }
+        let building_index: BTreeMap<&str, u8> = data
+            .buildings
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.key.as_str(), i as u8))
+            .collect();
+        let mut keys = BTreeMap::new();
+        let mut rooms = Vec::new();
+        for (i, r) in data.rooms.iter().enumerate() {
+            if keys.insert(r.key.clone(), RoomId(i as u8)).is_some() {
+                return Err(MapError::DuplicateRoom(r.key.clone()));
+            }
+            let building = *building_index.get(r.building.as_str()).ok_or_else(|| {
+                MapError::UnknownBuilding {
+                    room: r.key.clone(),
+                    building: r.building.clone(),
+                }
+            })?;
+            rooms.push(Room {
+                key: r.key.clone(),
+                name: r.name.clone(),
+                floor: FloorId {
+                    building,
+                    floor: r.floor,
+                },
+                x: r.x,
+                draws: r.draws.clone(),
+                function: r.function,
+            });
+        }
+        let mut living = vec![Vec::new(); rooms.len()];
+        for l in &data.links {
+            let bad = |why: &str| MapError::BadLink {
+                a: l.a.clone(),
+                b: l.b.clone(),
+                why: why.into(),
+            };
+            let (Some(&a), Some(&b)) = (keys.get(&l.a), keys.get(&l.b)) else {
+                return Err(MapError::UnknownRoom {
+                    a: l.a.clone(),
+                    b: l.b.clone(),
+                });
+            };
+            let (fa, fb) = (rooms[a.0 as usize].floor, rooms[b.0 as usize].floor);
+            let cost = match l.kind {
+                LinkKind::Corridor if fa != fb => return Err(bad("a corridor stays on one floor")),
+                LinkKind::Corridor => c.corridor,
+                LinkKind::Stairs
+                    if fa.building != fb.building || fa.floor.abs_diff(fb.floor) != 1 =>
+                {
+                    return Err(bad("stairs join neighbouring floors of one wing"));
+                }
+                LinkKind::Stairs => c.stairs,
+                LinkKind::Bridge | LinkKind::Helicopter if fa.building == fb.building => {
+                    return Err(bad("a bridge or helicopter joins two wings"));
+                }
+                LinkKind::Bridge => c.bridge,
+                LinkKind::Helicopter => c.helicopter,
+            };
+            if a == b {
+                return Err(bad("a room is not its own neighbour"));
+            }
+            living[a.0 as usize].push((b, cost));
+            living[b.0 as usize].push((a, cost));
+        }
+        // Shadows also pass straight up and down between floors.
+        let mut shadow = living.clone();
+        for (i, r) in rooms.iter().enumerate() {
+            for (j, s) in rooms.iter().enumerate() {
+                if r.floor.building == s.floor.building
+                    && r.x == s.x
+                    && r.floor.floor.abs_diff(s.floor.floor) == 1
+                    && !shadow[i].iter().any(|(n, _)| n.0 as usize == j)
+                {
+                    shadow[i].push((RoomId(j as u8), c.shadow_vertical));
+                }
+            }
+        }
+        for list in living.iter_mut().chain(shadow.iter_mut()) {
+            list.sort();
+            list.dedup_by_key(|(r, _)| *r);
+        }
+        let map = Self {
+            buildings: data.buildings.into_iter().map(|b| b.name).collect(),
+            rooms,
+            costs: c,
+            living,
+            shadow,
+        };
+        if !map.rooms.is_empty() {
+            let reached = map.reachable(RoomId(0), u32::MAX, false);
+            if let Some(r) = map.ids().find(|r| !reached.contains_key(r)) {
+                return Err(MapError::Unreachable(map.room(r).key.clone()));
+            }
+        }
+        for f in [RoomFunction::Surgery, RoomFunction::Morgue] {
+            if map.rooms.iter().filter(|r| r.function == Some(f)).count() != 1 {
+                return Err(MapError::Function(f));
+            }
+        }
+        for kind in [
+            ItemKind::Water,
+            ItemKind::Food,
+            ItemKind::Gold,
+            ItemKind::Medicine,
+            ItemKind::Alcohol,
+            ItemKind::Adrenaline,
+            ItemKind::Rocket,
+        ] {
+            if !map.rooms.iter().any(|r| r.draws.contains(&kind)) {
+                return Err(MapError::NoSource(kind));
+            }
+        }
+        Ok(map)
+    }
+
+    pub fn room(&self, id: RoomId) -> &Room {
+        &self.rooms[id.0 as usize]
+    }
+
+    pub fn by_key(&self, key: &str) -> Option<RoomId> {
+        self.rooms
+            .iter()
+            .position(|r| r.key == key)
+            .map(|i| RoomId(i as u8))
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = RoomId> {
+        (0..self.rooms.len()).map(|i| RoomId(i as u8))
+    }
+
+    /// Every floor of the map, in order: what gas votes choose from.
+    pub fn floors(&self) -> Vec<FloorId> {
+        let set: BTreeSet<FloorId> = self.rooms.iter().map(|r| r.floor).collect();
+        set.into_iter().collect()
+    }
+
+    pub fn rooms_on(&self, floor: FloorId) -> impl Iterator<Item = RoomId> + '_ {
+        self.ids().filter(move |&r| self.room(r).floor == floor)
+    }
+
+    pub fn neighbours(&self, room: RoomId, shadow: bool) -> &[(RoomId, u32)] {
+        let lists = if shadow { &self.shadow } else { &self.living };
+        &lists[room.0 as usize]
+    }
+
+    /// The rooms within `steps` of `from` and the fewest steps to each
+    /// (`from` itself at 0): a shortest path over the map's links.
+    pub fn reachable(&self, from: RoomId, steps: u32, shadow: bool) -> BTreeMap<RoomId, u32> {
+        // Dijkstra's order: rooms come cheapest first, so stop at the
+        // first one out of reach.
+        pathfinding::directed::dijkstra::dijkstra_reach(&from, |&r| {
+            self.neighbours(r, shadow).to_vec()
+        })
+        .take_while(|item| item.total_cost <= steps)
+        .map(|item| (item.node, item.total_cost))
+        .collect()
+    }
+
+    /// Where a player may end a move: any other room within its speed.
+    /// Seed: "每轮每个玩家必须移动，步数可以不用完" (everyone must move; steps
+    /// may be left unused).
+    pub fn destinations(&self, from: RoomId, speed: u32, shadow: bool) -> Vec<RoomId> {
+        self.reachable(from, speed, shadow)
+            .into_iter()
+            .filter(|&(r, _)| r != from)
+            .map(|(r, _)| r)
+            .collect()
+    }
+}
+
+/// The map the game ships with.
+pub fn map() -> &'static Map {
+    static MAP: OnceLock<Map> = OnceLock::new();
+    MAP.get_or_init(|| {
+        Map::from_ron(include_str!("data/map.ron")).expect("the shipped map is valid")
+    })
+}
