@@ -1,7 +1,9 @@
 //! Gene Survival (基因暗影, seed: `gene-survival.txt`). Work in progress:
-//! the map and its movement rules come first; the rules document is
-//! `rules.md` beside this file.
+//! the map, movement and the settlement arithmetic come first; the rules
+//! document is `rules.md` beside this file.
 
 pub mod map;
+pub mod settle;
 
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
+pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
