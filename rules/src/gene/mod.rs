@@ -2,8 +2,13 @@
 //! the map, movement and the settlement arithmetic come first; the rules
 //! document is `rules.md` beside this file.
 
+pub mod items;
 pub mod map;
 pub mod settle;
 
+pub use items::{Item, Items, items};
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
+
+/// The rules document, in both languages.
+pub const RULES_MD: &str = include_str!("rules.md");
