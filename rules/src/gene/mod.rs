@@ -2,13 +2,17 @@
 //! the map, movement and the settlement arithmetic come first; the rules
 //! document is `rules.md` beside this file.
 
+pub mod game;
 pub mod items;
 pub mod map;
 pub mod settle;
+pub mod state;
 
+pub use game::{GeneGame, GeneView, RandomBot};
 pub use items::{Item, Items, items};
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
+pub use state::{GeneAction, GenePhase, GeneState};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");

@@ -1,0 +1,94 @@
+//! Gene Survival played whole by random bots on the table core: the game
+//! ends, and what every seat sees stays its own. (Work in progress: item
+//! use, trading, surgery and the rocket launcher are not built yet.)
+
+use foodweb_rules::bot::Bot;
+use foodweb_rules::gene::{GeneAction, GeneGame, GenePhase, Genes, RandomBot, map};
+use foodweb_rules::table::{SeatId, Table, TableConfig};
+use rand::SeedableRng;
+
+fn play(seed: u64, players: usize) -> Table<GeneGame> {
+    let mut table = Table::<GeneGame>::new(TableConfig::new(seed, players)).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut bot = RandomBot;
+    for _ in 0..10_000 {
+        if table.is_over() {
+            return table;
+        }
+        let seat = table.to_act()[0];
+        let action = bot
+            .act(&table.view(seat), &mut rng)
+            .expect("a bot always has a move");
+        table.submit(seat, action).unwrap();
+    }
+    panic!("seed {seed}: the game did not end");
+}
+
+/// 「游戏共6轮」, and 「若任意轮次中只剩1名玩家存活，则该玩家直接获胜，游戏立即结束」;
+/// 「玩家按照排名先后，分别获得九到一个金魔方积分」.
+#[test]
+fn random_bots_finish_games_of_at_most_six_rounds_with_ranked_cubes() {
+    for seed in 0..30 {
+        for players in [4, 6, 9] {
+            let t = play(seed, players);
+            let view = t.public_view();
+            assert!(view.round <= 6, "round {}", view.round);
+            let result = t.result().unwrap();
+            assert_eq!(result.places.len(), players);
+            assert!(result.places.contains(&1));
+            for (place, score) in result.places.iter().zip(&result.scores) {
+                assert_eq!(
+                    *score,
+                    10 - i64::from(*place),
+                    "place {place} scores {score}"
+                );
+            }
+        }
+    }
+}
+
+/// Issue (secrecy): "spawn rooms, positions, gene panels, hands and votes
+/// are secret"; a spectator sees none of them, a seat only its own.
+#[test]
+fn positions_panels_and_hands_stay_with_their_seat() {
+    let mut table = Table::<GeneGame>::new(TableConfig::new(3, 4)).unwrap();
+    let spawn = map().by_key("e1-lobby").unwrap();
+    let genes = Genes {
+        strength: 4,
+        speed: 3,
+        carry: 3,
+    };
+    table
+        .submit(SeatId(0), GeneAction::Prepare { genes, spawn })
+        .unwrap();
+    let mine = table.view(SeatId(0));
+    assert_eq!(mine.genes, Some(genes));
+    assert_eq!(mine.room, Some(spawn));
+    for view in [table.view(SeatId(1)), table.public_view()] {
+        assert_eq!(view.genes, None);
+        assert_eq!(view.room, None);
+        assert!(view.hand.is_empty());
+    }
+    assert_eq!(table.phase(), GenePhase::Setup);
+    // 「点数需全部用完」: a panel that leaves points unspent is refused.
+    let err = table
+        .submit(
+            SeatId(1),
+            GeneAction::Prepare {
+                genes: Genes {
+                    strength: 1,
+                    speed: 1,
+                    carry: 1,
+                },
+                spawn,
+            },
+        )
+        .unwrap_err();
+    assert!(err.reason.en.contains("spend all 10"), "{err}");
+    // Out of turn in the setup: preparing twice.
+    assert!(
+        table
+            .submit(SeatId(0), GeneAction::Prepare { genes, spawn })
+            .is_err()
+    );
+}
