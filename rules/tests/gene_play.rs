@@ -92,3 +92,78 @@ fn positions_panels_and_hands_stay_with_their_seat() {
             .is_err()
     );
 }
+
+/// Settlement step 2: 「若有两名玩家停留在同一房间，将触发战斗……武力值最高的
+/// 玩家生命值不变，其余玩家将扣除与该玩家武力值之差的等量生命值」 and 「触发战斗或
+/// 乱斗的房间会被公示」 (the room, not who); HP is public after settlement.
+#[test]
+fn two_players_in_one_room_fight_and_only_the_room_is_announced() {
+    let mut t = Table::<GeneGame>::new(TableConfig::new(8, 4)).unwrap();
+    let m = map();
+    let (canteen, water, lobby) = (
+        m.by_key("e1-canteen").unwrap(),
+        m.by_key("e1-water").unwrap(),
+        m.by_key("e1-lobby").unwrap(),
+    );
+    let far = m.by_key("w3-gym").unwrap();
+    let strong = Genes {
+        strength: 7,
+        speed: 2,
+        carry: 1,
+    };
+    let weak = Genes {
+        strength: 2,
+        speed: 4,
+        carry: 4,
+    };
+    // Seats 1 and 2 start next to the canteen; 3 and 4 far away.
+    for (seat, genes, spawn) in [
+        (0, strong, lobby),
+        (1, weak, water),
+        (2, weak, far),
+        (3, weak, far),
+    ] {
+        t.submit(SeatId(seat), GeneAction::Prepare { genes, spawn })
+            .unwrap();
+    }
+    assert_eq!(t.phase(), GenePhase::Free);
+    for seat in 0..4 {
+        t.submit(SeatId(seat), GeneAction::Ready).unwrap();
+    }
+    assert_eq!(t.phase(), GenePhase::Action);
+    let floor = m.room(far).floor;
+    while t.phase() == GenePhase::Action {
+        let seat = t.to_act()[0];
+        let view = t.view(seat);
+        if !view.moved {
+            let to = if seat.0 < 2 {
+                canteen
+            } else {
+                *view.destinations.iter().find(|&&r| r != canteen).unwrap()
+            };
+            t.submit(seat, GeneAction::Move { to }).unwrap();
+        } else {
+            t.submit(seat, GeneAction::Vote { floor }).unwrap();
+        }
+    }
+    let view = t.public_view();
+    // Seat 2 lost 7 - 2 = 5 in the battle; seat 1 nothing.
+    assert_eq!(view.hp[0], 10);
+    assert_eq!(view.hp[1], 5);
+    let said: Vec<String> = t
+        .announcements()
+        .public
+        .iter()
+        .map(|a| a.text.en.clone())
+        .collect();
+    assert!(
+        said.iter().any(|s| s == "There was a battle in Canteen."),
+        "{said:?}"
+    );
+    // Nobody learns who fought: only the room.
+    assert!(
+        !said
+            .iter()
+            .any(|s| s.contains("battle") && s.contains("seat"))
+    );
+}

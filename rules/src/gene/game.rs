@@ -46,6 +46,8 @@ pub struct GeneView {
     pub hand: Vec<ItemKind>,
     pub moved: bool,
     pub drew: bool,
+    /// The viewer used its one state-changing card this round.
+    pub changed_state: bool,
     /// Where the viewer may move now.
     pub destinations: Vec<RoomId>,
     pub can_draw: Vec<ItemKind>,
@@ -152,6 +154,9 @@ impl Game for GeneGame {
             hand: mine.map(|p| p.hand.clone()).unwrap_or_default(),
             moved,
             drew: mine.is_some_and(|p| p.drew),
+            changed_state: mine.is_some_and(|p| {
+                p.state_change != 0 || p.extra_strength != 0 || p.extra_speed != 0
+            }),
             destinations: match (mine, to_act && phase == GenePhase::Action && !moved) {
                 (Some(p), true) => map().destinations(p.room.expect("placed"), p.speed(), p.shadow),
                 _ => Vec::new(),
@@ -226,9 +231,20 @@ impl Bot<GeneGame> for RandomBot {
                 })
             }
             GenePhase::Free => Some(GeneAction::Ready),
-            GenePhase::Action if !view.moved => Some(GeneAction::Move {
-                to: *view.destinations.choose(rng)?,
-            }),
+            GenePhase::Action if !view.moved => {
+                if view.hand.contains(&ItemKind::Adrenaline)
+                    && !view.changed_state
+                    && rng.random_bool(0.5)
+                {
+                    return Some(GeneAction::Use {
+                        kind: ItemKind::Adrenaline,
+                        room: None,
+                    });
+                }
+                Some(GeneAction::Move {
+                    to: *view.destinations.choose(rng)?,
+                })
+            }
             GenePhase::Action => {
                 let shadow = view.me.is_some_and(|s| view.shadows[s.index()]);
                 if shadow || (view.can_draw.is_empty() && view.open_floors.is_empty()) {
@@ -236,6 +252,24 @@ impl Bot<GeneGame> for RandomBot {
                 }
                 if let Some(kind) = view.can_draw.choose(rng) {
                     return Some(GeneAction::Draw { kind: *kind });
+                }
+                // Now and then a card: a rocket at a random room, or one
+                // state-changing card a round.
+                let usable: Vec<ItemKind> = view
+                    .hand
+                    .iter()
+                    .copied()
+                    .filter(|k| match k {
+                        ItemKind::Rocket => true,
+                        ItemKind::Medicine | ItemKind::Alcohol => !view.changed_state,
+                        _ => false,
+                    })
+                    .collect();
+                if let Some(&kind) = usable.choose(rng)
+                    && rng.random_bool(0.3)
+                {
+                    let room = map().ids().collect::<Vec<_>>().choose(rng).copied();
+                    return Some(GeneAction::Use { kind, room });
                 }
                 Some(GeneAction::Vote {
                     floor: *view.open_floors.choose(rng)?,

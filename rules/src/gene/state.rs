@@ -42,8 +42,18 @@ pub enum GeneAction {
     Draw { kind: ItemKind },
     /// Action phase, last for the living: the gas vote (ends the turn).
     Vote { floor: FloorId },
-    /// Action phase: a shadow ends its turn after moving.
+    /// Action phase: a shadow ends its turn after moving (the living too,
+    /// once every floor is gassed).
     EndTurn,
+    /// Action phase: uses a card. Adrenaline before moving; the others
+    /// after; the rocket launcher names a room.
+    Use {
+        kind: ItemKind,
+        room: Option<RoomId>,
+    },
+    /// Action phase, after moving, in a room that gives cards: leaves a card
+    /// here.
+    Discard { kind: ItemKind },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +76,11 @@ pub struct Player {
     pub drew: bool,
     pub vote: Option<FloorId>,
     pub acted: bool,
+    /// This round's card effects: extra steps for the move, extra strength
+    /// in battles, HP changed at settlement step 6.
+    pub extra_speed: u32,
+    pub extra_strength: i32,
+    pub state_change: i32,
 }
 
 impl Player {
@@ -85,18 +100,21 @@ impl Player {
             drew: false,
             vote: None,
             acted: false,
+            extra_speed: 0,
+            extra_strength: 0,
+            state_change: 0,
         }
     }
 
     pub fn speed(&self) -> u32 {
-        self.genes.map_or(0, |g| u32::from(g.speed))
+        self.genes.map_or(0, |g| u32::from(g.speed)) + self.extra_speed
     }
 
     pub fn strength(&self) -> i32 {
         if self.shadow {
             0
         } else {
-            self.genes.map_or(0, |g| i32::from(g.strength))
+            self.genes.map_or(0, |g| i32::from(g.strength)) + self.extra_strength
         }
     }
 
@@ -128,6 +146,8 @@ pub struct GeneState {
     pub supply: Vec<ItemKind>,
     /// Cards lying in rooms (the morgue's included).
     pub piles: BTreeMap<RoomId, Vec<ItemKind>>,
+    /// Rooms the rocket launcher was aimed at this round.
+    pub rockets: Vec<RoomId>,
     pub over: bool,
 }
 
@@ -163,6 +183,7 @@ impl GeneState {
             gassed: Vec::new(),
             supply,
             piles: BTreeMap::new(),
+            rockets: Vec::new(),
             over: false,
         }
     }
@@ -244,7 +265,21 @@ impl GeneState {
                         }
                         Ok(())
                     }
+                    GeneAction::Use { kind, room } => self.check_use(seat, *kind, *room),
                     _ if !me.moved => Err(no("move first", "请先移动")),
+                    GeneAction::Discard { kind } => {
+                        let room = map().room(me.room.expect("placed"));
+                        if room.draws.is_empty() {
+                            return Err(no(
+                                "cards may be left only in rooms that give cards",
+                                "只能在可抽卡的房间丢弃道具卡",
+                            ));
+                        }
+                        if !me.hand.contains(kind) {
+                            return Err(no("you hold no such card", "你没有这张卡"));
+                        }
+                        Ok(())
+                    }
                     GeneAction::Draw { kind } => {
                         if me.shadow {
                             return Err(no("shadows cannot draw", "暗影不能抽卡"));
@@ -295,6 +330,47 @@ impl GeneState {
                 }
             }
             _ => Err(no("not now", "现在不能这样做")),
+        }
+    }
+
+    fn check_use(
+        &self,
+        seat: SeatId,
+        kind: ItemKind,
+        room: Option<RoomId>,
+    ) -> Result<(), Rejection> {
+        let me = self.player(seat);
+        if me.shadow {
+            return Err(no("shadows hold no cards", "暗影没有道具卡"));
+        }
+        if !me.hand.contains(&kind) {
+            return Err(no("you hold no such card", "你没有这张卡"));
+        }
+        match kind {
+            ItemKind::Water | ItemKind::Food | ItemKind::Gold => Err(no(
+                "water and food are handed in at settlement, gold bars count at the end",
+                "水和粮在结算时上交，金条在最后兑换",
+            )),
+            ItemKind::Adrenaline if me.moved => Err(no(
+                "adrenaline is used before moving",
+                "肾上腺素须在移动前使用",
+            )),
+            ItemKind::Medicine | ItemKind::Alcohol if !me.moved => {
+                Err(no("move first", "请先移动"))
+            }
+            ItemKind::Medicine | ItemKind::Alcohol | ItemKind::Adrenaline
+                if me.state_change != 0 || me.extra_strength != 0 || me.extra_speed != 0 =>
+            {
+                Err(no(
+                    "one card that changes your state a round",
+                    "每轮只能使用一张改变自身状态的卡",
+                ))
+            }
+            ItemKind::Rocket => match room {
+                Some(r) if (r.0 as usize) < map().rooms.len() => Ok(()),
+                _ => Err(no("name the room to fire at", "请指定火箭筒袭击的房间")),
+            },
+            _ => Ok(()),
         }
     }
 
@@ -373,6 +449,38 @@ impl GeneState {
                 self.end_turn(rng, said)
             }
             GeneAction::EndTurn => self.end_turn(rng, said),
+            GeneAction::Use { kind, room } => {
+                let p = &mut self.players[i];
+                take(&mut p.hand, *kind);
+                match kind {
+                    ItemKind::Medicine => p.state_change += 3,
+                    ItemKind::Alcohol => {
+                        p.extra_strength += 2;
+                        p.state_change -= 1;
+                    }
+                    ItemKind::Adrenaline => {
+                        p.extra_speed += 2;
+                        p.state_change += 1;
+                    }
+                    ItemKind::Rocket => self.rockets.extend(*room),
+                    ItemKind::Water | ItemKind::Food | ItemKind::Gold => {}
+                }
+                let name = &items().get(*kind).name;
+                said.push(Said::To(
+                    seat,
+                    Bilingual::new(
+                        format!("You used {}.", name.en),
+                        format!("你使用了{}。", name.zh),
+                    ),
+                ));
+                None
+            }
+            GeneAction::Discard { kind } => {
+                let room = self.players[i].room.expect("placed");
+                take(&mut self.players[i].hand, *kind);
+                self.piles.entry(room).or_default().push(*kind);
+                None
+            }
         }
     }
 
@@ -413,7 +521,11 @@ impl GeneState {
             p.drew = false;
             p.vote = None;
             p.acted = false;
+            p.extra_speed = 0;
+            p.extra_strength = 0;
+            p.state_change = 0;
         }
+        self.rockets.clear();
         said.push(Said::All(Bilingual::new(
             format!("Round {} begins: the free phase.", self.round),
             format!("第 {} 轮开始：自由阶段。", self.round),
@@ -421,11 +533,12 @@ impl GeneState {
         GenePhase::Free
     }
 
-    /// The settlement, announced in the seed's order.
+    /// The settlement, announced in the seed's order. HP changes step by
+    /// step: 「若在任意结算过程中，有玩家的生命值归零，则会公示成为暗影」.
     fn settle(&mut self, said: &mut Vec<Said>) {
         let n = numbers();
         let round = self.round;
-        let mut loss = vec![0i32; self.players.len()];
+        let seats = self.players.len();
         // 2. Battles, brawls, shadows meeting the living (room names only).
         let mut rooms: BTreeMap<RoomId, Vec<usize>> = BTreeMap::new();
         for (i, p) in self.players.iter().enumerate() {
@@ -433,18 +546,11 @@ impl GeneState {
                 rooms.entry(r).or_default().push(i);
             }
         }
+        let mut loss = vec![0i32; seats];
         let mut events = Vec::new();
         for (room, here) in &rooms {
-            let living: Vec<usize> = here
-                .iter()
-                .copied()
-                .filter(|&i| !self.players[i].shadow)
-                .collect();
-            let shadows: Vec<usize> = here
-                .iter()
-                .copied()
-                .filter(|&i| self.players[i].shadow)
-                .collect();
+            let (shadows, living): (Vec<usize>, Vec<usize>) =
+                here.iter().partition(|&&i| self.players[i].shadow);
             if living.len() >= 2 {
                 let strengths: Vec<i32> =
                     living.iter().map(|&i| self.players[i].strength()).collect();
@@ -457,20 +563,20 @@ impl GeneState {
                     ("a brawl", "乱斗")
                 };
                 events.push(Bilingual::new(
-                    format!("{en} in {}", room_name(*room).en),
-                    format!("{}发生{zh}", room_name(*room).zh),
+                    format!("There was {en} in {}.", room_name(*room).en),
+                    format!("{}发生{zh}。", room_name(*room).zh),
                 ));
             }
             if !living.is_empty() && !shadows.is_empty() {
                 for &l in &living {
                     loss[l] += shadows.len() as i32;
                 }
-                for &s in &shadows {
-                    self.players[s].drained += living.len() as i32;
+                for &sh in &shadows {
+                    self.players[sh].drained += living.len() as i32;
                 }
                 events.push(Bilingual::new(
-                    format!("a shadow met the living in {}", room_name(*room).en),
-                    format!("{}有暗影与人相遇", room_name(*room).zh),
+                    format!("A shadow met the living in {}.", room_name(*room).en),
+                    format!("{}有暗影与人相遇。", room_name(*room).zh),
                 ));
             }
         }
@@ -483,6 +589,8 @@ impl GeneState {
         for e in events {
             said.push(Said::All(e));
         }
+        let mut fallen = Vec::new();
+        self.hurt(&loss, &mut fallen, said);
         // 3. The new gas floor(s): most votes; every floor tied at the top.
         let mut votes: BTreeMap<FloorId, u32> = BTreeMap::new();
         for p in &self.players {
@@ -502,50 +610,64 @@ impl GeneState {
             }
         }
         let gas = n.gas(round);
-        for (i, p) in self.players.iter().enumerate() {
-            let on_gas = p
-                .room
-                .is_some_and(|r| self.gassed.contains(&map().room(r).floor));
-            if !p.shadow && !p.immune && on_gas {
-                loss[i] += gas;
-            }
-        }
+        let loss: Vec<i32> = self
+            .players
+            .iter()
+            .map(|p| {
+                let on_gas = p
+                    .room
+                    .is_some_and(|r| self.gassed.contains(&map().room(r).floor));
+                if !p.shadow && !p.immune && on_gas {
+                    gas
+                } else {
+                    0
+                }
+            })
+            .collect();
+        self.hurt(&loss, &mut fallen, said);
         // 4. Upkeep from round 2: one water and one food.
+        let mut loss = vec![0; seats];
         for (i, p) in self.players.iter_mut().enumerate() {
             if p.shadow || p.immune || round < n.upkeep_from_round {
                 continue;
             }
             let water = take(&mut p.hand, ItemKind::Water);
             let food = take(&mut p.hand, ItemKind::Food);
-            loss[i] += n.upkeep_loss(round, water, food);
+            loss[i] = n.upkeep_loss(round, water, food);
         }
-        // HP, new shadows.
-        let mut fallen = Vec::new();
-        for (i, p) in self.players.iter_mut().enumerate() {
-            if p.shadow {
-                continue;
-            }
-            p.hp = (p.hp - loss[i]).min(n.max_hp);
-            if p.hp <= 0 {
-                p.hp = 0;
-                p.shadow = true;
-                p.drained = 0;
-                fallen.push(i);
-            }
-        }
-        let morgue = map()
-            .ids()
-            .find(|&r| map().room(r).function == Some(RoomFunction::Morgue))
-            .expect("the map has a morgue");
-        for &i in &fallen {
-            let cards = std::mem::take(&mut self.players[i].hand);
-            self.piles.entry(morgue).or_default().extend(cards);
-            self.players[i].room = Some(morgue);
+        self.hurt(&loss, &mut fallen, said);
+        // 5. The rooms the rocket launcher hit: every living player there.
+        let mut loss = vec![0; seats];
+        for r in std::mem::take(&mut self.rockets) {
             said.push(Said::All(Bilingual::new(
-                format!("Seat {} became a shadow.", i + 1),
-                format!("{} 号成为暗影。", i + 1),
+                format!("A rocket hit {}.", room_name(r).en),
+                format!("火箭筒袭击了{}。", room_name(r).zh),
+            )));
+            for (i, p) in self.players.iter().enumerate() {
+                if !p.shadow && p.room == Some(r) {
+                    loss[i] += 3;
+                }
+            }
+        }
+        self.hurt(&loss, &mut fallen, said);
+        // 6. Who changed their own state with medicine, alcohol or adrenaline.
+        let mut loss = vec![0; seats];
+        let mut changed = Vec::new();
+        for (i, p) in self.players.iter().enumerate() {
+            if p.state_change != 0 || p.extra_strength != 0 || p.extra_speed != 0 {
+                changed.push((i + 1).to_string());
+                if !p.shadow {
+                    loss[i] = -p.state_change;
+                }
+            }
+        }
+        if !changed.is_empty() {
+            said.push(Said::All(Bilingual::new(
+                format!("Changed their own state: seat {}.", changed.join(", ")),
+                format!("改变了自身状态：{} 号。", changed.join("、")),
             )));
         }
+        self.hurt(&loss, &mut fallen, said);
         // 7. Shadows that drained 2 or more revive, with their old panel.
         for (i, p) in self.players.iter_mut().enumerate() {
             p.immune = false;
@@ -580,6 +702,37 @@ impl GeneState {
         } else {
             for p in &mut self.players {
                 p.last_round_hp = p.hp;
+            }
+        }
+    }
+
+    /// Applies one step's HP changes (a negative loss heals, up to the
+    /// maximum); a player at 0 becomes a shadow at once, and their cards go
+    /// to the morgue.
+    fn hurt(&mut self, loss: &[i32], fallen: &mut Vec<usize>, said: &mut Vec<Said>) {
+        let max = numbers().max_hp;
+        let morgue = map()
+            .ids()
+            .find(|&r| map().room(r).function == Some(RoomFunction::Morgue))
+            .expect("the map has a morgue");
+        for (i, &l) in loss.iter().enumerate() {
+            let p = &mut self.players[i];
+            if p.shadow || l == 0 {
+                continue;
+            }
+            p.hp = (p.hp - l).min(max);
+            if p.hp <= 0 {
+                p.hp = 0;
+                p.shadow = true;
+                p.drained = 0;
+                p.room = Some(morgue);
+                let cards = std::mem::take(&mut p.hand);
+                self.piles.entry(morgue).or_default().extend(cards);
+                fallen.push(i);
+                said.push(Said::All(Bilingual::new(
+                    format!("Seat {} became a shadow.", i + 1),
+                    format!("{} 号成为暗影。", i + 1),
+                )));
             }
         }
     }
