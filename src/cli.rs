@@ -111,7 +111,12 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             timing,
             json,
         } => {
-            let game = playable_game(&game)?;
+            // Gene Survival's rules run headless before its table is offered
+            // to players.
+            let game = match GameId::from_key(&game) {
+                Some(GameId::Gene) => GameId::Gene,
+                _ => playable_game(&game)?,
+            };
             if !game.seats().contains(&players) {
                 return Err(CliError(format!(
                     "{game} takes {} to {} players, not {players}",
@@ -121,6 +126,7 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             }
             let report = match game {
                 GameId::Forest => sim_forest(games, players, seed, bots, timing)?,
+                GameId::Gene => sim_gene(games, players, seed, bots)?,
                 other => return Err(CliError(format!("{other} is not playable yet"))),
             };
             if json {
@@ -218,6 +224,29 @@ fn sim_forest(
         forest::bots::bot(kind).expect("bot kinds were checked")
     };
     sim::simulate::<ForestGame>(games, players, seed, settings, &lineup).map_err(CliError)
+}
+
+fn sim_gene(
+    games: usize,
+    players: usize,
+    seed: u64,
+    bots: Option<Vec<String>>,
+) -> Result<SimReport, CliError> {
+    use foodweb_rules::gene::{self, GeneGame};
+    let kinds = bots.unwrap_or_else(|| vec!["survivor".into(), "random".into()]);
+    for k in &kinds {
+        if gene::bots::bot(k).is_none() {
+            return Err(CliError(format!(
+                "unknown gene bot '{k}' (bots: {})",
+                gene::bots::BOT_KINDS.join(", ")
+            )));
+        }
+    }
+    let lineup = move |game: usize, seat: SeatId| -> Box<dyn Bot<GeneGame>> {
+        let kind = &kinds[(seat.index() + game) % kinds.len()];
+        gene::bots::bot(kind).expect("bot kinds were checked")
+    };
+    sim::simulate::<GeneGame>(games, players, seed, Default::default(), &lineup).map_err(CliError)
 }
 
 fn sim_text(r: &SimReport) -> String {

@@ -167,3 +167,23 @@ fn two_players_in_one_room_fight_and_only_the_room_is_announced() {
             .any(|s| s.contains("battle") && s.contains("seat"))
     );
 }
+
+/// Issue: "The sensible bot beats random clearly over `foodweb sim gene`".
+/// Deterministic: a fixed seed and 200 six-player games.
+#[test]
+fn the_survivor_bot_beats_random_clearly() {
+    use foodweb_rules::gene::bots::bot;
+    let lineup = |game: usize, seat: SeatId| {
+        let kinds = ["survivor", "random"];
+        bot(kinds[(seat.index() + game) % 2]).unwrap()
+    };
+    let report =
+        foodweb_rules::sim::simulate::<GeneGame>(200, 6, 1, Default::default(), &lineup).unwrap();
+    let rate = |k: &str| report.bots.iter().find(|b| b.kind == k).unwrap().win_rate;
+    assert!(
+        rate("survivor") > 3.0 * rate("random"),
+        "survivor {} vs random {}",
+        rate("survivor"),
+        rate("random")
+    );
+}

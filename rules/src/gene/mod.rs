@@ -2,6 +2,7 @@
 //! the map, movement and the settlement arithmetic come first; the rules
 //! document is `rules.md` beside this file.
 
+pub mod bots;
 pub mod game;
 pub mod items;
 pub mod map;

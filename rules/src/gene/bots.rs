@@ -1,0 +1,128 @@
+//! Gene Survival's bots: `random` (random legal moves, in `game.rs`) and
+//! `survivor`, which plays to stay alive: a sturdy panel, water and food
+//! kept in hand, gas floors avoided, medicine when hurt, and its vote cast
+//! on a floor it is not on.
+
+use rand::RngExt;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::game::{GeneGame, GeneView, RandomBot};
+use super::map::{ItemKind, RoomFunction, RoomId, map};
+use super::settle::{Genes, numbers};
+use super::state::{GeneAction, GenePhase};
+use crate::bot::Bot;
+
+pub const BOT_KINDS: [&str; 2] = ["survivor", "random"];
+
+pub fn bot(kind: &str) -> Option<Box<dyn Bot<GeneGame>>> {
+    match kind {
+        "survivor" => Some(Box::new(SurvivorBot)),
+        "random" => Some(Box::new(RandomBot)),
+        _ => None,
+    }
+}
+
+pub struct SurvivorBot;
+
+impl SurvivorBot {
+    /// How good a room is to end a move in: not gassed, and gives what the
+    /// hand lacks (water and food first).
+    fn score(view: &GeneView, room: RoomId) -> i32 {
+        let r = map().room(room);
+        let mut score = 0;
+        if view.gassed.contains(&r.floor) {
+            score -= 100;
+        }
+        let holds = |k| view.hand.iter().filter(|&&h| h == k).count();
+        for k in &r.draws {
+            score += match k {
+                ItemKind::Water | ItemKind::Food if holds(*k) == 0 => 20,
+                ItemKind::Medicine if view.me.is_some_and(|s| view.hp[s.index()] < 7) => 12,
+                ItemKind::Gold => 4,
+                _ => 1,
+            };
+        }
+        score
+    }
+}
+
+impl Bot<GeneGame> for SurvivorBot {
+    fn kind(&self) -> &'static str {
+        "survivor"
+    }
+
+    fn act(&mut self, view: &GeneView, rng: &mut ChaCha8Rng) -> Option<GeneAction> {
+        if !view.to_act {
+            return None;
+        }
+        let me = view.me?;
+        let shadow = view.shadows[me.index()];
+        match view.phase {
+            GenePhase::Setup => {
+                // Strength wins battles; carry keeps water and food.
+                let points = numbers().gene_points;
+                let genes = Genes {
+                    strength: points - 6,
+                    speed: 3,
+                    carry: 3,
+                };
+                let rooms: Vec<RoomId> = map()
+                    .ids()
+                    .filter(|&r| map().room(r).function != Some(RoomFunction::Morgue))
+                    .filter(|&r| !map().room(r).draws.is_empty())
+                    .collect();
+                Some(GeneAction::Prepare {
+                    genes,
+                    spawn: *rooms.choose(rng)?,
+                })
+            }
+            GenePhase::Free => Some(GeneAction::Ready),
+            GenePhase::Action if !view.moved => {
+                let best = view
+                    .destinations
+                    .iter()
+                    .map(|&r| (Self::score(view, r) * 10 + rng.random_range(0..10), r))
+                    .max()?;
+                Some(GeneAction::Move { to: best.1 })
+            }
+            GenePhase::Action => {
+                if shadow {
+                    return Some(GeneAction::EndTurn);
+                }
+                let holds = |k| view.hand.contains(&k);
+                let want = [
+                    ItemKind::Water,
+                    ItemKind::Food,
+                    ItemKind::Medicine,
+                    ItemKind::Gold,
+                ];
+                if let Some(kind) = want
+                    .into_iter()
+                    .find(|k| view.can_draw.contains(k) && !(holds(*k) && *k != ItemKind::Gold))
+                    .or_else(|| view.can_draw.first().copied())
+                {
+                    return Some(GeneAction::Draw { kind });
+                }
+                if holds(ItemKind::Medicine) && !view.changed_state && view.hp[me.index()] <= 7 {
+                    return Some(GeneAction::Use {
+                        kind: ItemKind::Medicine,
+                        room: None,
+                    });
+                }
+                let here = view.room.map(|r| map().room(r).floor);
+                let floors: Vec<_> = view
+                    .open_floors
+                    .iter()
+                    .copied()
+                    .filter(|f| Some(*f) != here)
+                    .collect();
+                match floors.choose(rng).or(view.open_floors.first()) {
+                    Some(&floor) => Some(GeneAction::Vote { floor }),
+                    None => Some(GeneAction::EndTurn),
+                }
+            }
+            GenePhase::Idle | GenePhase::GameOver => None,
+        }
+    }
+}
