@@ -32,7 +32,10 @@ fn one_line_error(args: &[&str], words: &str) {
 fn bad_commands_fail_with_one_line() {
     one_line_error(&["sim", "chess"], "unknown game 'chess'");
     one_line_error(&["sim", "crueler"], "not playable yet");
-    one_line_error(&["sim", "gene", "--bots", "wizard"], "unknown gene bot 'wizard'");
+    one_line_error(
+        &["sim", "gene", "--bots", "wizard"],
+        "unknown gene bot 'wizard'",
+    );
     one_line_error(&["sim", "gene", "--players", "3"], "not 3");
     one_line_error(&["sim", "forest", "--bogus"], "--bogus");
     one_line_error(&["sim", "forest", "--games", "many"], "many");
