@@ -187,3 +187,101 @@ fn the_survivor_bot_beats_random_clearly() {
         rate("random")
     );
 }
+
+/// Settlement step 1: 「手术室是否进行手术」 — announced, not who; rules.md §3:
+/// a surgery moves 1 to 2 gene points, all 10 still spent.
+#[test]
+fn a_surgery_moves_up_to_two_points_and_only_its_happening_is_announced() {
+    let mut t = Table::<GeneGame>::new(TableConfig::new(4, 4)).unwrap();
+    let m = map();
+    let (stairs, surgery, far) = (
+        m.by_key("e3-stairs").unwrap(),
+        m.by_key("e3-surgery").unwrap(),
+        m.by_key("w1-garage").unwrap(),
+    );
+    let genes = Genes {
+        strength: 4,
+        speed: 3,
+        carry: 3,
+    };
+    for (seat, spawn) in [(0, stairs), (1, far), (2, far), (3, far)] {
+        t.submit(SeatId(seat), GeneAction::Prepare { genes, spawn })
+            .unwrap();
+    }
+    for seat in 0..4 {
+        t.submit(SeatId(seat), GeneAction::Ready).unwrap();
+    }
+    let floor = m.room(m.by_key("e1-lobby").unwrap()).floor;
+    while t.phase() == GenePhase::Action {
+        let seat = t.to_act()[0];
+        let view = t.view(seat);
+        if !view.moved {
+            let to = if seat.0 == 0 {
+                surgery
+            } else {
+                *view.destinations.iter().find(|&&r| r != surgery).unwrap()
+            };
+            t.submit(seat, GeneAction::Move { to }).unwrap();
+            if seat.0 == 0 {
+                let three = Genes {
+                    strength: 7,
+                    speed: 2,
+                    carry: 1,
+                };
+                let err = t
+                    .submit(seat, GeneAction::Surgery { genes: three })
+                    .unwrap_err();
+                assert!(err.reason.en.contains("1 to 2"), "{err}");
+                let two = Genes {
+                    strength: 6,
+                    speed: 3,
+                    carry: 1,
+                };
+                t.submit(seat, GeneAction::Surgery { genes: two }).unwrap();
+                assert_eq!(t.view(seat).genes, Some(two));
+                assert!(
+                    t.submit(seat, GeneAction::Surgery { genes }).is_err(),
+                    "one a round"
+                );
+            } else {
+                let err = t
+                    .submit(
+                        seat,
+                        GeneAction::Surgery {
+                            genes: Genes {
+                                strength: 5,
+                                speed: 3,
+                                carry: 2,
+                            },
+                        },
+                    )
+                    .unwrap_err();
+                assert!(err.reason.en.contains("in the surgery"), "{err}");
+            }
+        } else {
+            t.submit(seat, GeneAction::Vote { floor }).unwrap();
+        }
+    }
+    let said: Vec<String> = t
+        .announcements()
+        .public
+        .iter()
+        .map(|a| a.text.en.clone())
+        .collect();
+    let at = said
+        .iter()
+        .position(|s| s == "A surgery took place.")
+        .expect("announced");
+    assert!(
+        said[at..].iter().any(|s| s.starts_with("HP after round 1")),
+        "step 1 comes first"
+    );
+    assert!(
+        !said.iter().any(|s| s.contains("Surgery done")),
+        "what was done stays private"
+    );
+    assert!(
+        t.view(SeatId(1)).genes == Some(genes),
+        "others' panels are their own"
+    );
+}

@@ -104,6 +104,12 @@ impl Bot<GeneGame> for SurvivorBot {
                 {
                     return Some(GeneAction::Draw { kind });
                 }
+                if let Some(&kind) = [ItemKind::Water, ItemKind::Food]
+                    .iter()
+                    .find(|k| view.can_take.contains(k) && !holds(**k))
+                {
+                    return Some(GeneAction::Take { kind });
+                }
                 if holds(ItemKind::Medicine) && !view.changed_state && view.hp[me.index()] <= 7 {
                     return Some(GeneAction::Use {
                         kind: ItemKind::Medicine,

@@ -51,6 +51,8 @@ pub struct GeneView {
     /// Where the viewer may move now.
     pub destinations: Vec<RoomId>,
     pub can_draw: Vec<ItemKind>,
+    /// Cards lying in the viewer's room that it may take instead of drawing.
+    pub can_take: Vec<ItemKind>,
     pub open_floors: Vec<FloorId>,
     pub result: Option<GameResult>,
 }
@@ -164,6 +166,12 @@ impl Game for GeneGame {
             can_draw: match (seat, mine) {
                 (Some(s), Some(p)) if to_act && moved && !p.drew && !p.shadow => {
                     state.kinds_here(s)
+                }
+                _ => Vec::new(),
+            },
+            can_take: match (seat, mine) {
+                (Some(s), Some(p)) if to_act && moved && !p.drew && !p.shadow => {
+                    state.lying_here(s)
                 }
                 _ => Vec::new(),
             },

@@ -54,7 +54,16 @@ pub enum GeneAction {
     /// Action phase, after moving, in a room that gives cards: leaves a card
     /// here.
     Discard { kind: ItemKind },
+    /// Action phase, after moving: takes a card left in this room (the
+    /// morgue's included) instead of drawing.
+    Take { kind: ItemKind },
+    /// Action phase, after moving, in the surgery: a new gene panel that
+    /// moves at most `SURGERY_POINTS` points.
+    Surgery { genes: Genes },
 }
+
+/// Gene points one surgery may move (rules.md §3).
+pub const SURGERY_POINTS: u8 = 2;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
@@ -81,6 +90,9 @@ pub struct Player {
     pub extra_speed: u32,
     pub extra_strength: i32,
     pub state_change: i32,
+    /// Had a surgery this round.
+    #[serde(default)]
+    pub operated: bool,
 }
 
 impl Player {
@@ -103,6 +115,7 @@ impl Player {
             extra_speed: 0,
             extra_strength: 0,
             state_change: 0,
+            operated: false,
         }
     }
 
@@ -148,6 +161,9 @@ pub struct GeneState {
     pub piles: BTreeMap<RoomId, Vec<ItemKind>>,
     /// Rooms the rocket launcher was aimed at this round.
     pub rockets: Vec<RoomId>,
+    /// Whether a surgery took place this round (settlement step 1).
+    #[serde(default)]
+    pub surgery: bool,
     pub over: bool,
 }
 
@@ -184,6 +200,7 @@ impl GeneState {
             supply,
             piles: BTreeMap::new(),
             rockets: Vec::new(),
+            surgery: false,
             over: false,
         }
     }
@@ -267,6 +284,49 @@ impl GeneState {
                     }
                     GeneAction::Use { kind, room } => self.check_use(seat, *kind, *room),
                     _ if !me.moved => Err(no("move first", "请先移动")),
+                    GeneAction::Take { kind } => {
+                        if me.shadow {
+                            return Err(no("shadows cannot take cards", "暗影不能拿取道具卡"));
+                        }
+                        if me.drew {
+                            return Err(no("you have drawn this round", "你本轮已经抽过卡了"));
+                        }
+                        let room = me.room.expect("placed");
+                        if !self.piles.get(&room).is_some_and(|p| p.contains(kind)) {
+                            return Err(no("no such card lies here", "这里没有这张卡"));
+                        }
+                        Ok(())
+                    }
+                    GeneAction::Surgery { genes } => {
+                        let old = me.genes.expect("prepared");
+                        if me.shadow {
+                            return Err(no("shadows cannot use rooms", "暗影不能使用房间功能"));
+                        }
+                        if map().room(me.room.expect("placed")).function
+                            != Some(RoomFunction::Surgery)
+                        {
+                            return Err(no(
+                                "surgery happens in the surgery",
+                                "手术只能在手术室进行",
+                            ));
+                        }
+                        if me.operated {
+                            return Err(no("one surgery a round", "每轮只能做一次手术"));
+                        }
+                        genes
+                            .check(numbers().gene_points)
+                            .map_err(|reason| Rejection { reason })?;
+                        let moved = old.strength.abs_diff(genes.strength)
+                            + old.speed.abs_diff(genes.speed)
+                            + old.carry.abs_diff(genes.carry);
+                        if moved / 2 > SURGERY_POINTS || moved == 0 {
+                            return Err(no(
+                                format!("a surgery moves 1 to {SURGERY_POINTS} gene points"),
+                                format!("一次手术可调整 1 到 {SURGERY_POINTS} 点基因"),
+                            ));
+                        }
+                        Ok(())
+                    }
                     GeneAction::Discard { kind } => {
                         let room = map().room(me.room.expect("placed"));
                         if room.draws.is_empty() {
@@ -475,6 +535,46 @@ impl GeneState {
                 ));
                 None
             }
+            GeneAction::Take { kind } => {
+                let room = self.players[i].room.expect("placed");
+                let pile = self.piles.entry(room).or_default();
+                let at = pile.iter().position(|k| k == kind).expect("judged");
+                pile.remove(at);
+                let p = &mut self.players[i];
+                p.hand.push(*kind);
+                p.drew = true;
+                while p.hand.len() > p.carry() {
+                    let dropped = p.hand.remove(0);
+                    self.piles.entry(room).or_default().push(dropped);
+                }
+                None
+            }
+            GeneAction::Surgery { genes } => {
+                let p = &mut self.players[i];
+                p.genes = Some(*genes);
+                p.operated = true;
+                self.surgery = true;
+                // A smaller carry drops the surplus here.
+                let room = p.room.expect("placed");
+                while p.hand.len() > p.carry() {
+                    let dropped = p.hand.remove(0);
+                    self.piles.entry(room).or_default().push(dropped);
+                }
+                said.push(Said::To(
+                    seat,
+                    Bilingual::new(
+                        format!(
+                            "Surgery done: strength {}, speed {}, carry {}.",
+                            genes.strength, genes.speed, genes.carry
+                        ),
+                        format!(
+                            "手术完成：武力 {}，速度 {}，负重 {}。",
+                            genes.strength, genes.speed, genes.carry
+                        ),
+                    ),
+                ));
+                None
+            }
             GeneAction::Discard { kind } => {
                 let room = self.players[i].room.expect("placed");
                 take(&mut self.players[i].hand, *kind);
@@ -524,8 +624,10 @@ impl GeneState {
             p.extra_speed = 0;
             p.extra_strength = 0;
             p.state_change = 0;
+            p.operated = false;
         }
         self.rockets.clear();
+        self.surgery = false;
         said.push(Said::All(Bilingual::new(
             format!("Round {} begins: the free phase.", self.round),
             format!("第 {} 轮开始：自由阶段。", self.round),
@@ -539,6 +641,12 @@ impl GeneState {
         let n = numbers();
         let round = self.round;
         let seats = self.players.len();
+        // 1. Whether a surgery took place (not who, not what).
+        said.push(Said::All(if self.surgery {
+            Bilingual::new("A surgery took place.", "手术室进行了手术。")
+        } else {
+            Bilingual::new("No surgery this round.", "本轮没有进行手术。")
+        }));
         // 2. Battles, brawls, shadows meeting the living (room names only).
         let mut rooms: BTreeMap<RoomId, Vec<usize>> = BTreeMap::new();
         for (i, p) in self.players.iter().enumerate() {
@@ -779,6 +887,15 @@ impl GeneState {
             .into_iter()
             .filter(|f| !self.gassed.contains(f))
             .collect()
+    }
+
+    /// Kinds of card lying in the seat's room.
+    pub fn lying_here(&self, seat: SeatId) -> Vec<ItemKind> {
+        let Some(r) = self.player(seat).room else {
+            return Vec::new();
+        };
+        let kinds: BTreeSet<ItemKind> = self.piles.get(&r).into_iter().flatten().copied().collect();
+        kinds.into_iter().collect()
     }
 
     pub fn kinds_here(&self, seat: SeatId) -> Vec<ItemKind> {
