@@ -40,6 +40,14 @@ impl AnySettings {
         }
     }
 
+    /// Whether the variant is one the game can be played with (the check
+    /// the game makes when a table starts).
+    pub fn check(&self) -> Result<(), Rejection> {
+        match self {
+            AnySettings::Forest(s) => s.check(),
+        }
+    }
+
     /// The default variant of a game, if this build hosts it.
     pub fn default_for(game: GameId) -> Option<Self> {
         match game {

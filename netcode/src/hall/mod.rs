@@ -279,7 +279,7 @@ impl Hall {
     /// them (and a bot stands in after `takeover_ms`); a seat in a table not
     /// yet started is opened again.
     pub fn disconnect(&mut self, client: ClientKey) {
-        self.detach(client, false);
+        self.detach(client);
         self.clients.remove(&client);
     }
 
@@ -351,7 +351,7 @@ impl Hall {
                 if self.place(client).is_none() {
                     return Err(reject("you are not at a table", "你不在任何一桌"));
                 }
-                self.detach(client, true);
+                self.detach(client);
                 self.send(client, ServerMsg::Left);
                 let tables = self.summaries();
                 self.send(client, ServerMsg::Tables { tables });
@@ -501,8 +501,7 @@ impl Hall {
                 ),
             ));
         }
-        // The settings must make a table: deal one now and throw it away.
-        games::new_table(&settings, 0, vec![String::new(); seats as usize])?;
+        settings.check()?;
         let id = self.next_table;
         self.next_table += 1;
         let token = fresh_token();
@@ -623,7 +622,7 @@ impl Hall {
             ));
         };
         if self.place(client).is_some() {
-            self.detach(client, true);
+            self.detach(client);
         }
         // Whoever held the place before (a dead connection) loses it.
         let t = self.tables.get_mut(&tid).expect("found above");
@@ -666,9 +665,8 @@ impl Hall {
         self.tables_changed = true;
     }
 
-    /// Takes a client away from its table. `on_purpose`: it said Leave
-    /// (rather than dropped).
-    fn detach(&mut self, client: ClientKey, on_purpose: bool) {
+    /// Takes a client away from its table (it said Leave, or dropped).
+    fn detach(&mut self, client: ClientKey) {
         let Some(c) = self.clients.get_mut(&client) else {
             return;
         };
@@ -714,7 +712,6 @@ impl Hall {
             }
             Role::Spectator => t.spectators.retain(|&s| s != client),
         }
-        let _ = on_purpose;
         self.table_changed(tid);
     }
 
@@ -783,6 +780,10 @@ impl Hall {
         // On disk before the sender hears it was accepted: no accepted
         // action is lost to a crash.
         self.commit(tid);
+        if self.tables[&tid].is_over() {
+            // The lobby shows the result (the record was saved by `commit`).
+            self.lobby_changed(tid);
+        }
         self.send(client, ServerMsg::Accepted);
         Ok(())
     }
@@ -824,9 +825,14 @@ impl Hall {
                     }
                 }
             }
-            let lobby = t.lobby(now, takeover);
-            if t.last_lobby.as_ref() != Some(&lobby) {
-                self.table_changed(tid);
+            // Without a message, a lobby changes only as time makes an absent
+            // person's seat a stand-in's, or when bots end the game.
+            let ended = playing && t.is_over();
+            if ended || t.seats.iter().any(|s| s.away_since.is_some()) {
+                let lobby = t.lobby(now, takeover);
+                if t.last_lobby.as_ref() != Some(&lobby) {
+                    self.table_changed(tid);
+                }
             }
             self.commit(tid);
         }
@@ -836,11 +842,16 @@ impl Hall {
     /// Marks a table's seating as changed: its record is saved and its
     /// lobby sent again at the next flush.
     fn table_changed(&mut self, tid: TableId) {
+        self.lobby_changed(tid);
+        self.save_record(tid);
+    }
+
+    /// Marks a table's lobby to be sent again (and the list of tables).
+    fn lobby_changed(&mut self, tid: TableId) {
         if let Some(t) = self.tables.get_mut(&tid) {
             t.last_lobby = None;
         }
         self.tables_changed = true;
-        self.save_record(tid);
     }
 
     /// Writes the table's whole record (seating and game snapshot),

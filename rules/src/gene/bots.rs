@@ -8,7 +8,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::game::{GeneGame, GeneView, RandomBot};
-use super::map::{ItemKind, RoomFunction, RoomId, map};
+use super::map::{ItemKind, RoomId, map};
 use super::settle::{Genes, numbers};
 use super::state::{GeneAction, GenePhase};
 use crate::bot::Bot;
@@ -68,8 +68,7 @@ impl Bot<GeneGame> for SurvivorBot {
                     carry: 3,
                 };
                 let rooms: Vec<RoomId> = map()
-                    .ids()
-                    .filter(|&r| map().room(r).function != Some(RoomFunction::Morgue))
+                    .spawn_rooms()
                     .filter(|&r| !map().room(r).draws.is_empty())
                     .collect();
                 Some(GeneAction::Prepare {

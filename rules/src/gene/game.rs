@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::map::{FloorId, ItemKind, RoomId, map};
-use super::settle::{GeneNumbers, Genes, numbers};
+use super::settle::{Genes, numbers};
 use super::state::{GeneAction, GenePhase, GeneState, Said};
 use crate::bot::Bot;
 use crate::game_id::GameId;
@@ -229,10 +229,7 @@ impl Bot<GeneGame> for RandomBot {
                     speed,
                     carry: points - speed - strength,
                 };
-                let rooms: Vec<RoomId> = map()
-                    .ids()
-                    .filter(|&r| map().room(r).function != Some(super::RoomFunction::Morgue))
-                    .collect();
+                let rooms: Vec<RoomId> = map().spawn_rooms().collect();
                 Some(GeneAction::Prepare {
                     genes,
                     spawn: *rooms.choose(rng)?,
@@ -286,9 +283,4 @@ impl Bot<GeneGame> for RandomBot {
             GenePhase::Idle | GenePhase::GameOver => None,
         }
     }
-}
-
-/// The numbers in use, for views that show them.
-pub fn rules_numbers() -> &'static GeneNumbers {
-    numbers()
 }

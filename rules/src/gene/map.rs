@@ -280,6 +280,18 @@ impl Map {
         Ok(map)
     }
 
+    /// The morgue (the map is checked to have exactly one).
+    pub fn morgue(&self) -> RoomId {
+        self.ids()
+            .find(|&r| self.room(r).function == Some(RoomFunction::Morgue))
+            .expect("a checked map has a morgue")
+    }
+
+    /// Rooms a player may choose to spawn in: any but the morgue.
+    pub fn spawn_rooms(&self) -> impl Iterator<Item = RoomId> + '_ {
+        self.ids().filter(|&r| r != self.morgue())
+    }
+
     pub fn room(&self, id: RoomId) -> &Room {
         &self.rooms[id.0 as usize]
     }

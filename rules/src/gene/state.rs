@@ -11,7 +11,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::items::{ALL_KINDS, items};
+use super::items::items;
 use super::map::{FloorId, ItemKind, RoomFunction, RoomId, map};
 use super::settle::{Genes, Standing, battle_losses, numbers, places};
 use crate::table::{Rejection, SeatId};
@@ -249,7 +249,7 @@ impl GeneState {
                 if spawn.0 as usize >= map().rooms.len() {
                     return Err(no("there is no such room", "没有这个房间"));
                 }
-                if map().room(*spawn).function == Some(RoomFunction::Morgue) {
+                if *spawn == map().morgue() {
                     return Err(no(
                         "the morgue is for shadows: spawn elsewhere",
                         "停尸间是暗影的地方：请选别的出生房间",
@@ -819,10 +819,7 @@ impl GeneState {
     /// to the morgue.
     fn hurt(&mut self, loss: &[i32], fallen: &mut Vec<usize>, said: &mut Vec<Said>) {
         let max = numbers().max_hp;
-        let morgue = map()
-            .ids()
-            .find(|&r| map().room(r).function == Some(RoomFunction::Morgue))
-            .expect("the map has a morgue");
+        let morgue = map().morgue();
         for (i, &l) in loss.iter().enumerate() {
             let p = &mut self.players[i];
             if p.shadow || l == 0 {
@@ -846,7 +843,6 @@ impl GeneState {
     }
 
     fn finish(&mut self, said: &mut Vec<Said>) {
-        let alive = self.living().count();
         if self.round >= numbers().rounds {
             // Gold bars become HP.
             for p in &mut self.players {
@@ -857,7 +853,6 @@ impl GeneState {
             }
         }
         self.over = true;
-        let _ = alive;
         said.push(Said::All(Bilingual::new("The game is over.", "游戏结束。")));
     }
 
@@ -920,9 +915,4 @@ fn take(hand: &mut Vec<ItemKind>, kind: ItemKind) -> bool {
         }
         None => false,
     }
-}
-
-/// Every kind, for bots and views.
-pub fn all_kinds() -> [ItemKind; 7] {
-    ALL_KINDS
 }
