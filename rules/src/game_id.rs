@@ -76,7 +76,7 @@ impl GameId {
 
     /// Whether the rules of this game are implemented yet.
     pub fn playable(self) -> bool {
-        matches!(self, GameId::Forest)
+        matches!(self, GameId::Forest | GameId::Gene)
     }
 }
 

@@ -11,23 +11,102 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::map::{FloorId, ItemKind, RoomId, map};
+use super::scenario::{GeneCheck, GeneSetup};
 use super::settle::{Genes, numbers};
-use super::state::{GeneAction, GenePhase, GeneState, Said};
+use super::state::{GeneAction, GenePhase, GeneState, Offer, Said};
 use crate::bot::Bot;
 use crate::game_id::GameId;
 use crate::table::{
-    Accepted, Announcements, Game, GameResult, Rejection, SeatId, Seats, TableClock, TableRng,
-    TableSet,
+    Accepted, ActionLog, Announcements, DeadlinePassed, Deadlines, Game, GameResult, LogEntry,
+    Rejection, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
 };
 
 pub struct GeneGame;
 
-/// Table settings. The numbers (rounds, HP, gas) live in `data/rules.ron`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GeneSettings {}
-
+/// Table settings: the clocks (rules.md §9). The numbers (rounds, HP, gas)
+/// live in `data/rules.ron`. 0 seconds = no limit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum GeneTimer {}
+#[serde(default, deny_unknown_fields)]
+pub struct GeneSettings {
+    /// To spend gene points and choose a spawn room.
+    pub setup_secs: u32,
+    /// For each free phase: talk, trade, get ready.
+    pub free_secs: u32,
+    /// For each player's turn in the action room.
+    pub turn_secs: u32,
+}
+
+impl Default for GeneSettings {
+    fn default() -> Self {
+        GeneTiming::Party.settings()
+    }
+}
+
+impl GeneSettings {
+    pub fn check(&self) -> Result<(), Rejection> {
+        for secs in [self.setup_secs, self.free_secs, self.turn_secs] {
+            if secs != 0 && !(10..=3600).contains(&secs) {
+                return Err(Rejection::new(
+                    "each time limit is off (0) or 10 s to 1 hour",
+                    "每个时限须为 0（不限时）或 10 秒到 1 小时",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The timings a set-up screen offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GeneTiming {
+    /// Set-up 3 min, free phase 4 min, a turn 90 s.
+    Party,
+    /// Set-up 2 min, free phase 90 s, a turn 45 s.
+    Brisk,
+    /// No clocks: the table waits for everyone.
+    Untimed,
+}
+
+impl GeneTiming {
+    pub const ALL: [GeneTiming; 3] = [GeneTiming::Party, GeneTiming::Brisk, GeneTiming::Untimed];
+
+    pub fn settings(self) -> GeneSettings {
+        let (setup_secs, free_secs, turn_secs) = match self {
+            GeneTiming::Party => (180, 240, 90),
+            GeneTiming::Brisk => (120, 90, 45),
+            GeneTiming::Untimed => (0, 0, 0),
+        };
+        GeneSettings {
+            setup_secs,
+            free_secs,
+            turn_secs,
+        }
+    }
+
+    pub fn label(self) -> crate::Bilingual {
+        use crate::Bilingual;
+        match self {
+            GeneTiming::Party => Bilingual::new(
+                "Party: free phase 4 min, turns 90 s",
+                "聚会：自由阶段 4 分钟，每人行动 90 秒",
+            ),
+            GeneTiming::Brisk => Bilingual::new(
+                "Brisk: free phase 90 s, turns 45 s",
+                "快速：自由阶段 90 秒，每人行动 45 秒",
+            ),
+            GeneTiming::Untimed => Bilingual::new("Untimed", "不限时"),
+        }
+    }
+}
+
+/// Which clock is running. Each phase (and each turn) has its own key, so
+/// a new phase always starts a fresh clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GeneTimer {
+    Setup,
+    Free { round: u8 },
+    Turn { round: u8, turn: u8 },
+}
 
 /// What one seat may know.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,27 +134,161 @@ pub struct GeneView {
     pub can_take: Vec<ItemKind>,
     pub open_floors: Vec<FloorId>,
     pub result: Option<GameResult>,
+    /// The viewer's order card this round (1 = first), once dealt.
+    pub order_card: Option<u8>,
+    /// The action order, public once the action phase begins (players
+    /// walk into the action room one at a time).
+    pub order: Vec<SeatId>,
+    /// Who has acted this round (public in the action phase).
+    pub acted: Vec<bool>,
+    /// The player in the action room.
+    pub active: Option<SeatId>,
+    /// Trades the viewer made or was offered, unanswered.
+    pub offers: Vec<Offer>,
+    /// Cards lying in the viewer's room (it stands there and sees them).
+    pub lying: Vec<ItemKind>,
+    /// Where the viewer can get this round and the steps each costs.
+    pub reach: Vec<(RoomId, u32)>,
+    /// The viewer's speed and carry now (cards included).
+    pub speed: u32,
+    pub carry: usize,
+    /// The viewer, a shadow: HP drained so far; revived: immune this round.
+    pub drained: i32,
+    pub immune: bool,
+    /// The viewer's gas vote this round.
+    pub vote: Option<FloorId>,
+    /// Who the viewer's words reach now (empty: nobody).
+    pub audience: Vec<SeatId>,
+    /// When the running clock runs out (table time), and the time now.
+    pub deadline_ms: Option<u64>,
+    pub now_ms: u64,
 }
 
-fn apply_actions(
-    mut accepted: MessageReader<Accepted<GeneAction>>,
-    mut state: ResMut<GeneState>,
-    mut rng: ResMut<TableRng>,
-    mut said: ResMut<Announcements>,
-    clock: Res<TableClock>,
-    mut next: ResMut<NextState<GenePhase>>,
-) {
-    for Accepted { seat, action } in accepted.read() {
-        let mut lines = Vec::new();
-        if let Some(phase) = state.apply(*seat, action, &mut rng.0, &mut lines) {
-            next.set(phase);
+/// What the table's systems need to carry the rules out.
+#[derive(bevy_ecs::system::SystemParam)]
+struct GeneTable<'w> {
+    state: ResMut<'w, GeneState>,
+    rng: ResMut<'w, TableRng>,
+    said: ResMut<'w, Announcements>,
+    clock: Res<'w, TableClock>,
+    phase: Res<'w, State<GenePhase>>,
+    next: ResMut<'w, NextState<GenePhase>>,
+    deadlines: ResMut<'w, Deadlines<GeneTimer>>,
+    settings: Res<'w, Settings<GeneGame>>,
+    log: ResMut<'w, ActionLog<GeneAction>>,
+}
+
+impl GeneTable<'_> {
+    /// The phase after this step's changes (the state machine moves at
+    /// the next frame).
+    fn phase(&self) -> GenePhase {
+        if self.state.over {
+            return GenePhase::GameOver;
         }
+        *self.phase.get()
+    }
+
+    fn speak(&mut self, lines: Vec<Said>) {
+        let now = self.clock.now_ms;
         for line in lines {
             match line {
-                Said::All(text) => said.say(clock.now_ms, text),
-                Said::To(s, text) => said.tell(clock.now_ms, s, text),
+                Said::All(text) => self.said.say(now, text),
+                Said::To(s, text) => self.said.tell(now, s, text),
             }
         }
+    }
+
+    /// The one clock that should run now: set it if it is new, and drop
+    /// any other.
+    fn sync_clock(&mut self, phase: GenePhase) {
+        let s = &self.settings.0;
+        let (timer, secs) = match phase {
+            GenePhase::Setup => (GeneTimer::Setup, s.setup_secs),
+            GenePhase::Free => (
+                GeneTimer::Free {
+                    round: self.state.round,
+                },
+                s.free_secs,
+            ),
+            GenePhase::Action => (
+                GeneTimer::Turn {
+                    round: self.state.round,
+                    turn: self.state.turn as u8,
+                },
+                s.turn_secs,
+            ),
+            GenePhase::Idle | GenePhase::GameOver => {
+                self.deadlines.pending.clear();
+                return;
+            }
+        };
+        if secs == 0 || self.deadlines.get(&timer).is_some() {
+            return;
+        }
+        self.deadlines.pending.clear();
+        let at = self.clock.now_ms + u64::from(secs) * 1000;
+        self.deadlines.set(timer, at);
+    }
+}
+
+fn apply_actions(mut accepted: MessageReader<Accepted<GeneAction>>, mut t: GeneTable) {
+    for Accepted { seat, action } in accepted.read() {
+        let mut phase = t.phase();
+        let mut lines = Vec::new();
+        if let GeneAction::Chat { text } = action {
+            let line = crate::Bilingual::new(
+                format!("{}: {text}", t.state.name(*seat)),
+                format!("{}：{text}", t.state.name(*seat)),
+            );
+            match phase {
+                GenePhase::Action => {
+                    for s in t.state.audience(phase, *seat).unwrap_or_default() {
+                        lines.push(Said::To(s, line.clone()));
+                    }
+                }
+                _ => lines.push(Said::All(line)),
+            }
+        } else {
+            let (state, rng) = (&mut t.state, &mut t.rng);
+            if let Some(p) = state.apply(*seat, action, &mut rng.0, &mut lines) {
+                phase = p;
+                t.next.set(p);
+            }
+        }
+        t.speak(lines);
+        t.sync_clock(phase);
+    }
+}
+
+/// A clock ran out: the referee moves the game on (rules.md §9).
+fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<GeneTimer>>, mut t: GeneTable) {
+    for DeadlinePassed { timer } in passed.read() {
+        let phase = t.phase();
+        let current = match (timer, phase) {
+            (GeneTimer::Setup, GenePhase::Setup) => true,
+            (GeneTimer::Free { round }, GenePhase::Free) => *round == t.state.round,
+            (GeneTimer::Turn { round, turn }, GenePhase::Action) => {
+                *round == t.state.round && usize::from(*turn) == t.state.turn
+            }
+            _ => false,
+        };
+        if !current {
+            continue;
+        }
+        let now = t.clock.now_ms;
+        t.log.entries.push(LogEntry::Auto {
+            at_ms: now,
+            what: format!("time ran out: {timer:?}"),
+        });
+        let mut lines = Vec::new();
+        let (state, rng) = (&mut t.state, &mut t.rng);
+        let mut next = phase;
+        if let Some(p) = state.time_out(phase, &mut rng.0, &mut lines) {
+            next = p;
+            t.next.set(p);
+        }
+        t.speak(lines);
+        t.sync_clock(next);
     }
 }
 
@@ -83,7 +296,8 @@ pub struct GenePlugin;
 
 impl Plugin for GenePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, apply_actions.in_set(TableSet::Apply));
+        app.add_systems(Update, fire_deadlines.in_set(TableSet::Deadlines))
+            .add_systems(Update, apply_actions.in_set(TableSet::Apply));
     }
 }
 
@@ -99,27 +313,52 @@ impl Game for GeneGame {
     type Timer = GeneTimer;
     type State = GeneState;
     type View = GeneView;
-    type Setup = ();
-    type Check = ();
+    type Setup = GeneSetup;
+    type Check = GeneCheck;
 
     fn build(app: &mut App, _settings: &GeneSettings) {
         app.add_plugins(GenePlugin);
     }
 
-    fn start(world: &mut World, _setup: Option<&()>) -> Result<(), Rejection> {
-        let seats = world.resource::<Seats>().count();
-        let state = GeneState::new(seats, &mut world.resource_mut::<TableRng>().0);
-        world.insert_resource(state);
-        world.resource_mut::<Announcements>().say(
-            0,
-            crate::Bilingual::new(
-                "Spend your 10 gene points and choose your spawn room, in secret.",
-                "请秘密分配 10 点基因并选择出生房间。",
+    fn start(world: &mut World, setup: Option<&GeneSetup>) -> Result<(), Rejection> {
+        world.resource::<Settings<GeneGame>>().0.check()?;
+        let names = world.resource::<Seats>().names.clone();
+        let mut rng = world.resource::<TableRng>().0.clone();
+        let mut state = GeneState::new(names.len(), &mut rng);
+        state.names = names;
+        let points = numbers().gene_points;
+        let (phase, lines) = match setup {
+            Some(setup) => (GenePhase::Free, setup.apply(&mut state, &mut rng)?),
+            None => (
+                GenePhase::Setup,
+                vec![Said::All(crate::Bilingual::new(
+                    format!(
+                        "Spend your {points} gene points and choose your spawn room, in secret."
+                    ),
+                    format!("请秘密分配 {points} 点基因并选择出生房间。"),
+                ))],
             ),
-        );
-        world
-            .resource_mut::<NextState<GenePhase>>()
-            .set(GenePhase::Setup);
+        };
+        world.resource_mut::<TableRng>().0 = rng;
+        let round = state.round;
+        world.insert_resource(state);
+        let mut said = world.resource_mut::<Announcements>();
+        for line in lines {
+            match line {
+                Said::All(text) => said.say(0, text),
+                Said::To(s, text) => said.tell(0, s, text),
+            }
+        }
+        world.resource_mut::<NextState<GenePhase>>().set(phase);
+        let s = world.resource::<Settings<GeneGame>>().0.clone();
+        let (timer, secs) = match phase {
+            GenePhase::Setup => (GeneTimer::Setup, s.setup_secs),
+            _ => (GeneTimer::Free { round }, s.free_secs),
+        };
+        if secs > 0 {
+            let at = world.resource::<TableClock>().now_ms + u64::from(secs) * 1000;
+            world.resource_mut::<Deadlines<GeneTimer>>().set(timer, at);
+        }
         Ok(())
     }
 
@@ -177,6 +416,57 @@ impl Game for GeneGame {
             },
             open_floors: state.open_floors(),
             result: result(world),
+            order_card: seat
+                .and_then(|s| state.order.iter().position(|o| *o == s))
+                .map(|n| n as u8 + 1),
+            order: if matches!(phase, GenePhase::Action) {
+                state.order.clone()
+            } else {
+                Vec::new()
+            },
+            acted: state.players.iter().map(|p| p.acted).collect(),
+            active: match phase {
+                GenePhase::Action => state.active(),
+                _ => None,
+            },
+            offers: match seat {
+                Some(s) => state
+                    .offers
+                    .iter()
+                    .filter(|o| o.from == s || o.to == s)
+                    .cloned()
+                    .collect::<Vec<Offer>>(),
+                None => Vec::new(),
+            },
+            lying: mine
+                .and_then(|p| p.room)
+                .and_then(|r| state.piles.get(&r).cloned())
+                .unwrap_or_default(),
+            reach: match mine {
+                Some(p) if p.room.is_some() && phase != GenePhase::GameOver => {
+                    let from = p.room.expect("checked");
+                    map()
+                        .reachable(from, p.speed(), p.shadow)
+                        .into_iter()
+                        .filter(|(r, _)| *r != from)
+                        .collect()
+                }
+                _ => Vec::new(),
+            },
+            speed: mine.map_or(0, |p| p.speed()),
+            carry: mine.map_or(0, |p| p.carry()),
+            drained: mine.map_or(0, |p| p.drained),
+            immune: mine.is_some_and(|p| p.immune),
+            vote: mine.and_then(|p| p.vote),
+            audience: seat
+                .and_then(|s| state.audience(phase, s).ok())
+                .unwrap_or_default(),
+            deadline_ms: world
+                .resource::<Deadlines<GeneTimer>>()
+                .pending
+                .first()
+                .map(|d| d.at_ms),
+            now_ms: world.resource::<TableClock>().now_ms,
         }
     }
 
@@ -188,8 +478,8 @@ impl Game for GeneGame {
         result(world)
     }
 
-    fn verify(_world: &World, _check: &()) -> Result<(), String> {
-        Ok(())
+    fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
+        super::scenario::verify(world, check)
     }
 }
 

@@ -15,15 +15,70 @@ use serde::{Deserialize, Serialize};
 
 use crate::text::Bilingual;
 
-/// A room, by its place in the map's list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// A room, by its place in the map's list. Written (in saves, scenarios
+/// and on the wire) as the room's key, e.g. `"e3-surgery"`, so a file reads
+/// like the map and names no room that does not exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RoomId(pub u8);
 
-/// A floor of a wing: what gas votes name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// A floor of a wing: what gas votes name. Written as the wing's key and
+/// the floor's number, e.g. `"east2"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FloorId {
     pub building: u8,
     pub floor: u8,
+}
+
+impl Serialize for RoomId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match map().rooms.get(self.0 as usize) {
+            Some(room) => s.serialize_str(&room.key),
+            None => Err(serde::ser::Error::custom(format!("no room {}", self.0))),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RoomId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(d)?;
+        map().by_key(&key).ok_or_else(|| {
+            serde::de::Error::custom(format!("the map has no room '{key}'"))
+        })
+    }
+}
+
+impl FloorId {
+    /// The floor's key: wing key and floor number (`"east2"`).
+    pub fn key(&self) -> String {
+        let wing = map()
+            .building_keys
+            .get(self.building as usize)
+            .map_or("?", String::as_str);
+        format!("{wing}{}", self.floor)
+    }
+
+    pub fn from_key(key: &str) -> Option<Self> {
+        let digits = key.trim_start_matches(|c: char| !c.is_ascii_digit());
+        let wing = &key[..key.len() - digits.len()];
+        let floor: u8 = digits.parse().ok()?;
+        let building = map().building_keys.iter().position(|k| k == wing)? as u8;
+        let id = FloorId { building, floor };
+        map().floors().contains(&id).then_some(id)
+    }
+}
+
+impl Serialize for FloorId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for FloorId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(d)?;
+        FloorId::from_key(&key)
+            .ok_or_else(|| serde::de::Error::custom(format!("the map has no floor '{key}'")))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -114,6 +169,7 @@ pub struct Room {
 #[derive(Clone, Debug)]
 pub struct Map {
     pub buildings: Vec<Bilingual>,
+    pub building_keys: Vec<String>,
     pub rooms: Vec<Room>,
     pub costs: Costs,
     /// Neighbours of each room with the steps it costs to go there.
@@ -247,6 +303,7 @@ impl Map {
             list.dedup_by_key(|(r, _)| *r);
         }
         let map = Self {
+            building_keys: data.buildings.iter().map(|b| b.key.clone()).collect(),
             buildings: data.buildings.into_iter().map(|b| b.name).collect(),
             rooms,
             costs: c,

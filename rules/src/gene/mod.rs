@@ -6,14 +6,16 @@ pub mod bots;
 pub mod game;
 pub mod items;
 pub mod map;
+pub mod scenario;
 pub mod settle;
 pub mod state;
 
-pub use game::{GeneGame, GeneView, RandomBot};
+pub use game::{GeneGame, GeneSettings, GeneTimer, GeneTiming, GeneView, RandomBot};
 pub use items::{Item, Items, items};
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
-pub use state::{GeneAction, GenePhase, GeneState};
+pub use scenario::{GeneCheck, GeneSetup, SeatSetup};
+pub use state::{GeneAction, GenePhase, GeneState, Offer};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");

@@ -96,6 +96,18 @@ pub struct Genes {
 }
 
 impl Genes {
+    /// The panel the referee gives a player whose set-up time ran out:
+    /// 4 / 3 / 3 of 10 (speed 4, strength 3, carry 3).
+    pub fn balanced(points: u8) -> Genes {
+        let speed = points.div_ceil(5) * 2;
+        let strength = (points - speed.min(points)) / 2;
+        Genes {
+            strength,
+            speed: speed.min(points),
+            carry: points - speed.min(points) - strength,
+        }
+    }
+
     /// 「点数需全部用完」: every point spent; speed at least 1 (rules.md §1:
     /// everyone must move).
     pub fn check(&self, points: u8) -> Result<(), crate::Bilingual> {

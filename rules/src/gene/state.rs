@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +60,40 @@ pub enum GeneAction {
     /// Action phase, after moving, in the surgery: a new gene panel that
     /// moves at most `SURGERY_POINTS` points.
     Surgery { genes: Genes },
+    /// Free phase: offers a trade to one player: these cards of mine (and,
+    /// if `swap_order`, our order cards) for those cards of theirs. Replaces
+    /// any earlier offer to the same player.
+    Offer {
+        to: SeatId,
+        give: Vec<ItemKind>,
+        want: Vec<ItemKind>,
+        swap_order: bool,
+    },
+    /// Free phase: accepts the offer `from` made; the trade happens now.
+    Accept { from: SeatId },
+    /// Free phase: turns down the offer `from` made.
+    Decline { from: SeatId },
+    /// Free phase: takes back my offer to `to`.
+    Withdraw { to: SeatId },
+    /// Table talk: to everyone in the free phase; in the action phase only
+    /// to those on the same side of the action room (rules.md §5).
+    Chat { text: String },
 }
+
+/// A trade one player has offered another (free phase).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offer {
+    pub from: SeatId,
+    pub to: SeatId,
+    pub give: Vec<ItemKind>,
+    pub want: Vec<ItemKind>,
+    pub swap_order: bool,
+}
+
+/// The longest chat line, in characters.
+pub const CHAT_CHARS: usize = 200;
+/// The most cards one side of a trade may name.
+const TRADE_CARDS: usize = 12;
 
 /// Gene points one surgery may move (rules.md §3).
 pub const SURGERY_POINTS: u8 = 2;
@@ -164,6 +197,12 @@ pub struct GeneState {
     /// Whether a surgery took place this round (settlement step 1).
     #[serde(default)]
     pub surgery: bool,
+    /// Trades offered and not yet answered (free phase only).
+    #[serde(default)]
+    pub offers: Vec<Offer>,
+    /// The players' names, as the announcements use them.
+    #[serde(default)]
+    pub names: Vec<String>,
     pub over: bool,
 }
 
@@ -180,6 +219,23 @@ fn floor_name(f: FloorId) -> Bilingual {
     Bilingual::new(
         format!("{} floor {}", b.en, f.floor),
         format!("{}{}层", b.zh, f.floor),
+    )
+}
+
+/// Whether `hand` holds every card of `cards` (as many times as named).
+fn holds_all(hand: &[ItemKind], cards: &[ItemKind]) -> bool {
+    let mut left = hand.to_vec();
+    cards.iter().all(|k| take(&mut left, *k))
+}
+
+fn card_list(cards: &[ItemKind]) -> Bilingual {
+    if cards.is_empty() {
+        return Bilingual::new("nothing", "无");
+    }
+    let names: Vec<&Bilingual> = cards.iter().map(|k| &items().get(*k).name).collect();
+    Bilingual::new(
+        names.iter().map(|n| n.en.as_str()).collect::<Vec<_>>().join(", "),
+        names.iter().map(|n| n.zh.as_str()).collect::<Vec<_>>().join("、"),
     )
 }
 
@@ -201,8 +257,48 @@ impl GeneState {
             piles: BTreeMap::new(),
             rockets: Vec::new(),
             surgery: false,
+            offers: Vec::new(),
+            names: (1..=seats).map(|n| format!("Seat {n}")).collect(),
             over: false,
         }
+    }
+
+    /// A player's name as the announcements give it.
+    pub fn name(&self, seat: SeatId) -> &str {
+        self.names.get(seat.index()).map_or("?", String::as_str)
+    }
+
+    /// Who hears `seat` talk now, or why nobody does. In the action phase
+    /// the player in the action room talks to no one, and those who have
+    /// acted wait in the meeting room: 「行动结束的玩家将进入会议室等候，无法与
+    /// 未行动的玩家交换信息」.
+    pub fn audience(&self, phase: GenePhase, seat: SeatId) -> Result<Vec<SeatId>, Rejection> {
+        let all = (0..self.players.len()).map(|i| SeatId(i as u8));
+        match phase {
+            GenePhase::Action => {
+                if self.active() == Some(seat) {
+                    return Err(no(
+                        "you are alone in the action room",
+                        "你正独自在行动室里",
+                    ));
+                }
+                let acted = self.player(seat).acted;
+                Ok(all
+                    .filter(|&s| self.player(s).acted == acted && self.active() != Some(s))
+                    .collect())
+            }
+            _ => Ok(all.collect()),
+        }
+    }
+
+    /// The offer `from` has made to `to`, if any.
+    pub fn offer(&self, from: SeatId, to: SeatId) -> Option<&Offer> {
+        self.offers.iter().find(|o| o.from == from && o.to == to)
+    }
+
+    /// Whether both sides of an offer still hold what it names.
+    fn can_meet(&self, o: &Offer) -> bool {
+        holds_all(&self.player(o.from).hand, &o.give) && holds_all(&self.player(o.to).hand, &o.want)
     }
 
     pub fn player(&self, seat: SeatId) -> &Player {
@@ -224,7 +320,10 @@ impl GeneState {
         let all = (0..self.players.len()).map(|i| SeatId(i as u8));
         match phase {
             GenePhase::Setup => all.filter(|&s| self.player(s).genes.is_none()).collect(),
-            GenePhase::Free => all.filter(|&s| !self.player(s).ready).collect(),
+            // Not yet ready, or asked to answer a trade.
+            GenePhase::Free => all
+                .filter(|&s| !self.player(s).ready || self.offers.iter().any(|o| o.to == s))
+                .collect(),
             GenePhase::Action => self.active().into_iter().collect(),
             GenePhase::Idle | GenePhase::GameOver => Vec::new(),
         }
@@ -254,6 +353,78 @@ impl GeneState {
                         "the morgue is for shadows: spawn elsewhere",
                         "停尸间是暗影的地方：请选别的出生房间",
                     ));
+                }
+                Ok(())
+            }
+            (_, GeneAction::Chat { text }) => {
+                let chars = text.chars().count();
+                if chars == 0 || chars > CHAT_CHARS {
+                    return Err(no(
+                        format!("say something of 1 to {CHAT_CHARS} characters"),
+                        format!("发言须为 1 到 {CHAT_CHARS} 个字符"),
+                    ));
+                }
+                if text.chars().any(char::is_control) {
+                    return Err(no("no control characters, please", "发言不能含控制字符"));
+                }
+                if phase == GenePhase::Idle {
+                    return Err(no("not now", "现在不能这样做"));
+                }
+                self.audience(phase, seat).map(|_| ())
+            }
+            (GenePhase::Free, GeneAction::Offer { to, give, want, swap_order }) => {
+                if to.index() >= self.players.len() || *to == seat {
+                    return Err(no("offer to another player at this table", "请向本桌的另一名玩家提出交易"));
+                }
+                if give.is_empty() && want.is_empty() && !swap_order {
+                    return Err(no("the offer trades nothing", "这笔交易什么也没有交换"));
+                }
+                if give.len() > TRADE_CARDS || want.len() > TRADE_CARDS {
+                    return Err(no(
+                        format!("at most {TRADE_CARDS} cards a side"),
+                        format!("每方最多 {TRADE_CARDS} 张卡"),
+                    ));
+                }
+                let them = self.player(*to);
+                if (me.shadow || them.shadow) && !(give.is_empty() && want.is_empty()) {
+                    return Err(no(
+                        "shadows hold no cards: they trade order cards only",
+                        "暗影不能持有道具卡，只能交易顺位卡",
+                    ));
+                }
+                if !holds_all(&me.hand, give) {
+                    return Err(no("you do not hold every card you offer", "你没有你要给出的全部卡"));
+                }
+                Ok(())
+            }
+            (GenePhase::Free, GeneAction::Accept { from }) => match self.offer(*from, seat) {
+                None => Err(no("that player has made you no offer", "对方没有向你提出交易")),
+                Some(o) if !self.can_meet(o) => Err(no(
+                    "the cards that offer names are no longer held: ask for a new one",
+                    "这笔交易涉及的卡已不在手中，请重新提出交易",
+                )),
+                Some(_) => Ok(()),
+            },
+            (GenePhase::Free, GeneAction::Decline { from }) => match self.offer(*from, seat) {
+                None => Err(no("that player has made you no offer", "对方没有向你提出交易")),
+                Some(_) => Ok(()),
+            },
+            (GenePhase::Free, GeneAction::Withdraw { to }) => match self.offer(seat, *to) {
+                None => Err(no("you have made that player no offer", "你没有向对方提出交易")),
+                Some(_) => Ok(()),
+            },
+            (GenePhase::Free, GeneAction::Discard { kind }) => {
+                // 「若持有的道具卡数量超过自身负重，则需要该阶段结束时调整至负重范围内」:
+                // in the free phase only a player over the carry may drop
+                // cards, and only down to it.
+                if me.hand.len() <= me.carry() {
+                    return Err(no(
+                        "in the free phase you drop cards only to get back within your carry",
+                        "自由阶段只有超出负重时才能丢弃道具卡",
+                    ));
+                }
+                if !me.hand.contains(kind) {
+                    return Err(no("you hold no such card", "你没有这张卡"));
                 }
                 Ok(())
             }
@@ -462,10 +633,7 @@ impl GeneState {
             GeneAction::Ready => {
                 self.players[i].ready = true;
                 if self.players.iter().all(|p| p.ready) {
-                    said.push(Said::All(Bilingual::new(
-                        "The action phase begins.",
-                        "行动阶段开始。",
-                    )));
+                    self.end_free_phase(said);
                     return Some(GenePhase::Action);
                 }
                 None
@@ -581,6 +749,242 @@ impl GeneState {
                 self.piles.entry(room).or_default().push(*kind);
                 None
             }
+            GeneAction::Offer {
+                to,
+                give,
+                want,
+                swap_order,
+            } => {
+                self.offers.retain(|o| !(o.from == seat && o.to == *to));
+                let offer = Offer {
+                    from: seat,
+                    to: *to,
+                    give: give.clone(),
+                    want: want.clone(),
+                    swap_order: *swap_order,
+                };
+                let (g, w) = (card_list(give), card_list(want));
+                let (oe, oz) = if *swap_order {
+                    (" and order cards swapped", "，并交换顺位卡")
+                } else {
+                    ("", "")
+                };
+                said.push(Said::To(
+                    *to,
+                    Bilingual::new(
+                        format!(
+                            "{} offers you {} for {}{oe}.",
+                            self.name(seat),
+                            g.en,
+                            w.en
+                        ),
+                        format!("{}提出交易：给你{}，换你的{}{oz}。", self.name(seat), g.zh, w.zh),
+                    ),
+                ));
+                said.push(Said::To(
+                    seat,
+                    Bilingual::new(
+                        format!("You offered {} {} for {}{oe}.", self.name(*to), g.en, w.en),
+                        format!("你向{}提出交易：给出{}，换取{}{oz}。", self.name(*to), g.zh, w.zh),
+                    ),
+                ));
+                self.offers.push(offer);
+                None
+            }
+            GeneAction::Accept { from } => {
+                let at = self
+                    .offers
+                    .iter()
+                    .position(|o| o.from == *from && o.to == seat)
+                    .expect("judged");
+                let o = self.offers.remove(at);
+                self.trade(&o, said);
+                None
+            }
+            GeneAction::Decline { from } => {
+                self.offers.retain(|o| !(o.from == *from && o.to == seat));
+                said.push(Said::To(
+                    *from,
+                    Bilingual::new(
+                        format!("{} turned down your offer.", self.name(seat)),
+                        format!("{}拒绝了你的交易。", self.name(seat)),
+                    ),
+                ));
+                None
+            }
+            GeneAction::Withdraw { to } => {
+                self.offers.retain(|o| !(o.from == seat && o.to == *to));
+                said.push(Said::To(
+                    *to,
+                    Bilingual::new(
+                        format!("{} took back their offer.", self.name(seat)),
+                        format!("{}撤回了交易。", self.name(seat)),
+                    ),
+                ));
+                None
+            }
+            // Chat is delivered by the table (it knows the audience).
+            GeneAction::Chat { .. } => None,
+        }
+    }
+
+    /// Carries out an accepted trade; offers it leaves unmeetable lapse.
+    fn trade(&mut self, o: &Offer, said: &mut Vec<Said>) {
+        for k in &o.give {
+            take(&mut self.players[o.from.index()].hand, *k);
+            self.players[o.to.index()].hand.push(*k);
+        }
+        for k in &o.want {
+            take(&mut self.players[o.to.index()].hand, *k);
+            self.players[o.from.index()].hand.push(*k);
+        }
+        if o.swap_order {
+            for s in &mut self.order {
+                if *s == o.from {
+                    *s = o.to;
+                } else if *s == o.to {
+                    *s = o.from;
+                }
+            }
+        }
+        for (me, them, got, gave) in [(o.from, o.to, &o.want, &o.give), (o.to, o.from, &o.give, &o.want)] {
+            let (g, r) = (card_list(gave), card_list(got));
+            let mut line = Bilingual::new(
+                format!("Trade with {} done: you gave {}, got {}.", self.name(them), g.en, r.en),
+                format!("与{}的交易完成：你给出{}，得到{}。", self.name(them), g.zh, r.zh),
+            );
+            if o.swap_order {
+                let n = self.order.iter().position(|s| *s == me).map_or(0, |n| n + 1);
+                line.en.push_str(&format!(" Your order card is now {n}."));
+                line.zh.push_str(&format!("你的顺位卡现在是 {n}。"));
+            }
+            said.push(Said::To(me, line));
+        }
+        let lapsed: Vec<Offer> = self
+            .offers
+            .iter()
+            .filter(|x| !self.can_meet(x))
+            .cloned()
+            .collect();
+        self.offers.retain(|x| !lapsed.contains(x));
+        for x in lapsed {
+            for s in [x.from, x.to] {
+                let other = if s == x.from { x.to } else { x.from };
+                said.push(Said::To(
+                    s,
+                    Bilingual::new(
+                        format!(
+                            "The offer between you and {} lapsed: its cards changed hands.",
+                            self.name(other)
+                        ),
+                        format!("你与{}之间的交易已失效：相关的卡已易手。", self.name(other)),
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// The free phase ends: unanswered offers lapse, and whoever still
+    /// carries too much leaves the oldest surplus in their room.
+    pub fn end_free_phase(&mut self, said: &mut Vec<Said>) {
+        self.offers.clear();
+        for i in 0..self.players.len() {
+            let p = &mut self.players[i];
+            let Some(room) = p.room else { continue };
+            let mut dropped = Vec::new();
+            while p.hand.len() > p.carry() {
+                dropped.push(p.hand.remove(0));
+            }
+            if !dropped.is_empty() {
+                let list = card_list(&dropped);
+                self.piles.entry(room).or_default().extend(dropped);
+                said.push(Said::To(
+                    SeatId(i as u8),
+                    Bilingual::new(
+                        format!("Over your carry: you left {} in {}.", list.en, room_name(room).en),
+                        format!("超出负重：你把{}留在了{}。", list.zh, room_name(room).zh),
+                    ),
+                ));
+            }
+        }
+        let order: Vec<String> = self.order.iter().map(|s| self.name(*s).to_string()).collect();
+        said.push(Said::All(Bilingual::new(
+            format!("The action phase begins. Order: {}.", order.join(", ")),
+            format!("行动阶段开始。行动顺序：{}。", order.join("、")),
+        )));
+    }
+
+    /// A phase's time ran out: the referee does what the waiting players did
+    /// not (rules.md §9). Returns the next phase if it changes.
+    pub fn time_out(
+        &mut self,
+        phase: GenePhase,
+        rng: &mut ChaCha8Rng,
+        said: &mut Vec<Said>,
+    ) -> Option<GenePhase> {
+        match phase {
+            GenePhase::Setup => {
+                let spawns: Vec<RoomId> = map().spawn_rooms().collect();
+                for i in 0..self.players.len() {
+                    if self.players[i].genes.is_some() {
+                        continue;
+                    }
+                    let spawn = *spawns.choose(rng).expect("a map has spawn rooms");
+                    let genes = Genes::balanced(numbers().gene_points);
+                    self.players[i].genes = Some(genes);
+                    self.players[i].room = Some(spawn);
+                    said.push(Said::To(
+                        SeatId(i as u8),
+                        Bilingual::new(
+                            format!(
+                                "Time is up: you get strength {}, speed {}, carry {} and start in {}.",
+                                genes.strength,
+                                genes.speed,
+                                genes.carry,
+                                room_name(spawn).en
+                            ),
+                            format!(
+                                "时间到：系统为你分配武力 {}、速度 {}、负重 {}，出生在{}。",
+                                genes.strength,
+                                genes.speed,
+                                genes.carry,
+                                room_name(spawn).zh
+                            ),
+                        ),
+                    ));
+                }
+                Some(self.begin_round(rng, said))
+            }
+            GenePhase::Free => {
+                said.push(Said::All(Bilingual::new(
+                    "Time is up for the free phase.",
+                    "自由阶段时间到。",
+                )));
+                for p in &mut self.players {
+                    p.ready = true;
+                }
+                self.end_free_phase(said);
+                Some(GenePhase::Action)
+            }
+            GenePhase::Action => {
+                let seat = self.active()?;
+                let i = seat.index();
+                said.push(Said::All(Bilingual::new(
+                    format!("{} ran out of time.", self.name(seat)),
+                    format!("{}超时。", self.name(seat)),
+                )));
+                if !self.players[i].moved {
+                    // Everyone must move: the referee picks a room in reach.
+                    let p = &self.players[i];
+                    let options = map().destinations(p.room.expect("placed"), p.speed(), p.shadow);
+                    if let Some(&to) = options.choose(rng) {
+                        self.apply(seat, &GeneAction::Move { to }, rng, said);
+                    }
+                }
+                // No vote is cast for a player who ran out of time.
+                self.end_turn(rng, said)
+            }
+            GenePhase::Idle | GenePhase::GameOver => None,
         }
     }
 
@@ -600,7 +1004,7 @@ impl GeneState {
     }
 
     /// Deals order cards for the next round.
-    fn begin_round(&mut self, rng: &mut ChaCha8Rng, said: &mut Vec<Said>) -> GenePhase {
+    pub(crate) fn begin_round(&mut self, rng: &mut ChaCha8Rng, said: &mut Vec<Said>) -> GenePhase {
         self.round += 1;
         let mut order: Vec<SeatId> = (0..self.players.len()).map(|i| SeatId(i as u8)).collect();
         order.shuffle(rng);
@@ -628,6 +1032,7 @@ impl GeneState {
         }
         self.rockets.clear();
         self.surgery = false;
+        self.offers.clear();
         said.push(Said::All(Bilingual::new(
             format!("Round {} begins: the free phase.", self.round),
             format!("第 {} 轮开始：自由阶段。", self.round),
@@ -763,7 +1168,7 @@ impl GeneState {
         let mut changed = Vec::new();
         for (i, p) in self.players.iter().enumerate() {
             if p.state_change != 0 || p.extra_strength != 0 || p.extra_speed != 0 {
-                changed.push((i + 1).to_string());
+                changed.push(self.names.get(i).cloned().unwrap_or_default());
                 if !p.shadow {
                     loss[i] = -p.state_change;
                 }
@@ -771,8 +1176,8 @@ impl GeneState {
         }
         if !changed.is_empty() {
             said.push(Said::All(Bilingual::new(
-                format!("Changed their own state: seat {}.", changed.join(", ")),
-                format!("改变了自身状态：{} 号。", changed.join("、")),
+                format!("Changed their own state: {}.", changed.join(", ")),
+                format!("改变了自身状态：{}。", changed.join("、")),
             )));
         }
         self.hurt(&loss, &mut fallen, said);
@@ -785,8 +1190,8 @@ impl GeneState {
                 p.drained = 0;
                 p.immune = true;
                 said.push(Said::All(Bilingual::new(
-                    format!("Seat {} revived.", i + 1),
-                    format!("{} 号复活了。", i + 1),
+                    format!("{} revived.", self.names[i]),
+                    format!("{}复活了。", self.names[i]),
                 )));
             }
         }
@@ -798,11 +1203,11 @@ impl GeneState {
             .players
             .iter()
             .enumerate()
-            .map(|(i, p)| format!("{}:{}", i + 1, p.hp))
+            .map(|(i, p)| format!("{} {}", self.names[i], p.hp))
             .collect();
         said.push(Said::All(Bilingual::new(
-            format!("HP after round {round}: {}", hps.join("  ")),
-            format!("第 {round} 轮后的生命值：{}", hps.join("  ")),
+            format!("HP after round {round}: {}", hps.join(" · ")),
+            format!("第 {round} 轮后的生命值：{}", hps.join(" · ")),
         )));
         let alive = self.living().count();
         if round >= n.rounds || alive <= 1 {
@@ -835,8 +1240,8 @@ impl GeneState {
                 self.piles.entry(morgue).or_default().extend(cards);
                 fallen.push(i);
                 said.push(Said::All(Bilingual::new(
-                    format!("Seat {} became a shadow.", i + 1),
-                    format!("{} 号成为暗影。", i + 1),
+                    format!("{} became a shadow.", self.names[i]),
+                    format!("{}成为暗影。", self.names[i]),
                 )));
             }
         }
