@@ -47,6 +47,27 @@ impl SurvivorBot {
     }
 }
 
+impl SurvivorBot {
+    /// What a card is worth to a hand: water and food most while missing.
+    fn card_value(kind: ItemKind, hand: &[ItemKind]) -> i32 {
+        let held = hand.iter().filter(|&&h| h == kind).count();
+        match kind {
+            ItemKind::Water | ItemKind::Food if held <= 1 => 6,
+            ItemKind::Water | ItemKind::Food => 2,
+            ItemKind::Medicine => 4,
+            ItemKind::Gold => 3,
+            _ => 1,
+        }
+    }
+
+    /// A hand's worth: the best `carry` cards in it.
+    fn hand_value(hand: &[ItemKind], carry: usize) -> i32 {
+        let mut values: Vec<i32> = hand.iter().map(|k| Self::card_value(*k, hand)).collect();
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        values.into_iter().take(carry).sum()
+    }
+}
+
 impl Bot<GeneGame> for SurvivorBot {
     fn kind(&self) -> &'static str {
         "survivor"
@@ -76,7 +97,38 @@ impl Bot<GeneGame> for SurvivorBot {
                     spawn: *rooms.choose(rng)?,
                 })
             }
-            GenePhase::Free => Some(GeneAction::Ready),
+            GenePhase::Free => {
+                // Answer offers: take a trade that leaves the hand better.
+                if let Some(o) = view.offers.iter().find(|o| o.to == me) {
+                    let mut after = view.hand.clone();
+                    for k in &o.want {
+                        if let Some(i) = after.iter().position(|h| h == k) {
+                            after.remove(i);
+                        }
+                    }
+                    after.extend(&o.give);
+                    let better = o.can_be_met_by(&view.hand)
+                        && Self::hand_value(&after, view.carry)
+                        > Self::hand_value(&view.hand, view.carry);
+                    return Some(if better {
+                        GeneAction::Accept { from: o.from }
+                    } else {
+                        GeneAction::Decline { from: o.from }
+                    });
+                }
+                if view.hand.len() > view.carry {
+                    let worst = view
+                        .hand
+                        .iter()
+                        .copied()
+                        .min_by_key(|k| Self::card_value(*k, &view.hand))?;
+                    return Some(GeneAction::Discard { kind: worst });
+                }
+                if view.to_act && !view.ready {
+                    return Some(GeneAction::Ready);
+                }
+                None
+            }
             GenePhase::Action if !view.moved => {
                 let best = view
                     .destinations

@@ -125,6 +125,8 @@ pub struct GeneView {
     pub hand: Vec<ItemKind>,
     pub moved: bool,
     pub drew: bool,
+    /// The viewer said it is ready (free phase).
+    pub ready: bool,
     /// The viewer used its one state-changing card this round.
     pub changed_state: bool,
     /// Where the viewer may move now.
@@ -395,6 +397,7 @@ impl Game for GeneGame {
             hand: mine.map(|p| p.hand.clone()).unwrap_or_default(),
             moved,
             drew: mine.is_some_and(|p| p.drew),
+            ready: mine.is_some_and(|p| p.ready),
             changed_state: mine.is_some_and(|p| {
                 p.state_change != 0 || p.extra_strength != 0 || p.extra_speed != 0
             }),
@@ -525,7 +528,49 @@ impl Bot<GeneGame> for RandomBot {
                     spawn: *rooms.choose(rng)?,
                 })
             }
-            GenePhase::Free => Some(GeneAction::Ready),
+            GenePhase::Free => {
+                let me = view.me?;
+                if let Some(o) = view.offers.iter().find(|o| o.to == me) {
+                    return Some(if o.can_be_met_by(&view.hand) && rng.random_bool(0.5) {
+                        GeneAction::Accept { from: o.from }
+                    } else {
+                        GeneAction::Decline { from: o.from }
+                    });
+                }
+                if view.hand.len() > view.carry {
+                    return Some(GeneAction::Discard {
+                        kind: *view.hand.choose(rng)?,
+                    });
+                }
+                if view.ready {
+                    return None;
+                }
+                // Now and then an offer: a card of mine for one of anything.
+                let shadow = view.shadows[me.index()];
+                if !shadow && !view.hand.is_empty() && rng.random_bool(0.15) {
+                    let others: Vec<SeatId> = (0..view.hp.len() as u8)
+                        .map(SeatId)
+                        .filter(|s| *s != me && !view.shadows[s.index()])
+                        .collect();
+                    if let Some(&to) = others.choose(rng)
+                        && view.offers.iter().all(|o| o.to != to)
+                    {
+                        let kinds = [
+                            ItemKind::Water,
+                            ItemKind::Food,
+                            ItemKind::Gold,
+                            ItemKind::Medicine,
+                        ];
+                        return Some(GeneAction::Offer {
+                            to,
+                            give: vec![*view.hand.choose(rng)?],
+                            want: vec![*kinds.choose(rng)?],
+                            swap_order: rng.random_bool(0.2),
+                        });
+                    }
+                }
+                Some(GeneAction::Ready)
+            }
             GenePhase::Action if !view.moved => {
                 if view.hand.contains(&ItemKind::Adrenaline)
                     && !view.changed_state

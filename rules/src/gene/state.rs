@@ -90,6 +90,13 @@ pub struct Offer {
     pub swap_order: bool,
 }
 
+impl Offer {
+    /// Whether the player offered this holds every card it asks for.
+    pub fn can_be_met_by(&self, hand: &[ItemKind]) -> bool {
+        holds_all(hand, &self.want)
+    }
+}
+
 /// The longest chat line, in characters.
 pub const CHAT_CHARS: usize = 200;
 /// The most cards one side of a trade may name.
