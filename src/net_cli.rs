@@ -172,6 +172,21 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
                 }
                 AnySettings::Forest(s)
             }
+            foodweb_rules::GameId::Gene => {
+                use foodweb_rules::gene::GeneTiming;
+                let timing = match args.timing.as_str() {
+                    // The Forest default name stands for "the default".
+                    "party" | "three-rounds" => GeneTiming::Party,
+                    "brisk" => GeneTiming::Brisk,
+                    "untimed" => GeneTiming::Untimed,
+                    other => {
+                        return Err(CliError(format!(
+                            "unknown timing '{other}' (party, brisk, untimed)"
+                        )));
+                    }
+                };
+                AnySettings::Gene(timing.settings())
+            }
             other => return Err(CliError(format!("{other} is not playable yet"))),
         };
         Part::Create {

@@ -8,6 +8,7 @@
 use foodweb_rules::GameId;
 use foodweb_rules::bot::Bot;
 use foodweb_rules::forest::{self, ForestAction, ForestGame, ForestSettings, ForestView};
+use foodweb_rules::gene::{self, GeneAction, GeneGame, GeneSettings, GeneView};
 use foodweb_rules::table::{
     Announcements, Game, GameResult, LogEntry, Rejection, SeatId, Seats, SnapshotError, Table,
     TableConfig, TableSnapshot,
@@ -19,24 +20,28 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AnyAction {
     Forest(ForestAction),
+    Gene(GeneAction),
 }
 
 /// One seat's view (or a spectator's) of any hosted game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AnyView {
     Forest(ForestView),
+    Gene(Box<GeneView>),
 }
 
 /// The rule variant a table is created with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AnySettings {
     Forest(ForestSettings),
+    Gene(GeneSettings),
 }
 
 impl AnySettings {
     pub fn game(&self) -> GameId {
         match self {
             AnySettings::Forest(_) => GameId::Forest,
+            AnySettings::Gene(_) => GameId::Gene,
         }
     }
 
@@ -45,6 +50,7 @@ impl AnySettings {
     pub fn check(&self) -> Result<(), Rejection> {
         match self {
             AnySettings::Forest(s) => s.check(),
+            AnySettings::Gene(s) => s.check(),
         }
     }
 
@@ -52,6 +58,7 @@ impl AnySettings {
     pub fn default_for(game: GameId) -> Option<Self> {
         match game {
             GameId::Forest => Some(AnySettings::Forest(ForestSettings::default())),
+            GameId::Gene => Some(AnySettings::Gene(GeneSettings::default())),
             _ => None,
         }
     }
@@ -61,6 +68,7 @@ impl AnyView {
     pub fn game(&self) -> GameId {
         match self {
             AnyView::Forest(_) => GameId::Forest,
+            AnyView::Gene(_) => GameId::Gene,
         }
     }
 }
@@ -83,6 +91,7 @@ impl HostGame for ForestGame {
     fn unwrap_action(action: &AnyAction) -> Option<&ForestAction> {
         match action {
             AnyAction::Forest(a) => Some(a),
+            _ => None,
         }
     }
     fn wrap_view(view: ForestView) -> AnyView {
@@ -91,6 +100,7 @@ impl HostGame for ForestGame {
     fn unwrap_settings(settings: &AnySettings) -> Option<&ForestSettings> {
         match settings {
             AnySettings::Forest(s) => Some(s),
+            _ => None,
         }
     }
     fn bot(kind: &str) -> Option<Box<dyn Bot<ForestGame>>> {
@@ -101,10 +111,38 @@ impl HostGame for ForestGame {
     }
 }
 
+impl HostGame for GeneGame {
+    fn wrap_action(action: GeneAction) -> AnyAction {
+        AnyAction::Gene(action)
+    }
+    fn unwrap_action(action: &AnyAction) -> Option<&GeneAction> {
+        match action {
+            AnyAction::Gene(a) => Some(a),
+            _ => None,
+        }
+    }
+    fn wrap_view(view: GeneView) -> AnyView {
+        AnyView::Gene(Box::new(view))
+    }
+    fn unwrap_settings(settings: &AnySettings) -> Option<&GeneSettings> {
+        match settings {
+            AnySettings::Gene(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn bot(kind: &str) -> Option<Box<dyn Bot<GeneGame>>> {
+        gene::bots::bot(kind)
+    }
+    fn bot_kinds() -> &'static [&'static str] {
+        &gene::bots::BOT_KINDS
+    }
+}
+
 /// Bot kinds a game's seats can be given; the first is the best player.
 pub fn bot_kinds(game: GameId) -> &'static [&'static str] {
     match game {
         GameId::Forest => ForestGame::bot_kinds(),
+        GameId::Gene => GeneGame::bot_kinds(),
         _ => &[],
     }
 }
@@ -295,6 +333,7 @@ pub fn new_table(
     }
     match settings.game() {
         GameId::Forest => make::<ForestGame>(settings, seed, names),
+        GameId::Gene => make::<GeneGame>(settings, seed, names),
         other => Err(unknown_game(other)),
     }
 }
@@ -307,6 +346,7 @@ pub fn restore_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, Sn
     }
     match game {
         GameId::Forest => make::<ForestGame>(ron),
+        GameId::Gene => make::<GeneGame>(ron),
         other => Err(SnapshotError::Inconsistent(format!(
             "{other} is not hosted by this build"
         ))),
@@ -324,6 +364,7 @@ pub fn replay_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, Str
     }
     match game {
         GameId::Forest => make::<ForestGame>(ron),
+        GameId::Gene => make::<GeneGame>(ron),
         other => Err(format!("{other} is not hosted by this build")),
     }
 }
@@ -335,6 +376,7 @@ pub fn bot_move(kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyA
         AnyView::Forest(v) => ForestGame::bot(kind)?
             .act(v, rng)
             .map(ForestGame::wrap_action),
+        AnyView::Gene(v) => GeneGame::bot(kind)?.act(v, rng).map(GeneGame::wrap_action),
     }
 }
 
@@ -342,6 +384,7 @@ pub fn bot_move(kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyA
 pub fn my_turn(view: &AnyView) -> bool {
     match view {
         AnyView::Forest(v) => v.to_act,
+        AnyView::Gene(v) => v.to_act,
     }
 }
 
@@ -349,5 +392,6 @@ pub fn my_turn(view: &AnyView) -> bool {
 pub fn view_over(view: &AnyView) -> bool {
     match view {
         AnyView::Forest(v) => v.result.is_some(),
+        AnyView::Gene(v) => v.result.is_some(),
     }
 }

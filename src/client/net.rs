@@ -15,6 +15,7 @@ use foodweb_netcode::protocol::ProtocolPlugin;
 use foodweb_netcode::server::{Endpoints, HallServerPlugin, Listeners};
 use foodweb_netcode::{Hall, HallConfig};
 use foodweb_rules::forest::ForestView;
+use foodweb_rules::gene::GeneView;
 
 pub use foodweb_netcode::client::{LinkState, Session, Target};
 
@@ -25,13 +26,20 @@ pub const LAN_WS_PORT: u16 = 5411;
 /// A seat's side of the table for the screens.
 pub trait SeatSide {
     fn forest_view(&self) -> Option<&ForestView>;
+    fn gene_view(&self) -> Option<&GeneView>;
 }
 
 impl SeatSide for ClientModel {
     fn forest_view(&self) -> Option<&ForestView> {
         match &self.view {
             Some(AnyView::Forest(v)) => Some(v),
-            None => None,
+            _ => None,
+        }
+    }
+    fn gene_view(&self) -> Option<&GeneView> {
+        match &self.view {
+            Some(AnyView::Gene(v)) => Some(v),
+            _ => None,
         }
     }
 }

@@ -329,6 +329,7 @@ fn find_a_place(
 fn result_of(view: &AnyView) -> Option<GameResult> {
     match view {
         AnyView::Forest(v) => v.result.clone(),
+        AnyView::Gene(v) => v.result.clone(),
     }
 }
 
@@ -353,6 +354,25 @@ fn nonsense(view: &AnyView, rng: &mut ChaCha8Rng) -> AnyAction {
                     named: card,
                     with: CardId(rng.random_range(0..kinds)),
                 }
+            })
+        }
+        // Trades with oneself or a seat the table lacks: never allowed.
+        AnyView::Gene(v) => {
+            use foodweb_rules::gene::{GeneAction, ItemKind};
+            let seats = v.hp.len() as u8;
+            let to = match (rng.random_bool(0.5), v.me) {
+                (true, Some(me)) => me,
+                _ => SeatId(rng.random_range(seats..200)),
+            };
+            AnyAction::Gene(if rng.random_bool(0.5) {
+                GeneAction::Offer {
+                    to,
+                    give: Vec::new(),
+                    want: vec![ItemKind::Gold],
+                    swap_order: false,
+                }
+            } else {
+                GeneAction::Withdraw { to }
             })
         }
     }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::scenario::{GeneCheck, GeneSetup};
 use super::settle::{Genes, numbers};
-use super::state::{GeneAction, GenePhase, GeneState, Offer, Said};
+use super::state::{GeneAction, GenePhase, GeneState, Offer, Said, SettleLine};
 use crate::bot::Bot;
 use crate::game_id::GameId;
 use crate::table::{
@@ -164,6 +164,8 @@ pub struct GeneView {
     /// When the running clock runs out (table time), and the time now.
     pub deadline_ms: Option<u64>,
     pub now_ms: u64,
+    /// The last settlement, line by line (public).
+    pub settlement: Vec<SettleLine>,
 }
 
 /// What the table's systems need to carry the rules out.
@@ -470,6 +472,7 @@ impl Game for GeneGame {
                 .first()
                 .map(|d| d.at_ms),
             now_ms: world.resource::<TableClock>().now_ms,
+            settlement: state.report.clone(),
         }
     }
 

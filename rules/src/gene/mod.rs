@@ -15,7 +15,7 @@ pub use items::{Item, Items, items};
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
 pub use scenario::{GeneCheck, GeneSetup, SeatSetup};
-pub use state::{GeneAction, GenePhase, GeneState, Offer};
+pub use state::{GeneAction, GenePhase, GeneState, Offer, SettleLine};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");

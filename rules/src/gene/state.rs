@@ -97,6 +97,18 @@ impl Offer {
     }
 }
 
+/// One announced line of a settlement: its step (1-7 as the seed numbers
+/// them, 8 for the HP roll-call) and the rooms or floors it names, so a
+/// client can play the settlement out on the map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettleLine {
+    pub step: u8,
+    pub round: u8,
+    pub text: Bilingual,
+    pub rooms: Vec<RoomId>,
+    pub floors: Vec<FloorId>,
+}
+
 /// The longest chat line, in characters.
 pub const CHAT_CHARS: usize = 200;
 /// The most cards one side of a trade may name.
@@ -207,6 +219,9 @@ pub struct GeneState {
     /// Trades offered and not yet answered (free phase only).
     #[serde(default)]
     pub offers: Vec<Offer>,
+    /// The last settlement, line by line, as it was announced.
+    #[serde(default)]
+    pub report: Vec<SettleLine>,
     /// The players' names, as the announcements use them.
     #[serde(default)]
     pub names: Vec<String>,
@@ -265,6 +280,7 @@ impl GeneState {
             rockets: Vec::new(),
             surgery: false,
             offers: Vec::new(),
+            report: Vec::new(),
             names: (1..=seats).map(|n| format!("Seat {n}")).collect(),
             over: false,
         }
@@ -1053,12 +1069,14 @@ impl GeneState {
         let n = numbers();
         let round = self.round;
         let seats = self.players.len();
+        let mut report = Vec::new();
         // 1. Whether a surgery took place (not who, not what).
-        said.push(Said::All(if self.surgery {
+        let text = if self.surgery {
             Bilingual::new("A surgery took place.", "手术室进行了手术。")
         } else {
             Bilingual::new("No surgery this round.", "本轮没有进行手术。")
-        }));
+        };
+        line(&mut report, said, 1, text, vec![], vec![]);
         // 2. Battles, brawls, shadows meeting the living (room names only).
         let mut rooms: BTreeMap<RoomId, Vec<usize>> = BTreeMap::new();
         for (i, p) in self.players.iter().enumerate() {
@@ -1082,9 +1100,12 @@ impl GeneState {
                 } else {
                     ("a brawl", "乱斗")
                 };
-                events.push(Bilingual::new(
-                    format!("There was {en} in {}.", room_name(*room).en),
-                    format!("{}发生{zh}。", room_name(*room).zh),
+                events.push((
+                    Bilingual::new(
+                        format!("There was {en} in {}.", room_name(*room).en),
+                        format!("{}发生{zh}。", room_name(*room).zh),
+                    ),
+                    *room,
                 ));
             }
             if !living.is_empty() && !shadows.is_empty() {
@@ -1094,23 +1115,24 @@ impl GeneState {
                 for &sh in &shadows {
                     self.players[sh].drained += living.len() as i32;
                 }
-                events.push(Bilingual::new(
-                    format!("A shadow met the living in {}.", room_name(*room).en),
-                    format!("{}有暗影与人相遇。", room_name(*room).zh),
+                events.push((
+                    Bilingual::new(
+                        format!("A shadow met the living in {}.", room_name(*room).en),
+                        format!("{}有暗影与人相遇。", room_name(*room).zh),
+                    ),
+                    *room,
                 ));
             }
         }
         if events.is_empty() {
-            said.push(Said::All(Bilingual::new(
-                "No battles this round.",
-                "本轮没有战斗。",
-            )));
+            let text = Bilingual::new("No battles this round.", "本轮没有战斗。");
+            line(&mut report, said, 2, text, vec![], vec![]);
         }
-        for e in events {
-            said.push(Said::All(e));
+        for (text, room) in events {
+            line(&mut report, said, 2, text, vec![room], vec![]);
         }
         let mut fallen = Vec::new();
-        self.hurt(&loss, &mut fallen, said);
+        self.hurt(&loss, &mut fallen, said, &mut report, 2);
         // 3. The new gas floor(s): most votes; every floor tied at the top.
         let mut votes: BTreeMap<FloorId, u32> = BTreeMap::new();
         for p in &self.players {
@@ -1122,10 +1144,11 @@ impl GeneState {
             for (f, v) in &votes {
                 if *v == top && !self.gassed.contains(f) {
                     self.gassed.push(*f);
-                    said.push(Said::All(Bilingual::new(
+                    let text = Bilingual::new(
                         format!("{} is now gassed.", floor_name(*f).en),
                         format!("{}成为毒气楼层。", floor_name(*f).zh),
-                    )));
+                    );
+                    line(&mut report, said, 3, text, vec![], vec![*f]);
                 }
             }
         }
@@ -1144,7 +1167,7 @@ impl GeneState {
                 }
             })
             .collect();
-        self.hurt(&loss, &mut fallen, said);
+        self.hurt(&loss, &mut fallen, said, &mut report, 3);
         // 4. Upkeep from round 2: one water and one food.
         let mut loss = vec![0; seats];
         for (i, p) in self.players.iter_mut().enumerate() {
@@ -1155,21 +1178,22 @@ impl GeneState {
             let food = take(&mut p.hand, ItemKind::Food);
             loss[i] = n.upkeep_loss(round, water, food);
         }
-        self.hurt(&loss, &mut fallen, said);
+        self.hurt(&loss, &mut fallen, said, &mut report, 4);
         // 5. The rooms the rocket launcher hit: every living player there.
         let mut loss = vec![0; seats];
         for r in std::mem::take(&mut self.rockets) {
-            said.push(Said::All(Bilingual::new(
+            let text = Bilingual::new(
                 format!("A rocket hit {}.", room_name(r).en),
                 format!("火箭筒袭击了{}。", room_name(r).zh),
-            )));
+            );
+            line(&mut report, said, 5, text, vec![r], vec![]);
             for (i, p) in self.players.iter().enumerate() {
                 if !p.shadow && p.room == Some(r) {
                     loss[i] += 3;
                 }
             }
         }
-        self.hurt(&loss, &mut fallen, said);
+        self.hurt(&loss, &mut fallen, said, &mut report, 5);
         // 6. Who changed their own state with medicine, alcohol or adrenaline.
         let mut loss = vec![0; seats];
         let mut changed = Vec::new();
@@ -1182,12 +1206,13 @@ impl GeneState {
             }
         }
         if !changed.is_empty() {
-            said.push(Said::All(Bilingual::new(
+            let text = Bilingual::new(
                 format!("Changed their own state: {}.", changed.join(", ")),
                 format!("改变了自身状态：{}。", changed.join("、")),
-            )));
+            );
+            line(&mut report, said, 6, text, vec![], vec![]);
         }
-        self.hurt(&loss, &mut fallen, said);
+        self.hurt(&loss, &mut fallen, said, &mut report, 6);
         // 7. Shadows that drained 2 or more revive, with their old panel.
         for (i, p) in self.players.iter_mut().enumerate() {
             p.immune = false;
@@ -1196,10 +1221,11 @@ impl GeneState {
                 p.hp = n.revive_hp;
                 p.drained = 0;
                 p.immune = true;
-                said.push(Said::All(Bilingual::new(
+                let text = Bilingual::new(
                     format!("{} revived.", self.names[i]),
                     format!("{}复活了。", self.names[i]),
-                )));
+                );
+                line(&mut report, said, 7, text, vec![], vec![]);
             }
         }
         // Every player's HP is public after the settlement.
@@ -1212,10 +1238,15 @@ impl GeneState {
             .enumerate()
             .map(|(i, p)| format!("{} {}", self.names[i], p.hp))
             .collect();
-        said.push(Said::All(Bilingual::new(
+        let text = Bilingual::new(
             format!("HP after round {round}: {}", hps.join(" · ")),
             format!("第 {round} 轮后的生命值：{}", hps.join(" · ")),
-        )));
+        );
+        line(&mut report, said, 8, text, vec![], vec![]);
+        for l in &mut report {
+            l.round = round;
+        }
+        self.report = report;
         let alive = self.living().count();
         if round >= n.rounds || alive <= 1 {
             self.finish(said);
@@ -1229,7 +1260,14 @@ impl GeneState {
     /// Applies one step's HP changes (a negative loss heals, up to the
     /// maximum); a player at 0 becomes a shadow at once, and their cards go
     /// to the morgue.
-    fn hurt(&mut self, loss: &[i32], fallen: &mut Vec<usize>, said: &mut Vec<Said>) {
+    fn hurt(
+        &mut self,
+        loss: &[i32],
+        fallen: &mut Vec<usize>,
+        said: &mut Vec<Said>,
+        report: &mut Vec<SettleLine>,
+        step: u8,
+    ) {
         let max = numbers().max_hp;
         let morgue = map().morgue();
         for (i, &l) in loss.iter().enumerate() {
@@ -1246,10 +1284,11 @@ impl GeneState {
                 let cards = std::mem::take(&mut p.hand);
                 self.piles.entry(morgue).or_default().extend(cards);
                 fallen.push(i);
-                said.push(Said::All(Bilingual::new(
+                let text = Bilingual::new(
                     format!("{} became a shadow.", self.names[i]),
                     format!("{}成为暗影。", self.names[i]),
-                )));
+                );
+                line(report, said, step, text, vec![], vec![]);
             }
         }
     }
@@ -1317,6 +1356,25 @@ impl GeneState {
             .filter(|k| present.contains(k))
             .collect()
     }
+}
+
+/// Announces a settlement line and keeps it for the report.
+fn line(
+    report: &mut Vec<SettleLine>,
+    said: &mut Vec<Said>,
+    step: u8,
+    text: Bilingual,
+    rooms: Vec<RoomId>,
+    floors: Vec<FloorId>,
+) {
+    said.push(Said::All(text.clone()));
+    report.push(SettleLine {
+        step,
+        round: 0,
+        text,
+        rooms,
+        floors,
+    });
 }
 
 fn take(hand: &mut Vec<ItemKind>, kind: ItemKind) -> bool {

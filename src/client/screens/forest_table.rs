@@ -675,7 +675,9 @@ fn host_hands(ui: &mut egui::Ui, model: &ClientModel, i18n: &I18n, lang: Lang) {
         .default_open(true)
         .show(ui, |ui| {
             for v in &model.host_views {
-                let foodweb_netcode::games::AnyView::Forest(v) = v;
+                let foodweb_netcode::games::AnyView::Forest(v) = v else {
+                    continue;
+                };
                 let Some(me) = v.me else { continue };
                 ui.horizontal_wrapped(|ui| {
                     ui.label(egui::RichText::new(seat_name(v, me)).strong());
