@@ -21,6 +21,7 @@ setup-your-name = Your name
 setup-bot-memory = Bot: remembers everything
 setup-bot-name = Bot { $n }
 setup-bot-random = Bot: plays at random
+setup-bot-survivor = Bot: plays to survive
 setup-variant = Timing
 setup-round-minutes = Minutes per round
 setup-turn-secs = Seconds per turn

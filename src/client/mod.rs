@@ -4,6 +4,8 @@
 
 mod assets;
 mod card_art;
+mod gene_map;
+mod gene_tour;
 mod i18n;
 mod net;
 mod screens;
@@ -79,6 +81,7 @@ pub fn run() {
             screens::plugin,
             net::plugin,
             tour::plugin,
+            gene_tour::plugin,
         ))
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(Camera2d);

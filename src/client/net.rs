@@ -108,8 +108,14 @@ pub fn plugin(app: &mut App) {
         tick_duration: tick,
     })
     .add_plugins(ProtocolPlugin);
+    // FOODWEB_BOT_DELAY_MS speeds bots up (the screenshot tours use it).
+    let bot_delay_ms = std::env::var("FOODWEB_BOT_DELAY_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(HallConfig::default().bot_delay_ms);
     let (hall, _) = Hall::open(HallConfig {
         name: "Foodweb desktop".into(),
+        bot_delay_ms,
         ..HallConfig::default()
     })
     .expect("a hall with no data folder always opens");

@@ -194,6 +194,10 @@ fn run_tour(
 }
 
 fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
+    // FOODWEB_TOUR_GAME=gene runs the Gene Survival tour instead.
+    if std::env::var("FOODWEB_TOUR_GAME").is_ok() {
+        return;
+    }
     if let Ok(dir) = std::env::var("FOODWEB_TOUR") {
         settings.lang = Lang::En;
         commands.insert_resource(Tour {

@@ -112,6 +112,8 @@ pub enum GeneTimer {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GeneView {
     pub me: Option<SeatId>,
+    /// Everyone's name, by seat.
+    pub names: Vec<String>,
     pub phase: GenePhase,
     pub round: u8,
     /// Everyone's HP as last announced (public after each settlement).
@@ -388,6 +390,7 @@ impl Game for GeneGame {
         let to_act = seat.is_some_and(|s| state.to_act(phase).contains(&s));
         GeneView {
             me: seat,
+            names: state.names.clone(),
             phase,
             round: state.round,
             hp: state.players.iter().map(|p| p.public_hp).collect(),

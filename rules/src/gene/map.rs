@@ -370,6 +370,29 @@ impl Map {
         set.into_iter().collect()
     }
 
+    /// A floor's name as players say it: "East 2F" / "东楼2层", and the
+    /// roof for a top floor that is one room: "East roof" / "东楼天台".
+    pub fn floor_name(&self, f: FloorId) -> Bilingual {
+        let b = &self.buildings[f.building as usize];
+        let top = self
+            .rooms
+            .iter()
+            .filter(|r| r.floor.building == f.building)
+            .map(|r| r.floor.floor)
+            .max()
+            .unwrap_or(0);
+        let roof = f.floor == top && self.rooms_on(f).count() == 1;
+        let wing = b.en.trim_end_matches(" wing");
+        if roof {
+            Bilingual::new(format!("{wing} roof"), format!("{}天台", b.zh))
+        } else {
+            Bilingual::new(
+                format!("{wing} {}F", f.floor),
+                format!("{}{}层", b.zh, f.floor),
+            )
+        }
+    }
+
     pub fn rooms_on(&self, floor: FloorId) -> impl Iterator<Item = RoomId> + '_ {
         self.ids().filter(move |&r| self.room(r).floor == floor)
     }

@@ -237,11 +237,7 @@ fn room_name(r: RoomId) -> Bilingual {
 }
 
 fn floor_name(f: FloorId) -> Bilingual {
-    let b = &map().buildings[f.building as usize];
-    Bilingual::new(
-        format!("{} floor {}", b.en, f.floor),
-        format!("{}{}层", b.zh, f.floor),
-    )
+    map().floor_name(f)
 }
 
 /// Whether `hand` holds every card of `cards` (as many times as named).

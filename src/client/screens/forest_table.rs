@@ -527,6 +527,9 @@ fn draw(
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
     let Some(view) = model.forest_view().cloned() else {
+        if model.gene_view().is_some() {
+            return Ok(());
+        }
         egui::CentralPanel::default().show(&mut screen, |ui| {
             ui.centered_and_justified(|ui| ui.heading(i18n.t("table-connecting")));
         });

@@ -1,6 +1,7 @@
 //! One file per screen.
 
 pub mod forest_table;
+pub mod gene_table;
 mod join;
 mod loading;
 mod lobby;
@@ -20,6 +21,7 @@ pub fn plugin(app: &mut App) {
         picker::plugin,
         setup::plugin,
         forest_table::plugin,
+        gene_table::plugin,
         join::plugin,
         lobby::plugin,
     ));

@@ -4,6 +4,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_rules::GameId;
 use foodweb_rules::forest::ForestTiming;
+use foodweb_rules::gene::GeneTiming;
 use foodweb_rules::table::SeatId;
 
 use crate::client::net::{Session, Target};
@@ -19,6 +20,8 @@ pub struct TableSetup {
     /// Bot kind at each seat after yours (seat 1 is you).
     pub bots: Vec<String>,
     pub timing: ForestTiming,
+    /// Gene Survival's clocks.
+    pub gene_timing: GeneTiming,
     /// Length of each round; starts from the timing's and can be changed.
     pub round_secs: u32,
     pub turn_secs: u32,
@@ -30,11 +33,16 @@ pub struct TableSetup {
 impl TableSetup {
     pub fn for_game(game: GameId, your_name: String) -> Self {
         let defaults = ForestTiming::Quick.settings();
+        let best = foodweb_netcode::games::bot_kinds(game)
+            .first()
+            .copied()
+            .unwrap_or("random");
         Self {
             game,
-            seats: 4,
-            bots: vec!["memory".into(); 7],
+            seats: if game == GameId::Gene { 6 } else { 4 },
+            bots: vec![best.into(); 12],
             timing: ForestTiming::Quick,
+            gene_timing: GeneTiming::Party,
             round_secs: defaults.round_secs,
             turn_secs: defaults.turn_secs,
             showdown_secs: defaults.showdown_secs,
@@ -115,23 +123,33 @@ fn draw(
 
                     for seat in 1..setup.seats {
                         ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
+                        let game = setup.game;
                         ui.horizontal(|ui| {
                             let kind = &mut setup.bots[seat - 1];
-                            ui.selectable_value(
-                                kind,
-                                "memory".to_string(),
-                                i18n.t("setup-bot-memory"),
-                            );
-                            ui.selectable_value(
-                                kind,
-                                "random".to_string(),
-                                i18n.t("setup-bot-random"),
-                            );
+                            for k in foodweb_netcode::games::bot_kinds(game) {
+                                ui.selectable_value(kind, k.to_string(), bot_label(&i18n, k));
+                            }
                         });
                         ui.end_row();
                     }
 
                     ui.label(i18n.t("setup-variant"));
+                    if setup.game == GameId::Gene {
+                        ui.vertical(|ui| {
+                            for timing in GeneTiming::ALL {
+                                ui.radio_value(
+                                    &mut setup.gene_timing,
+                                    timing,
+                                    i18n.pick(&timing.label()),
+                                );
+                            }
+                        });
+                        ui.end_row();
+                        ui.label(i18n.t("setup-seed"));
+                        ui.add(egui::DragValue::new(&mut setup.seed));
+                        ui.end_row();
+                        return;
+                    }
                     ui.vertical(|ui| {
                         for timing in ForestTiming::ALL {
                             if ui
@@ -180,6 +198,16 @@ fn draw(
     Ok(())
 }
 
+/// A bot kind as the set-up screen names it.
+fn bot_label(i18n: &I18n, kind: &str) -> String {
+    match kind {
+        "memory" => i18n.t("setup-bot-memory"),
+        "random" => i18n.t("setup-bot-random"),
+        "survivor" => i18n.t("setup-bot-survivor"),
+        other => other.to_string(),
+    }
+}
+
 /// A bot's seat name in the player's language ("Bot 3", "机器人 3").
 pub fn bot_name(i18n: &I18n, seat: usize) -> String {
     i18n.ta("setup-bot-name", &[("n", seat.into())])
@@ -193,10 +221,16 @@ fn start_table(world: &mut World) {
         return;
     }
     let setup = world.resource::<TableSetup>().clone();
-    let mut settings = setup.timing.settings();
-    settings.round_secs = setup.round_secs;
-    settings.turn_secs = setup.turn_secs;
-    settings.showdown_secs = setup.showdown_secs;
+    let settings = match setup.game {
+        GameId::Gene => AnySettings::Gene(setup.gene_timing.settings()),
+        _ => {
+            let mut settings = setup.timing.settings();
+            settings.round_secs = setup.round_secs;
+            settings.turn_secs = setup.turn_secs;
+            settings.showdown_secs = setup.showdown_secs;
+            AnySettings::Forest(settings)
+        }
+    };
     world.resource_mut::<PlayerName>().0 = setup.your_name.clone();
     let mut msgs = Vec::new();
     if world.resource::<ClientModel>().place.is_some() {
@@ -206,7 +240,7 @@ fn start_table(world: &mut World) {
         name: setup.your_name.clone(),
     });
     msgs.push(ClientMsg::CreateTable {
-        settings: AnySettings::Forest(settings),
+        settings,
         seats: setup.seats as u8,
         host_seat: false,
         seed: Some(setup.seed),

@@ -1,0 +1,955 @@
+//! The Gene Survival table, drawn from the seat's view only: the
+//! illustrated map in the middle, the players and the talk on the right,
+//! your gene panel, hand and what you can do now along the bottom.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::games::{AnyAction, AnyView};
+use foodweb_netcode::messages::ClientMsg;
+use foodweb_rules::gene::{
+    self, GeneAction, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
+    SettleLine, items, map, numbers,
+};
+use foodweb_rules::table::SeatId;
+use foodweb_rules::{Bilingual, Lang};
+
+use crate::client::gene_map::{self, Marks, item_colour, item_glyph};
+use crate::client::net::{SeatSide, Session, Target, send};
+use crate::client::screens::HostedAt;
+use crate::client::{I18n, Screen, UserSettings, theme, widgets};
+
+/// Seconds each settlement line stays on the map before the next.
+const LINE_SECS: f64 = 1.4;
+
+/// What the player is choosing at the table.
+#[derive(Resource)]
+pub struct GeneUi {
+    genes: Genes,
+    pub(crate) spawn: Option<RoomId>,
+    /// Aiming the rocket launcher: the room picked on the map.
+    aiming: bool,
+    target: Option<RoomId>,
+    surgery: Option<Genes>,
+    pub(crate) trade: TradeDraft,
+    chat: String,
+    show_rules: bool,
+    error: Option<Bilingual>,
+    seen_rejections: u64,
+    /// The settlement being played out: its round and when it began.
+    playing: Option<(u8, f64)>,
+    /// The last settlement the player has closed.
+    settled_seen: u8,
+}
+
+impl Default for GeneUi {
+    fn default() -> Self {
+        Self {
+            genes: Genes::balanced(numbers().gene_points),
+            spawn: None,
+            aiming: false,
+            target: None,
+            surgery: None,
+            trade: TradeDraft::default(),
+            chat: String::new(),
+            show_rules: false,
+            error: None,
+            seen_rejections: 0,
+            playing: None,
+            settled_seen: 0,
+        }
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct TradeDraft {
+    pub(crate) open: bool,
+    pub(crate) to: Option<SeatId>,
+    pub(crate) give: Vec<ItemKind>,
+    pub(crate) want: Vec<ItemKind>,
+    pub(crate) swap_order: bool,
+}
+
+fn t(lang: Lang, en: &str, zh: &str) -> String {
+    match lang {
+        Lang::Zh => zh.to_string(),
+        _ => en.to_string(),
+    }
+}
+
+fn name(view: &GeneView, seat: SeatId) -> String {
+    view.names
+        .get(seat.index())
+        .cloned()
+        .unwrap_or_else(|| format!("{seat}"))
+}
+
+fn clock_text(ms: u64) -> String {
+    let secs = ms.div_ceil(1000);
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+fn card_name(kind: ItemKind, lang: Lang) -> String {
+    items().get(kind).name.get(lang).to_string()
+}
+
+/// A card as a chip: its colour, its mark and its name.
+fn card_chip(ui: &mut egui::Ui, kind: ItemKind, lang: Lang, selected: bool) -> egui::Response {
+    let text = format!("{} {}", item_glyph(kind, lang), card_name(kind, lang));
+    let fill = item_colour(kind).gamma_multiply(if selected { 1.0 } else { 0.75 });
+    let button = egui::Button::new(egui::RichText::new(text).color(egui::Color32::BLACK).strong())
+        .fill(fill)
+        .stroke(if selected {
+            egui::Stroke::new(2.5, egui::Color32::WHITE)
+        } else {
+            egui::Stroke::new(1.0, egui::Color32::from_gray(40))
+        })
+        .corner_radius(6.0)
+        .min_size(egui::vec2(70.0, 30.0));
+    let effect = items().get(kind).effect.get(lang).to_string();
+    ui.add(button).on_hover_text(effect)
+}
+
+fn phase_text(view: &GeneView, lang: Lang) -> String {
+    match view.phase {
+        GenePhase::Idle => t(lang, "Waiting", "等待开始"),
+        GenePhase::Setup => t(lang, "Set-up: gene panel and spawn room", "准备：基因面板与出生房间"),
+        GenePhase::Free => t(lang, "Free phase: talk and trade", "自由阶段：交流与交易"),
+        GenePhase::Action => match view.active {
+            Some(a) if Some(a) == view.me => t(lang, "Action phase: your turn", "行动阶段：轮到你了"),
+            Some(a) => match lang {
+                Lang::Zh => format!("行动阶段：{}在行动室", name(view, a)),
+                _ => format!("Action phase: {} is in the action room", name(view, a)),
+            },
+            None => t(lang, "Action phase", "行动阶段"),
+        },
+        GenePhase::GameOver => t(lang, "Game over", "游戏结束"),
+    }
+}
+
+fn top_bar(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    i18n: &I18n,
+    settings: &mut UserSettings,
+    state: &mut GeneUi,
+    left_ms: Option<u64>,
+    leave: &mut bool,
+) {
+    let lang = i18n.lang;
+    ui.horizontal(|ui| {
+        let round = match lang {
+            Lang::Zh => format!("第 {} / {} 轮", view.round.max(1), numbers().rounds),
+            _ => format!("Round {} of {}", view.round.max(1), numbers().rounds),
+        };
+        ui.label(egui::RichText::new(round).strong().size(18.0));
+        ui.separator();
+        ui.label(
+            egui::RichText::new(phase_text(view, lang))
+                .color(theme::ACCENT)
+                .strong(),
+        );
+        if let Some(left) = left_ms {
+            let colour = if left < 15_000 { theme::BAD } else { theme::TEXT };
+            ui.label(egui::RichText::new(format!("⏱ {}", clock_text(left))).color(colour));
+        }
+        if let Some(n) = view.order_card {
+            ui.separator();
+            ui.label(match lang {
+                Lang::Zh => format!("顺位卡 {n}"),
+                _ => format!("Order card {n}"),
+            });
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.button(i18n.t("table-leave")).clicked() {
+                *leave = true;
+            }
+            if ui.button(i18n.t("table-rules")).clicked() {
+                state.show_rules = !state.show_rules;
+            }
+            let mut l = settings.lang;
+            widgets::language_switch(ui, &mut l);
+            if l != settings.lang {
+                settings.lang = l;
+            }
+        });
+    });
+}
+
+/// Everyone at the table as far as the viewer may know: name, HP as last
+/// announced, shadow, order and who has acted.
+fn players(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
+    let max = numbers().max_hp;
+    egui::Grid::new("gene-players")
+        .striped(true)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            for (i, hp) in view.hp.iter().enumerate() {
+                let seat = SeatId(i as u8);
+                let me = view.me == Some(seat);
+                let shadow = view.shadows.get(i).copied().unwrap_or(false);
+                let mut label = egui::RichText::new(format!("{} {}", i + 1, name(view, seat)));
+                if me {
+                    label = label.strong().color(theme::ACCENT);
+                }
+                ui.label(label);
+                let bar = egui::ProgressBar::new((*hp).max(0) as f32 / max as f32)
+                    .desired_width(90.0)
+                    .text(format!("{hp}"))
+                    .fill(if shadow {
+                        egui::Color32::from_rgb(110, 90, 150)
+                    } else if *hp <= 3 {
+                        theme::BAD
+                    } else {
+                        theme::GOOD.gamma_multiply(0.8)
+                    });
+                ui.add(bar);
+                let mut status = Vec::new();
+                if shadow {
+                    status.push(t(lang, "shadow", "暗影"));
+                }
+                if let Some(n) = view.order.iter().position(|s| *s == seat) {
+                    status.push(format!("#{}", n + 1));
+                }
+                if view.active == Some(seat) {
+                    status.push(t(lang, "acting", "行动中"));
+                } else if view.phase == GenePhase::Action && view.acted.get(i) == Some(&true) {
+                    status.push(t(lang, "acted", "已行动"));
+                }
+                ui.label(egui::RichText::new(status.join(" · ")).small().color(theme::MUTED));
+                ui.end_row();
+            }
+        });
+}
+
+fn genes_editor(ui: &mut egui::Ui, genes: &mut Genes, lang: Lang) {
+    let points = numbers().gene_points;
+    egui::Grid::new("genes-editor").show(ui, |ui| {
+        for (label, value) in [
+            (t(lang, "Strength", "武力"), &mut genes.strength),
+            (t(lang, "Speed", "速度"), &mut genes.speed),
+            (t(lang, "Carry", "负重"), &mut genes.carry),
+        ] {
+            ui.label(label);
+            ui.add(egui::Slider::new(value, 0..=points));
+            ui.end_row();
+        }
+    });
+    let total = genes.strength + genes.speed + genes.carry;
+    let ok = genes.check(points).is_ok();
+    ui.label(
+        egui::RichText::new(match lang {
+            Lang::Zh => format!("已分配 {total} / {points} 点"),
+            _ => format!("{total} of {points} points spent"),
+        })
+        .color(if ok { theme::GOOD } else { theme::BAD }),
+    );
+}
+
+fn my_panel(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
+    ui.vertical(|ui| {
+        if let Some(g) = view.genes {
+            ui.horizontal(|ui| {
+                for (label, v, colour) in [
+                    (t(lang, "Strength", "武力"), g.strength, egui::Color32::from_rgb(220, 90, 70)),
+                    (t(lang, "Speed", "速度"), g.speed, egui::Color32::from_rgb(90, 170, 230)),
+                    (t(lang, "Carry", "负重"), g.carry, egui::Color32::from_rgb(200, 170, 80)),
+                ] {
+                    ui.label(egui::RichText::new(format!("{label} {v}")).color(colour).strong());
+                }
+            });
+        }
+        let me = view.me.map(|s| s.index());
+        let hp = me.and_then(|i| view.hp.get(i)).copied().unwrap_or(0);
+        let mut line = match lang {
+            Lang::Zh => format!("生命 {hp}"),
+            _ => format!("HP {hp}"),
+        };
+        if view.speed > 0 && view.phase == GenePhase::Action {
+            line.push_str(&match lang {
+                Lang::Zh => format!(" · 本轮步数 {}", view.speed),
+                _ => format!(" · steps this round {}", view.speed),
+            });
+        }
+        if view.immune {
+            line.push_str(&t(lang, " · immune to gas and upkeep", " · 免疫毒气与补给"));
+        }
+        if me.is_some_and(|i| view.shadows[i]) {
+            line.push_str(&match lang {
+                Lang::Zh => format!(" · 暗影，已吸取 {}", view.drained),
+                _ => format!(" · shadow, drained {}", view.drained),
+            });
+        }
+        ui.label(line);
+        if let Some(r) = view.room {
+            ui.label(
+                egui::RichText::new(match lang {
+                    Lang::Zh => format!("你在：{}", map().room(r).name.zh),
+                    _ => format!("You are in: {}", map().room(r).name.en),
+                })
+                .color(theme::MUTED),
+            );
+        }
+    });
+}
+
+/// The hand; in the free phase over the carry, a click drops a card.
+fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        let over = view.hand.len() > view.carry;
+        ui.label(
+            egui::RichText::new(match lang {
+                Lang::Zh => format!("手牌 {}/{}", view.hand.len(), view.carry),
+                _ => format!("Hand {}/{}", view.hand.len(), view.carry),
+            })
+            .color(if over { theme::BAD } else { theme::TEXT }),
+        );
+        if view.hand.is_empty() {
+            ui.label(egui::RichText::new(t(lang, "no cards", "没有道具卡")).color(theme::MUTED));
+        }
+        for &kind in &view.hand {
+            if card_chip(ui, kind, lang, false).clicked()
+                && over
+                && view.phase == GenePhase::Free
+            {
+                action = Some(GeneAction::Discard { kind });
+            }
+        }
+        if over && view.phase == GenePhase::Free {
+            ui.label(
+                egui::RichText::new(t(
+                    lang,
+                    "Over your carry: click a card to leave it here before the phase ends.",
+                    "超出负重：点击一张卡把它留在这里（阶段结束前）。",
+                ))
+                .color(theme::BAD),
+            );
+        }
+    });
+    action
+}
+
+/// What the player can do now, by phase.
+fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) -> Option<GeneAction> {
+    let me = view.me?;
+    let shadow = view.shadows[me.index()];
+    match view.phase {
+        GenePhase::Setup if view.to_act => {
+            ui.label(egui::RichText::new(t(
+                lang,
+                "Spend every gene point, then click a room on the map to start in (in secret).",
+                "用完全部基因点，然后在地图上点击一个房间作为出生点（秘密）。",
+            )).strong());
+            genes_editor(ui, &mut state.genes, lang);
+            let ready = state.genes.check(numbers().gene_points).is_ok() && state.spawn.is_some();
+            let label = match state.spawn {
+                Some(r) => match lang {
+                    Lang::Zh => format!("确认：出生在{}", map().room(r).name.zh),
+                    _ => format!("Confirm: start in {}", map().room(r).name.en),
+                },
+                None => t(lang, "Pick a spawn room on the map", "请在地图上选择出生房间"),
+            };
+            if ui.add_enabled(ready, egui::Button::new(egui::RichText::new(label).size(18.0))).clicked() {
+                return Some(GeneAction::Prepare {
+                    genes: state.genes,
+                    spawn: state.spawn?,
+                });
+            }
+            None
+        }
+        GenePhase::Setup => {
+            ui.label(t(lang, "Waiting for the others to set up…", "等待其他玩家准备……"));
+            None
+        }
+        GenePhase::Free => {
+            let mut action = None;
+            ui.horizontal(|ui| {
+                if !view.ready {
+                    let ready = egui::Button::new(
+                        egui::RichText::new(t(lang, "Ready for the action phase", "准备进入行动阶段")).size(18.0),
+                    );
+                    if ui.add(ready).clicked() {
+                        action = Some(GeneAction::Ready);
+                    }
+                } else {
+                    ui.label(t(lang, "You are ready. Waiting for the others…", "你已准备，等待其他玩家……"));
+                }
+                if ui.button(t(lang, "Trade…", "交易……")).clicked() {
+                    state.trade.open = true;
+                }
+            });
+            for o in &view.offers {
+                let give = o.give.iter().map(|k| card_name(*k, lang)).collect::<Vec<_>>().join(", ");
+                let want = o.want.iter().map(|k| card_name(*k, lang)).collect::<Vec<_>>().join(", ");
+                let nothing = t(lang, "nothing", "无");
+                let order = if o.swap_order { t(lang, " + swap order cards", " + 交换顺位卡") } else { String::new() };
+                ui.horizontal_wrapped(|ui| {
+                    if o.to == me {
+                        ui.label(egui::RichText::new(match lang {
+                            Lang::Zh => format!("{}提议：给你 {}，换你的 {}{order}", name(view, o.from), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
+                            _ => format!("{} offers {} for your {}{order}", name(view, o.from), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
+                        }).color(theme::ACCENT));
+                        if ui.button(t(lang, "Accept", "接受")).clicked() {
+                            action = Some(GeneAction::Accept { from: o.from });
+                        }
+                        if ui.button(t(lang, "Decline", "拒绝")).clicked() {
+                            action = Some(GeneAction::Decline { from: o.from });
+                        }
+                    } else {
+                        ui.label(match lang {
+                            Lang::Zh => format!("你向{}提议：{} 换 {}{order}", name(view, o.to), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
+                            _ => format!("Your offer to {}: {} for {}{order}", name(view, o.to), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
+                        });
+                        if ui.button(t(lang, "Withdraw", "撤回")).clicked() {
+                            action = Some(GeneAction::Withdraw { to: o.to });
+                        }
+                    }
+                });
+            }
+            action
+        }
+        GenePhase::Action if !view.to_act => {
+            let acted = view.acted.get(me.index()).copied().unwrap_or(false);
+            ui.label(if acted {
+                t(lang, "You have acted: you wait in the meeting room with those who have.", "你已行动，在会议室等候（只能与已行动的玩家交流）。")
+            } else {
+                t(lang, "Wait for your turn in the action room.", "等待轮到你进入行动室。")
+            });
+            None
+        }
+        GenePhase::Action if !view.moved => {
+            let mut action = None;
+            ui.label(egui::RichText::new(t(
+                lang,
+                "Your turn: click a highlighted room to move there (the number is its step cost).",
+                "轮到你了：点击高亮的房间移动（数字为所需步数）。",
+            )).strong());
+            if view.hand.contains(&ItemKind::Adrenaline) && !view.changed_state
+                && ui.button(t(lang, "Use adrenaline first (+2 speed)", "先使用肾上腺素（速度 +2）")).clicked()
+            {
+                action = Some(GeneAction::Use { kind: ItemKind::Adrenaline, room: None });
+            }
+            action
+        }
+        GenePhase::Action => {
+            let mut action = None;
+            if shadow {
+                ui.label(t(lang, "Shadows cannot use rooms, draw or vote.", "暗影不能使用房间、抽卡或投票。"));
+                if ui.button(egui::RichText::new(t(lang, "End turn", "结束回合")).size(18.0)).clicked() {
+                    action = Some(GeneAction::EndTurn);
+                }
+                return action;
+            }
+            ui.horizontal_wrapped(|ui| {
+                if !view.can_draw.is_empty() {
+                    ui.label(t(lang, "Draw:", "抽卡："));
+                    for &k in &view.can_draw {
+                        if card_chip(ui, k, lang, false).clicked() {
+                            action = Some(GeneAction::Draw { kind: k });
+                        }
+                    }
+                }
+                if !view.can_take.is_empty() {
+                    ui.label(t(lang, "Take from the floor:", "拾取地上的卡："));
+                    for &k in &view.can_take {
+                        if card_chip(ui, k, lang, false).clicked() {
+                            action = Some(GeneAction::Take { kind: k });
+                        }
+                    }
+                }
+            });
+            ui.horizontal_wrapped(|ui| {
+                for kind in [ItemKind::Medicine, ItemKind::Alcohol] {
+                    if view.hand.contains(&kind) && !view.changed_state
+                        && ui.button(match lang {
+                            Lang::Zh => format!("使用{}", card_name(kind, lang)),
+                            _ => format!("Use {}", card_name(kind, lang)),
+                        }).clicked()
+                    {
+                        action = Some(GeneAction::Use { kind, room: None });
+                    }
+                }
+                if view.hand.contains(&ItemKind::Rocket) {
+                    if !state.aiming {
+                        if ui.button(t(lang, "Fire the rocket launcher…", "发射火箭筒……")).clicked() {
+                            state.aiming = true;
+                            state.target = None;
+                        }
+                    } else {
+                        match state.target {
+                            None => {
+                                ui.label(egui::RichText::new(t(lang, "Click the room to fire at.", "点击要袭击的房间。")).color(theme::ACCENT));
+                            }
+                            Some(r) => {
+                                if ui.button(match lang {
+                                    Lang::Zh => format!("袭击{}", map().room(r).name.zh),
+                                    _ => format!("Fire at {}", map().room(r).name.en),
+                                }).clicked() {
+                                    action = Some(GeneAction::Use { kind: ItemKind::Rocket, room: Some(r) });
+                                    state.aiming = false;
+                                }
+                            }
+                        }
+                        if ui.button(t(lang, "Cancel", "取消")).clicked() {
+                            state.aiming = false;
+                        }
+                    }
+                }
+                let here = view.room.map(|r| map().room(r));
+                if here.is_some_and(|r| !r.draws.is_empty()) && !view.hand.is_empty() {
+                    ui.menu_button(t(lang, "Leave a card here", "丢弃一张卡"), |ui| {
+                        for &k in &view.hand {
+                            if ui.button(card_name(k, lang)).clicked() {
+                                action = Some(GeneAction::Discard { kind: k });
+                                ui.close();
+                            }
+                        }
+                    });
+                }
+                if here.is_some_and(|r| r.function == Some(RoomFunction::Surgery)) {
+                    let open = state.surgery.is_some();
+                    if ui.selectable_label(open, t(lang, "Surgery…", "手术……")).clicked() {
+                        state.surgery = if open { None } else { view.genes };
+                    }
+                }
+            });
+            if let Some(mut g) = state.surgery {
+                ui.label(t(lang, "Move up to 2 gene points:", "最多调整 2 点基因："));
+                genes_editor(ui, &mut g, lang);
+                state.surgery = Some(g);
+                if ui.button(t(lang, "Operate", "手术")).clicked() {
+                    action = Some(GeneAction::Surgery { genes: g });
+                    state.surgery = None;
+                }
+            }
+            ui.horizontal_wrapped(|ui| {
+                if view.open_floors.is_empty() {
+                    if ui.button(t(lang, "End turn", "结束回合")).clicked() {
+                        action = Some(GeneAction::EndTurn);
+                    }
+                } else {
+                    ui.label(egui::RichText::new(t(
+                        lang,
+                        "Then vote for a gas floor (click a floor's name on the map, or here) — this ends your turn:",
+                        "最后投票选择毒气楼层（点击地图上的楼层名或下方按钮），投票后结束回合：",
+                    )).strong());
+                    for &f in &view.open_floors {
+                        if ui.small_button(gene_map::floor_label(f, lang)).clicked() {
+                            action = Some(GeneAction::Vote { floor: f });
+                        }
+                    }
+                }
+            });
+            action
+        }
+        GenePhase::GameOver | GenePhase::Idle => None,
+    }
+}
+
+fn trade_window(ctx: &egui::Context, view: &GeneView, state: &mut GeneUi, lang: Lang) -> Option<GeneAction> {
+    if !state.trade.open || view.phase != GenePhase::Free {
+        state.trade.open = false;
+        return None;
+    }
+    let me = view.me?;
+    let mut action = None;
+    let mut open = true;
+    egui::Window::new(t(lang, "Trade", "交易"))
+        .open(&mut open)
+        .collapsible(false)
+        .default_width(460.0)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label(t(
+                lang,
+                "Offer cards (and, if you like, your order card). The trade happens only if they accept.",
+                "提出用道具卡（以及顺位卡）交换。对方接受后交易才会发生。",
+            ));
+            ui.horizontal_wrapped(|ui| {
+                ui.label(t(lang, "With:", "对象："));
+                for i in 0..view.hp.len() {
+                    let s = SeatId(i as u8);
+                    if s == me {
+                        continue;
+                    }
+                    let label = format!("{} {}", i + 1, name(view, s));
+                    if ui.selectable_label(state.trade.to == Some(s), label).clicked() {
+                        state.trade.to = Some(s);
+                    }
+                }
+            });
+            ui.separator();
+            ui.label(t(lang, "You give (click your cards):", "你给出（点击你的卡）："));
+            ui.horizontal_wrapped(|ui| {
+                // Each card in the hand once per copy, toggled by position.
+                let mut counts = std::collections::BTreeMap::<ItemKind, usize>::new();
+                for &k in &view.hand {
+                    let n = counts.entry(k).or_default();
+                    *n += 1;
+                    let chosen = state.trade.give.iter().filter(|g| **g == k).count() >= *n;
+                    if card_chip(ui, k, lang, chosen).clicked() {
+                        if chosen {
+                            if let Some(p) = state.trade.give.iter().position(|g| *g == k) {
+                                state.trade.give.remove(p);
+                            }
+                        } else {
+                            state.trade.give.push(k);
+                        }
+                    }
+                }
+                if view.hand.is_empty() {
+                    ui.label(egui::RichText::new(t(lang, "no cards", "没有道具卡")).color(theme::MUTED));
+                }
+            });
+            ui.label(t(lang, "You ask for:", "你索要："));
+            ui.horizontal_wrapped(|ui| {
+                for kind in [
+                    ItemKind::Water,
+                    ItemKind::Food,
+                    ItemKind::Gold,
+                    ItemKind::Medicine,
+                    ItemKind::Alcohol,
+                    ItemKind::Adrenaline,
+                    ItemKind::Rocket,
+                ] {
+                    let n = state.trade.want.iter().filter(|k| **k == kind).count();
+                    let r = card_chip(ui, kind, lang, n > 0);
+                    if r.clicked() {
+                        state.trade.want.push(kind);
+                    }
+                    if r.secondary_clicked()
+                        && let Some(p) = state.trade.want.iter().position(|k| *k == kind)
+                    {
+                        state.trade.want.remove(p);
+                    }
+                    if n > 1 {
+                        ui.label(format!("×{n}"));
+                    }
+                }
+            });
+            if !state.trade.want.is_empty() && ui.small_button(t(lang, "Clear what you ask for", "清空索要")).clicked() {
+                state.trade.want.clear();
+            }
+            ui.checkbox(&mut state.trade.swap_order, t(lang, "Swap order cards too", "同时交换顺位卡"));
+            ui.separator();
+            let can = state.trade.to.is_some()
+                && (!state.trade.give.is_empty() || !state.trade.want.is_empty() || state.trade.swap_order);
+            if ui.add_enabled(can, egui::Button::new(egui::RichText::new(t(lang, "Send offer", "发出提议")).size(17.0))).clicked() {
+                action = Some(GeneAction::Offer {
+                    to: state.trade.to?,
+                    give: std::mem::take(&mut state.trade.give),
+                    want: std::mem::take(&mut state.trade.want),
+                    swap_order: state.trade.swap_order,
+                });
+                state.trade.open = false;
+            }
+            Some(())
+        });
+    if !open {
+        state.trade.open = false;
+    }
+    action
+}
+
+/// The colour a settlement line flashes its rooms in.
+fn line_colour(line: &SettleLine) -> egui::Color32 {
+    match line.step {
+        2 if line.text.en.contains("shadow") => egui::Color32::from_rgb(150, 110, 220),
+        2 => theme::BAD,
+        5 => egui::Color32::from_rgb(250, 140, 40),
+        _ => theme::ACCENT,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    mut contexts: EguiContexts,
+    model: Res<ClientModel>,
+    mut outbox: ResMut<Outbox>,
+    i18n: Res<I18n>,
+    mut settings: ResMut<UserSettings>,
+    mut state: ResMut<GeneUi>,
+    mut next: ResMut<NextState<Screen>>,
+    session: Res<Session>,
+    hosted: Res<HostedAt>,
+    time: Res<Time>,
+    mut received: Local<(u64, f64)>,
+) -> Result {
+    let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
+    let Some(view) = model.gene_view().cloned() else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let now = time.elapsed_secs_f64();
+    // The clock counts down from the table time the view was made at.
+    if received.0 != model.revision {
+        *received = (model.revision, now);
+    }
+    let left_ms = view.deadline_ms.map(|d| {
+        let since = ((now - received.1) * 1000.0) as u64;
+        d.saturating_sub(view.now_ms + since)
+    });
+    if state.seen_rejections != model.rejected {
+        state.seen_rejections = model.rejected;
+        state.error = model.last_rejection.clone();
+    }
+    let lang = i18n.lang;
+    let mut screen = widgets::screen(ctx);
+    let mut leave = false;
+    let mut action = None;
+    egui::Panel::top("gene-top").show(&mut screen, |ui| {
+        top_bar(ui, &view, &i18n, &mut settings, &mut state, left_ms, &mut leave);
+    });
+    egui::Panel::right("gene-side")
+        .default_size(340.0)
+        .size_range(280.0..=520.0)
+        .resizable(true)
+        .show(&mut screen, |ui| {
+            players(ui, &view, lang);
+            ui.separator();
+            ui.label(egui::RichText::new(i18n.t("table-log")).strong());
+            egui::ScrollArea::vertical()
+                .id_salt("gene-log")
+                .max_height(ui.available_height() * 0.45)
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    for a in &model.public {
+                        ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
+                    }
+                });
+            ui.separator();
+            ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
+            egui::ScrollArea::vertical()
+                .id_salt("gene-notes")
+                .max_height(ui.available_height() - 70.0)
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    for n in &model.notes {
+                        ui.label(egui::RichText::new(i18n.pick(&n.text)).small().color(theme::ACCENT));
+                    }
+                });
+            ui.separator();
+            let hearers = view.audience.iter().filter(|s| Some(**s) != view.me).count();
+            let hint = if view.me.is_none() {
+                t(lang, "Spectators do not talk", "观战者不能发言")
+            } else if view.audience.is_empty() {
+                t(lang, "Alone in the action room: nobody hears you", "你独自在行动室：没有人听得到")
+            } else {
+                match lang {
+                    Lang::Zh => format!("发言（{hearers} 人能听到）"),
+                    _ => format!("Say something ({hearers} can hear)"),
+                }
+            };
+            ui.horizontal(|ui| {
+                let edit = ui.add(
+                    egui::TextEdit::singleline(&mut state.chat)
+                        .hint_text(hint)
+                        .char_limit(gene::state::CHAT_CHARS)
+                        .desired_width(220.0),
+                );
+                let send_now = ui.button(t(lang, "Send", "发送")).clicked()
+                    || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+                if send_now && !state.chat.trim().is_empty() {
+                    action = Some(GeneAction::Chat {
+                        text: state.chat.trim().to_string(),
+                    });
+                    state.chat.clear();
+                }
+            });
+        });
+    egui::Panel::bottom("gene-bottom")
+        .min_size(150.0)
+        .show(&mut screen, |ui| {
+            ui.horizontal_top(|ui| {
+                ui.allocate_ui(egui::vec2(300.0, 140.0), |ui| my_panel(ui, &view, lang));
+                ui.separator();
+                ui.vertical(|ui| {
+                    if let Some(a) = hand(ui, &view, lang) {
+                        action = Some(a);
+                    }
+                    ui.separator();
+                    if let Some(a) = controls(ui, &view, &mut state, lang) {
+                        action = Some(a);
+                    }
+                    if let Some(e) = &state.error {
+                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                    }
+                });
+            });
+        });
+    // The settlement being played out, line by line.
+    let fresh = view.settlement.first().map_or(0, |l| l.round);
+    if fresh > state.settled_seen && state.playing.is_none_or(|(r, _)| r != fresh) {
+        state.playing = Some((fresh, now));
+    }
+    let shown = state.playing.map(|(_, t0)| (((now - t0) / LINE_SECS) as usize + 1).min(view.settlement.len()));
+    let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
+    let pulse = ((now * 3.0).sin() * 0.5 + 0.5) as f32;
+    egui::CentralPanel::default().show(&mut screen, |ui| {
+        let mut marks = Marks {
+            me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
+            my_number: view.me.map(|s| s.index() + 1),
+            gassed: view.gassed.clone(),
+            my_vote: view.vote,
+            ..Default::default()
+        };
+        match view.phase {
+            GenePhase::Setup if view.to_act => {
+                marks.pickable = map().spawn_rooms().collect();
+                marks.selected = state.spawn;
+            }
+            GenePhase::Action if view.to_act && !view.moved => {
+                marks.reach = view.reach.iter().copied().collect();
+            }
+            GenePhase::Action if view.to_act && state.aiming => {
+                marks.pickable = map().ids().collect();
+                marks.selected = state.target;
+            }
+            GenePhase::Action if view.to_act => {
+                marks.votable = view.open_floors.clone();
+            }
+            _ => {}
+        }
+        if let Some(line) = current {
+            marks.flash_rooms = line.rooms.clone();
+            marks.flash_floors = line.floors.clone();
+            marks.flash_colour = Some(line_colour(line));
+        }
+        for v in &model.host_views {
+            if let AnyView::Gene(v) = v
+                && let (Some(s), Some(r)) = (v.me, v.room)
+            {
+                marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
+            }
+        }
+        let input = gene_map::draw(ui, &marks, lang, pulse);
+        if let Some(room) = input.room {
+            match view.phase {
+                GenePhase::Setup => state.spawn = Some(room),
+                GenePhase::Action if state.aiming => state.target = Some(room),
+                GenePhase::Action => action = Some(GeneAction::Move { to: room }),
+                _ => {}
+            }
+        }
+        if let Some(floor) = input.floor {
+            action = Some(GeneAction::Vote { floor });
+        }
+    });
+    if let (Some((round, _)), Some(n)) = (state.playing, shown) {
+        egui::Window::new(match lang {
+            Lang::Zh => format!("第 {round} 轮结算"),
+            _ => format!("Round {round}: settlement"),
+        })
+        .collapsible(false)
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
+        .default_width(320.0)
+        .show(ctx, |ui| {
+            for line in view.settlement.iter().take(n) {
+                let step = if line.step <= 7 { format!("{}. ", line.step) } else { String::new() };
+                let mut text = egui::RichText::new(format!("{step}{}", line.text.get(lang)));
+                if Some(line) == current {
+                    text = text.strong().color(line_colour(line));
+                }
+                ui.label(text);
+            }
+            let done = n >= view.settlement.len();
+            ui.horizontal(|ui| {
+                if ui.button(if done { t(lang, "Continue", "继续") } else { t(lang, "Skip", "跳过") }).clicked() {
+                    if done {
+                        state.settled_seen = round;
+                        state.playing = None;
+                    } else if let Some(p) = state.playing.as_mut() {
+                        p.1 = now - LINE_SECS * view.settlement.len() as f64;
+                    }
+                }
+            });
+        });
+    }
+    if let Some(a) = trade_window(ctx, &view, &mut state, lang) {
+        action = Some(a);
+    }
+    if state.show_rules {
+        let mut open = true;
+        egui::Window::new(i18n.t("table-rules"))
+            .open(&mut open)
+            .default_size([720.0, 560.0])
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    for line in gene::RULES_MD.lines() {
+                        ui.label(line.replace("**", ""));
+                    }
+                });
+            });
+        state.show_rules = open;
+    }
+    // The ranking, once the last settlement has been played out.
+    let played_out = shown.is_none_or(|n| n >= view.settlement.len());
+    if let Some(result) = &view.result
+        && played_out
+    {
+        egui::Window::new(i18n.t("table-game-over"))
+            .collapsible(false)
+            .anchor(egui::Align2::RIGHT_TOP, [-360.0, 60.0])
+            .show(ctx, |ui| {
+                let mut order: Vec<usize> = (0..result.places.len()).collect();
+                order.sort_by_key(|&i| (result.places[i], i));
+                egui::Grid::new("gene-ranking").striped(true).show(ui, |ui| {
+                    ui.label(t(lang, "Place", "名次"));
+                    ui.label(t(lang, "Player", "玩家"));
+                    ui.label(t(lang, "HP", "生命"));
+                    ui.label(t(lang, "Gold cubes", "金魔方"));
+                    ui.end_row();
+                    for i in order {
+                        let seat = SeatId(i as u8);
+                        let place = result.places[i];
+                        let mut who = egui::RichText::new(name(&view, seat));
+                        if place == 1 {
+                            who = who.color(theme::ACCENT).strong().size(19.0);
+                        }
+                        ui.label(i18n.ta("table-place", &[("n", place.into())]));
+                        ui.label(who);
+                        let hp = view.hp[i];
+                        ui.label(if view.shadows[i] {
+                            format!("{hp} ({})", t(lang, "shadow", "暗影"))
+                        } else {
+                            hp.to_string()
+                        });
+                        ui.label(result.scores[i].to_string());
+                        ui.end_row();
+                    }
+                });
+                ui.horizontal(|ui| {
+                    if ui.button(i18n.t("table-new-game")).clicked() {
+                        next.set(if on_lan { Screen::Lobby } else { Screen::Setup });
+                    }
+                    if ui.button(i18n.t("table-back-to-title")).clicked() {
+                        next.set(Screen::Title);
+                    }
+                });
+            });
+    }
+    if let Some(action) = action {
+        send(
+            &mut outbox,
+            ClientMsg::Act {
+                action: AnyAction::Gene(action),
+            },
+        );
+        state.error = None;
+    }
+    if leave {
+        next.set(if on_lan { Screen::Lobby } else { Screen::Title });
+    }
+    Ok(())
+}
+
+fn reset(mut commands: Commands) {
+    commands.insert_resource(GeneUi::default());
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<GeneUi>()
+        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Table)))
+        .add_systems(OnExit(Screen::Table), reset);
+}
