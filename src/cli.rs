@@ -167,7 +167,9 @@ pub fn run(command: Command) -> Result<i32, CliError> {
                 .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
             let failures = match game {
                 GameId::Forest => print_scenario::<ForestGame>(&text, json, &file)?,
-                GameId::Gene => print_scenario::<foodweb_rules::gene::GeneGame>(&text, json, &file)?,
+                GameId::Gene => {
+                    print_scenario::<foodweb_rules::gene::GeneGame>(&text, json, &file)?
+                }
                 other => return Err(CliError(format!("{other} is not playable yet"))),
             };
             Ok(if failures == 0 { 0 } else { 1 })

@@ -98,6 +98,12 @@ impl Party {
     /// People at `people` play their seats with the memory bot's moves
     /// until the game ends.
     fn play_out(&mut self, people: &[ClientKey]) {
+        self.play_out_as("memory", people);
+    }
+
+    /// People at `people` play their seats with bot `kind`'s moves until
+    /// the game ends.
+    fn play_out_as(&mut self, kind: &str, people: &[ClientKey]) {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         for _ in 0..20_000 {
             let mut moved = false;
@@ -106,16 +112,19 @@ impl Party {
                     continue;
                 };
                 if my_turn(&view)
-                    && let Some(action) = bot_move("memory", &view, &mut rng)
+                    && let Some(action) = bot_move(kind, &view, &mut rng)
                 {
                     self.say(p, ClientMsg::Act { action });
                     moved = true;
                 }
             }
             self.tick(if moved { 10 } else { 500 });
-            let over = people.iter().any(
-                |p| matches!(&self.inboxes[p].view, Some(AnyView::Forest(v)) if v.result.is_some()),
-            );
+            let over = people.iter().any(|p| {
+                self.inboxes[p]
+                    .view
+                    .as_ref()
+                    .is_some_and(foodweb_netcode::games::view_over)
+            });
             if over {
                 return;
             }
@@ -605,4 +614,86 @@ fn a_corrupt_table_file_is_reported_and_left_alone() {
             .iter()
             .any(|(_, m)| matches!(m, ServerMsg::Joined { table: 2, .. }))
     );
+}
+
+/// Gene Survival through the hall, as on the LAN: "Secrecy: spawn rooms,
+/// positions, gene panels, hands and votes are secret except as the
+/// settlement announces them" — each person's views and notes are their
+/// own seat's, a spectator sees no room, panel or hand, and the result
+/// equals the game replayed from the saved log.
+#[test]
+fn a_gene_table_is_played_through_the_hall_and_each_seat_keeps_its_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    p.hello(1, "Ana");
+    p.hello(2, "Bo");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: AnySettings::Gene(foodweb_rules::gene::GeneTiming::Untimed.settings()),
+            seats: 6,
+            host_seat: false,
+            seed: Some(41),
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(
+        2,
+        ClientMsg::TakeSeat {
+            table,
+            seat: Some(SeatId(3)),
+        },
+    );
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "survivor".into(),
+        },
+    );
+    p.say(2, ClientMsg::SetReady { ready: true });
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    p.hello(5, "Fan");
+    p.say(5, ClientMsg::Watch { table });
+    p.play_out_as("survivor", &[1, 2]);
+    for (who, seat) in [(1, SeatId(0)), (2, SeatId(3))] {
+        let mut views = 0;
+        for m in &p.inboxes[&who].all {
+            match m {
+                ServerMsg::View {
+                    view: AnyView::Gene(v),
+                    ..
+                } => {
+                    views += 1;
+                    assert_eq!(v.me, Some(seat));
+                    assert!(v.offers.iter().all(|o| o.from == seat || o.to == seat));
+                }
+                ServerMsg::Feed { notes, .. } => assert!(notes.iter().all(|n| n.seat == seat)),
+                ServerMsg::HostView { .. } => panic!("a player got the host's view"),
+                _ => {}
+            }
+        }
+        assert!(views > 10, "seat {seat} saw {views} views");
+    }
+    for m in &p.inboxes[&5].all {
+        match m {
+            ServerMsg::View {
+                view: AnyView::Gene(v),
+                ..
+            } => {
+                assert_eq!(v.me, None);
+                assert!(v.room.is_none() && v.genes.is_none() && v.hand.is_empty());
+                assert!(v.reach.is_empty() && v.offers.is_empty() && v.vote.is_none());
+            }
+            ServerMsg::Feed { notes, .. } => assert!(notes.is_empty()),
+            _ => {}
+        }
+    }
+    let rec = record(dir.path(), table);
+    let replayed = replay_table(GameId::Gene, rec.snapshot.as_ref().unwrap()).unwrap();
+    let Some(AnyView::Gene(v)) = &p.inboxes[&1].view else {
+        panic!("no gene view")
+    };
+    assert!(v.result.is_some());
+    assert_eq!(v.result, replayed.result());
 }

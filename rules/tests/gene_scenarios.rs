@@ -16,8 +16,8 @@ fn every_gene_scenario_holds() {
     let mut failed = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        let (report, _) = scenario::run::<GeneGame>(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let (report, _) =
+            scenario::run::<GeneGame>(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert!(!report.rule.is_empty(), "{} names no rule", file.display());
         if report.failures > 0 {
             failed.push(format!("{}:\n{}", file.display(), report.to_text()));

@@ -7,8 +7,7 @@
 use std::collections::BTreeMap;
 
 use bevy_egui::egui::{
-    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind,
-    Vec2,
+    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Vec2,
 };
 use foodweb_rules::Lang;
 use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
@@ -194,7 +193,11 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
             Pos2::new(l.right(), y - 10.0),
             Pos2::new(r.left(), y + 10.0),
         );
-        painter.rect_filled(deck, CornerRadius::same(2), Color32::from_rgb(150, 150, 160));
+        painter.rect_filled(
+            deck,
+            CornerRadius::same(2),
+            Color32::from_rgb(150, 150, 160),
+        );
         painter.line_segment(
             [deck.left_top(), deck.right_top()],
             Stroke::new(2.0, Color32::from_rgb(210, 210, 220)),
@@ -356,7 +359,12 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
         // Where the viewer can go, and what it costs.
         if let Some(cost) = marks.reach.get(&id) {
             let glow = theme::ACCENT.gamma_multiply(0.6 + 0.4 * pulse);
-            painter.rect_stroke(rect, CornerRadius::same(4), Stroke::new(3.0, glow), StrokeKind::Inside);
+            painter.rect_stroke(
+                rect,
+                CornerRadius::same(4),
+                Stroke::new(3.0, glow),
+                StrokeKind::Inside,
+            );
             let badge = rect.right_bottom() + Vec2::new(-14.0, -13.0);
             painter.circle_filled(badge, 11.0, theme::ACCENT);
             painter.text(
@@ -375,12 +383,26 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
             );
         }
         if marks.selected == Some(id) {
-            painter.rect_stroke(rect, CornerRadius::same(4), Stroke::new(4.0, Color32::WHITE), StrokeKind::Inside);
+            painter.rect_stroke(
+                rect,
+                CornerRadius::same(4),
+                Stroke::new(4.0, Color32::WHITE),
+                StrokeKind::Inside,
+            );
         }
         if marks.flash_rooms.contains(&id) {
             let c = marks.flash_colour.unwrap_or(theme::BAD);
-            painter.rect_filled(rect, CornerRadius::same(4), c.gamma_multiply(0.25 + 0.35 * pulse));
-            painter.rect_stroke(rect, CornerRadius::same(4), Stroke::new(3.0, c), StrokeKind::Inside);
+            painter.rect_filled(
+                rect,
+                CornerRadius::same(4),
+                c.gamma_multiply(0.25 + 0.35 * pulse),
+            );
+            painter.rect_stroke(
+                rect,
+                CornerRadius::same(4),
+                Stroke::new(3.0, c),
+                StrokeKind::Inside,
+            );
         }
         if pointer.is_some_and(|p| rect.contains(p)) {
             hovered = Some(id);
@@ -394,14 +416,21 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
             for i in 0..5 {
                 let x = band.left() + band.width() * (0.1 + 0.2 * i as f32);
                 let y = band.top() + band.height() * (0.3 + 0.15 * ((i % 2) as f32));
-                painter.circle_filled(Pos2::new(x, y), band.height() * 0.12, GAS.gamma_multiply(0.6));
+                painter.circle_filled(
+                    Pos2::new(x, y),
+                    band.height() * 0.12,
+                    GAS.gamma_multiply(0.6),
+                );
             }
         }
         if marks.flash_floors.contains(f) {
             painter.rect_stroke(
                 *band,
                 CornerRadius::same(2),
-                Stroke::new(4.0, Color32::from_rgb(120, 230, 90).gamma_multiply(0.5 + 0.5 * pulse)),
+                Stroke::new(
+                    4.0,
+                    Color32::from_rgb(120, 230, 90).gamma_multiply(0.5 + 0.5 * pulse),
+                ),
                 StrokeKind::Inside,
             );
         }
@@ -415,13 +444,21 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
         } else {
             band.right_center() + Vec2::new(6.0, 0.0)
         };
-        let align = if left_side { Align2::RIGHT_CENTER } else { Align2::LEFT_CENTER };
+        let align = if left_side {
+            Align2::RIGHT_CENTER
+        } else {
+            Align2::LEFT_CENTER
+        };
         let gassed = marks.gassed.contains(f);
         let mut label = floor_label(*f, lang);
         if gassed {
-            label = format!("{label} · {}", if lang == Lang::Zh { "毒气" } else { "gas" });
+            label = format!("{label}\n{}", if lang == Lang::Zh { "毒气" } else { "gas" });
         }
-        let colour = if gassed { Color32::from_rgb(140, 230, 110) } else { Color32::from_gray(220) };
+        let colour = if gassed {
+            Color32::from_rgb(140, 230, 110)
+        } else {
+            Color32::from_gray(220)
+        };
         let text_rect = painter.text(anchor, align, label, small.clone(), colour);
         if marks.votable.contains(f) || marks.my_vote == Some(*f) {
             let chip = text_rect.expand(4.0);
@@ -434,7 +471,9 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
             );
             if response.clicked()
                 && marks.votable.contains(f)
-                && response.interact_pointer_pos().is_some_and(|p| chip.contains(p))
+                && response
+                    .interact_pointer_pos()
+                    .is_some_and(|p| chip.contains(p))
             {
                 input.floor = Some(*f);
             }
@@ -448,7 +487,14 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
     }
     for (room, number, shadow) in &marks.others {
         let slot = slots.entry(*room).or_default();
-        token(&painter, lay.rooms[room.0 as usize], *number, *shadow, false, *slot);
+        token(
+            &painter,
+            lay.rooms[room.0 as usize],
+            *number,
+            *shadow,
+            false,
+            *slot,
+        );
         *slot += 1;
     }
     if let Some((room, shadow)) = marks.me {
@@ -466,10 +512,18 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
         let room = m.room(id);
         let mut tip = room.name.get(lang).to_string();
         if !room.draws.is_empty() {
-            let names: Vec<&str> = room.draws.iter().map(|k| items().get(*k).name.get(lang)).collect();
+            let names: Vec<&str> = room
+                .draws
+                .iter()
+                .map(|k| items().get(*k).name.get(lang))
+                .collect();
             tip.push_str(&format!(
                 "\n{}{}",
-                if lang == Lang::Zh { "可抽：" } else { "Draws: " },
+                if lang == Lang::Zh {
+                    "可抽："
+                } else {
+                    "Draws: "
+                },
                 names.join(", ")
             ));
         }
@@ -488,7 +542,14 @@ pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInpu
     input
 }
 
-fn token(painter: &egui::Painter, rect: Rect, number: usize, shadow: bool, mine: bool, slot: usize) {
+fn token(
+    painter: &egui::Painter,
+    rect: Rect,
+    number: usize,
+    shadow: bool,
+    mine: bool,
+    slot: usize,
+) {
     let c = rect.right_top() + Vec2::new(-16.0 - 22.0 * slot as f32, 30.0);
     let fill = match (shadow, mine) {
         (true, _) => Color32::from_rgba_premultiplied(90, 70, 130, 200),

@@ -52,8 +52,10 @@ struct GeneTour {
 }
 
 fn begin(mut commands: Commands) {
-    let (Ok(dir), Ok(game)) = (std::env::var("FOODWEB_TOUR"), std::env::var("FOODWEB_TOUR_GAME"))
-    else {
+    let (Ok(dir), Ok(game)) = (
+        std::env::var("FOODWEB_TOUR"),
+        std::env::var("FOODWEB_TOUR_GAME"),
+    ) else {
         return;
     };
     if game != "gene" {

@@ -109,7 +109,7 @@ impl Bot<GeneGame> for SurvivorBot {
                     after.extend(&o.give);
                     let better = o.can_be_met_by(&view.hand)
                         && Self::hand_value(&after, view.carry)
-                        > Self::hand_value(&view.hand, view.carry);
+                            > Self::hand_value(&view.hand, view.carry);
                     return Some(if better {
                         GeneAction::Accept { from: o.from }
                     } else {

@@ -41,9 +41,9 @@ impl Serialize for RoomId {
 impl<'de> Deserialize<'de> for RoomId {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let key = String::deserialize(d)?;
-        map().by_key(&key).ok_or_else(|| {
-            serde::de::Error::custom(format!("the map has no room '{key}'"))
-        })
+        map()
+            .by_key(&key)
+            .ok_or_else(|| serde::de::Error::custom(format!("the map has no room '{key}'")))
     }
 }
 

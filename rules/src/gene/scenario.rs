@@ -65,7 +65,11 @@ fn bad(why: String) -> Rejection {
 impl GeneSetup {
     /// Lays the table out as the set-up says and begins its round; returns
     /// what the referee says as the round begins.
-    pub fn apply(&self, state: &mut GeneState, rng: &mut ChaCha8Rng) -> Result<Vec<Said>, Rejection> {
+    pub fn apply(
+        &self,
+        state: &mut GeneState,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Vec<Said>, Rejection> {
         let n = numbers();
         if self.players.len() != state.players.len() {
             return Err(bad(format!(
@@ -212,7 +216,8 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
             .iter()
             .any(|n| n.text.en.contains(text) || n.text.zh.contains(text))
     };
-    let room_key = |r: Option<RoomId>| r.map_or("nowhere".to_string(), |r| map().room(r).key.clone());
+    let room_key =
+        |r: Option<RoomId>| r.map_or("nowhere".to_string(), |r| map().room(r).key.clone());
     match check {
         GeneCheck::Phase(want) => {
             let phase = *world.resource::<State<GenePhase>>().get();
@@ -221,11 +226,17 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
         GeneCheck::Round(r) => ok(state.round == *r, format!("round is {}", state.round)),
         GeneCheck::Hp(s, hp) => {
             let have = p(*s).map(|p| p.hp);
-            ok(have == Some(*hp), format!("seat {s} has {have:?} HP, not {hp}"))
+            ok(
+                have == Some(*hp),
+                format!("seat {s} has {have:?} HP, not {hp}"),
+            )
         }
         GeneCheck::PublicHp(s, hp) => {
             let have = p(*s).map(|p| p.public_hp);
-            ok(have == Some(*hp), format!("seat {s}'s public HP is {have:?}, not {hp}"))
+            ok(
+                have == Some(*hp),
+                format!("seat {s}'s public HP is {have:?}, not {hp}"),
+            )
         }
         GeneCheck::Shadow(s, b) => {
             let have = p(*s).map(|p| p.shadow);
@@ -239,7 +250,11 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
             let have = p(*s).and_then(|p| p.room);
             ok(
                 have == Some(*r),
-                format!("seat {s} is in {}, not {}", room_key(have), room_key(Some(*r))),
+                format!(
+                    "seat {s} is in {}, not {}",
+                    room_key(have),
+                    room_key(Some(*r))
+                ),
             )
         }
         GeneCheck::Hand(s, cards) => {
@@ -271,7 +286,10 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
         }
         GeneCheck::Active(s) => {
             let have = state.active();
-            ok(have == Some(*s), format!("the active seat is {have:?}, not {s}"))
+            ok(
+                have == Some(*s),
+                format!("the active seat is {have:?}, not {s}"),
+            )
         }
         GeneCheck::Order(order) => ok(
             state.order == *order,
@@ -282,23 +300,25 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
                 return Err("the game is not over".into());
             }
             let have = state.places()[s.index()];
-            ok(have == *place, format!("seat {s} finished {have}, not {place}"))
+            ok(
+                have == *place,
+                format!("seat {s} finished {have}, not {place}"),
+            )
         }
         GeneCheck::Said(text) => ok(public_has(text), format!("nobody announced '{text}'")),
         GeneCheck::NotSaid(text) => ok(!public_has(text), format!("'{text}' was announced")),
         GeneCheck::Told(s, text) => ok(told(*s, text), format!("seat {s} was not told '{text}'")),
-        GeneCheck::NotTold(s, text) => {
-            ok(!told(*s, text), format!("seat {s} was told '{text}'"))
-        }
+        GeneCheck::NotTold(s, text) => ok(!told(*s, text), format!("seat {s} was told '{text}'")),
         GeneCheck::SaidInOrder(texts) => {
             let mut at = 0;
             for text in texts {
-                match said.public[at..]
-                    .iter()
-                    .position(|a| a.text.en.contains(text.as_str()) || a.text.zh.contains(text.as_str()))
-                {
+                match said.public[at..].iter().position(|a| {
+                    a.text.en.contains(text.as_str()) || a.text.zh.contains(text.as_str())
+                }) {
                     Some(i) => at += i + 1,
-                    None => return Err(format!("'{text}' was not announced after what came before")),
+                    None => {
+                        return Err(format!("'{text}' was not announced after what came before"));
+                    }
                 }
             }
             Ok(())

@@ -252,8 +252,16 @@ fn card_list(cards: &[ItemKind]) -> Bilingual {
     }
     let names: Vec<&Bilingual> = cards.iter().map(|k| &items().get(*k).name).collect();
     Bilingual::new(
-        names.iter().map(|n| n.en.as_str()).collect::<Vec<_>>().join(", "),
-        names.iter().map(|n| n.zh.as_str()).collect::<Vec<_>>().join("、"),
+        names
+            .iter()
+            .map(|n| n.en.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        names
+            .iter()
+            .map(|n| n.zh.as_str())
+            .collect::<Vec<_>>()
+            .join("、"),
     )
 }
 
@@ -296,10 +304,7 @@ impl GeneState {
         match phase {
             GenePhase::Action => {
                 if self.active() == Some(seat) {
-                    return Err(no(
-                        "you are alone in the action room",
-                        "你正独自在行动室里",
-                    ));
+                    return Err(no("you are alone in the action room", "你正独自在行动室里"));
                 }
                 let acted = self.player(seat).acted;
                 Ok(all
@@ -391,9 +396,20 @@ impl GeneState {
                 }
                 self.audience(phase, seat).map(|_| ())
             }
-            (GenePhase::Free, GeneAction::Offer { to, give, want, swap_order }) => {
+            (
+                GenePhase::Free,
+                GeneAction::Offer {
+                    to,
+                    give,
+                    want,
+                    swap_order,
+                },
+            ) => {
                 if to.index() >= self.players.len() || *to == seat {
-                    return Err(no("offer to another player at this table", "请向本桌的另一名玩家提出交易"));
+                    return Err(no(
+                        "offer to another player at this table",
+                        "请向本桌的另一名玩家提出交易",
+                    ));
                 }
                 if give.is_empty() && want.is_empty() && !swap_order {
                     return Err(no("the offer trades nothing", "这笔交易什么也没有交换"));
@@ -412,12 +428,18 @@ impl GeneState {
                     ));
                 }
                 if !holds_all(&me.hand, give) {
-                    return Err(no("you do not hold every card you offer", "你没有你要给出的全部卡"));
+                    return Err(no(
+                        "you do not hold every card you offer",
+                        "你没有你要给出的全部卡",
+                    ));
                 }
                 Ok(())
             }
             (GenePhase::Free, GeneAction::Accept { from }) => match self.offer(*from, seat) {
-                None => Err(no("that player has made you no offer", "对方没有向你提出交易")),
+                None => Err(no(
+                    "that player has made you no offer",
+                    "对方没有向你提出交易",
+                )),
                 Some(o) if !self.can_meet(o) => Err(no(
                     "the cards that offer names are no longer held: ask for a new one",
                     "这笔交易涉及的卡已不在手中，请重新提出交易",
@@ -425,11 +447,17 @@ impl GeneState {
                 Some(_) => Ok(()),
             },
             (GenePhase::Free, GeneAction::Decline { from }) => match self.offer(*from, seat) {
-                None => Err(no("that player has made you no offer", "对方没有向你提出交易")),
+                None => Err(no(
+                    "that player has made you no offer",
+                    "对方没有向你提出交易",
+                )),
                 Some(_) => Ok(()),
             },
             (GenePhase::Free, GeneAction::Withdraw { to }) => match self.offer(seat, *to) {
-                None => Err(no("you have made that player no offer", "你没有向对方提出交易")),
+                None => Err(no(
+                    "you have made that player no offer",
+                    "你没有向对方提出交易",
+                )),
                 Some(_) => Ok(()),
             },
             (GenePhase::Free, GeneAction::Discard { kind }) => {
@@ -791,20 +819,25 @@ impl GeneState {
                 said.push(Said::To(
                     *to,
                     Bilingual::new(
+                        format!("{} offers you {} for {}{oe}.", self.name(seat), g.en, w.en),
                         format!(
-                            "{} offers you {} for {}{oe}.",
+                            "{}提出交易：给你{}，换你的{}{oz}。",
                             self.name(seat),
-                            g.en,
-                            w.en
+                            g.zh,
+                            w.zh
                         ),
-                        format!("{}提出交易：给你{}，换你的{}{oz}。", self.name(seat), g.zh, w.zh),
                     ),
                 ));
                 said.push(Said::To(
                     seat,
                     Bilingual::new(
                         format!("You offered {} {} for {}{oe}.", self.name(*to), g.en, w.en),
-                        format!("你向{}提出交易：给出{}，换取{}{oz}。", self.name(*to), g.zh, w.zh),
+                        format!(
+                            "你向{}提出交易：给出{}，换取{}{oz}。",
+                            self.name(*to),
+                            g.zh,
+                            w.zh
+                        ),
                     ),
                 ));
                 self.offers.push(offer);
@@ -866,14 +899,31 @@ impl GeneState {
                 }
             }
         }
-        for (me, them, got, gave) in [(o.from, o.to, &o.want, &o.give), (o.to, o.from, &o.give, &o.want)] {
+        for (me, them, got, gave) in [
+            (o.from, o.to, &o.want, &o.give),
+            (o.to, o.from, &o.give, &o.want),
+        ] {
             let (g, r) = (card_list(gave), card_list(got));
             let mut line = Bilingual::new(
-                format!("Trade with {} done: you gave {}, got {}.", self.name(them), g.en, r.en),
-                format!("与{}的交易完成：你给出{}，得到{}。", self.name(them), g.zh, r.zh),
+                format!(
+                    "Trade with {} done: you gave {}, got {}.",
+                    self.name(them),
+                    g.en,
+                    r.en
+                ),
+                format!(
+                    "与{}的交易完成：你给出{}，得到{}。",
+                    self.name(them),
+                    g.zh,
+                    r.zh
+                ),
             );
             if o.swap_order {
-                let n = self.order.iter().position(|s| *s == me).map_or(0, |n| n + 1);
+                let n = self
+                    .order
+                    .iter()
+                    .position(|s| *s == me)
+                    .map_or(0, |n| n + 1);
                 line.en.push_str(&format!(" Your order card is now {n}."));
                 line.zh.push_str(&format!("你的顺位卡现在是 {n}。"));
             }
@@ -920,13 +970,21 @@ impl GeneState {
                 said.push(Said::To(
                     SeatId(i as u8),
                     Bilingual::new(
-                        format!("Over your carry: you left {} in {}.", list.en, room_name(room).en),
+                        format!(
+                            "Over your carry: you left {} in {}.",
+                            list.en,
+                            room_name(room).en
+                        ),
                         format!("超出负重：你把{}留在了{}。", list.zh, room_name(room).zh),
                     ),
                 ));
             }
         }
-        let order: Vec<String> = self.order.iter().map(|s| self.name(*s).to_string()).collect();
+        let order: Vec<String> = self
+            .order
+            .iter()
+            .map(|s| self.name(*s).to_string())
+            .collect();
         said.push(Said::All(Bilingual::new(
             format!("The action phase begins. Order: {}.", order.join(", ")),
             format!("行动阶段开始。行动顺序：{}。", order.join("、")),

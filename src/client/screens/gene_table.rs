@@ -8,8 +8,8 @@ use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::{AnyAction, AnyView};
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::gene::{
-    self, GeneAction, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
-    SettleLine, items, map, numbers,
+    self, GeneAction, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId, SettleLine,
+    items, map, numbers,
 };
 use foodweb_rules::table::SeatId;
 use foodweb_rules::{Bilingual, Lang};
@@ -95,17 +95,26 @@ fn card_name(kind: ItemKind, lang: Lang) -> String {
 
 /// A card as a chip: its colour, its mark and its name.
 fn card_chip(ui: &mut egui::Ui, kind: ItemKind, lang: Lang, selected: bool) -> egui::Response {
-    let text = format!("{} {}", item_glyph(kind, lang), card_name(kind, lang));
+    let name = card_name(kind, lang);
+    let text = if name.chars().count() == 1 {
+        name
+    } else {
+        format!("{} {name}", item_glyph(kind, lang))
+    };
     let fill = item_colour(kind).gamma_multiply(if selected { 1.0 } else { 0.75 });
-    let button = egui::Button::new(egui::RichText::new(text).color(egui::Color32::BLACK).strong())
-        .fill(fill)
-        .stroke(if selected {
-            egui::Stroke::new(2.5, egui::Color32::WHITE)
-        } else {
-            egui::Stroke::new(1.0, egui::Color32::from_gray(40))
-        })
-        .corner_radius(6.0)
-        .min_size(egui::vec2(70.0, 30.0));
+    let button = egui::Button::new(
+        egui::RichText::new(text)
+            .color(egui::Color32::BLACK)
+            .strong(),
+    )
+    .fill(fill)
+    .stroke(if selected {
+        egui::Stroke::new(2.5, egui::Color32::WHITE)
+    } else {
+        egui::Stroke::new(1.0, egui::Color32::from_gray(40))
+    })
+    .corner_radius(6.0)
+    .min_size(egui::vec2(70.0, 30.0));
     let effect = items().get(kind).effect.get(lang).to_string();
     ui.add(button).on_hover_text(effect)
 }
@@ -113,10 +122,16 @@ fn card_chip(ui: &mut egui::Ui, kind: ItemKind, lang: Lang, selected: bool) -> e
 fn phase_text(view: &GeneView, lang: Lang) -> String {
     match view.phase {
         GenePhase::Idle => t(lang, "Waiting", "等待开始"),
-        GenePhase::Setup => t(lang, "Set-up: gene panel and spawn room", "准备：基因面板与出生房间"),
+        GenePhase::Setup => t(
+            lang,
+            "Set-up: gene panel and spawn room",
+            "准备：基因面板与出生房间",
+        ),
         GenePhase::Free => t(lang, "Free phase: talk and trade", "自由阶段：交流与交易"),
         GenePhase::Action => match view.active {
-            Some(a) if Some(a) == view.me => t(lang, "Action phase: your turn", "行动阶段：轮到你了"),
+            Some(a) if Some(a) == view.me => {
+                t(lang, "Action phase: your turn", "行动阶段：轮到你了")
+            }
             Some(a) => match lang {
                 Lang::Zh => format!("行动阶段：{}在行动室", name(view, a)),
                 _ => format!("Action phase: {} is in the action room", name(view, a)),
@@ -150,7 +165,11 @@ fn top_bar(
                 .strong(),
         );
         if let Some(left) = left_ms {
-            let colour = if left < 15_000 { theme::BAD } else { theme::TEXT };
+            let colour = if left < 15_000 {
+                theme::BAD
+            } else {
+                theme::TEXT
+            };
             ui.label(egui::RichText::new(format!("⏱ {}", clock_text(left))).color(colour));
         }
         if let Some(n) = view.order_card {
@@ -216,7 +235,11 @@ fn players(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
                 } else if view.phase == GenePhase::Action && view.acted.get(i) == Some(&true) {
                     status.push(t(lang, "acted", "已行动"));
                 }
-                ui.label(egui::RichText::new(status.join(" · ")).small().color(theme::MUTED));
+                ui.label(
+                    egui::RichText::new(status.join(" · "))
+                        .small()
+                        .color(theme::MUTED),
+                );
                 ui.end_row();
             }
         });
@@ -251,11 +274,27 @@ fn my_panel(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
         if let Some(g) = view.genes {
             ui.horizontal(|ui| {
                 for (label, v, colour) in [
-                    (t(lang, "Strength", "武力"), g.strength, egui::Color32::from_rgb(220, 90, 70)),
-                    (t(lang, "Speed", "速度"), g.speed, egui::Color32::from_rgb(90, 170, 230)),
-                    (t(lang, "Carry", "负重"), g.carry, egui::Color32::from_rgb(200, 170, 80)),
+                    (
+                        t(lang, "Strength", "武力"),
+                        g.strength,
+                        egui::Color32::from_rgb(220, 90, 70),
+                    ),
+                    (
+                        t(lang, "Speed", "速度"),
+                        g.speed,
+                        egui::Color32::from_rgb(90, 170, 230),
+                    ),
+                    (
+                        t(lang, "Carry", "负重"),
+                        g.carry,
+                        egui::Color32::from_rgb(200, 170, 80),
+                    ),
                 ] {
-                    ui.label(egui::RichText::new(format!("{label} {v}")).color(colour).strong());
+                    ui.label(
+                        egui::RichText::new(format!("{label} {v}"))
+                            .color(colour)
+                            .strong(),
+                    );
                 }
             });
         }
@@ -309,10 +348,7 @@ fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
             ui.label(egui::RichText::new(t(lang, "no cards", "没有道具卡")).color(theme::MUTED));
         }
         for &kind in &view.hand {
-            if card_chip(ui, kind, lang, false).clicked()
-                && over
-                && view.phase == GenePhase::Free
-            {
+            if card_chip(ui, kind, lang, false).clicked() && over && view.phase == GenePhase::Free {
                 action = Some(GeneAction::Discard { kind });
             }
         }
@@ -331,16 +367,24 @@ fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
 }
 
 /// What the player can do now, by phase.
-fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) -> Option<GeneAction> {
+fn controls(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    state: &mut GeneUi,
+    lang: Lang,
+) -> Option<GeneAction> {
     let me = view.me?;
     let shadow = view.shadows[me.index()];
     match view.phase {
         GenePhase::Setup if view.to_act => {
-            ui.label(egui::RichText::new(t(
-                lang,
-                "Spend every gene point, then click a room on the map to start in (in secret).",
-                "用完全部基因点，然后在地图上点击一个房间作为出生点（秘密）。",
-            )).strong());
+            ui.label(
+                egui::RichText::new(t(
+                    lang,
+                    "Spend every gene point, then click a room on the map to start in (in secret).",
+                    "用完全部基因点，然后在地图上点击一个房间作为出生点（秘密）。",
+                ))
+                .strong(),
+            );
             genes_editor(ui, &mut state.genes, lang);
             let ready = state.genes.check(numbers().gene_points).is_ok() && state.spawn.is_some();
             let label = match state.spawn {
@@ -348,9 +392,19 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
                     Lang::Zh => format!("确认：出生在{}", map().room(r).name.zh),
                     _ => format!("Confirm: start in {}", map().room(r).name.en),
                 },
-                None => t(lang, "Pick a spawn room on the map", "请在地图上选择出生房间"),
+                None => t(
+                    lang,
+                    "Pick a spawn room on the map",
+                    "请在地图上选择出生房间",
+                ),
             };
-            if ui.add_enabled(ready, egui::Button::new(egui::RichText::new(label).size(18.0))).clicked() {
+            if ui
+                .add_enabled(
+                    ready,
+                    egui::Button::new(egui::RichText::new(label).size(18.0)),
+                )
+                .clicked()
+            {
                 return Some(GeneAction::Prepare {
                     genes: state.genes,
                     spawn: state.spawn?,
@@ -359,7 +413,11 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
             None
         }
         GenePhase::Setup => {
-            ui.label(t(lang, "Waiting for the others to set up…", "等待其他玩家准备……"));
+            ui.label(t(
+                lang,
+                "Waiting for the others to set up…",
+                "等待其他玩家准备……",
+            ));
             None
         }
         GenePhase::Free => {
@@ -367,29 +425,65 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
             ui.horizontal(|ui| {
                 if !view.ready {
                     let ready = egui::Button::new(
-                        egui::RichText::new(t(lang, "Ready for the action phase", "准备进入行动阶段")).size(18.0),
+                        egui::RichText::new(t(
+                            lang,
+                            "Ready for the action phase",
+                            "准备进入行动阶段",
+                        ))
+                        .size(18.0),
                     );
                     if ui.add(ready).clicked() {
                         action = Some(GeneAction::Ready);
                     }
                 } else {
-                    ui.label(t(lang, "You are ready. Waiting for the others…", "你已准备，等待其他玩家……"));
+                    ui.label(t(
+                        lang,
+                        "You are ready. Waiting for the others…",
+                        "你已准备，等待其他玩家……",
+                    ));
                 }
                 if ui.button(t(lang, "Trade…", "交易……")).clicked() {
                     state.trade.open = true;
                 }
             });
             for o in &view.offers {
-                let give = o.give.iter().map(|k| card_name(*k, lang)).collect::<Vec<_>>().join(", ");
-                let want = o.want.iter().map(|k| card_name(*k, lang)).collect::<Vec<_>>().join(", ");
+                let give = o
+                    .give
+                    .iter()
+                    .map(|k| card_name(*k, lang))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let want = o
+                    .want
+                    .iter()
+                    .map(|k| card_name(*k, lang))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let nothing = t(lang, "nothing", "无");
-                let order = if o.swap_order { t(lang, " + swap order cards", " + 交换顺位卡") } else { String::new() };
+                let order = if o.swap_order {
+                    t(lang, " + swap order cards", " + 交换顺位卡")
+                } else {
+                    String::new()
+                };
                 ui.horizontal_wrapped(|ui| {
                     if o.to == me {
-                        ui.label(egui::RichText::new(match lang {
-                            Lang::Zh => format!("{}提议：给你 {}，换你的 {}{order}", name(view, o.from), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
-                            _ => format!("{} offers {} for your {}{order}", name(view, o.from), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
-                        }).color(theme::ACCENT));
+                        ui.label(
+                            egui::RichText::new(match lang {
+                                Lang::Zh => format!(
+                                    "{}提议：给你 {}，换你的 {}{order}",
+                                    name(view, o.from),
+                                    if give.is_empty() { &nothing } else { &give },
+                                    if want.is_empty() { &nothing } else { &want }
+                                ),
+                                _ => format!(
+                                    "{} offers {} for your {}{order}",
+                                    name(view, o.from),
+                                    if give.is_empty() { &nothing } else { &give },
+                                    if want.is_empty() { &nothing } else { &want }
+                                ),
+                            })
+                            .color(theme::ACCENT),
+                        );
                         if ui.button(t(lang, "Accept", "接受")).clicked() {
                             action = Some(GeneAction::Accept { from: o.from });
                         }
@@ -398,8 +492,18 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
                         }
                     } else {
                         ui.label(match lang {
-                            Lang::Zh => format!("你向{}提议：{} 换 {}{order}", name(view, o.to), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
-                            _ => format!("Your offer to {}: {} for {}{order}", name(view, o.to), if give.is_empty() { &nothing } else { &give }, if want.is_empty() { &nothing } else { &want }),
+                            Lang::Zh => format!(
+                                "你向{}提议：{} 换 {}{order}",
+                                name(view, o.to),
+                                if give.is_empty() { &nothing } else { &give },
+                                if want.is_empty() { &nothing } else { &want }
+                            ),
+                            _ => format!(
+                                "Your offer to {}: {} for {}{order}",
+                                name(view, o.to),
+                                if give.is_empty() { &nothing } else { &give },
+                                if want.is_empty() { &nothing } else { &want }
+                            ),
                         });
                         if ui.button(t(lang, "Withdraw", "撤回")).clicked() {
                             action = Some(GeneAction::Withdraw { to: o.to });
@@ -412,9 +516,17 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
         GenePhase::Action if !view.to_act => {
             let acted = view.acted.get(me.index()).copied().unwrap_or(false);
             ui.label(if acted {
-                t(lang, "You have acted: you wait in the meeting room with those who have.", "你已行动，在会议室等候（只能与已行动的玩家交流）。")
+                t(
+                    lang,
+                    "You have acted: you wait in the meeting room with those who have.",
+                    "你已行动，在会议室等候（只能与已行动的玩家交流）。",
+                )
             } else {
-                t(lang, "Wait for your turn in the action room.", "等待轮到你进入行动室。")
+                t(
+                    lang,
+                    "Wait for your turn in the action room.",
+                    "等待轮到你进入行动室。",
+                )
             });
             None
         }
@@ -425,18 +537,35 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
                 "Your turn: click a highlighted room to move there (the number is its step cost).",
                 "轮到你了：点击高亮的房间移动（数字为所需步数）。",
             )).strong());
-            if view.hand.contains(&ItemKind::Adrenaline) && !view.changed_state
-                && ui.button(t(lang, "Use adrenaline first (+2 speed)", "先使用肾上腺素（速度 +2）")).clicked()
+            if view.hand.contains(&ItemKind::Adrenaline)
+                && !view.changed_state
+                && ui
+                    .button(t(
+                        lang,
+                        "Use adrenaline first (+2 speed)",
+                        "先使用肾上腺素（速度 +2）",
+                    ))
+                    .clicked()
             {
-                action = Some(GeneAction::Use { kind: ItemKind::Adrenaline, room: None });
+                action = Some(GeneAction::Use {
+                    kind: ItemKind::Adrenaline,
+                    room: None,
+                });
             }
             action
         }
         GenePhase::Action => {
             let mut action = None;
             if shadow {
-                ui.label(t(lang, "Shadows cannot use rooms, draw or vote.", "暗影不能使用房间、抽卡或投票。"));
-                if ui.button(egui::RichText::new(t(lang, "End turn", "结束回合")).size(18.0)).clicked() {
+                ui.label(t(
+                    lang,
+                    "Shadows cannot use rooms, draw or vote.",
+                    "暗影不能使用房间、抽卡或投票。",
+                ));
+                if ui
+                    .button(egui::RichText::new(t(lang, "End turn", "结束回合")).size(18.0))
+                    .clicked()
+                {
                     action = Some(GeneAction::EndTurn);
                 }
                 return action;
@@ -461,32 +590,51 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
             });
             ui.horizontal_wrapped(|ui| {
                 for kind in [ItemKind::Medicine, ItemKind::Alcohol] {
-                    if view.hand.contains(&kind) && !view.changed_state
-                        && ui.button(match lang {
-                            Lang::Zh => format!("使用{}", card_name(kind, lang)),
-                            _ => format!("Use {}", card_name(kind, lang)),
-                        }).clicked()
+                    if view.hand.contains(&kind)
+                        && !view.changed_state
+                        && ui
+                            .button(match lang {
+                                Lang::Zh => format!("使用{}", card_name(kind, lang)),
+                                _ => format!("Use {}", card_name(kind, lang)),
+                            })
+                            .clicked()
                     {
                         action = Some(GeneAction::Use { kind, room: None });
                     }
                 }
                 if view.hand.contains(&ItemKind::Rocket) {
                     if !state.aiming {
-                        if ui.button(t(lang, "Fire the rocket launcher…", "发射火箭筒……")).clicked() {
+                        if ui
+                            .button(t(lang, "Fire the rocket launcher…", "发射火箭筒……"))
+                            .clicked()
+                        {
                             state.aiming = true;
                             state.target = None;
                         }
                     } else {
                         match state.target {
                             None => {
-                                ui.label(egui::RichText::new(t(lang, "Click the room to fire at.", "点击要袭击的房间。")).color(theme::ACCENT));
+                                ui.label(
+                                    egui::RichText::new(t(
+                                        lang,
+                                        "Click the room to fire at.",
+                                        "点击要袭击的房间。",
+                                    ))
+                                    .color(theme::ACCENT),
+                                );
                             }
                             Some(r) => {
-                                if ui.button(match lang {
-                                    Lang::Zh => format!("袭击{}", map().room(r).name.zh),
-                                    _ => format!("Fire at {}", map().room(r).name.en),
-                                }).clicked() {
-                                    action = Some(GeneAction::Use { kind: ItemKind::Rocket, room: Some(r) });
+                                if ui
+                                    .button(match lang {
+                                        Lang::Zh => format!("袭击{}", map().room(r).name.zh),
+                                        _ => format!("Fire at {}", map().room(r).name.en),
+                                    })
+                                    .clicked()
+                                {
+                                    action = Some(GeneAction::Use {
+                                        kind: ItemKind::Rocket,
+                                        room: Some(r),
+                                    });
                                     state.aiming = false;
                                 }
                             }
@@ -509,7 +657,10 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
                 }
                 if here.is_some_and(|r| r.function == Some(RoomFunction::Surgery)) {
                     let open = state.surgery.is_some();
-                    if ui.selectable_label(open, t(lang, "Surgery…", "手术……")).clicked() {
+                    if ui
+                        .selectable_label(open, t(lang, "Surgery…", "手术……"))
+                        .clicked()
+                    {
                         state.surgery = if open { None } else { view.genes };
                     }
                 }
@@ -547,7 +698,12 @@ fn controls(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, lang: Lang) 
     }
 }
 
-fn trade_window(ctx: &egui::Context, view: &GeneView, state: &mut GeneUi, lang: Lang) -> Option<GeneAction> {
+fn trade_window(
+    ctx: &egui::Context,
+    view: &GeneView,
+    state: &mut GeneUi,
+    lang: Lang,
+) -> Option<GeneAction> {
     if !state.trade.open || view.phase != GenePhase::Free {
         state.trade.open = false;
         return None;
@@ -699,7 +855,15 @@ fn draw(
     let mut leave = false;
     let mut action = None;
     egui::Panel::top("gene-top").show(&mut screen, |ui| {
-        top_bar(ui, &view, &i18n, &mut settings, &mut state, left_ms, &mut leave);
+        top_bar(
+            ui,
+            &view,
+            &i18n,
+            &mut settings,
+            &mut state,
+            left_ms,
+            &mut leave,
+        );
     });
     egui::Panel::right("gene-side")
         .default_size(340.0)
@@ -726,15 +890,27 @@ fn draw(
                 .stick_to_bottom(true)
                 .show(ui, |ui| {
                     for n in &model.notes {
-                        ui.label(egui::RichText::new(i18n.pick(&n.text)).small().color(theme::ACCENT));
+                        ui.label(
+                            egui::RichText::new(i18n.pick(&n.text))
+                                .small()
+                                .color(theme::ACCENT),
+                        );
                     }
                 });
             ui.separator();
-            let hearers = view.audience.iter().filter(|s| Some(**s) != view.me).count();
+            let hearers = view
+                .audience
+                .iter()
+                .filter(|s| Some(**s) != view.me)
+                .count();
             let hint = if view.me.is_none() {
                 t(lang, "Spectators do not talk", "观战者不能发言")
             } else if view.audience.is_empty() {
-                t(lang, "Alone in the action room: nobody hears you", "你独自在行动室：没有人听得到")
+                t(
+                    lang,
+                    "Alone in the action room: nobody hears you",
+                    "你独自在行动室：没有人听得到",
+                )
             } else {
                 match lang {
                     Lang::Zh => format!("发言（{hearers} 人能听到）"),
@@ -783,7 +959,18 @@ fn draw(
     if fresh > state.settled_seen && state.playing.is_none_or(|(r, _)| r != fresh) {
         state.playing = Some((fresh, now));
     }
-    let shown = state.playing.map(|(_, t0)| (((now - t0) / LINE_SECS) as usize + 1).min(view.settlement.len()));
+    let shown = state
+        .playing
+        .map(|(_, t0)| (((now - t0) / LINE_SECS) as usize + 1).min(view.settlement.len()));
+    // A settlement played out closes by itself when the action phase begins.
+    if let (Some((round, _)), Some(n)) = (state.playing, shown)
+        && n >= view.settlement.len()
+        && view.phase == GenePhase::Action
+    {
+        state.settled_seen = round;
+        state.playing = None;
+    }
+    let shown = state.playing.and(shown);
     let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
     let pulse = ((now * 3.0).sin() * 0.5 + 0.5) as f32;
     egui::CentralPanel::default().show(&mut screen, |ui| {
@@ -846,7 +1033,11 @@ fn draw(
         .default_width(320.0)
         .show(ctx, |ui| {
             for line in view.settlement.iter().take(n) {
-                let step = if line.step <= 7 { format!("{}. ", line.step) } else { String::new() };
+                let step = if line.step <= 7 {
+                    format!("{}. ", line.step)
+                } else {
+                    String::new()
+                };
                 let mut text = egui::RichText::new(format!("{step}{}", line.text.get(lang)));
                 if Some(line) == current {
                     text = text.strong().color(line_colour(line));
@@ -855,7 +1046,14 @@ fn draw(
             }
             let done = n >= view.settlement.len();
             ui.horizontal(|ui| {
-                if ui.button(if done { t(lang, "Continue", "继续") } else { t(lang, "Skip", "跳过") }).clicked() {
+                if ui
+                    .button(if done {
+                        t(lang, "Continue", "继续")
+                    } else {
+                        t(lang, "Skip", "跳过")
+                    })
+                    .clicked()
+                {
                     if done {
                         state.settled_seen = round;
                         state.playing = None;
@@ -894,31 +1092,33 @@ fn draw(
             .show(ctx, |ui| {
                 let mut order: Vec<usize> = (0..result.places.len()).collect();
                 order.sort_by_key(|&i| (result.places[i], i));
-                egui::Grid::new("gene-ranking").striped(true).show(ui, |ui| {
-                    ui.label(t(lang, "Place", "名次"));
-                    ui.label(t(lang, "Player", "玩家"));
-                    ui.label(t(lang, "HP", "生命"));
-                    ui.label(t(lang, "Gold cubes", "金魔方"));
-                    ui.end_row();
-                    for i in order {
-                        let seat = SeatId(i as u8);
-                        let place = result.places[i];
-                        let mut who = egui::RichText::new(name(&view, seat));
-                        if place == 1 {
-                            who = who.color(theme::ACCENT).strong().size(19.0);
-                        }
-                        ui.label(i18n.ta("table-place", &[("n", place.into())]));
-                        ui.label(who);
-                        let hp = view.hp[i];
-                        ui.label(if view.shadows[i] {
-                            format!("{hp} ({})", t(lang, "shadow", "暗影"))
-                        } else {
-                            hp.to_string()
-                        });
-                        ui.label(result.scores[i].to_string());
+                egui::Grid::new("gene-ranking")
+                    .striped(true)
+                    .show(ui, |ui| {
+                        ui.label(t(lang, "Place", "名次"));
+                        ui.label(t(lang, "Player", "玩家"));
+                        ui.label(t(lang, "HP", "生命"));
+                        ui.label(t(lang, "Gold cubes", "金魔方"));
                         ui.end_row();
-                    }
-                });
+                        for i in order {
+                            let seat = SeatId(i as u8);
+                            let place = result.places[i];
+                            let mut who = egui::RichText::new(name(&view, seat));
+                            if place == 1 {
+                                who = who.color(theme::ACCENT).strong().size(19.0);
+                            }
+                            ui.label(i18n.ta("table-place", &[("n", place.into())]));
+                            ui.label(who);
+                            let hp = view.hp[i];
+                            ui.label(if view.shadows[i] {
+                                format!("{hp} ({})", t(lang, "shadow", "暗影"))
+                            } else {
+                                hp.to_string()
+                            });
+                            ui.label(result.scores[i].to_string());
+                            ui.end_row();
+                        }
+                    });
                 ui.horizontal(|ui| {
                     if ui.button(i18n.t("table-new-game")).clicked() {
                         next.set(if on_lan { Screen::Lobby } else { Screen::Setup });

@@ -19,8 +19,10 @@ pub struct HostedAt(pub Vec<std::net::SocketAddr>);
 
 #[derive(Resource)]
 struct NewTable {
+    game: GameId,
     seats: u8,
     timing: ForestTiming,
+    gene_timing: foodweb_rules::gene::GeneTiming,
     host_seat: bool,
     bot: String,
 }
@@ -28,8 +30,10 @@ struct NewTable {
 impl Default for NewTable {
     fn default() -> Self {
         Self {
+            game: GameId::Forest,
             seats: 4,
             timing: ForestTiming::ThreeRounds,
+            gene_timing: foodweb_rules::gene::GeneTiming::Party,
             host_seat: false,
             bot: "memory".into(),
         }
@@ -189,19 +193,40 @@ fn tables(
                 settings.name = name;
             }
         });
-        ui.label(i18n.pick(&GameId::Forest.title()));
-        ui.add(egui::Slider::new(&mut form.seats, 2..=8).text(i18n.t("lobby-seats")));
-        egui::ComboBox::from_id_salt("lobby-timing")
-            .selected_text(i18n.pick(&form.timing.label()))
-            .show_ui(ui, |ui| {
-                for t in ForestTiming::ALL {
-                    ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
-                }
-            });
+        ui.horizontal(|ui| {
+            for game in GameId::ALL.into_iter().filter(|g| g.playable()) {
+                ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
+            }
+        });
+        let range = form.game.seats();
+        form.seats = form.seats.clamp(*range.start() as u8, *range.end() as u8);
+        ui.add(
+            egui::Slider::new(&mut form.seats, *range.start() as u8..=*range.end() as u8)
+                .text(i18n.t("lobby-seats")),
+        );
+        let settings = if form.game == GameId::Gene {
+            egui::ComboBox::from_id_salt("lobby-gene-timing")
+                .selected_text(i18n.pick(&form.gene_timing.label()))
+                .show_ui(ui, |ui| {
+                    for t in foodweb_rules::gene::GeneTiming::ALL {
+                        ui.selectable_value(&mut form.gene_timing, t, i18n.pick(&t.label()));
+                    }
+                });
+            AnySettings::Gene(form.gene_timing.settings())
+        } else {
+            egui::ComboBox::from_id_salt("lobby-timing")
+                .selected_text(i18n.pick(&form.timing.label()))
+                .show_ui(ui, |ui| {
+                    for t in ForestTiming::ALL {
+                        ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
+                    }
+                });
+            AnySettings::Forest(form.timing.settings())
+        };
         ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
         if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
             msgs.push(ClientMsg::CreateTable {
-                settings: AnySettings::Forest(form.timing.settings()),
+                settings,
                 seats: form.seats,
                 host_seat: form.host_seat,
                 seed: None,
@@ -234,6 +259,12 @@ fn seating(
         Role::Player(_) => {}
     }
     let owner = model.is_owner();
+    // The bot offered is one this game has.
+    if !lobby.bot_kinds.contains(&form.bot)
+        && let Some(best) = lobby.bot_kinds.first()
+    {
+        form.bot = best.clone();
+    }
     for s in &lobby.seats {
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.horizontal(|ui| {
