@@ -37,7 +37,8 @@ pub enum Command {
         /// Bot kinds, dealt round the seats and rotated each game.
         #[arg(long, value_delimiter = ',')]
         bots: Option<Vec<String>>,
-        /// forest: three-rounds, four-rounds, long or quick.
+        /// The rule variant. forest: three-rounds, four-rounds, long or
+        /// quick; crueler: beasts or dice (how duels are fought).
         #[arg(long)]
         timing: Option<String>,
         /// Print one JSON object instead of text.
@@ -90,7 +91,7 @@ pub fn playable_game(key: &str) -> Result<GameId, CliError> {
             "unknown game '{key}' (games: forest, crueler, wanning, gene)"
         ))
     })?;
-    if !game.playable() {
+    if !game.has_rules() {
         return Err(CliError(format!(
             "{} ({game}) is not playable yet",
             game.title().en
@@ -127,6 +128,7 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             let report = match game {
                 GameId::Forest => sim_forest(games, players, seed, bots, timing)?,
                 GameId::Gene => sim_gene(games, players, seed, bots)?,
+                GameId::Crueler => sim_crueler(games, players, seed, bots, timing)?,
                 other => return Err(CliError(format!("{other} is not playable yet"))),
             };
             if json {
@@ -169,6 +171,9 @@ pub fn run(command: Command) -> Result<i32, CliError> {
                 GameId::Forest => print_scenario::<ForestGame>(&text, json, &file)?,
                 GameId::Gene => {
                     print_scenario::<foodweb_rules::gene::GeneGame>(&text, json, &file)?
+                }
+                GameId::Crueler => {
+                    print_scenario::<foodweb_rules::crueler::CruelerGame>(&text, json, &file)?
                 }
                 other => return Err(CliError(format!("{other} is not playable yet"))),
             };
@@ -250,6 +255,42 @@ fn sim_gene(
         gene::bots::bot(kind).expect("bot kinds were checked")
     };
     sim::simulate::<GeneGame>(games, players, seed, Default::default(), &lineup).map_err(CliError)
+}
+
+fn sim_crueler(
+    games: usize,
+    players: usize,
+    seed: u64,
+    bots: Option<Vec<String>>,
+    duel: Option<String>,
+) -> Result<SimReport, CliError> {
+    use foodweb_rules::crueler::{self, CruelerGame, CruelerSettings, DuelKind};
+    let kinds = bots.unwrap_or_else(|| vec!["survivor".into(), "random".into()]);
+    for k in &kinds {
+        if crueler::bots::bot(k).is_none() {
+            return Err(CliError(format!(
+                "unknown crueler bot '{k}' (bots: {})",
+                crueler::bots::BOT_KINDS.join(", ")
+            )));
+        }
+    }
+    let settings = CruelerSettings {
+        duel: match duel.as_deref() {
+            None | Some("beasts") => DuelKind::Beasts,
+            Some("dice") => DuelKind::Dice,
+            Some(other) => {
+                return Err(CliError(format!(
+                    "unknown crueler duel '{other}' (beasts, dice)"
+                )));
+            }
+        },
+        ..CruelerSettings::default()
+    };
+    let lineup = move |game: usize, seat: SeatId| -> Box<dyn Bot<CruelerGame>> {
+        let kind = &kinds[(seat.index() + game) % kinds.len()];
+        crueler::bots::bot(kind).expect("bot kinds were checked")
+    };
+    sim::simulate::<CruelerGame>(games, players, seed, settings, &lineup).map_err(CliError)
 }
 
 fn sim_text(r: &SimReport) -> String {

@@ -3,6 +3,7 @@
 //! module of its own with its rules document beside its code.
 
 pub mod bot;
+pub mod crueler;
 pub mod forest;
 pub mod game_id;
 pub mod gene;

@@ -103,7 +103,7 @@ pub fn scenario_game(text: &str) -> Result<GameId, ScenarioError> {
     }
     let header: Header = ron::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
     let game = GameId::from_key(&header.game).ok_or(ScenarioError::UnknownGame(header.game))?;
-    if !game.playable() {
+    if !game.has_rules() {
         return Err(ScenarioError::NotPlayable(game));
     }
     Ok(game)
