@@ -187,6 +187,20 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
                 };
                 AnySettings::Gene(timing.settings())
             }
+            foodweb_rules::GameId::Crueler => {
+                use foodweb_rules::crueler::{CruelerSettings, DuelKind};
+                let duel = match args.timing.as_str() {
+                    "beasts" | "three-rounds" => DuelKind::Beasts,
+                    "dice" => DuelKind::Dice,
+                    other => {
+                        return Err(CliError(format!("unknown duel '{other}' (beasts, dice)")));
+                    }
+                };
+                AnySettings::Crueler(CruelerSettings {
+                    duel,
+                    ..CruelerSettings::default()
+                })
+            }
             other => return Err(CliError(format!("{other} is not playable yet"))),
         };
         Part::Create {

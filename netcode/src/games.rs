@@ -7,6 +7,7 @@
 
 use foodweb_rules::GameId;
 use foodweb_rules::bot::Bot;
+use foodweb_rules::crueler::{self, CruelerAction, CruelerGame, CruelerSettings, CruelerView};
 use foodweb_rules::forest::{self, ForestAction, ForestGame, ForestSettings, ForestView};
 use foodweb_rules::gene::{self, GeneAction, GeneGame, GeneSettings, GeneView};
 use foodweb_rules::table::{
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 pub enum AnyAction {
     Forest(ForestAction),
     Gene(GeneAction),
+    Crueler(CruelerAction),
 }
 
 /// One seat's view (or a spectator's) of any hosted game.
@@ -28,6 +30,7 @@ pub enum AnyAction {
 pub enum AnyView {
     Forest(ForestView),
     Gene(Box<GeneView>),
+    Crueler(Box<CruelerView>),
 }
 
 /// The rule variant a table is created with.
@@ -35,6 +38,7 @@ pub enum AnyView {
 pub enum AnySettings {
     Forest(ForestSettings),
     Gene(GeneSettings),
+    Crueler(CruelerSettings),
 }
 
 impl AnySettings {
@@ -42,6 +46,7 @@ impl AnySettings {
         match self {
             AnySettings::Forest(_) => GameId::Forest,
             AnySettings::Gene(_) => GameId::Gene,
+            AnySettings::Crueler(_) => GameId::Crueler,
         }
     }
 
@@ -51,6 +56,7 @@ impl AnySettings {
         match self {
             AnySettings::Forest(s) => s.check(),
             AnySettings::Gene(s) => s.check(),
+            AnySettings::Crueler(s) => s.check(),
         }
     }
 
@@ -59,6 +65,7 @@ impl AnySettings {
         match game {
             GameId::Forest => Some(AnySettings::Forest(ForestSettings::default())),
             GameId::Gene => Some(AnySettings::Gene(GeneSettings::default())),
+            GameId::Crueler => Some(AnySettings::Crueler(CruelerSettings::default())),
             _ => None,
         }
     }
@@ -69,6 +76,7 @@ impl AnyView {
         match self {
             AnyView::Forest(_) => GameId::Forest,
             AnyView::Gene(_) => GameId::Gene,
+            AnyView::Crueler(_) => GameId::Crueler,
         }
     }
 }
@@ -138,11 +146,39 @@ impl HostGame for GeneGame {
     }
 }
 
+impl HostGame for CruelerGame {
+    fn wrap_action(action: CruelerAction) -> AnyAction {
+        AnyAction::Crueler(action)
+    }
+    fn unwrap_action(action: &AnyAction) -> Option<&CruelerAction> {
+        match action {
+            AnyAction::Crueler(a) => Some(a),
+            _ => None,
+        }
+    }
+    fn wrap_view(view: CruelerView) -> AnyView {
+        AnyView::Crueler(Box::new(view))
+    }
+    fn unwrap_settings(settings: &AnySettings) -> Option<&CruelerSettings> {
+        match settings {
+            AnySettings::Crueler(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn bot(kind: &str) -> Option<Box<dyn Bot<CruelerGame>>> {
+        crueler::bots::bot(kind)
+    }
+    fn bot_kinds() -> &'static [&'static str] {
+        &crueler::bots::BOT_KINDS
+    }
+}
+
 /// Bot kinds a game's seats can be given; the first is the best player.
 pub fn bot_kinds(game: GameId) -> &'static [&'static str] {
     match game {
         GameId::Forest => ForestGame::bot_kinds(),
         GameId::Gene => GeneGame::bot_kinds(),
+        GameId::Crueler => CruelerGame::bot_kinds(),
         _ => &[],
     }
 }
@@ -334,6 +370,7 @@ pub fn new_table(
     match settings.game() {
         GameId::Forest => make::<ForestGame>(settings, seed, names),
         GameId::Gene => make::<GeneGame>(settings, seed, names),
+        GameId::Crueler => make::<CruelerGame>(settings, seed, names),
         other => Err(unknown_game(other)),
     }
 }
@@ -347,6 +384,7 @@ pub fn restore_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, Sn
     match game {
         GameId::Forest => make::<ForestGame>(ron),
         GameId::Gene => make::<GeneGame>(ron),
+        GameId::Crueler => make::<CruelerGame>(ron),
         other => Err(SnapshotError::Inconsistent(format!(
             "{other} is not hosted by this build"
         ))),
@@ -365,6 +403,7 @@ pub fn replay_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, Str
     match game {
         GameId::Forest => make::<ForestGame>(ron),
         GameId::Gene => make::<GeneGame>(ron),
+        GameId::Crueler => make::<CruelerGame>(ron),
         other => Err(format!("{other} is not hosted by this build")),
     }
 }
@@ -377,6 +416,9 @@ pub fn bot_move(kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyA
             .act(v, rng)
             .map(ForestGame::wrap_action),
         AnyView::Gene(v) => GeneGame::bot(kind)?.act(v, rng).map(GeneGame::wrap_action),
+        AnyView::Crueler(v) => CruelerGame::bot(kind)?
+            .act(v, rng)
+            .map(CruelerGame::wrap_action),
     }
 }
 
@@ -385,6 +427,7 @@ pub fn my_turn(view: &AnyView) -> bool {
     match view {
         AnyView::Forest(v) => v.to_act,
         AnyView::Gene(v) => v.to_act,
+        AnyView::Crueler(v) => v.to_act,
     }
 }
 
@@ -393,5 +436,6 @@ pub fn view_over(view: &AnyView) -> bool {
     match view {
         AnyView::Forest(v) => v.result.is_some(),
         AnyView::Gene(v) => v.result.is_some(),
+        AnyView::Crueler(v) => v.result.is_some(),
     }
 }

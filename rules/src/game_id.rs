@@ -77,13 +77,13 @@ impl GameId {
     /// Whether the game can be played at a table screen (offered in the
     /// picker and the lobby).
     pub fn playable(self) -> bool {
-        matches!(self, GameId::Forest | GameId::Gene)
+        matches!(self, GameId::Forest | GameId::Gene | GameId::Crueler)
     }
 
     /// Whether the game's rules are built: it can be simulated and
     /// scripted (`foodweb sim`, `foodweb scenario`) even before its screen.
     pub fn has_rules(self) -> bool {
-        self.playable() || self == GameId::Crueler
+        self.playable()
     }
 }
 

@@ -50,7 +50,10 @@ fn bots_finish_games_at_every_table_size() {
             assert_eq!(result.places.len(), players);
             assert!(result.places.contains(&1));
             let living = view.alive.iter().filter(|a| **a).count();
-            assert!(view.round == 4 || living == 1, "ended early with {living} alive");
+            assert!(
+                view.round == 4 || living == 1,
+                "ended early with {living} alive"
+            );
         }
     }
 }
@@ -60,8 +63,19 @@ fn bots_finish_games_at_every_table_size() {
 #[test]
 fn a_seat_sees_only_its_own_life() {
     let mut table = Table::<CruelerGame>::new(TableConfig::new(3, 5)).unwrap();
-    table.submit(SeatId(0), CruelerAction::OfferLife { to: SeatId(1), give: 2, want: 0 }).unwrap();
-    table.submit(SeatId(1), CruelerAction::Accept { from: SeatId(0) }).unwrap();
+    table
+        .submit(
+            SeatId(0),
+            CruelerAction::OfferLife {
+                to: SeatId(1),
+                give: 2,
+                want: 0,
+            },
+        )
+        .unwrap();
+    table
+        .submit(SeatId(1), CruelerAction::Accept { from: SeatId(0) })
+        .unwrap();
     let v0 = table.view(SeatId(0));
     let v1 = table.view(SeatId(1));
     assert_eq!(v0.my_life, Some(8));
@@ -83,7 +97,14 @@ fn the_survivor_bot_beats_random_clearly() {
         bots::bot(["survivor", "random"][(seat.index() + game) % 2]).unwrap()
     };
     let report = sim::simulate::<CruelerGame>(300, 8, 1, Default::default(), &lineup).unwrap();
-    let rate = |kind: &str| report.bots.iter().find(|b| b.kind == kind).unwrap().win_rate;
+    let rate = |kind: &str| {
+        report
+            .bots
+            .iter()
+            .find(|b| b.kind == kind)
+            .unwrap()
+            .win_rate
+    };
     assert!(
         rate("survivor") > 1.5 * rate("random"),
         "survivor {:.3} vs random {:.3}",

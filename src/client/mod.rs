@@ -4,6 +4,7 @@
 
 mod assets;
 mod card_art;
+mod crueler_tour;
 mod gene_map;
 mod gene_tour;
 mod i18n;
@@ -82,6 +83,7 @@ pub fn run() {
             net::plugin,
             tour::plugin,
             gene_tour::plugin,
+            crueler_tour::plugin,
         ))
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(Camera2d);

@@ -14,6 +14,7 @@ use foodweb_netcode::messages::ClientMsg;
 use foodweb_netcode::protocol::ProtocolPlugin;
 use foodweb_netcode::server::{Endpoints, HallServerPlugin, Listeners};
 use foodweb_netcode::{Hall, HallConfig};
+use foodweb_rules::crueler::CruelerView;
 use foodweb_rules::forest::ForestView;
 use foodweb_rules::gene::GeneView;
 
@@ -27,6 +28,7 @@ pub const LAN_WS_PORT: u16 = 5411;
 pub trait SeatSide {
     fn forest_view(&self) -> Option<&ForestView>;
     fn gene_view(&self) -> Option<&GeneView>;
+    fn crueler_view(&self) -> Option<&CruelerView>;
 }
 
 impl SeatSide for ClientModel {
@@ -39,6 +41,12 @@ impl SeatSide for ClientModel {
     fn gene_view(&self) -> Option<&GeneView> {
         match &self.view {
             Some(AnyView::Gene(v)) => Some(v),
+            _ => None,
+        }
+    }
+    fn crueler_view(&self) -> Option<&CruelerView> {
+        match &self.view {
+            Some(AnyView::Crueler(v)) => Some(v),
             _ => None,
         }
     }

@@ -330,6 +330,7 @@ fn result_of(view: &AnyView) -> Option<GameResult> {
     match view {
         AnyView::Forest(v) => v.result.clone(),
         AnyView::Gene(v) => v.result.clone(),
+        AnyView::Crueler(v) => v.result.clone(),
     }
 }
 
@@ -374,6 +375,16 @@ fn nonsense(view: &AnyView, rng: &mut ChaCha8Rng) -> AnyAction {
             } else {
                 GeneAction::Withdraw { to }
             })
+        }
+        // Preying on oneself or on a seat the table lacks: never allowed.
+        AnyView::Crueler(v) => {
+            use foodweb_rules::crueler::CruelerAction;
+            let seats = v.alive.len() as u8;
+            let target = match (rng.random_bool(0.5), v.me) {
+                (true, Some(me)) => me,
+                _ => SeatId(rng.random_range(seats..200)),
+            };
+            AnyAction::Crueler(CruelerAction::Prey { target })
         }
     }
 }

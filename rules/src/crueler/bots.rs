@@ -75,7 +75,8 @@ impl Bot<CruelerGame> for SurvivorBot {
             }
             CruelerPhase::Predation => {
                 let est = estimated_lives(view);
-                let Some(&weakest) = view.targets.iter().min_by_key(|s| (est[s.index()], **s)) else {
+                let Some(&weakest) = view.targets.iter().min_by_key(|s| (est[s.index()], **s))
+                else {
                     return Some(CruelerAction::Pass);
                 };
                 let prey = if view.second_ask {

@@ -35,7 +35,10 @@ pub struct CruelerSetup {
 }
 
 fn bad(why: String) -> Rejection {
-    Rejection::new(format!("scenario set-up: {why}"), format!("场景设定有误：{why}"))
+    Rejection::new(
+        format!("scenario set-up: {why}"),
+        format!("场景设定有误：{why}"),
+    )
 }
 
 impl CruelerSetup {
@@ -48,7 +51,11 @@ impl CruelerSetup {
         let nums = numbers();
         let round = self.round.unwrap_or(1);
         let phase_no = self.phase_no.unwrap_or(1);
-        if round == 0 || round as usize > nums.rounds.len() || phase_no == 0 || phase_no > nums.phases_in(round) {
+        if round == 0
+            || round as usize > nums.rounds.len()
+            || phase_no == 0
+            || phase_no > nums.phases_in(round)
+        {
             return Err(bad(format!("there is no round {round}, phase {phase_no}")));
         }
         state.round = round;
@@ -81,7 +88,10 @@ impl CruelerSetup {
         }
         if let Some(cards) = &self.cards {
             if cards.len() != seats {
-                return Err(bad(format!("{} hands of cards for {seats} seats", cards.len())));
+                return Err(bad(format!(
+                    "{} hands of cards for {seats} seats",
+                    cards.len()
+                )));
             }
             for (i, c) in cards.iter().enumerate() {
                 for s in c {
@@ -146,34 +156,65 @@ pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
     let said = world.resource::<Announcements>();
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
     let p = |s: SeatId| state.players.get(s.index()).ok_or(format!("no seat {s}"));
-    let public_has = |t: &str| said.public.iter().any(|a| a.text.en.contains(t) || a.text.zh.contains(t));
-    let told = |s: SeatId, t: &str| said.notes_for(s).iter().any(|n| n.text.en.contains(t) || n.text.zh.contains(t));
+    let public_has = |t: &str| {
+        said.public
+            .iter()
+            .any(|a| a.text.en.contains(t) || a.text.zh.contains(t))
+    };
+    let told = |s: SeatId, t: &str| {
+        said.notes_for(s)
+            .iter()
+            .any(|n| n.text.en.contains(t) || n.text.zh.contains(t))
+    };
     match check {
         CruelerCheck::Phase(want) => {
             let phase = *world.resource::<State<CruelerPhase>>().get();
             ok(phase == *want, format!("phase is {phase:?}, not {want:?}"))
         }
         CruelerCheck::Round(r) => ok(state.round == *r, format!("round is {}", state.round)),
-        CruelerCheck::PhaseNo(n) => ok(state.phase_no == *n, format!("phase is number {}", state.phase_no)),
+        CruelerCheck::PhaseNo(n) => ok(
+            state.phase_no == *n,
+            format!("phase is number {}", state.phase_no),
+        ),
         CruelerCheck::Life(s, l) => {
             let have = p(*s)?.life();
             ok(have == *l, format!("seat {s} has {have} life, not {l}"))
         }
         CruelerCheck::TokensFrom(s, from, n) => {
             let have = p(*s)?.tokens.iter().filter(|t| *t == from).count() as u32;
-            ok(have == *n, format!("seat {s} holds {have} tokens from {from:?}, not {n}"))
+            ok(
+                have == *n,
+                format!("seat {s} holds {have} tokens from {from:?}, not {n}"),
+            )
         }
-        CruelerCheck::Alive(s, b) => ok(p(*s)?.alive == *b, format!("seat {s} alive: {}", p(*s)?.alive)),
-        CruelerCheck::Reserve(s, b) => ok(p(*s)?.reserve == *b, format!("seat {s} in the reserve: {}", p(*s)?.reserve)),
-        CruelerCheck::Asked(s) => ok(state.asked() == Some(*s), format!("asked: {:?}", state.asked())),
-        CruelerCheck::Holds(s, c) => ok(p(*s)?.cards.contains(c), format!("seat {s} lacks card {c}")),
-        CruelerCheck::Lacks(s, c) => ok(!p(*s)?.cards.contains(c), format!("seat {s} holds card {c}")),
+        CruelerCheck::Alive(s, b) => ok(
+            p(*s)?.alive == *b,
+            format!("seat {s} alive: {}", p(*s)?.alive),
+        ),
+        CruelerCheck::Reserve(s, b) => ok(
+            p(*s)?.reserve == *b,
+            format!("seat {s} in the reserve: {}", p(*s)?.reserve),
+        ),
+        CruelerCheck::Asked(s) => ok(
+            state.asked() == Some(*s),
+            format!("asked: {:?}", state.asked()),
+        ),
+        CruelerCheck::Holds(s, c) => {
+            ok(p(*s)?.cards.contains(c), format!("seat {s} lacks card {c}"))
+        }
+        CruelerCheck::Lacks(s, c) => ok(
+            !p(*s)?.cards.contains(c),
+            format!("seat {s} holds card {c}"),
+        ),
         CruelerCheck::Place(s, place) => {
             if !state.over {
                 return Err("the game is not over".into());
             }
             let have = state.places()[s.index()];
-            ok(have == *place, format!("seat {s} finished {have}, not {place}"))
+            ok(
+                have == *place,
+                format!("seat {s} finished {have}, not {place}"),
+            )
         }
         CruelerCheck::Said(t) => ok(public_has(t), format!("nobody announced '{t}'")),
         CruelerCheck::NotSaid(t) => ok(!public_has(t), format!("'{t}' was announced")),

@@ -42,7 +42,9 @@ impl Beast {
     pub fn beats(self, other: Beast) -> bool {
         matches!(
             (self, other),
-            (Beast::Elephant, Beast::Tiger) | (Beast::Tiger, Beast::Rat) | (Beast::Rat, Beast::Elephant)
+            (Beast::Elephant, Beast::Tiger)
+                | (Beast::Tiger, Beast::Rat)
+                | (Beast::Rat, Beast::Elephant)
         )
     }
 
@@ -71,19 +73,36 @@ pub enum CruelerAction {
     Ready,
     /// Predation, when asked: prey on `target`, handing over the predator
     /// card engraved with its number.
-    Prey { target: SeatId },
+    Prey {
+        target: SeatId,
+    },
     /// Predation, when asked: do not prey.
     Pass,
     /// Duel: the beast for this throw.
-    Choose { beast: Beast },
+    Choose {
+        beast: Beast,
+    },
     /// Interlude: offer `give` of my life points for `want` of theirs.
-    OfferLife { to: SeatId, give: u32, want: u32 },
-    Accept { from: SeatId },
-    Decline { from: SeatId },
-    Withdraw { to: SeatId },
+    OfferLife {
+        to: SeatId,
+        give: u32,
+        want: u32,
+    },
+    Accept {
+        from: SeatId,
+    },
+    Decline {
+        from: SeatId,
+    },
+    Withdraw {
+        to: SeatId,
+    },
     /// An eliminated player gives one of their predator cards to a living
     /// player.
-    GiveCard { to: SeatId, card: SeatId },
+    GiveCard {
+        to: SeatId,
+        card: SeatId,
+    },
 }
 
 /// A life-point trade offered in an interlude.
@@ -117,10 +136,21 @@ pub enum Outcome {
         winner: SeatId,
     },
     /// A duel ended with a player out; the referee names neither side.
-    Elimination { round: u8, n: i32 },
-    Starved { round: u8, n: i32, seat: SeatId },
+    Elimination {
+        round: u8,
+        n: i32,
+    },
+    Starved {
+        round: u8,
+        n: i32,
+        seat: SeatId,
+    },
     /// A starved player fell: named, since nobody eliminated them.
-    StarvedOut { round: u8, n: i32, seat: SeatId },
+    StarvedOut {
+        round: u8,
+        n: i32,
+        seat: SeatId,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,7 +223,10 @@ impl CruelerState {
                 Player {
                     tokens: vec![Some(me); start_life.max(0) as usize],
                     alive: true,
-                    cards: (0..seats).map(|j| SeatId(j as u8)).filter(|s| *s != me).collect(),
+                    cards: (0..seats)
+                        .map(|j| SeatId(j as u8))
+                        .filter(|s| *s != me)
+                        .collect(),
                     preyed: false,
                     preyed_upon: false,
                     reserve: false,
@@ -291,11 +324,19 @@ impl CruelerState {
     }
 
     /// The one place a Crueler World action is judged.
-    pub fn check(&self, phase: CruelerPhase, seat: SeatId, action: &CruelerAction) -> Result<(), Rejection> {
+    pub fn check(
+        &self,
+        phase: CruelerPhase,
+        seat: SeatId,
+        action: &CruelerAction,
+    ) -> Result<(), Rejection> {
         let me = self.player(seat);
         let other = |s: SeatId| -> Result<&Player, Rejection> {
             if s == seat || s.index() >= self.players.len() {
-                return Err(no("name another player at this table", "请指定本桌的另一名玩家"));
+                return Err(no(
+                    "name another player at this table",
+                    "请指定本桌的另一名玩家",
+                ));
             }
             Ok(self.player(s))
         };
@@ -348,7 +389,10 @@ impl CruelerState {
             }
             (CruelerPhase::Interlude, CruelerAction::Accept { from }) => {
                 let Some(o) = self.offers.iter().find(|o| o.from == *from && o.to == seat) else {
-                    return Err(no("that player has made you no offer", "对方没有向你提出交易"));
+                    return Err(no(
+                        "that player has made you no offer",
+                        "对方没有向你提出交易",
+                    ));
                 };
                 if o.give as i32 >= self.player(o.from).life() || o.want as i32 >= me.life() {
                     return Err(no(
@@ -362,14 +406,20 @@ impl CruelerState {
                 if self.offers.iter().any(|o| o.from == *from && o.to == seat) {
                     Ok(())
                 } else {
-                    Err(no("that player has made you no offer", "对方没有向你提出交易"))
+                    Err(no(
+                        "that player has made you no offer",
+                        "对方没有向你提出交易",
+                    ))
                 }
             }
             (CruelerPhase::Interlude, CruelerAction::Withdraw { to }) => {
                 if self.offers.iter().any(|o| o.from == seat && o.to == *to) {
                     Ok(())
                 } else {
-                    Err(no("you have made that player no offer", "你没有向对方提出交易"))
+                    Err(no(
+                        "you have made that player no offer",
+                        "你没有向对方提出交易",
+                    ))
                 }
             }
             (_, CruelerAction::OfferLife { .. } | CruelerAction::Accept { .. }) => Err(no(
@@ -412,9 +462,10 @@ impl CruelerState {
                 let side = [d.predator, d.prey].iter().position(|s| *s == seat);
                 match side {
                     None => Err(no("you are not in this duel", "你不在这场决斗中")),
-                    Some(i) if d.choice[i].is_some() => {
-                        Err(no("you have chosen for this throw", "你已经为这一回合做出选择"))
-                    }
+                    Some(i) if d.choice[i].is_some() => Err(no(
+                        "you have chosen for this throw",
+                        "你已经为这一回合做出选择",
+                    )),
                     Some(_) if self.duel_kind == DuelKind::Dice => {
                         Err(no("dice duels need no choice", "掷骰决斗无需选择"))
                     }
@@ -452,8 +503,14 @@ impl CruelerState {
                 said.push(Said::To(
                     *to,
                     Bilingual::new(
-                        format!("{} offers you {give} life for {want} of yours.", self.name(seat)),
-                        format!("{}提出：给你 {give} 点生命，换你 {want} 点。", self.name(seat)),
+                        format!(
+                            "{} offers you {give} life for {want} of yours.",
+                            self.name(seat)
+                        ),
+                        format!(
+                            "{}提出：给你 {give} 点生命，换你 {want} 点。",
+                            self.name(seat)
+                        ),
                     ),
                 ));
                 None
@@ -473,8 +530,18 @@ impl CruelerState {
                     said.push(Said::To(
                         a,
                         Bilingual::new(
-                            format!("Life trade with {} done: {} given, {} received.", self.name(b), if a == o.from { o.give } else { o.want }, if a == o.from { o.want } else { o.give }),
-                            format!("与{}的生命交易完成：给出 {} 点，收到 {} 点。", self.name(b), if a == o.from { o.give } else { o.want }, if a == o.from { o.want } else { o.give }),
+                            format!(
+                                "Life trade with {} done: {} given, {} received.",
+                                self.name(b),
+                                if a == o.from { o.give } else { o.want },
+                                if a == o.from { o.want } else { o.give }
+                            ),
+                            format!(
+                                "与{}的生命交易完成：给出 {} 点，收到 {} 点。",
+                                self.name(b),
+                                if a == o.from { o.give } else { o.want },
+                                if a == o.from { o.want } else { o.give }
+                            ),
                         ),
                     ));
                 }
@@ -501,7 +568,11 @@ impl CruelerState {
                 cards.remove(at);
                 self.players[to.index()].cards.push(*card);
                 said.push(Said::All(Bilingual::new(
-                    format!("{} gave a predator card to {}.", self.name(seat), self.name(*to)),
+                    format!(
+                        "{} gave a predator card to {}.",
+                        self.name(seat),
+                        self.name(*to)
+                    ),
                     format!("{}把一张捕食卡送给了{}。", self.name(seat), self.name(*to)),
                 )));
                 said.push(Said::To(
@@ -523,13 +594,21 @@ impl CruelerState {
                     let out = self.player(seat).life() <= 0;
                     if out {
                         self.eliminate(seat);
-                        self.history.push(Outcome::StarvedOut { round: self.round, n, seat });
+                        self.history.push(Outcome::StarvedOut {
+                            round: self.round,
+                            n,
+                            seat,
+                        });
                         said.push(Said::All(Bilingual::new(
                             format!("{} starved and is out.", self.name(seat)),
                             format!("{}饿死出局。", self.name(seat)),
                         )));
                     } else {
-                        self.history.push(Outcome::Starved { round: self.round, n, seat });
+                        self.history.push(Outcome::Starved {
+                            round: self.round,
+                            n,
+                            seat,
+                        });
                         said.push(Said::All(Bilingual::new(
                             format!("{} starved: -{n}.", self.name(seat)),
                             format!("{}挨饿：生命 -{n}。", self.name(seat)),
@@ -596,8 +675,22 @@ impl CruelerState {
                     said.push(Said::To(
                         s,
                         Bilingual::new(
-                            format!("{} against {}: {} ({}-{}).", a.name().en, b.name().en, result.en, wins[0], wins[1]),
-                            format!("{}对{}：{}（{}-{}）。", a.name().zh, b.name().zh, result.zh, wins[0], wins[1]),
+                            format!(
+                                "{} against {}: {} ({}-{}).",
+                                a.name().en,
+                                b.name().en,
+                                result.en,
+                                wins[0],
+                                wins[1]
+                            ),
+                            format!(
+                                "{}对{}：{}（{}-{}）。",
+                                a.name().zh,
+                                b.name().zh,
+                                result.zh,
+                                wins[0],
+                                wins[1]
+                            ),
                         ),
                     ));
                 }
@@ -627,7 +720,11 @@ impl CruelerState {
                 ));
             }
             if a != b {
-                let (w, l) = if a > b { (d.predator, d.prey) } else { (d.prey, d.predator) };
+                let (w, l) = if a > b {
+                    (d.predator, d.prey)
+                } else {
+                    (d.prey, d.predator)
+                };
                 return Some(self.settle_duel(w, l, rng, said));
             }
         }
@@ -658,7 +755,10 @@ impl CruelerState {
             self.players[winner.index()]
                 .tokens
                 .extend(std::iter::repeat_n(None, bonus as usize));
-            self.history.push(Outcome::Elimination { round: self.round, n });
+            self.history.push(Outcome::Elimination {
+                round: self.round,
+                n,
+            });
             said.push(Said::All(Bilingual::new(
                 "A duel ended: a player is eliminated. (The referee names neither side.)",
                 "决斗结束：有一名玩家被淘汰。（裁判不公布双方身份。）",
@@ -698,7 +798,10 @@ impl CruelerState {
             )));
             if numbers().reserve(self.round) {
                 said.push(Said::All(Bilingual::new(
-                    format!("{} enters the Nature Reserve for this round.", self.name(loser)),
+                    format!(
+                        "{} enters the Nature Reserve for this round.",
+                        self.name(loser)
+                    ),
                     format!("{}本轮进入自然保护区。", self.name(loser)),
                 )));
             }
@@ -751,7 +854,11 @@ impl CruelerState {
     }
 
     /// Starts a predation phase with `first` asked first.
-    pub(crate) fn start_predation_at(&mut self, first: SeatId, said: &mut Vec<Said>) -> CruelerPhase {
+    pub(crate) fn start_predation_at(
+        &mut self,
+        first: SeatId,
+        said: &mut Vec<Said>,
+    ) -> CruelerPhase {
         self.offers.clear();
         self.die = Some(first.0 + 1);
         let n = self.n();
@@ -802,7 +909,8 @@ impl CruelerState {
             if !self.second_ask {
                 self.second_ask = true;
                 self.turn = 0;
-                self.order.retain(|s| self.players[s.index()].alive && !self.players[s.index()].preyed);
+                self.order
+                    .retain(|s| self.players[s.index()].alive && !self.players[s.index()].preyed);
                 said.push(Said::All(Bilingual::new(
                     "Everyone has been asked. Those who have not preyed are asked once more: refusing, unless preyed upon, means starving.",
                     "所有人都已被询问。未捕食的玩家将被再次询问：拒绝且未被捕食者将挨饿。",
@@ -866,14 +974,23 @@ impl CruelerState {
             .collect();
         said.push(Said::All(Bilingual::new(
             format!("The game is over. Boxes opened: {}", lives.join(" · ")),
-            format!("游戏结束。开盒：{}", lives.join(" · ").replace(" out", " 出局")),
+            format!(
+                "游戏结束。开盒：{}",
+                lives.join(" · ").replace(" out", " 出局")
+            ),
         )));
     }
 
     /// Final places (1 = first): the living by life, then the eliminated,
     /// the last to fall first. Level players share a place.
     pub fn places(&self) -> Vec<u8> {
-        let key = |p: &Player| (p.alive, if p.alive { p.life() } else { 0 }, p.fell.unwrap_or(0));
+        let key = |p: &Player| {
+            (
+                p.alive,
+                if p.alive { p.life() } else { 0 },
+                p.fell.unwrap_or(0),
+            )
+        };
         self.players
             .iter()
             .map(|p| 1 + self.players.iter().filter(|o| key(o) > key(p)).count() as u8)

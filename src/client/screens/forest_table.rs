@@ -527,7 +527,7 @@ fn draw(
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
     let Some(view) = model.forest_view().cloned() else {
-        if model.gene_view().is_some() {
+        if model.gene_view().is_some() || model.crueler_view().is_some() {
             return Ok(());
         }
         egui::CentralPanel::default().show(&mut screen, |ui| {

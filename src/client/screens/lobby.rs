@@ -204,7 +204,9 @@ fn tables(
             egui::Slider::new(&mut form.seats, *range.start() as u8..=*range.end() as u8)
                 .text(i18n.t("lobby-seats")),
         );
-        let settings = if form.game == GameId::Gene {
+        let settings = if form.game == GameId::Crueler {
+            AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings::default())
+        } else if form.game == GameId::Gene {
             egui::ComboBox::from_id_salt("lobby-gene-timing")
                 .selected_text(i18n.pick(&form.gene_timing.label()))
                 .show_ui(ui, |ui| {

@@ -1,5 +1,6 @@
 //! One file per screen.
 
+pub mod crueler_table;
 pub mod forest_table;
 pub mod gene_table;
 mod join;
@@ -21,6 +22,7 @@ pub fn plugin(app: &mut App) {
         picker::plugin,
         setup::plugin,
         forest_table::plugin,
+        crueler_table::plugin,
         gene_table::plugin,
         join::plugin,
         lobby::plugin,

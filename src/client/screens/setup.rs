@@ -22,6 +22,8 @@ pub struct TableSetup {
     pub timing: ForestTiming,
     /// Gene Survival's clocks.
     pub gene_timing: GeneTiming,
+    /// How Crueler World's duels are fought.
+    pub duel: foodweb_rules::crueler::DuelKind,
     /// Length of each round; starts from the timing's and can be changed.
     pub round_secs: u32,
     pub turn_secs: u32,
@@ -39,10 +41,15 @@ impl TableSetup {
             .unwrap_or("random");
         Self {
             game,
-            seats: if game == GameId::Gene { 6 } else { 4 },
+            seats: match game {
+                GameId::Gene => 6,
+                GameId::Crueler => 8,
+                _ => 4,
+            },
             bots: vec![best.into(); 12],
             timing: ForestTiming::Quick,
             gene_timing: GeneTiming::Party,
+            duel: foodweb_rules::crueler::DuelKind::Beasts,
             round_secs: defaults.round_secs,
             turn_secs: defaults.turn_secs,
             showdown_secs: defaults.showdown_secs,
@@ -134,6 +141,26 @@ fn draw(
                     }
 
                     ui.label(i18n.t("setup-variant"));
+                    if setup.game == GameId::Crueler {
+                        use foodweb_rules::crueler::DuelKind;
+                        ui.vertical(|ui| {
+                            ui.radio_value(
+                                &mut setup.duel,
+                                DuelKind::Beasts,
+                                i18n.t("setup-duel-beasts"),
+                            );
+                            ui.radio_value(
+                                &mut setup.duel,
+                                DuelKind::Dice,
+                                i18n.t("setup-duel-dice"),
+                            );
+                        });
+                        ui.end_row();
+                        ui.label(i18n.t("setup-seed"));
+                        ui.add(egui::DragValue::new(&mut setup.seed));
+                        ui.end_row();
+                        return;
+                    }
                     if setup.game == GameId::Gene {
                         ui.vertical(|ui| {
                             for timing in GeneTiming::ALL {
@@ -223,6 +250,10 @@ fn start_table(world: &mut World) {
     let setup = world.resource::<TableSetup>().clone();
     let settings = match setup.game {
         GameId::Gene => AnySettings::Gene(setup.gene_timing.settings()),
+        GameId::Crueler => AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings {
+            duel: setup.duel,
+            ..Default::default()
+        }),
         _ => {
             let mut settings = setup.timing.settings();
             settings.round_secs = setup.round_secs;
