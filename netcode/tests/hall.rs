@@ -697,3 +697,84 @@ fn a_gene_table_is_played_through_the_hall_and_each_seat_keeps_its_secrets() {
     assert!(v.result.is_some());
     assert_eq!(v.result, replayed.result());
 }
+
+/// Crueler World through the hall: "say exactly what each seat sees of life
+/// totals" (rules.md §6) — a person's views carry only their own box, a
+/// spectator's none, notes stay with their seat, and the result equals the
+/// game replayed from the saved log.
+#[test]
+fn a_crueler_table_is_played_through_the_hall_and_boxes_stay_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    p.hello(1, "Ana");
+    p.hello(2, "Bo");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: AnySettings::Crueler(Default::default()),
+            seats: 8,
+            host_seat: false,
+            seed: Some(43),
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(
+        2,
+        ClientMsg::TakeSeat {
+            table,
+            seat: Some(SeatId(4)),
+        },
+    );
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "survivor".into(),
+        },
+    );
+    p.say(2, ClientMsg::SetReady { ready: true });
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    p.hello(5, "Fan");
+    p.say(5, ClientMsg::Watch { table });
+    p.play_out_as("survivor", &[1, 2]);
+    for (who, seat) in [(1, SeatId(0)), (2, SeatId(4))] {
+        for m in &p.inboxes[&who].all {
+            match m {
+                ServerMsg::View {
+                    view: AnyView::Crueler(v),
+                    ..
+                } => {
+                    assert_eq!(v.me, Some(seat));
+                    assert!(v.offers.iter().all(|o| o.from == seat || o.to == seat));
+                    if let Some(d) = &v.duel {
+                        assert!(d.predator == seat || d.prey == seat, "another pair's duel");
+                    }
+                }
+                ServerMsg::Feed { notes, .. } => assert!(notes.iter().all(|n| n.seat == seat)),
+                ServerMsg::HostView { .. } => panic!("a player got the host's view"),
+                _ => {}
+            }
+        }
+    }
+    for m in &p.inboxes[&5].all {
+        match m {
+            ServerMsg::View {
+                view: AnyView::Crueler(v),
+                ..
+            } => {
+                assert_eq!(v.me, None);
+                assert!(v.my_life.is_none() && v.my_tokens.is_empty() && v.my_cards.is_empty());
+                assert!(v.duel.is_none());
+            }
+            ServerMsg::Feed { notes, .. } => assert!(notes.is_empty()),
+            _ => {}
+        }
+    }
+    let rec = record(dir.path(), table);
+    let replayed = replay_table(GameId::Crueler, rec.snapshot.as_ref().unwrap()).unwrap();
+    let Some(AnyView::Crueler(v)) = &p.inboxes[&1].view else {
+        panic!("no crueler view")
+    };
+    assert!(v.result.is_some());
+    assert_eq!(v.result, replayed.result());
+}
