@@ -31,7 +31,12 @@ fn one_line_error(args: &[&str], words: &str) {
 #[test]
 fn bad_commands_fail_with_one_line() {
     one_line_error(&["sim", "chess"], "unknown game 'chess'");
-    one_line_error(&["sim", "crueler"], "not playable yet");
+    one_line_error(&["sim", "wanning"], "not playable yet");
+    one_line_error(
+        &["sim", "crueler", "--timing", "swords"],
+        "unknown crueler duel 'swords'",
+    );
+    one_line_error(&["sim", "crueler", "--players", "14"], "not 14");
     one_line_error(
         &["sim", "gene", "--bots", "wizard"],
         "unknown gene bot 'wizard'",

@@ -247,8 +247,11 @@ impl Game for CruelerGame {
                 .collect(),
             card_counts: state.players.iter().map(|p| p.cards.len()).collect(),
             die: state.die,
+            // The referee asks each player in private (rules.md §9).
             asked: match phase {
-                CruelerPhase::Predation | CruelerPhase::Duel => state.asked(),
+                CruelerPhase::Predation | CruelerPhase::Duel => {
+                    state.asked().filter(|a| Some(*a) == seat)
+                }
                 _ => None,
             },
             second_ask: state.second_ask,

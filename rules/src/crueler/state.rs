@@ -210,6 +210,9 @@ pub struct CruelerState {
     pub over: bool,
 }
 
+/// The most life one side of a trade may name.
+pub const MAX_TRADE: u32 = 50;
+
 fn no(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
     Rejection::new(en, zh)
 }
@@ -358,6 +361,12 @@ impl CruelerState {
                 if !me.cards.contains(card) {
                     return Err(no("you hold no such predator card", "你没有这张捕食卡"));
                 }
+                if card == to || !self.player(*card).alive {
+                    return Err(no(
+                        "that card could prey on nobody: its number is the receiver's, or out",
+                        "这张卡无法使用：号码是接收者本人或已出局的玩家",
+                    ));
+                }
                 Ok(())
             }
             (_, _) if !me.alive => Err(no(
@@ -379,7 +388,13 @@ impl CruelerState {
                 if *give == 0 && *want == 0 {
                     return Err(no("the offer trades nothing", "这笔交易什么也没有交换"));
                 }
-                if *give as i32 >= me.life() {
+                if *want > MAX_TRADE || *give > MAX_TRADE {
+                    return Err(no(
+                        format!("at most {MAX_TRADE} life a side"),
+                        format!("每方最多 {MAX_TRADE} 点生命"),
+                    ));
+                }
+                if i64::from(*give) >= i64::from(me.life()) {
                     return Err(no(
                         "you cannot give away all your life",
                         "你不能送出全部生命值",
@@ -394,7 +409,9 @@ impl CruelerState {
                         "对方没有向你提出交易",
                     ));
                 };
-                if o.give as i32 >= self.player(o.from).life() || o.want as i32 >= me.life() {
+                if i64::from(o.give) >= i64::from(self.player(o.from).life())
+                    || i64::from(o.want) >= i64::from(me.life())
+                {
                     return Err(no(
                         "that trade would leave someone with no life: ask for a new one",
                         "这笔交易会让一方生命归零，请重新提出",
@@ -487,10 +504,7 @@ impl CruelerState {
         match action {
             CruelerAction::Ready => {
                 self.players[seat.index()].ready = true;
-                if self.living().iter().all(|s| self.player(*s).ready) {
-                    return Some(self.begin_predation(rng, said));
-                }
-                None
+                self.maybe_begin(rng, said)
             }
             CruelerAction::OfferLife { to, give, want } => {
                 self.offers.retain(|o| !(o.from == seat && o.to == *to));
@@ -526,6 +540,29 @@ impl CruelerState {
                 self.players[o.to.index()].tokens.extend(moved);
                 let moved = self.take_tokens(o.to, o.want as i32);
                 self.players[o.from.index()].tokens.extend(moved);
+                // Offers the trade leaves unaffordable lapse.
+                let lapsed: Vec<LifeOffer> = self
+                    .offers
+                    .iter()
+                    .filter(|x| {
+                        i64::from(x.give) >= i64::from(self.player(x.from).life())
+                            || i64::from(x.want) >= i64::from(self.player(x.to).life())
+                    })
+                    .cloned()
+                    .collect();
+                self.offers.retain(|x| !lapsed.contains(x));
+                for x in lapsed {
+                    said.push(Said::To(
+                        x.from,
+                        Bilingual::new(
+                            format!(
+                                "Your offer to {} lapsed: life changed hands.",
+                                self.name(x.to)
+                            ),
+                            format!("你向{}的提议已失效：生命值已变动。", self.name(x.to)),
+                        ),
+                    ));
+                }
                 for (a, b) in [(o.from, o.to), (o.to, o.from)] {
                     said.push(Said::To(
                         a,
@@ -545,7 +582,7 @@ impl CruelerState {
                         ),
                     ));
                 }
-                None
+                self.maybe_begin(rng, said)
             }
             CruelerAction::Decline { from } => {
                 self.offers.retain(|o| !(o.from == *from && o.to == seat));
@@ -556,11 +593,11 @@ impl CruelerState {
                         format!("{}拒绝了你的提议。", self.name(seat)),
                     ),
                 ));
-                None
+                self.maybe_begin(rng, said)
             }
             CruelerAction::Withdraw { to } => {
                 self.offers.retain(|o| !(o.from == seat && o.to == *to));
-                None
+                self.maybe_begin(rng, said)
             }
             CruelerAction::GiveCard { to, card } => {
                 let cards = &mut self.players[seat.index()].cards;
@@ -603,6 +640,10 @@ impl CruelerState {
                             format!("{} starved and is out.", self.name(seat)),
                             format!("{}饿死出局。", self.name(seat)),
                         )));
+                        if self.living().len() <= 1 {
+                            self.finish(said);
+                            return Some(CruelerPhase::GameOver);
+                        }
                     } else {
                         self.history.push(Outcome::Starved {
                             round: self.round,
@@ -615,10 +656,10 @@ impl CruelerState {
                         )));
                     }
                 } else {
-                    said.push(Said::All(Bilingual::new(
-                        format!("{} does not prey.", self.name(seat)),
-                        format!("{}选择不捕食。", self.name(seat)),
-                    )));
+                    said.push(Said::To(
+                        seat,
+                        Bilingual::new("You do not prey.", "你选择不捕食。"),
+                    ));
                 }
                 self.advance(rng, said)
             }
@@ -628,9 +669,11 @@ impl CruelerState {
                 p.cards.remove(at);
                 p.preyed = true;
                 self.players[target.index()].preyed_upon = true;
+                // The asking is private: the room learns that a duel began,
+                // and who fought only from its result (rules.md §9).
                 said.push(Said::All(Bilingual::new(
-                    format!("{} preys. A duel begins.", self.name(seat)),
-                    format!("{}发起捕食，决斗开始。", self.name(seat)),
+                    "A predator card is handed in: a duel begins.",
+                    "有人交出捕食卡：决斗开始。",
                 )));
                 said.push(Said::To(
                     *target,
@@ -837,6 +880,16 @@ impl CruelerState {
         // "loses the Life Point Wooden Box"
         p.tokens.clear();
         self.offers.retain(|o| o.from != seat && o.to != seat);
+    }
+
+    /// The interlude ends when every living player is ready and no offer
+    /// waits for an answer.
+    fn maybe_begin(&mut self, rng: &mut ChaCha8Rng, said: &mut Vec<Said>) -> Option<CruelerPhase> {
+        if self.to_act(CruelerPhase::Interlude).is_empty() {
+            Some(self.begin_predation(rng, said))
+        } else {
+            None
+        }
     }
 
     /// Rolls the die and starts a predation phase.

@@ -644,12 +644,11 @@ fn controls(
             }
         }
         CruelerPhase::Predation => {
-            if let Some(a) = view.asked {
-                ui.label(match lang {
-                    Lang::Zh => format!("裁判正在询问{}……", name(view, a)),
-                    _ => format!("The referee is asking {}…", name(view, a)),
-                });
-            }
+            ui.label(t(
+                lang,
+                "The referee is asking the players in turn, one by one in private…",
+                "裁判正在依次私下询问各位玩家……",
+            ));
         }
         CruelerPhase::Duel => {
             if view.duel.is_some() {
