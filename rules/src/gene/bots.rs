@@ -1,7 +1,8 @@
 //! Gene Survival's bots: `random` (random legal moves, in `game.rs`) and
 //! `survivor`, which plays to stay alive: a sturdy panel, water and food
-//! kept in hand, gas floors avoided, medicine when hurt, and its vote cast
-//! on a floor it is not on.
+//! kept in hand, gas floors avoided, rooms where it lost a battle avoided
+//! and rooms where it won sought while strong, medicine when hurt, and its
+//! vote cast on a floor it is not on.
 
 use rand::RngExt;
 use rand::seq::IndexedRandom;
@@ -33,6 +34,21 @@ impl SurvivorBot {
         let mut score = 0;
         if view.gassed.contains(&r.floor) {
             score -= 100;
+        }
+        // Evidence of who is stronger: a room where this bot lost a battle
+        // lately holds someone stronger (avoid it); one where it won holds
+        // someone weaker (hunt there while it is strong and healthy).
+        let strong = view.genes.is_some_and(|g| g.strength >= 5)
+            && view.me.is_some_and(|s| view.hp[s.index()] >= 6);
+        for &(round, at, lost) in &view.fought {
+            if at != room || round + 2 < view.round {
+                continue;
+            }
+            if lost > 0 {
+                score -= 15 * lost;
+            } else if strong {
+                score += 10;
+            }
         }
         let holds = |k| view.hand.iter().filter(|&&h| h == k).count();
         for k in &r.draws {

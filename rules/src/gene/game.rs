@@ -168,6 +168,8 @@ pub struct GeneView {
     pub now_ms: u64,
     /// The last settlement, line by line (public).
     pub settlement: Vec<SettleLine>,
+    /// The viewer's own battles: round, room, HP they cost it.
+    pub fought: Vec<(u8, RoomId, i32)>,
 }
 
 /// What the table's systems need to carry the rules out.
@@ -476,6 +478,7 @@ impl Game for GeneGame {
                 .map(|d| d.at_ms),
             now_ms: world.resource::<TableClock>().now_ms,
             settlement: state.report.clone(),
+            fought: mine.map(|p| p.fought.clone()).unwrap_or_default(),
         }
     }
 

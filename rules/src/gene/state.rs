@@ -145,6 +145,10 @@ pub struct Player {
     /// Had a surgery this round.
     #[serde(default)]
     pub operated: bool,
+    /// The battles this player was in: round, room, HP it cost. What the
+    /// player itself knows of who is stronger (rules.md §10).
+    #[serde(default)]
+    pub fought: Vec<(u8, RoomId, i32)>,
 }
 
 impl Player {
@@ -168,6 +172,7 @@ impl Player {
             extra_strength: 0,
             state_change: 0,
             operated: false,
+            fought: Vec::new(),
         }
     }
 
@@ -1148,6 +1153,7 @@ impl GeneState {
                     living.iter().map(|&i| self.players[i].strength()).collect();
                 for (k, l) in battle_losses(&strengths).into_iter().enumerate() {
                     loss[living[k]] += l;
+                    self.players[living[k]].fought.push((round, *room, l));
                 }
                 let (en, zh) = if living.len() == 2 {
                     ("a battle", "战斗")
