@@ -113,7 +113,7 @@ fn predator_card(
     let fill = if enabled {
         CARD_RED
     } else {
-        CARD_RED.gamma_multiply(0.45)
+        Color32::from_rgb(104, 58, 54)
     };
     painter.rect_filled(
         rect,
@@ -285,7 +285,7 @@ fn table(
         painter.text(
             c + Vec2::new(0.0, -ry * 0.62),
             Align2::CENTER_CENTER,
-            t(lang, "⚔ a duel is under way", "⚔ 决斗进行中"),
+            t(lang, "— a duel is under way —", "— 决斗进行中 —"),
             FontId::proportional(15.0),
             theme::BAD,
         );
@@ -303,7 +303,9 @@ fn table(
         let seat = SeatId(i as u8);
         let me = view.me == Some(seat);
         let alive = view.alive[i];
-        let rect = Rect::from_center_size(p, Vec2::new(128.0, 74.0));
+        let w = (area.width() * 0.11).clamp(128.0, 180.0);
+        let k = w / 128.0;
+        let rect = Rect::from_center_size(p, Vec2::new(w, 74.0 * k));
         let fill = if !alive {
             Color32::from_gray(60)
         } else if me {
@@ -329,8 +331,8 @@ fn table(
         painter.rect_stroke(rect, CornerRadius::same(10), stroke, StrokeKind::Inside);
         // Number and name.
         painter.circle_filled(
-            rect.left_top() + Vec2::new(16.0, 16.0),
-            12.0,
+            rect.left_top() + Vec2::new(16.0, 16.0) * k,
+            12.0 * k,
             if alive {
                 theme::ACCENT
             } else {
@@ -338,27 +340,27 @@ fn table(
             },
         );
         painter.text(
-            rect.left_top() + Vec2::new(16.0, 16.0),
+            rect.left_top() + Vec2::new(16.0, 16.0) * k,
             Align2::CENTER_CENTER,
             seat.to_string(),
-            FontId::proportional(14.0),
+            FontId::proportional(14.0 * k),
             Color32::BLACK,
         );
         painter.text(
-            rect.left_top() + Vec2::new(34.0, 16.0),
+            rect.left_top() + Vec2::new(34.0, 16.0) * k,
             Align2::LEFT_CENTER,
             name(view, seat),
-            FontId::proportional(14.0),
+            FontId::proportional(14.0 * k),
             if alive {
                 theme::TEXT
             } else {
                 Color32::from_gray(170)
             },
         );
-        // The life box: closed (a lid and a lock) unless it is yours.
+        // The life box: closed unless it is yours (or the game is over).
         let bx = Rect::from_min_size(
-            rect.left_top() + Vec2::new(8.0, 34.0),
-            Vec2::new(46.0, 30.0),
+            rect.left_top() + Vec2::new(8.0, 34.0) * k,
+            Vec2::new(46.0, 30.0) * k,
         );
         if alive {
             painter.rect_filled(bx, CornerRadius::same(3), WOOD);
@@ -381,7 +383,7 @@ fn table(
                 bx.center(),
                 Align2::CENTER_CENTER,
                 label,
-                FontId::proportional(16.0),
+                FontId::proportional(16.0 * k),
                 Color32::from_rgb(250, 236, 210),
             );
         } else {
@@ -389,7 +391,7 @@ fn table(
                 bx.center(),
                 Align2::CENTER_CENTER,
                 t(lang, "out", "出局"),
-                FontId::proportional(14.0),
+                FontId::proportional(14.0 * k),
                 Color32::from_gray(200),
             );
         }
@@ -403,10 +405,10 @@ fn table(
             _ => format!("{} cards", view.card_counts[i]),
         });
         painter.text(
-            rect.left_top() + Vec2::new(62.0, 40.0),
+            rect.left_top() + Vec2::new(62.0, 40.0) * k,
             Align2::LEFT_CENTER,
             marks.join("\n"),
-            FontId::proportional(11.0),
+            FontId::proportional(11.0 * k),
             theme::MUTED,
         );
         if hovered {
