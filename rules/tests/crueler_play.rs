@@ -2,7 +2,6 @@
 //! with a living player, nobody sees another player's life, and the
 //! survivor bot beats the random one.
 
-use foodweb_rules::bot::Bot;
 use foodweb_rules::crueler::{CruelerAction, CruelerGame, CruelerPhase, bots};
 use foodweb_rules::sim;
 use foodweb_rules::table::{SeatId, Table, TableConfig};

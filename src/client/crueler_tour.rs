@@ -138,12 +138,14 @@ fn run(
         }
         Step::Duel => {
             let Some(v) = view else { return };
-            if v.phase == CruelerPhase::Predation && v.to_act && v.duel.is_none() {
-                if let Some(&target) = v.targets.first() {
-                    act(&mut outbox, CruelerAction::Prey { target });
-                    tour.wait = 1.0;
-                    return;
-                }
+            if v.phase == CruelerPhase::Predation
+                && v.to_act
+                && v.duel.is_none()
+                && let Some(&target) = v.targets.first()
+            {
+                act(&mut outbox, CruelerAction::Prey { target });
+                tour.wait = 1.0;
+                return;
             }
             if let Some(d) = &v.duel
                 && !d.chosen

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the browser client into wasm/dist: the same client compiled to
+# wasm32-unknown-unknown, bound with wasm-bindgen (the CLI version that
+# matches the crate in Cargo.lock, installed here if missing), the page and
+# the assets beside it. Serve wasm/dist over HTTP (e.g. `foodweb serve
+# --http-port 8080`, or `python3 -m http.server -d wasm/dist`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/foodweb-target}"
+PROFILE="${PROFILE:-wasm-release}"
+
+rustup target list --installed | grep -qx wasm32-unknown-unknown \
+    || rustup target add wasm32-unknown-unknown
+
+# The CLI must be exactly the version of the wasm-bindgen crate in the lock.
+want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[^0-9.]/,""); print; exit}' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+    cargo install wasm-bindgen-cli --version "$want" --locked
+fi
+
+cargo build --profile "$PROFILE" --target wasm32-unknown-unknown --bin foodweb
+rm -rf wasm/dist
+mkdir -p wasm/dist
+wasm-bindgen --target web --no-typescript --out-dir wasm/dist --out-name foodweb \
+    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$PROFILE/foodweb.wasm"
+if command -v wasm-opt >/dev/null; then
+    wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int \
+        -o wasm/dist/foodweb_bg.wasm wasm/dist/foodweb_bg.wasm
+fi
+cp wasm/index.html wasm/dist/
+cp -r assets wasm/dist/assets
+ls -l wasm/dist
