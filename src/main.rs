@@ -1,11 +1,21 @@
 //! Foodweb: the desktop client, and the `sim` and `scenario` commands.
 
+#[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
 
+#[cfg(not(target_arch = "wasm32"))]
 mod cli;
 mod client;
+#[cfg(not(target_arch = "wasm32"))]
 mod net_cli;
 
+/// In a browser there is no command line: the page runs the client.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    client::run();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
     // A dropped WebSocket is an ordinary event, but the network stack
     // reports it as an error that captures a backtrace; with RUST_BACKTRACE

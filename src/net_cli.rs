@@ -42,6 +42,12 @@ pub struct ServeArgs {
     /// Server updates per second.
     #[arg(long, default_value_t = 60.0)]
     pub hz: f64,
+    /// HTTP port serving the browser client (0: off).
+    #[arg(long, default_value_t = 8080)]
+    pub http_port: u16,
+    /// The built browser client (`wasm/build.sh` makes it).
+    #[arg(long, default_value = "wasm/dist")]
+    pub web_dir: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -135,6 +141,9 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         hall.table_count(),
         data.display()
     );
+    if args.http_port != 0 {
+        serve_web(&args.web_dir, args.http_port, args.ws_port)?;
+    }
     let listeners = Listeners {
         udp: Some(SocketAddr::from(([0, 0, 0, 0], args.port))),
         ws: Some(SocketAddr::from(([0, 0, 0, 0], args.ws_port))),
@@ -235,4 +244,39 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
     };
     let exit = headless_app(plan).run();
     Ok(if exit.is_success() { 0 } else { 1 })
+}
+
+/// Serves the built browser client and prints the address to open, with
+/// its QR code. A missing build is reported, not fatal: desktop players
+/// can still join.
+fn serve_web(dir: &std::path::Path, port: u16, ws_port: u16) -> Result<(), CliError> {
+    if !dir.join("index.html").is_file() {
+        eprintln!(
+            "note: no browser client in {} (build it with wasm/build.sh); serving desktop players only",
+            dir.display()
+        );
+        return Ok(());
+    }
+    foodweb_netcode::web::serve_static(dir.to_path_buf(), SocketAddr::from(([0, 0, 0, 0], port)))
+        .map_err(|e| {
+        CliError(format!(
+            "cannot serve the browser client on HTTP port {port}: {e}"
+        ))
+    })?;
+    let host = crate::client::lan_ip().unwrap_or_else(|| "127.0.0.1".parse().expect("an address"));
+    let url = web_url(host, port, ws_port);
+    println!("browser players: open {url}");
+    if let Some(qr) = foodweb_netcode::web::qr_text(&url) {
+        println!("{qr}");
+    }
+    Ok(())
+}
+
+/// The address a phone opens: the page, told which WebSocket port to use.
+pub fn web_url(host: std::net::IpAddr, port: u16, ws_port: u16) -> String {
+    if ws_port == DEFAULT_WS_PORT {
+        format!("http://{host}:{port}/")
+    } else {
+        format!("http://{host}:{port}/?ws={ws_port}")
+    }
 }

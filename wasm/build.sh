@@ -16,7 +16,10 @@ rustup target list --installed | grep -qx wasm32-unknown-unknown \
 want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[^0-9.]/,""); print; exit}' Cargo.lock)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
-    cargo install wasm-bindgen-cli --version "$want" --locked
+    # --locked first; a yanked pin in the CLI's own lock falls back to a
+    # fresh resolution of its dependencies.
+    cargo install wasm-bindgen-cli --version "$want" --locked \
+        || cargo install wasm-bindgen-cli --version "$want"
 fi
 
 cargo build --profile "$PROFILE" --target wasm32-unknown-unknown --bin foodweb

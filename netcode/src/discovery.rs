@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
@@ -150,6 +150,13 @@ impl Discovery {
     }
 }
 
+/// A browser has no UDP: discovery is off there.
+#[cfg(target_family = "wasm")]
+fn shared_socket(_port: u16) -> std::io::Result<UdpSocket> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(not(target_family = "wasm"))]
 fn shared_socket(port: u16) -> std::io::Result<UdpSocket> {
     use socket2::{Domain, Protocol, Socket, Type};
     let socket = Socket::new(Domain::IPV4, Type::DGRAM, Some(Protocol::UDP))?;

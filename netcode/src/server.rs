@@ -14,7 +14,9 @@ use lightyear::prelude::*;
 
 use crate::hall::{ClientKey, Hall};
 use crate::messages::{ClientMsg, ServerMsg};
-use crate::protocol::{NETCODE_KEY, PROTOCOL_ID, TableChannel};
+use crate::protocol::TableChannel;
+#[cfg(not(target_family = "wasm"))]
+use crate::protocol::{NETCODE_KEY, PROTOCOL_ID};
 
 /// Where the server listens. Any of them may be off.
 #[derive(Resource, Clone, Debug, Default)]
@@ -60,6 +62,7 @@ impl Plugin for HallServerPlugin {
     }
 }
 
+#[cfg(not(target_family = "wasm"))]
 fn netcode_config() -> NetcodeConfig {
     NetcodeConfig {
         protocol_id: PROTOCOL_ID,
@@ -71,6 +74,8 @@ fn netcode_config() -> NetcodeConfig {
 }
 
 fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: ResMut<Endpoints>) {
+    // A browser serves nobody: only the in-process endpoint exists there.
+    #[cfg(not(target_family = "wasm"))]
     if let Some(addr) = listeners.udp.filter(|_| ends.udp.is_none()) {
         let udp = commands
             .spawn((
@@ -83,6 +88,7 @@ fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: R
         commands.trigger(Start { entity: udp });
         ends.udp = Some(udp);
     }
+    #[cfg(not(target_family = "wasm"))]
     if let Some(addr) = listeners.ws.filter(|_| ends.ws.is_none()) {
         let config = ServerConfig::builder()
             .with_bind_address(addr)
@@ -98,6 +104,8 @@ fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: R
         commands.trigger(Start { entity: ws });
         ends.ws = Some(ws);
     }
+    #[cfg(target_family = "wasm")]
+    let _ = &listeners;
     if ends.local.is_none() {
         // It has no transport, so it is never linked: `Started` goes on
         // after the spawn, or the link's absence would stop it at once.

@@ -17,6 +17,10 @@ pub struct UiAssets {
 /// The assets folder: beside the executable's crate when run with cargo,
 /// or `FOODWEB_ASSETS` when set.
 pub fn asset_dir() -> String {
+    // A browser fetches them beside the page.
+    if cfg!(target_arch = "wasm32") {
+        return "assets".into();
+    }
     if let Ok(dir) = std::env::var("FOODWEB_ASSETS") {
         return dir;
     }

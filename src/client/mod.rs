@@ -13,6 +13,7 @@ mod screens;
 mod settings;
 mod theme;
 mod tour;
+mod web;
 mod widgets;
 
 use bevy::prelude::*;
@@ -20,6 +21,8 @@ use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
 
 pub use i18n::I18n;
+#[cfg(not(target_arch = "wasm32"))]
+pub use net::lan_ip;
 pub use settings::UserSettings;
 
 /// Which screen is showing.
@@ -39,7 +42,7 @@ pub enum Screen {
 
 /// When the process started, to report start-up time to the title screen.
 #[derive(Resource)]
-pub struct LaunchedAt(pub std::time::Instant);
+pub struct LaunchedAt(pub bevy::platform::time::Instant);
 
 /// 1280x720 unless `FOODWEB_WINDOW` says otherwise (e.g. `1920x1080`).
 fn window_size() -> WindowResolution {
@@ -52,7 +55,7 @@ fn window_size() -> WindowResolution {
 }
 
 pub fn run() {
-    let launched = std::time::Instant::now();
+    let launched = bevy::platform::time::Instant::now();
     App::new()
         .insert_resource(LaunchedAt(launched))
         .insert_resource(ClearColor(theme::BACKGROUND))
@@ -62,12 +65,21 @@ pub fn run() {
                     primary_window: Some(Window {
                         title: "Foodweb · 食物网".into(),
                         resolution: window_size(),
+                        // In a browser: the page's canvas, filling it.
+                        #[cfg(target_arch = "wasm32")]
+                        canvas: Some("#bevy".into()),
+                        #[cfg(target_arch = "wasm32")]
+                        fit_canvas_to_parent: true,
                         ..default()
                     }),
                     ..default()
                 })
                 .set(AssetPlugin {
                     file_path: assets::asset_dir(),
+                    // Over HTTP, asking for a .meta beside every asset
+                    // only costs round trips.
+                    #[cfg(target_arch = "wasm32")]
+                    meta_check: bevy::asset::AssetMetaCheck::Never,
                     ..default()
                 }),
         )

@@ -73,20 +73,51 @@ pub fn host_on_lan(listeners: &mut Listeners) -> Result<Vec<SocketAddr>, String>
     Ok(lan_addresses(LAN_PORT))
 }
 
+/// The HTTP port the host serves the browser client on.
+#[cfg(not(target_arch = "wasm32"))]
+pub const WEB_PORT: u16 = 8080;
+
+/// Serves the built browser client (`wasm/build.sh`; `FOODWEB_WEB_DIR`
+/// names another folder) while hosting, and returns the URL to open, or
+/// `None` when there is no build or the port is taken.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn serve_web_client() -> Option<String> {
+    let dir = std::env::var("FOODWEB_WEB_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("wasm/dist"));
+    if !dir.join("index.html").is_file() {
+        return None;
+    }
+    let bound =
+        foodweb_netcode::web::serve_static(dir, SocketAddr::from(([0, 0, 0, 0], WEB_PORT))).ok()?;
+    let ip = lan_ip().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
+    Some(format!("http://{ip}:{}/", bound.port()))
+}
+
+/// A browser serves nothing.
+#[cfg(target_arch = "wasm32")]
+pub fn serve_web_client() -> Option<String> {
+    None
+}
+
 /// This machine's LAN addresses with `port`: the address a UDP socket would
 /// use to reach the LAN, then loopback.
 pub fn lan_addresses(port: u16) -> Vec<SocketAddr> {
-    let mut out = Vec::new();
-    // Connecting a UDP socket sends nothing; it only picks the route.
-    if let Ok(socket) = std::net::UdpSocket::bind("0.0.0.0:0")
-        && socket.connect("192.168.0.1:9").is_ok()
-        && let Ok(addr) = socket.local_addr()
-        && !addr.ip().is_unspecified()
-    {
-        out.push(SocketAddr::new(addr.ip(), port));
-    }
+    let mut out: Vec<SocketAddr> = lan_ip()
+        .map(|ip| SocketAddr::new(ip, port))
+        .into_iter()
+        .collect();
     out.push(SocketAddr::from(([127, 0, 0, 1], port)));
     out
+}
+
+/// This machine's address on the LAN, if it has one.
+pub fn lan_ip() -> Option<std::net::IpAddr> {
+    // Connecting a UDP socket sends nothing; it only picks the route.
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    socket.connect("192.168.0.1:9").ok()?;
+    let addr = socket.local_addr().ok()?;
+    (!addr.ip().is_unspecified()).then_some(addr.ip())
 }
 
 fn link_local_server(
@@ -128,12 +159,11 @@ pub fn plugin(app: &mut App) {
     })
     .expect("a hall with no data folder always opens");
     app.world_mut().insert_non_send(hall);
-    app.add_plugins((
-        HallServerPlugin,
-        NetClientPlugin,
-        foodweb_netcode::discovery::AnnouncePlugin,
-    ))
-    .add_systems(
+    app.add_plugins((HallServerPlugin, NetClientPlugin));
+    // A browser has no UDP broadcast: it neither announces nor hears.
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_plugins(foodweb_netcode::discovery::AnnouncePlugin);
+    app.add_systems(
         Update,
         link_local_server.run_if(resource_changed::<Endpoints>),
     )

@@ -27,6 +27,10 @@ pub enum Target {
     Udp(SocketAddr),
     /// A WebSocket server: `ws://` + the address.
     WebSocket(SocketAddr),
+    /// A WebSocket server by URL (`ws://host:port`): what a browser uses
+    /// to reach the server that served its page, whose name it may not be
+    /// able to turn into an address.
+    WebSocketUrl(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,6 +164,9 @@ fn keep_connected(
                 .id()),
             None => Err("this app runs no server".to_string()),
         },
+        #[cfg(target_family = "wasm")]
+        Target::Udp(_) => Err("a browser has no UDP: join by WebSocket".to_string()),
+        #[cfg(not(target_family = "wasm"))]
         Target::Udp(addr) => netcode_client(addr).map(|netcode| {
             commands
                 .spawn((
@@ -171,7 +178,10 @@ fn keep_connected(
                 .id()
         }),
         Target::WebSocket(addr) => netcode_client(addr).map(|netcode| {
+            #[cfg(not(target_family = "wasm"))]
             let config = ClientConfig::builder().with_no_encryption();
+            #[cfg(target_family = "wasm")]
+            let config = ClientConfig::default();
             commands
                 .spawn((
                     Name::new("websocket client"),
@@ -180,6 +190,23 @@ fn keep_connected(
                 ))
                 .id()
         }),
+        Target::WebSocketUrl(url) => {
+            // Netcode wants an address; with the server's address check off
+            // (LAN servers bind the wildcard) a stand-in does.
+            netcode_client(SocketAddr::from(([0, 0, 0, 0], 0))).map(|netcode| {
+                #[cfg(not(target_family = "wasm"))]
+                let config = ClientConfig::builder().with_no_encryption();
+                #[cfg(target_family = "wasm")]
+                let config = ClientConfig::default();
+                commands
+                    .spawn((
+                        Name::new("websocket client"),
+                        netcode,
+                        WebSocketClientIo::from_url(config, url),
+                    ))
+                    .id()
+            })
+        }
     };
     match spawned {
         Ok(entity) => {

@@ -13,6 +13,11 @@ use foodweb_rules::forest::ForestTiming;
 use crate::client::net::{LinkState, Session, send};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
+/// The browser client's address while hosting here (and its QR code), if
+/// the web build is there to serve.
+#[derive(Resource, Default)]
+pub struct WebAt(pub Option<(String, Vec<Vec<bool>>)>);
+
 /// Where others join a game hosted here; empty when joined elsewhere.
 #[derive(Resource, Default, Clone)]
 pub struct HostedAt(pub Vec<std::net::SocketAddr>);
@@ -47,6 +52,7 @@ fn draw(
     model: Res<ClientModel>,
     session: Res<Session>,
     hosted: Res<HostedAt>,
+    web_at: Res<WebAt>,
     mut outbox: ResMut<Outbox>,
     mut form: ResMut<NewTable>,
     mut settings: ResMut<UserSettings>,
@@ -87,6 +93,15 @@ fn draw(
                     );
                 }
             });
+            if let Some((url, qr)) = &web_at.0 {
+                ui.horizontal(|ui| {
+                    qr_code(ui, qr, 120.0);
+                    ui.vertical(|ui| {
+                        ui.label(egui::RichText::new(i18n.t("lobby-web-at")).strong());
+                        ui.label(egui::RichText::new(url).size(22.0).color(theme::ACCENT));
+                    });
+                });
+            }
         }
         if let Some(r) = &model.last_rejection {
             ui.label(egui::RichText::new(i18n.pick(r)).color(theme::BAD));
@@ -400,6 +415,28 @@ fn follow_start(model: Res<ClientModel>, mut next: ResMut<NextState<Screen>>) {
 pub fn plugin(app: &mut App) {
     app.init_resource::<NewTable>()
         .init_resource::<HostedAt>()
+        .init_resource::<WebAt>()
         .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Lobby)))
         .add_systems(Update, follow_start.run_if(in_state(Screen::Lobby)));
+}
+
+/// A QR code drawn module by module, dark on white with a quiet zone.
+fn qr_code(ui: &mut egui::Ui, modules: &[Vec<bool>], side: f32) {
+    let n = modules.len().max(1) as f32 + 4.0;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, egui::Color32::WHITE);
+    let cell = side / n;
+    for (y, row) in modules.iter().enumerate() {
+        for (x, dark) in row.iter().enumerate() {
+            if *dark {
+                let min = rect.min + egui::vec2((x as f32 + 2.0) * cell, (y as f32 + 2.0) * cell);
+                painter.rect_filled(
+                    egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                    0.0,
+                    egui::Color32::BLACK,
+                );
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@ mod title;
 
 use bevy::prelude::*;
 
-pub use lobby::HostedAt;
+pub use lobby::{HostedAt, WebAt};
 pub use setup::{TableSetup, request_start};
 
 pub fn plugin(app: &mut App) {

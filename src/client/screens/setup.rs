@@ -53,8 +53,8 @@ impl TableSetup {
             round_secs: defaults.round_secs,
             turn_secs: defaults.turn_secs,
             showdown_secs: defaults.showdown_secs,
-            seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
+            seed: web_time::SystemTime::now()
+                .duration_since(web_time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs() % 100_000),
             your_name,
         }

@@ -4,9 +4,9 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::client::net::{Session, Target, host_on_lan};
-use crate::client::screens::HostedAt;
-use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, widgets};
+use crate::client::net::{Session, Target, host_on_lan, serve_web_client};
+use crate::client::screens::{HostedAt, WebAt};
+use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, web, widgets};
 use foodweb_netcode::server::Listeners;
 
 fn announce_start_up(launched: Res<LaunchedAt>) {
@@ -25,6 +25,7 @@ fn draw(
     mut exit: MessageWriter<AppExit>,
     mut listeners: ResMut<Listeners>,
     mut hosted: ResMut<HostedAt>,
+    mut web_at: ResMut<WebAt>,
     mut session: ResMut<Session>,
     mut host_error: Local<Option<String>>,
 ) -> Result {
@@ -44,15 +45,31 @@ fn draw(
                     .color(theme::MUTED),
             );
             ui.add_space(36.0);
+            // In a browser the page's own server comes first: its lobby.
+            if let Some(url) = web::page_server()
+                && widgets::menu_button(ui, &i18n.t("menu-play-here"), true).clicked()
+            {
+                hosted.0.clear();
+                session.connect(Target::WebSocketUrl(url));
+                next.set(Screen::Lobby);
+            }
             if widgets::menu_button(ui, &i18n.t("menu-play-local"), true).clicked() {
                 next.set(Screen::Picker);
             }
-            if widgets::menu_button(ui, &i18n.t("menu-host-lan"), true).clicked() {
+            if !web::IN_BROWSER
+                && widgets::menu_button(ui, &i18n.t("menu-host-lan"), true).clicked()
+            {
                 // The server in this app starts listening on the LAN, and
                 // this player joins it like everyone else.
                 match host_on_lan(&mut listeners) {
                     Ok(addresses) => {
                         hosted.0 = addresses;
+                        if web_at.0.is_none() {
+                            web_at.0 = serve_web_client().and_then(|url| {
+                                let qr = foodweb_netcode::web::qr_modules(&url)?;
+                                Some((url, qr))
+                            });
+                        }
                         session.connect(Target::InProcess);
                         next.set(Screen::Lobby);
                     }
@@ -65,11 +82,13 @@ fn draw(
                         .color(theme::BAD),
                 );
             }
-            if widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked() {
-                next.set(Screen::Join);
-            }
-            if widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
-                exit.write(AppExit::Success);
+            if !web::IN_BROWSER {
+                if widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked() {
+                    next.set(Screen::Join);
+                }
+                if widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
+                    exit.write(AppExit::Success);
+                }
             }
             ui.add_space(28.0);
             let mut lang = settings.lang;

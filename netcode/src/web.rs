@@ -1,0 +1,158 @@
+//! Serving the browser client: a small static HTTP server for the built
+//! web client (`wasm/dist`), so anyone on the LAN can open a URL (or scan
+//! its QR code) and play; the page then connects back to the same server
+//! over WebSocket.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The content type browsers need for each kind of file the web client
+/// ships (`application/wasm` lets them compile the module while it streams).
+pub fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "png" => "image/png",
+        "otf" => "font/otf",
+        "ttf" => "font/ttf",
+        "json" => "application/json",
+        "ftl" | "txt" | "md" => "text/plain; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// The file a request path names inside `root`, or `None` if it would
+/// leave the folder (`..`, absolute paths) or does not exist.
+pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
+    let path = url_path.split(['?', '#']).next().unwrap_or("");
+    let path = path.trim_start_matches('/');
+    let path = if path.is_empty() { "index.html" } else { path };
+    let relative = Path::new(path);
+    if relative
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return None;
+    }
+    let full = root.join(relative);
+    full.is_file().then_some(full)
+}
+
+/// The QR code of `text` as rows of dark (`true`) and light modules, with
+/// no quiet zone.
+pub fn qr_modules(text: &str) -> Option<Vec<Vec<bool>>> {
+    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
+    let width = code.width();
+    let colors = code.to_colors();
+    Some(
+        colors
+            .chunks(width)
+            .map(|row| row.iter().map(|c| *c == qrcode::Color::Dark).collect())
+            .collect(),
+    )
+}
+
+/// The QR code drawn with half-block characters for a terminal (two rows
+/// of modules per line, with a quiet zone).
+pub fn qr_text(text: &str) -> Option<String> {
+    let rows = qr_modules(text)?;
+    let width = rows.first().map_or(0, Vec::len) + 4;
+    let light = vec![false; width];
+    let mut padded: Vec<Vec<bool>> = vec![light.clone(), light.clone()];
+    for r in rows {
+        let mut line = vec![false, false];
+        line.extend(r);
+        line.extend([false, false]);
+        padded.push(line);
+    }
+    padded.push(light.clone());
+    padded.push(light.clone());
+    if padded.len() % 2 == 1 {
+        padded.push(light);
+    }
+    let mut out = String::new();
+    for pair in padded.chunks(2) {
+        for (top, bottom) in pair[0].iter().zip(&pair[1]) {
+            // Dark modules print as spaces on a light block background.
+            out.push(match (*top, *bottom) {
+                (false, false) => '█',
+                (false, true) => '▀',
+                (true, false) => '▄',
+                (true, true) => ' ',
+            });
+        }
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Serves `root` over HTTP on `addr` from a thread of its own. Returns the
+/// address bound (for port 0).
+#[cfg(not(target_family = "wasm"))]
+pub fn serve_static(
+    root: PathBuf,
+    addr: std::net::SocketAddr,
+) -> std::io::Result<std::net::SocketAddr> {
+    let server = tiny_http::Server::http(addr).map_err(std::io::Error::other)?;
+    let bound = server
+        .server_addr()
+        .to_ip()
+        .ok_or_else(|| std::io::Error::other("not an IP listener"))?;
+    std::thread::Builder::new()
+        .name("web client".into())
+        .spawn(move || {
+            for request in server.incoming_requests() {
+                let response = match resolve(&root, request.url()) {
+                    Some(path) => match std::fs::read(&path) {
+                        Ok(bytes) => {
+                            let kind = tiny_http::Header::from_bytes(
+                                &b"Content-Type"[..],
+                                content_type(&path).as_bytes(),
+                            )
+                            .expect("a valid header");
+                            tiny_http::Response::from_data(bytes).with_header(kind)
+                        }
+                        Err(_) => {
+                            tiny_http::Response::from_string("unreadable").with_status_code(500)
+                        }
+                    },
+                    None => tiny_http::Response::from_string("not found").with_status_code(404),
+                };
+                let _ = request.respond(response);
+            }
+        })?;
+    Ok(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_cannot_leave_the_folder() {
+        let dir = std::env::temp_dir().join(format!("foodweb-web-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("assets")).unwrap();
+        std::fs::write(dir.join("index.html"), "hi").unwrap();
+        std::fs::write(dir.join("assets/a.png"), "png").unwrap();
+        assert_eq!(resolve(&dir, "/"), Some(dir.join("index.html")));
+        assert_eq!(resolve(&dir, "/?ws=5411"), Some(dir.join("index.html")));
+        assert_eq!(
+            resolve(&dir, "/assets/a.png"),
+            Some(dir.join("assets/a.png"))
+        );
+        assert_eq!(resolve(&dir, "/../etc/passwd"), None);
+        assert_eq!(resolve(&dir, "/assets/../../x"), None);
+        assert_eq!(resolve(&dir, "/nothing.js"), None);
+        assert_eq!(content_type(Path::new("x.wasm")), "application/wasm");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_url_makes_a_square_qr_code() {
+        let rows = qr_modules("http://192.168.1.20:8080/").unwrap();
+        assert!(rows.len() >= 21 && rows.iter().all(|r| r.len() == rows.len()));
+        let text = qr_text("http://192.168.1.20:8080/").unwrap();
+        assert!(text.lines().count() >= 12);
+    }
+}
