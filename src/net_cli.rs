@@ -257,12 +257,12 @@ fn serve_web(dir: &std::path::Path, port: u16, ws_port: u16) -> Result<(), CliEr
         );
         return Ok(());
     }
-    foodweb_netcode::web::serve_static(dir.to_path_buf(), SocketAddr::from(([0, 0, 0, 0], port)))
-        .map_err(|e| {
-        CliError(format!(
-            "cannot serve the browser client on HTTP port {port}: {e}"
-        ))
-    })?;
+    // A taken HTTP port costs the browsers, not the game: say so, go on.
+    let addr = SocketAddr::from(([0, 0, 0, 0], port));
+    if let Err(e) = foodweb_netcode::web::serve_static(dir.to_path_buf(), addr) {
+        eprintln!("warning: cannot serve the browser client on HTTP port {port}: {e}");
+        return Ok(());
+    }
     let host = crate::client::lan_ip().unwrap_or_else(|| "127.0.0.1".parse().expect("an address"));
     let url = web_url(host, port, ws_port);
     println!("browser players: open {url}");

@@ -40,6 +40,8 @@ impl Server {
         let mut child = Command::new(BIN)
             .args([
                 "serve",
+                "--http-port",
+                "0",
                 "--name",
                 "test",
                 "--bot-delay-ms",
