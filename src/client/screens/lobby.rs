@@ -136,120 +136,133 @@ fn tables(
     settings: &mut UserSettings,
     msgs: &mut Vec<ClientMsg>,
 ) {
-    ui.columns(2, |cols| {
-        let ui = &mut cols[0];
-        ui.heading(i18n.t("lobby-tables"));
-        if model.tables.is_empty() {
-            ui.label(egui::RichText::new(i18n.t("lobby-no-tables")).color(theme::MUTED));
-        }
-        for t in &model.tables {
-            egui::Frame::group(ui.style()).show(ui, |ui| {
-                ui.vertical(|ui| {
-                    let state = if t.over {
-                        i18n.t("lobby-over")
-                    } else if t.started {
-                        i18n.t("lobby-playing")
-                    } else {
-                        format!("{}/{}", t.seats - t.open_seats, t.seats)
-                    };
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{} · {} · {state}",
-                            i18n.ta("lobby-table", &[("n", t.id.into())]),
-                            i18n.pick(&t.game.title()),
-                        ))
-                        .strong(),
-                    );
-                    ui.label(t.players.join(" · "));
-                    ui.horizontal(|ui| {
-                        if ui
-                            .add_enabled(
-                                !t.started && t.open_seats > 0,
-                                egui::Button::new(i18n.t("lobby-take-seat")),
-                            )
-                            .clicked()
-                        {
-                            msgs.push(ClientMsg::TakeSeat {
-                                table: t.id,
-                                seat: None,
-                            });
-                        }
-                        if t.host_seat_open && ui.button(i18n.t("lobby-host-seat")).clicked() {
-                            msgs.push(ClientMsg::TakeHostSeat { table: t.id });
-                        }
-                        if ui.button(i18n.t("lobby-watch")).clicked() {
-                            msgs.push(ClientMsg::Watch { table: t.id });
-                        }
+    // Side by side on a wide screen; one above the other on a phone.
+    let narrow = ui.available_width() < 720.0;
+    let mut part = |ui: &mut egui::Ui, second: bool| {
+        if !second {
+            ui.heading(i18n.t("lobby-tables"));
+            if model.tables.is_empty() {
+                ui.label(egui::RichText::new(i18n.t("lobby-no-tables")).color(theme::MUTED));
+            }
+            for t in &model.tables {
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    ui.vertical(|ui| {
+                        let state = if t.over {
+                            i18n.t("lobby-over")
+                        } else if t.started {
+                            i18n.t("lobby-playing")
+                        } else {
+                            format!("{}/{}", t.seats - t.open_seats, t.seats)
+                        };
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "{} · {} · {state}",
+                                i18n.ta("lobby-table", &[("n", t.id.into())]),
+                                i18n.pick(&t.game.title()),
+                            ))
+                            .strong(),
+                        );
+                        ui.label(t.players.join(" · "));
+                        ui.horizontal(|ui| {
+                            if ui
+                                .add_enabled(
+                                    !t.started && t.open_seats > 0,
+                                    egui::Button::new(i18n.t("lobby-take-seat")),
+                                )
+                                .clicked()
+                            {
+                                msgs.push(ClientMsg::TakeSeat {
+                                    table: t.id,
+                                    seat: None,
+                                });
+                            }
+                            if t.host_seat_open && ui.button(i18n.t("lobby-host-seat")).clicked() {
+                                msgs.push(ClientMsg::TakeHostSeat { table: t.id });
+                            }
+                            if ui.button(i18n.t("lobby-watch")).clicked() {
+                                msgs.push(ClientMsg::Watch { table: t.id });
+                            }
+                        });
                     });
                 });
-            });
-        }
-        let ui = &mut cols[1];
-        ui.heading(i18n.t("lobby-open-table"));
-        ui.horizontal(|ui| {
-            ui.label(i18n.t("lobby-your-name"));
-            // The name the server knows us by, until we change it here.
-            if settings.name.trim().is_empty() && !model.name.is_empty() {
-                settings.name = model.name.clone();
             }
-            let before = settings.name.clone();
-            let mut name = before.clone();
-            if ui
-                .add(egui::TextEdit::singleline(&mut name).desired_width(180.0))
-                .lost_focus()
-                && name.trim() != before
-                && !name.trim().is_empty()
-            {
-                msgs.push(ClientMsg::SetName {
-                    name: name.trim().to_string(),
-                });
-            }
-            if name != before {
-                settings.name = name;
-            }
-        });
-        ui.horizontal(|ui| {
-            for game in GameId::ALL.into_iter().filter(|g| g.playable()) {
-                ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
-            }
-        });
-        let range = form.game.seats();
-        form.seats = form.seats.clamp(*range.start() as u8, *range.end() as u8);
-        ui.add(
-            egui::Slider::new(&mut form.seats, *range.start() as u8..=*range.end() as u8)
-                .text(i18n.t("lobby-seats")),
-        );
-        let settings = if form.game == GameId::Crueler {
-            AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings::default())
-        } else if form.game == GameId::Gene {
-            egui::ComboBox::from_id_salt("lobby-gene-timing")
-                .selected_text(i18n.pick(&form.gene_timing.label()))
-                .show_ui(ui, |ui| {
-                    for t in foodweb_rules::gene::GeneTiming::ALL {
-                        ui.selectable_value(&mut form.gene_timing, t, i18n.pick(&t.label()));
-                    }
-                });
-            AnySettings::Gene(form.gene_timing.settings())
         } else {
-            egui::ComboBox::from_id_salt("lobby-timing")
-                .selected_text(i18n.pick(&form.timing.label()))
-                .show_ui(ui, |ui| {
-                    for t in ForestTiming::ALL {
-                        ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
-                    }
-                });
-            AnySettings::Forest(form.timing.settings())
-        };
-        ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
-        if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
-            msgs.push(ClientMsg::CreateTable {
-                settings,
-                seats: form.seats,
-                host_seat: form.host_seat,
-                seed: None,
+            ui.heading(i18n.t("lobby-open-table"));
+            ui.horizontal(|ui| {
+                ui.label(i18n.t("lobby-your-name"));
+                // The name the server knows us by, until we change it here.
+                if settings.name.trim().is_empty() && !model.name.is_empty() {
+                    settings.name = model.name.clone();
+                }
+                let before = settings.name.clone();
+                let mut name = before.clone();
+                if ui
+                    .add(egui::TextEdit::singleline(&mut name).desired_width(180.0))
+                    .lost_focus()
+                    && name.trim() != before
+                    && !name.trim().is_empty()
+                {
+                    msgs.push(ClientMsg::SetName {
+                        name: name.trim().to_string(),
+                    });
+                }
+                if name != before {
+                    settings.name = name;
+                }
             });
+            ui.horizontal(|ui| {
+                for game in GameId::ALL.into_iter().filter(|g| g.playable()) {
+                    ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
+                }
+            });
+            let range = form.game.seats();
+            form.seats = form.seats.clamp(*range.start() as u8, *range.end() as u8);
+            ui.add(
+                egui::Slider::new(&mut form.seats, *range.start() as u8..=*range.end() as u8)
+                    .text(i18n.t("lobby-seats")),
+            );
+            let settings = if form.game == GameId::Crueler {
+                AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings::default())
+            } else if form.game == GameId::Gene {
+                egui::ComboBox::from_id_salt("lobby-gene-timing")
+                    .selected_text(i18n.pick(&form.gene_timing.label()))
+                    .show_ui(ui, |ui| {
+                        for t in foodweb_rules::gene::GeneTiming::ALL {
+                            ui.selectable_value(&mut form.gene_timing, t, i18n.pick(&t.label()));
+                        }
+                    });
+                AnySettings::Gene(form.gene_timing.settings())
+            } else {
+                egui::ComboBox::from_id_salt("lobby-timing")
+                    .selected_text(i18n.pick(&form.timing.label()))
+                    .show_ui(ui, |ui| {
+                        for t in ForestTiming::ALL {
+                            ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
+                        }
+                    });
+                AnySettings::Forest(form.timing.settings())
+            };
+            ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
+            if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
+                msgs.push(ClientMsg::CreateTable {
+                    settings,
+                    seats: form.seats,
+                    host_seat: form.host_seat,
+                    seed: None,
+                });
+            }
         }
-    });
+    };
+    if narrow {
+        part(ui, false);
+        ui.separator();
+        part(ui, true);
+    } else {
+        ui.columns(2, |cols| {
+            part(&mut cols[0], false);
+            part(&mut cols[1], true);
+        });
+    }
 }
 
 fn seating(
