@@ -12,13 +12,13 @@ use serde::{Deserialize, Serialize};
 use super::numbers::numbers;
 use super::scenario::{CruelerCheck, CruelerSetup};
 use super::state::{
-    Beast, CruelerAction, CruelerPhase, CruelerState, DuelKind, LifeOffer, Outcome, Said,
+    Beast, CruelerAction, CruelerPhase, CruelerState, DuelKind, LifeOffer, Outcome,
 };
 use crate::bot::Bot;
 use crate::game_id::GameId;
 use crate::table::{
-    Accepted, Announcements, Game, GameResult, Rejection, SeatId, Seats, Settings, TableClock,
-    TableRng, TableSet,
+    Accepted, Announcements, Game, GameResult, Rejection, Said, SeatId, Seats, Settings,
+    TableClock, TableRng, TableSet,
 };
 
 pub struct CruelerGame;
@@ -124,12 +124,7 @@ fn apply_actions(
         if let Some(p) = state.apply(*seat, action, &mut rng.0, &mut lines) {
             next.set(p);
         }
-        for line in lines {
-            match line {
-                Said::All(text) => said.say(clock.now_ms, text),
-                Said::To(s, text) => said.tell(clock.now_ms, s, text),
-            }
-        }
+        said.speak(clock.now_ms, lines);
     }
 }
 
@@ -186,13 +181,7 @@ impl Game for CruelerGame {
             None => CruelerPhase::Interlude,
         };
         world.insert_resource(state);
-        let mut said = world.resource_mut::<Announcements>();
-        for line in lines {
-            match line {
-                Said::All(text) => said.say(0, text),
-                Said::To(s, text) => said.tell(0, s, text),
-            }
-        }
+        world.resource_mut::<Announcements>().speak(0, lines);
         world.resource_mut::<NextState<CruelerPhase>>().set(phase);
         Ok(())
     }

@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::numbers::numbers;
-use super::state::{CruelerPhase, CruelerState, Said};
+use super::state::{CruelerPhase, CruelerState};
+use crate::table::Said;
 use crate::table::{Announcements, Rejection, SeatId};
 
 /// A table as it stands at some point of the game.

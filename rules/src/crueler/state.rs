@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::numbers::numbers;
-use crate::table::{Rejection, SeatId};
+use crate::table::{Rejection, Said, SeatId};
 use crate::text::Bilingual;
 
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -178,13 +178,6 @@ impl Player {
     pub fn life(&self) -> i32 {
         self.tokens.len() as i32
     }
-}
-
-/// What the referee says while applying a step.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Said {
-    All(Bilingual),
-    To(SeatId, Bilingual),
 }
 
 #[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

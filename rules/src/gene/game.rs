@@ -13,9 +13,10 @@ use serde::{Deserialize, Serialize};
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::scenario::{GeneCheck, GeneSetup};
 use super::settle::{Genes, numbers};
-use super::state::{GeneAction, GenePhase, GeneState, Offer, Said, SettleLine};
+use super::state::{GeneAction, GenePhase, GeneState, Offer, SettleLine};
 use crate::bot::Bot;
 use crate::game_id::GameId;
+use crate::table::Said;
 use crate::table::{
     Accepted, ActionLog, Announcements, DeadlinePassed, Deadlines, Game, GameResult, LogEntry,
     Rejection, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
@@ -197,13 +198,7 @@ impl GeneTable<'_> {
     }
 
     fn speak(&mut self, lines: Vec<Said>) {
-        let now = self.clock.now_ms;
-        for line in lines {
-            match line {
-                Said::All(text) => self.said.say(now, text),
-                Said::To(s, text) => self.said.tell(now, s, text),
-            }
-        }
+        self.said.speak(self.clock.now_ms, lines);
     }
 
     /// The one clock that should run now: set it if it is new, and drop
@@ -350,13 +345,7 @@ impl Game for GeneGame {
         world.resource_mut::<TableRng>().0 = rng;
         let round = state.round;
         world.insert_resource(state);
-        let mut said = world.resource_mut::<Announcements>();
-        for line in lines {
-            match line {
-                Said::All(text) => said.say(0, text),
-                Said::To(s, text) => said.tell(0, s, text),
-            }
-        }
+        world.resource_mut::<Announcements>().speak(0, lines);
         world.resource_mut::<NextState<GenePhase>>().set(phase);
         let s = world.resource::<Settings<GeneGame>>().0.clone();
         let (timer, secs) = match phase {

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::settle::{Genes, numbers};
-use super::state::{GenePhase, GeneState, Said};
+use super::state::{GenePhase, GeneState};
+use crate::table::Said;
 use crate::table::{Announcements, Rejection, SeatId};
 
 /// One player as a scenario sets them down.

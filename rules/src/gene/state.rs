@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::items::items;
 use super::map::{FloorId, ItemKind, RoomFunction, RoomId, map};
 use super::settle::{Genes, Standing, battle_losses, numbers, places};
-use crate::table::{Rejection, SeatId};
+use crate::table::{Rejection, Said, SeatId};
 use crate::text::Bilingual;
 
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -195,13 +195,6 @@ impl Player {
             self.genes.map_or(0, |g| usize::from(g.carry))
         }
     }
-}
-
-/// What the referee says while applying a step.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Said {
-    All(Bilingual),
-    To(SeatId, Bilingual),
 }
 
 #[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -26,7 +26,26 @@ pub struct Announcements {
     pub private: Vec<PrivateNote>,
 }
 
+/// A line a game's rules produce while applying a step: for everyone, or
+/// for one seat. Games collect them in plain Rust and hand them to
+/// [`Announcements::speak`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Said {
+    All(Bilingual),
+    To(SeatId, Bilingual),
+}
+
 impl Announcements {
+    /// Records each line at `at_ms`: public, or a note to its seat.
+    pub fn speak(&mut self, at_ms: u64, lines: impl IntoIterator<Item = Said>) {
+        for line in lines {
+            match line {
+                Said::All(text) => self.say(at_ms, text),
+                Said::To(seat, text) => self.tell(at_ms, seat, text),
+            }
+        }
+    }
+
     pub fn say(&mut self, at_ms: u64, text: Bilingual) {
         self.public.push(Announcement { at_ms, text });
     }

@@ -11,7 +11,7 @@ mod schedule;
 mod seat;
 mod snapshot;
 
-pub use announce::{Announcement, Announcements, PrivateNote};
+pub use announce::{Announcement, Announcements, PrivateNote, Said};
 pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
 pub use game::{Game, GameResult};
 pub use input::{Accepted, ActionRequest, Rejection, Verdicts, judge_requests};
