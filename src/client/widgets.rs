@@ -209,3 +209,27 @@ pub fn language_switch(ui: &mut egui::Ui, lang: &mut Lang) {
     ui.selectable_value(lang, Lang::Zh, "中文");
     ui.selectable_value(lang, Lang::En, "English");
 }
+
+/// The rules document, with its headings, quotes and tables set apart.
+pub fn rules_text(ui: &mut egui::Ui, markdown: &str) {
+    for line in markdown.lines() {
+        let line = line.trim_end();
+        if line.starts_with("<!--") || line.starts_with("| ---") {
+            continue;
+        }
+        let text = if let Some(h) = line.strip_prefix("# ") {
+            egui::RichText::new(h).size(26.0).color(theme::ACCENT)
+        } else if let Some(h) = line.strip_prefix("## ") {
+            egui::RichText::new(h).size(21.0).color(theme::ACCENT)
+        } else if let Some(h) = line.strip_prefix("### ") {
+            egui::RichText::new(h).size(18.0).strong()
+        } else if let Some(q) = line.strip_prefix("> ") {
+            egui::RichText::new(q).italics().color(theme::MUTED)
+        } else if line.starts_with('|') {
+            egui::RichText::new(line.trim_matches('|').replace(" | ", "  ·  ")).small()
+        } else {
+            egui::RichText::new(line.replace("**", ""))
+        };
+        ui.label(text);
+    }
+}

@@ -1003,9 +1003,7 @@ fn draw(
             .default_size([720.0, 560.0])
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    for line in crueler::RULES_MD.lines() {
-                        ui.label(line.replace("**", ""));
-                    }
+                    widgets::rules_text(ui, crueler::RULES_MD);
                 });
             });
         state.show_rules = open;

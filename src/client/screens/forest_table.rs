@@ -463,30 +463,6 @@ fn hand(
     action
 }
 
-/// The rules document, with its headings, quotes and tables set apart.
-fn rules_text(ui: &mut egui::Ui, markdown: &str) {
-    for line in markdown.lines() {
-        let line = line.trim_end();
-        if line.starts_with("<!--") || line.starts_with("| ---") {
-            continue;
-        }
-        let text = if let Some(h) = line.strip_prefix("# ") {
-            egui::RichText::new(h).size(26.0).color(theme::ACCENT)
-        } else if let Some(h) = line.strip_prefix("## ") {
-            egui::RichText::new(h).size(21.0).color(theme::ACCENT)
-        } else if let Some(h) = line.strip_prefix("### ") {
-            egui::RichText::new(h).size(18.0).strong()
-        } else if let Some(q) = line.strip_prefix("> ") {
-            egui::RichText::new(q).italics().color(theme::MUTED)
-        } else if line.starts_with('|') {
-            egui::RichText::new(line.trim_matches('|').replace(" | ", "  ·  ")).small()
-        } else {
-            egui::RichText::new(line.replace("**", ""))
-        };
-        ui.label(text);
-    }
-}
-
 fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
     egui::Grid::new("scores").striped(true).show(ui, |ui| {
         ui.label("");
@@ -608,7 +584,7 @@ fn draw(
             .default_size([720.0, 560.0])
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    rules_text(ui, forest::RULES_MD);
+                    widgets::rules_text(ui, forest::RULES_MD);
                 });
             });
         state.show_rules = open;
