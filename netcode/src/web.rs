@@ -87,6 +87,25 @@ pub fn qr_text(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// The file to send for `path` and how it is encoded: its gzip-compressed
+/// twin (`path` + `.gz`, which `wasm/build.sh` writes beside the module)
+/// when the browser accepts gzip and the twin exists, else the file itself.
+pub fn pick_encoding(path: &Path, accept_encoding: &str) -> (PathBuf, Option<&'static str>) {
+    let accepts_gzip = accept_encoding.split(',').any(|e| {
+        e.split(';')
+            .next()
+            .is_some_and(|name| name.trim() == "gzip")
+    });
+    let mut twin = path.as_os_str().to_owned();
+    twin.push(".gz");
+    let twin = PathBuf::from(twin);
+    if accepts_gzip && twin.is_file() {
+        (twin, Some("gzip"))
+    } else {
+        (path.to_path_buf(), None)
+    }
+}
+
 /// Serves `root` over HTTP on `addr` from a thread of its own. Returns the
 /// address bound (for port 0).
 #[cfg(not(target_family = "wasm"))]
@@ -103,20 +122,37 @@ pub fn serve_static(
         .name("web client".into())
         .spawn(move || {
             for request in server.incoming_requests() {
+                let accept = request
+                    .headers()
+                    .iter()
+                    .find(|h| h.field.equiv("Accept-Encoding"))
+                    .map(|h| h.value.as_str().to_owned())
+                    .unwrap_or_default();
                 let response = match resolve(&root, request.url()) {
-                    Some(path) => match std::fs::read(&path) {
-                        Ok(bytes) => {
-                            let kind = tiny_http::Header::from_bytes(
-                                &b"Content-Type"[..],
-                                content_type(&path).as_bytes(),
-                            )
-                            .expect("a valid header");
-                            tiny_http::Response::from_data(bytes).with_header(kind)
+                    Some(path) => {
+                        let (file, encoding) = pick_encoding(&path, &accept);
+                        match std::fs::read(&file) {
+                            Ok(bytes) => {
+                                let header = |name: &str, value: &str| {
+                                    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
+                                        .expect("a valid header")
+                                };
+                                let mut response = tiny_http::Response::from_data(bytes)
+                                    .with_header(header("Content-Type", content_type(&path)));
+                                if let Some(encoding) = encoding {
+                                    // The page's loading bar counts decoded bytes.
+                                    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+                                    response.add_header(header("Content-Encoding", encoding));
+                                    response
+                                        .add_header(header("X-Decoded-Length", &size.to_string()));
+                                }
+                                response
+                            }
+                            Err(_) => {
+                                tiny_http::Response::from_string("unreadable").with_status_code(500)
+                            }
                         }
-                        Err(_) => {
-                            tiny_http::Response::from_string("unreadable").with_status_code(500)
-                        }
-                    },
+                    }
                     None => tiny_http::Response::from_string("not found").with_status_code(404),
                 };
                 let _ = request.respond(response);
@@ -145,6 +181,31 @@ mod tests {
         assert_eq!(resolve(&dir, "/assets/../../x"), None);
         assert_eq!(resolve(&dir, "/nothing.js"), None);
         assert_eq!(content_type(Path::new("x.wasm")), "application/wasm");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn the_module_goes_gzipped_to_browsers_that_take_gzip() {
+        let dir = std::env::temp_dir().join(format!("foodweb-gz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let wasm = dir.join("foodweb_bg.wasm");
+        std::fs::write(&wasm, "module").unwrap();
+        std::fs::write(dir.join("foodweb_bg.wasm.gz"), "zipped").unwrap();
+        let page = dir.join("index.html");
+        std::fs::write(&page, "hi").unwrap();
+        let gz = dir.join("foodweb_bg.wasm.gz");
+        assert_eq!(
+            pick_encoding(&wasm, "gzip, deflate, br"),
+            (gz.clone(), Some("gzip"))
+        );
+        assert_eq!(
+            pick_encoding(&wasm, "br;q=1.0, gzip;q=0.8"),
+            (gz, Some("gzip"))
+        );
+        // Not asked for, or no twin: the file as it is.
+        assert_eq!(pick_encoding(&wasm, "deflate, br"), (wasm.clone(), None));
+        assert_eq!(pick_encoding(&wasm, ""), (wasm, None));
+        assert_eq!(pick_encoding(&page, "gzip"), (page, None));
         let _ = std::fs::remove_dir_all(dir);
     }
 

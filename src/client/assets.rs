@@ -9,9 +9,23 @@ use super::Screen;
 
 #[derive(AssetCollection, Resource)]
 pub struct UiAssets {
-    /// Noto Sans CJK SC, cut down by `tools/subset-cjk-font.py`.
-    #[asset(path = "fonts/FoodwebCJK.otf")]
-    pub cjk_font: Handle<Font>,
+    /// Noto Sans CJK SC cut down to the characters of Foodweb's own texts
+    /// (`tools/subset-cjk-font.py`): every screen, in 0.6 MB.
+    #[asset(path = "fonts/FoodwebUI.otf")]
+    pub ui_font: Handle<Font>,
+}
+
+/// The same font with GB2312's 6,763 hanzi (3.4 MB), for what players type:
+/// names and chat. Asked for once the title screen shows, so the first
+/// screen does not wait for it; until it arrives a character outside the
+/// UI font draws as a box.
+#[derive(Resource)]
+pub struct FullFont(pub Handle<Font>);
+
+fn load_full_font(mut commands: Commands, server: Res<AssetServer>, have: Option<Res<FullFont>>) {
+    if have.is_none() {
+        commands.insert_resource(FullFont(server.load("fonts/FoodwebCJK.otf")));
+    }
 }
 
 /// The assets folder: beside the executable's crate when run with cargo,
@@ -36,5 +50,6 @@ pub fn plugin(app: &mut App) {
     app.add_plugins(
         ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
     )
-    .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>());
+    .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
+    .add_systems(OnEnter(Screen::Title), load_full_font);
 }

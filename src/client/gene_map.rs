@@ -140,9 +140,14 @@ pub fn layout(area: Rect) -> Layout {
     Layout { rooms, floors }
 }
 
+/// The narrowest the map is drawn, in points.
+pub const MIN_WIDTH: f32 = 660.0;
+
 /// Draws the map into the space left in `ui`; returns what was clicked.
 pub fn draw(ui: &mut egui::Ui, marks: &Marks, lang: Lang, pulse: f32) -> MapInput {
-    let size = ui.available_size().max(Vec2::new(400.0, 300.0));
+    // Never so narrow that room names break letter by letter: a phone
+    // scrolls it (see the Gene table screen).
+    let size = ui.available_size().max(Vec2::new(MIN_WIDTH, 300.0));
     let (area, response) = ui.allocate_exact_size(size, Sense::click());
     let painter = ui.painter_at(area);
     let lay = layout(area);

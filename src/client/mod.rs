@@ -3,12 +3,14 @@
 //! `net`), so the same screens serve both.
 
 mod assets;
+mod autoplay;
 mod card_art;
 mod crueler_tour;
 mod gene_map;
 mod gene_tour;
 mod i18n;
 mod net;
+mod page_status;
 mod screens;
 mod settings;
 mod theme;
@@ -96,6 +98,8 @@ pub fn run() {
             tour::plugin,
             gene_tour::plugin,
             crueler_tour::plugin,
+            autoplay::plugin,
+            page_status::plugin,
         ))
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(Camera2d);

@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::UserSettings;
-use super::assets::UiAssets;
+use super::assets::{FullFont, UiAssets};
 
 pub const BACKGROUND: Color = Color::srgb(0.07, 0.12, 0.09);
 pub const PANEL: egui::Color32 = egui::Color32::from_rgb(22, 38, 28);
@@ -14,35 +14,53 @@ pub const MUTED: egui::Color32 = egui::Color32::from_rgb(160, 170, 150);
 pub const GOOD: egui::Color32 = egui::Color32::from_rgb(130, 200, 120);
 pub const BAD: egui::Color32 = egui::Color32::from_rgb(230, 120, 100);
 
-/// The CJK font has been handed to egui.
-#[derive(Resource)]
-struct FontsInstalled;
+/// Which fonts egui has: the UI font, then the full one too.
+#[derive(Resource, PartialEq, Eq, Clone, Copy)]
+enum FontsInstalled {
+    Ui,
+    Full,
+}
 
 fn install_fonts(
     mut commands: Commands,
     mut contexts: EguiContexts,
     assets: Option<Res<UiAssets>>,
+    full: Option<Res<FullFont>>,
     fonts: Res<Assets<Font>>,
     installed: Option<Res<FontsInstalled>>,
 ) -> Result {
-    if installed.is_some() {
+    if installed.as_deref() == Some(&FontsInstalled::Full) {
         return Ok(());
     }
-    let Some(assets) = assets else { return Ok(()) };
-    let Some(font) = fonts.get(&assets.cjk_font) else {
+    let Some(ui_font) = assets.and_then(|a| fonts.get(&a.ui_font)) else {
         return Ok(());
     };
+    let full_font = full.and_then(|f| fonts.get(&f.0));
+    let now = if full_font.is_some() {
+        FontsInstalled::Full
+    } else {
+        FontsInstalled::Ui
+    };
+    if installed.as_deref() == Some(&now) {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     let mut defs = egui::FontDefinitions::default();
-    defs.font_data.insert(
-        "cjk".into(),
-        std::sync::Arc::new(egui::FontData::from_owned(font.data.data().to_vec())),
-    );
-    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
-        defs.families.entry(family).or_default().push("cjk".into());
+    // egui's own font first (Latin), then ours: the UI subset, then the
+    // full one for the characters the subset lacks.
+    let ours = [("cjk-ui", Some(ui_font)), ("cjk-full", full_font)];
+    for (name, font) in ours {
+        let Some(font) = font else { continue };
+        defs.font_data.insert(
+            name.into(),
+            std::sync::Arc::new(egui::FontData::from_owned(font.data.data().to_vec())),
+        );
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+            defs.families.entry(family).or_default().push(name.into());
+        }
     }
     ctx.set_fonts(defs);
-    commands.insert_resource(FontsInstalled);
+    commands.insert_resource(now);
     Ok(())
 }
 

@@ -38,3 +38,57 @@ pub fn page_server() -> Option<String> {
 
 /// Whether the client runs in a browser (no LAN hosting, no quitting).
 pub const IN_BROWSER: bool = cfg!(target_arch = "wasm32");
+
+/// A query parameter of the page's address (`?autoplay=host` gives
+/// `Some("host")` for `autoplay`); on the desktop, the environment
+/// variable `FOODWEB_` + the name in capitals.
+pub fn page_param(name: &str) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let search = web_sys::window()?.location().search().ok()?;
+        web_sys::UrlSearchParams::new_with_str(&search)
+            .ok()?
+            .get(name)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::env::var(format!("FOODWEB_{}", name.to_uppercase())).ok()
+    }
+}
+
+/// Writes `data-<key>="<value>"` on the page's `<body>`, where a browser
+/// test (or anyone with the developer tools open) can read what the
+/// client shows; a no-op on the desktop. Only what this seat's screen
+/// shows anyway goes here.
+pub fn publish(key: &str, value: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let _ = body.set_attribute(&format!("data-{key}"), value);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (key, value);
+}
+
+/// Writes where a widget is on the page, in CSS pixels, as
+/// `data-target-<name>="x,y,width,height"`, so a browser test can press
+/// it with the mouse or a finger like a person would.
+pub fn publish_target(name: &str, response: &bevy_egui::egui::Response) {
+    if !IN_BROWSER {
+        return;
+    }
+    let zoom = response.ctx.zoom_factor();
+    let r = response.rect;
+    publish(
+        &format!("target-{name}"),
+        &format!(
+            "{:.0},{:.0},{:.0},{:.0}",
+            r.min.x * zoom,
+            r.min.y * zoom,
+            r.width() * zoom,
+            r.height() * zoom
+        ),
+    );
+}

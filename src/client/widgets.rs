@@ -4,7 +4,9 @@ use bevy_egui::egui::{self, Color32, CornerRadius, FontId, Pos2, Rect, Sense, St
 use foodweb_rules::Lang;
 use foodweb_rules::forest::{CardId, Role, deck};
 
-use super::{card_art, theme};
+use foodweb_netcode::client::ClientModel;
+
+use super::{I18n, card_art, theme};
 
 pub const CARD_SIZE: Vec2 = Vec2::new(92.0, 128.0);
 pub const SMALL_CARD: Vec2 = Vec2::new(58.0, 80.0);
@@ -231,5 +233,169 @@ pub fn rules_text(ui: &mut egui::Ui, markdown: &str) {
             egui::RichText::new(line.replace("**", ""))
         };
         ui.label(text);
+    }
+}
+
+/// Screens narrower than this (in points: a phone held upright) stack what
+/// wider ones put side by side.
+pub const NARROW_WIDTH: f32 = 720.0;
+
+/// Whether the window is phone-narrow.
+pub fn narrow(ctx: &egui::Context) -> bool {
+    ctx.content_rect().width() < NARROW_WIDTH
+}
+
+/// Which half of a table screen a phone shows: the table, or its side
+/// (scores, log, notes). Wider screens show both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TableTab {
+    #[default]
+    Table,
+    Side,
+}
+
+/// What was pressed in a table's top bar this frame.
+#[derive(Default)]
+pub struct BarPressed {
+    /// The language chosen, if it changed.
+    pub lang: Option<Lang>,
+    pub rules: bool,
+    pub leave: bool,
+}
+
+/// A table's top bar: its status (`status` draws it) on the left, and the
+/// language, rules and leave buttons on the right. On a phone the status
+/// wraps and the buttons, with the table/side tabs first, get a row of
+/// their own.
+pub fn table_top_bar(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    tab: &mut TableTab,
+    status: impl FnOnce(&mut egui::Ui),
+) -> BarPressed {
+    let mut pressed = BarPressed::default();
+    let mut lang = i18n.lang;
+    if narrow(ui.ctx()) {
+        ui.horizontal_wrapped(status);
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(tab, TableTab::Table, i18n.t("table-tab-table"));
+            ui.selectable_value(tab, TableTab::Side, i18n.t("table-tab-side"));
+            ui.separator();
+            language_switch(ui, &mut lang);
+            pressed.rules = ui.button(i18n.t("table-rules")).clicked();
+            pressed.leave = ui.button(i18n.t("table-leave")).clicked();
+        });
+    } else {
+        ui.horizontal(|ui| {
+            status(ui);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                pressed.leave = ui.button(i18n.t("table-leave")).clicked();
+                pressed.rules = ui.button(i18n.t("table-rules")).clicked();
+                language_switch(ui, &mut lang);
+            });
+        });
+    }
+    pressed.lang = (lang != i18n.lang).then_some(lang);
+    pressed
+}
+
+/// A table screen's side panel: at the right on wide screens; on narrow
+/// ones, the whole screen below the top bar while its tab is chosen.
+/// Returns whether the table itself is to be drawn.
+pub fn side_panel(
+    screen: &mut egui::Ui,
+    id: &'static str,
+    tab: TableTab,
+    add: impl FnOnce(&mut egui::Ui),
+) -> bool {
+    if !narrow(screen.ctx()) {
+        egui::Panel::right(id)
+            .default_size(330.0)
+            .resizable(true)
+            .show(screen, add);
+        return true;
+    }
+    if tab == TableTab::Side {
+        egui::CentralPanel::default().show(screen, add);
+        return false;
+    }
+    true
+}
+
+/// The table's public log (what everyone saw) over this seat's private
+/// notes, each scrolling and kept at its newest line. `log_share` is the
+/// part of the height left that the log may take; `reserve` is kept free
+/// below the notes (for a chat line, say).
+pub fn log_and_notes(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    log_share: f32,
+    reserve: f32,
+) {
+    ui.label(egui::RichText::new(i18n.t("table-log")).strong());
+    egui::ScrollArea::vertical()
+        .id_salt("table-log")
+        .max_height(ui.available_height() * log_share)
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            for a in &model.public {
+                ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
+            }
+        });
+    ui.separator();
+    ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
+    egui::ScrollArea::vertical()
+        .id_salt("table-notes")
+        .max_height((ui.available_height() - reserve).max(60.0))
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            for n in &model.notes {
+                ui.label(
+                    egui::RichText::new(i18n.pick(&n.text))
+                        .small()
+                        .color(theme::ACCENT),
+                );
+            }
+        });
+}
+
+/// A table screen's bottom panel: what the seat holds (`mine`, in a column
+/// `mine_width` wide) beside what it can do (`rest`); on a phone the two
+/// stack, and scroll when they need more than half the screen.
+pub fn table_bottom(
+    screen: &mut egui::Ui,
+    id: &'static str,
+    min_height: f32,
+    mine_width: f32,
+    mine: impl FnOnce(&mut egui::Ui),
+    rest: impl FnOnce(&mut egui::Ui),
+) {
+    let ctx = screen.ctx().clone();
+    if narrow(&ctx) {
+        let height = ctx.content_rect().height();
+        egui::Panel::bottom(id)
+            .min_size(height * 0.38)
+            .max_size(height * 0.5)
+            .show(screen, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    mine(ui);
+                    ui.separator();
+                    rest(ui);
+                });
+            });
+    } else {
+        egui::Panel::bottom(id)
+            .min_size(min_height)
+            .show(screen, |ui| {
+                ui.horizontal_top(|ui| {
+                    ui.vertical(|ui| {
+                        ui.set_width(mine_width);
+                        mine(ui);
+                    });
+                    ui.separator();
+                    ui.vertical(rest);
+                });
+            });
     }
 }

@@ -29,6 +29,8 @@ pub struct CruelerUi {
     pub(crate) card: Option<SeatId>,
     pub(crate) offer: LifeDraft,
     show_rules: bool,
+    /// On a phone: the table, or the results, log and notes.
+    tab: widgets::TableTab,
     error: Option<Bilingual>,
     seen_rejections: u64,
 }
@@ -200,9 +202,11 @@ fn beast_button(ui: &mut egui::Ui, beast: Beast, lang: Lang, enabled: bool) -> e
 }
 
 /// Where each seat sits round the table.
-fn seat_positions(area: Rect, seats: usize) -> Vec<Pos2> {
+fn seat_positions(area: Rect, seats: usize, plate: Vec2) -> Vec<Pos2> {
     let c = area.center();
-    let (rx, ry) = (area.width() * 0.40, area.height() * 0.38);
+    // Every plate whole inside the area, however narrow (a phone).
+    let rx = (area.width() * 0.40).min(area.width() / 2.0 - plate.x / 2.0 - 4.0);
+    let ry = (area.height() * 0.38).min(area.height() / 2.0 - plate.y / 2.0 - 4.0);
     (0..seats)
         .map(|i| {
             let a = -TAU / 4.0 + TAU * i as f32 / seats as f32;
@@ -218,10 +222,12 @@ fn table(
     clickable: &[SeatId],
     lang: Lang,
 ) -> Option<SeatId> {
-    let size = ui.available_size().max(Vec2::new(420.0, 300.0));
+    let size = ui.available_size().max(Vec2::new(300.0, 300.0));
     let (area, response) = ui.allocate_exact_size(size, Sense::click());
     let painter = ui.painter_at(area);
     let c = area.center();
+    let plate_w = (area.width() * 0.11).clamp(128.0, 180.0);
+    let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
     let (rx, ry) = (area.width() * 0.30, area.height() * 0.27);
     // The wooden table with its felt.
     painter.add(egui::Shape::ellipse_filled(
@@ -291,7 +297,7 @@ fn table(
         );
     }
     // Seats.
-    let positions = seat_positions(area, view.alive.len());
+    let positions = seat_positions(area, view.alive.len(), plate);
     let pointer = response.hover_pos();
     let mut clicked = None;
     let duelists: Vec<SeatId> = view
@@ -303,9 +309,9 @@ fn table(
         let seat = SeatId(i as u8);
         let me = view.me == Some(seat);
         let alive = view.alive[i];
-        let w = (area.width() * 0.11).clamp(128.0, 180.0);
+        let w = plate.x;
         let k = w / 128.0;
-        let rect = Rect::from_center_size(p, Vec2::new(w, 74.0 * k));
+        let rect = Rect::from_center_size(p, plate);
         let fill = if !alive {
             Color32::from_gray(60)
         } else if me {
@@ -798,7 +804,7 @@ fn draw(
     let mut leave = false;
     let mut action = None;
     egui::Panel::top("crueler-top").show(&mut screen, |ui| {
-        ui.horizontal(|ui| {
+        let pressed = widgets::table_top_bar(ui, &i18n, &mut state.tab, |ui| {
             let rounds = numbers().rounds.len();
             let phases = numbers().phases_in(view.round);
             ui.label(
@@ -830,169 +836,138 @@ fn draw(
                         .color(theme::GOOD),
                 );
             }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button(i18n.t("table-leave")).clicked() {
-                    leave = true;
-                }
-                if ui.button(i18n.t("table-rules")).clicked() {
-                    state.show_rules = !state.show_rules;
-                }
-                let mut l = settings.lang;
-                widgets::language_switch(ui, &mut l);
-                if l != settings.lang {
-                    settings.lang = l;
+        });
+        leave |= pressed.leave;
+        if pressed.rules {
+            state.show_rules = !state.show_rules;
+        }
+        if let Some(l) = pressed.lang {
+            settings.lang = l;
+        }
+    });
+    let table_shown = widgets::side_panel(&mut screen, "crueler-side", state.tab, |ui| {
+        ui.label(egui::RichText::new(t(lang, "Results so far", "战况")).strong());
+        egui::ScrollArea::vertical()
+            .id_salt("crueler-history")
+            .max_height(ui.available_height() * 0.3)
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for o in &view.history {
+                    ui.label(egui::RichText::new(history_line(&view, o, lang)).small());
                 }
             });
-        });
+        ui.separator();
+        widgets::log_and_notes(ui, &i18n, &model, 0.55, 0.0);
     });
-    egui::Panel::right("crueler-side")
-        .default_size(340.0)
-        .size_range(280.0..=520.0)
-        .resizable(true)
-        .show(&mut screen, |ui| {
-            ui.label(egui::RichText::new(t(lang, "Results so far", "战况")).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("crueler-history")
-                .max_height(ui.available_height() * 0.3)
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for o in &view.history {
-                        ui.label(egui::RichText::new(history_line(&view, o, lang)).small());
-                    }
-                });
-            ui.separator();
-            ui.label(egui::RichText::new(i18n.t("table-log")).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("crueler-log")
-                .max_height(ui.available_height() * 0.55)
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for a in &model.public {
-                        ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
-                    }
-                });
-            ui.separator();
-            ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("crueler-notes")
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for n in &model.notes {
-                        ui.label(
-                            egui::RichText::new(i18n.pick(&n.text))
-                                .small()
-                                .color(theme::ACCENT),
-                        );
-                    }
-                });
-        });
     let me = view.me;
     let alive = me.is_some_and(|s| view.alive[s.index()]);
-    egui::Panel::bottom("crueler-bottom")
-        .min_size(190.0)
-        .show(&mut screen, |ui| {
-            ui.horizontal_top(|ui| {
-                ui.vertical(|ui| {
-                    ui.set_width(220.0);
-                    if let Some(life) = view.my_life {
-                        ui.label(
-                            egui::RichText::new(match lang {
-                                Lang::Zh => format!("你的生命：{life}"),
-                                _ => format!("Your life: {life}"),
-                            })
-                            .size(20.0)
-                            .strong(),
-                        );
-                    }
-                    if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel) && alive {
-                        ui.label(
-                            egui::RichText::new(t(
-                                lang,
-                                "Your box is with the referee.",
-                                "你的木盒在裁判处。",
-                            ))
-                            .color(theme::MUTED),
-                        );
-                    }
-                    if !view.my_tokens.is_empty() {
-                        ui.label(t(lang, "In your box:", "木盒里："));
-                        for (from, n) in &view.my_tokens {
-                            let who = match from {
-                                Some(s) if Some(*s) == me => t(lang, "yours", "你自己的"),
-                                Some(s) => name(&view, *s),
-                                None => t(lang, "the bank", "银行"),
-                            };
-                            ui.label(egui::RichText::new(format!("{n} × {who}")).small());
-                        }
-                    }
-                });
-                ui.separator();
-                ui.vertical(|ui| {
+    if table_shown {
+        widgets::table_bottom(
+            &mut screen,
+            "crueler-bottom",
+            190.0,
+            220.0,
+            |ui| {
+                if let Some(life) = view.my_life {
                     ui.label(
-                        egui::RichText::new(t(lang, "Your predator cards", "你的捕食卡")).strong(),
+                        egui::RichText::new(match lang {
+                            Lang::Zh => format!("你的生命：{life}"),
+                            _ => format!("Your life: {life}"),
+                        })
+                        .size(20.0)
+                        .strong(),
                     );
-                    egui::ScrollArea::horizontal()
-                        .id_salt("cards")
-                        .show(ui, |ui| {
-                            ui.horizontal(|ui| {
-                                for &card in &view.my_cards {
-                                    let preyable = view.targets.contains(&card);
-                                    let giving = !alive
-                                        && view.phase != CruelerPhase::GameOver
-                                        && view.phase != CruelerPhase::Duel;
-                                    let r = predator_card(
-                                        ui,
-                                        &view,
-                                        card,
-                                        state.card == Some(card),
-                                        preyable || giving,
-                                        lang,
-                                    );
-                                    if r.clicked() {
-                                        if preyable {
-                                            action = Some(CruelerAction::Prey { target: card });
-                                        } else if giving {
-                                            state.card = Some(card);
-                                        }
+                }
+                if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel) && alive {
+                    ui.label(
+                        egui::RichText::new(t(
+                            lang,
+                            "Your box is with the referee.",
+                            "你的木盒在裁判处。",
+                        ))
+                        .color(theme::MUTED),
+                    );
+                }
+                if !view.my_tokens.is_empty() {
+                    ui.label(t(lang, "In your box:", "木盒里："));
+                    for (from, n) in &view.my_tokens {
+                        let who = match from {
+                            Some(s) if Some(*s) == me => t(lang, "yours", "你自己的"),
+                            Some(s) => name(&view, *s),
+                            None => t(lang, "the bank", "银行"),
+                        };
+                        ui.label(egui::RichText::new(format!("{n} × {who}")).small());
+                    }
+                }
+            },
+            |ui| {
+                ui.label(
+                    egui::RichText::new(t(lang, "Your predator cards", "你的捕食卡")).strong(),
+                );
+                egui::ScrollArea::horizontal()
+                    .id_salt("cards")
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            for &card in &view.my_cards {
+                                let preyable = view.targets.contains(&card);
+                                let giving = !alive
+                                    && view.phase != CruelerPhase::GameOver
+                                    && view.phase != CruelerPhase::Duel;
+                                let r = predator_card(
+                                    ui,
+                                    &view,
+                                    card,
+                                    state.card == Some(card),
+                                    preyable || giving,
+                                    lang,
+                                );
+                                if r.clicked() {
+                                    if preyable {
+                                        action = Some(CruelerAction::Prey { target: card });
+                                    } else if giving {
+                                        state.card = Some(card);
                                     }
                                 }
-                                if view.my_cards.is_empty() {
-                                    ui.label(
-                                        egui::RichText::new(t(lang, "none left", "已用完"))
-                                            .color(theme::MUTED),
-                                    );
-                                }
-                            });
+                            }
+                            if view.my_cards.is_empty() {
+                                ui.label(
+                                    egui::RichText::new(t(lang, "none left", "已用完"))
+                                        .color(theme::MUTED),
+                                );
+                            }
                         });
-                    if let Some(a) = controls(ui, &view, &mut state, lang) {
-                        action = Some(a);
-                    }
-                    if let Some(e) = &state.error {
-                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-                    }
-                });
-            });
-        });
-    egui::CentralPanel::default().show(&mut screen, |ui| {
-        let mut clickable = view.targets.clone();
-        let giving = !alive && state.card.is_some();
-        if giving {
-            clickable = (0..view.alive.len())
-                .map(|i| SeatId(i as u8))
-                .filter(|s| view.alive[s.index()])
-                .collect();
-        }
-        if let Some(seat) = table(ui, &view, &clickable, lang) {
+                    });
+                if let Some(a) = controls(ui, &view, &mut state, lang) {
+                    action = Some(a);
+                }
+                if let Some(e) = &state.error {
+                    ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                }
+            },
+        );
+    }
+    if table_shown {
+        egui::CentralPanel::default().show(&mut screen, |ui| {
+            let mut clickable = view.targets.clone();
+            let giving = !alive && state.card.is_some();
             if giving {
-                action = Some(CruelerAction::GiveCard {
-                    to: seat,
-                    card: state.card.take().expect("picked"),
-                });
-            } else {
-                action = Some(CruelerAction::Prey { target: seat });
+                clickable = (0..view.alive.len())
+                    .map(|i| SeatId(i as u8))
+                    .filter(|s| view.alive[s.index()])
+                    .collect();
             }
-        }
-    });
+            if let Some(seat) = table(ui, &view, &clickable, lang) {
+                if giving {
+                    action = Some(CruelerAction::GiveCard {
+                        to: seat,
+                        card: state.card.take().expect("picked"),
+                    });
+                } else {
+                    action = Some(CruelerAction::Prey { target: seat });
+                }
+            }
+        });
+    }
     if let Some(a) = offer_window(ctx, &view, &mut state, lang) {
         action = Some(a);
     }

@@ -23,6 +23,8 @@ pub struct TableUi {
     pub target: Option<SeatId>,
     pub named: Option<CardId>,
     show_rules: bool,
+    /// On a phone: the table, or its scores and log.
+    tab: widgets::TableTab,
     error: Option<Bilingual>,
     /// The last finished round whose scores the player has dismissed.
     rounds_seen: usize,
@@ -62,7 +64,7 @@ fn top_bar(
     state: &mut TableUi,
     leave: &mut bool,
 ) {
-    ui.horizontal(|ui| {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
         ui.label(
             egui::RichText::new(i18n.ta(
                 "table-round",
@@ -106,27 +108,21 @@ fn top_bar(
                 &[("secs", (by.saturating_sub(view.now_ms) / 1000).into())],
             ));
         }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if ui.button(i18n.t("table-leave")).clicked() {
-                *leave = true;
-            }
-            if ui.button(i18n.t("table-rules")).clicked() {
-                state.show_rules = !state.show_rules;
-            }
-            let mut lang = settings.lang;
-            widgets::language_switch(ui, &mut lang);
-            if lang != settings.lang {
-                settings.lang = lang;
-            }
-        });
     });
+    *leave |= pressed.leave;
+    if pressed.rules {
+        state.show_rules = !state.show_rules;
+    }
+    if let Some(lang) = pressed.lang {
+        settings.lang = lang;
+    }
 }
 
 fn opponents(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) {
     let count = view.seats.len().saturating_sub(1).max(1) as f32;
     let per_row = (ui.available_width() / 250.0).floor().clamp(1.0, count);
     let width = ui.available_width() / per_row - 36.0;
-    ui.horizontal_wrapped(|ui| {
+    let each = |ui: &mut egui::Ui| {
         for seat in view.seats.iter().filter(|s| Some(s.seat) != view.me) {
             let active = seat.seat == view.active && view.phase == ForestPhase::Turn;
             let targeted = state.target == Some(seat.seat);
@@ -200,7 +196,13 @@ fn opponents(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut Tabl
                 state.target = Some(seat.seat);
             }
         }
-    });
+    };
+    // One a row (a phone): stacked, so no frame pokes past the edge.
+    if per_row <= 1.0 {
+        ui.vertical(each);
+    } else {
+        ui.horizontal_wrapped(each);
+    }
 }
 
 fn reveal_area(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, lang: Lang) {
@@ -431,6 +433,30 @@ fn hand(
     let challenging =
         view.phase == ForestPhase::Turn && view.me == Some(view.active) && !view.opening_turn;
     let mut action = None;
+    let mut pressed = |card: CardId, selected: bool, state: &mut TableUi| {
+        if choosing {
+            action = Some(ForestAction::PlayCard { card });
+        } else {
+            state.selected = if selected { None } else { Some(card) };
+        }
+    };
+    if widgets::narrow(ui.ctx()) {
+        // A phone: rows of up to six whole cards, each big enough to tap.
+        let gap = 4.0;
+        let width = ((ui.available_width() - 6.0 * gap) / 6.0 - 2.0).min(CARD_SIZE.x);
+        let size = CARD_SIZE * (width / CARD_SIZE.x);
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing = egui::vec2(gap, gap);
+            for &c in &view.hand {
+                let selected = state.selected == Some(c);
+                let r = widgets::card(ui, c, size, lang, selected, choosing || challenging);
+                if r.clicked() {
+                    pressed(c, selected, state);
+                }
+            }
+        });
+        return action;
+    }
     // The hand is held as a fan that fits the width: cards overlap more,
     // then shrink (down to two thirds), as the hand grows.
     let n = view.hand.len().max(1) as f32;
@@ -451,11 +477,7 @@ fn hand(
                 };
                 let r = widgets::fan_card(ui, c, size, lang, selected, choosing || challenging, at);
                 if r.clicked() {
-                    if choosing {
-                        action = Some(ForestAction::PlayCard { card: c });
-                    } else {
-                        state.selected = if selected { None } else { Some(c) };
-                    }
+                    pressed(c, selected, state);
                 }
             }
         });
@@ -521,62 +543,38 @@ fn draw(
     egui::Panel::top("table-top").show(&mut screen, |ui| {
         top_bar(ui, &view, &i18n, &mut settings, &mut state, &mut leave);
     });
-    egui::Panel::right("table-log")
-        .default_size(330.0)
-        .resizable(true)
-        .show(&mut screen, |ui| {
-            ui.heading(i18n.t("table-scores"));
-            scores(ui, &view, &i18n);
-            ui.separator();
-            ui.label(egui::RichText::new(i18n.t("table-log")).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("log")
-                .max_height(ui.available_height() * 0.65)
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for a in &model.public {
-                        ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
-                    }
-                });
-            ui.separator();
-            ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("notes")
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for n in &model.notes {
-                        ui.label(
-                            egui::RichText::new(i18n.pick(&n.text))
-                                .small()
-                                .color(theme::ACCENT),
-                        );
-                    }
-                });
-        });
-    egui::Panel::bottom("table-hand")
-        .min_size(CARD_SIZE.y + widgets::FAN_DROP + 50.0)
-        .show(&mut screen, |ui| {
-            if let Some(a) = hand(ui, &view, &i18n, &mut state, lang) {
-                action = Some(a);
-            }
-        });
-    egui::CentralPanel::default().show(&mut screen, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            opponents(ui, &view, &i18n, &mut state, lang);
-            if !model.host_views.is_empty() {
-                host_hands(ui, &model, &i18n, lang);
-            }
-            ui.separator();
-            if let Some(a) = actions(ui, &view, &i18n, &mut state) {
-                action = Some(a);
-            }
-            if let Some(e) = &state.error {
-                ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-            }
-            ui.separator();
-            reveal_area(ui, &view, &i18n, lang);
-        });
+    let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
+        ui.heading(i18n.t("table-scores"));
+        scores(ui, &view, &i18n);
+        ui.separator();
+        widgets::log_and_notes(ui, &i18n, &model, 0.65, 0.0);
     });
+    if table_shown {
+        egui::Panel::bottom("table-hand")
+            .min_size(CARD_SIZE.y + widgets::FAN_DROP + 50.0)
+            .show(&mut screen, |ui| {
+                if let Some(a) = hand(ui, &view, &i18n, &mut state, lang) {
+                    action = Some(a);
+                }
+            });
+        egui::CentralPanel::default().show(&mut screen, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                opponents(ui, &view, &i18n, &mut state, lang);
+                if !model.host_views.is_empty() {
+                    host_hands(ui, &model, &i18n, lang);
+                }
+                ui.separator();
+                if let Some(a) = actions(ui, &view, &i18n, &mut state) {
+                    action = Some(a);
+                }
+                if let Some(e) = &state.error {
+                    ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                }
+                ui.separator();
+                reveal_area(ui, &view, &i18n, lang);
+            });
+        });
+    }
     if state.show_rules {
         let mut open = true;
         egui::Window::new(i18n.t("table-rules"))

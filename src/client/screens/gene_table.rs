@@ -34,6 +34,8 @@ pub struct GeneUi {
     pub(crate) trade: TradeDraft,
     chat: String,
     show_rules: bool,
+    /// On a phone: the map, or the players, log and chat.
+    tab: widgets::TableTab,
     error: Option<Bilingual>,
     seen_rejections: u64,
     /// The settlement being played out: its round and when it began.
@@ -53,6 +55,7 @@ impl Default for GeneUi {
             trade: TradeDraft::default(),
             chat: String::new(),
             show_rules: false,
+            tab: widgets::TableTab::Table,
             error: None,
             seen_rejections: 0,
             playing: None,
@@ -152,7 +155,7 @@ fn top_bar(
     leave: &mut bool,
 ) {
     let lang = i18n.lang;
-    ui.horizontal(|ui| {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
         let round = match lang {
             Lang::Zh => format!("第 {} / {} 轮", view.round.max(1), numbers().rounds),
             _ => format!("Round {} of {}", view.round.max(1), numbers().rounds),
@@ -179,20 +182,14 @@ fn top_bar(
                 _ => format!("Order card {n}"),
             });
         }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if ui.button(i18n.t("table-leave")).clicked() {
-                *leave = true;
-            }
-            if ui.button(i18n.t("table-rules")).clicked() {
-                state.show_rules = !state.show_rules;
-            }
-            let mut l = settings.lang;
-            widgets::language_switch(ui, &mut l);
-            if l != settings.lang {
-                settings.lang = l;
-            }
-        });
     });
+    *leave |= pressed.leave;
+    if pressed.rules {
+        state.show_rules = !state.show_rules;
+    }
+    if let Some(l) = pressed.lang {
+        settings.lang = l;
+    }
 }
 
 /// Everyone at the table as far as the viewer may know: name, HP as last
@@ -865,95 +862,69 @@ fn draw(
             &mut leave,
         );
     });
-    egui::Panel::right("gene-side")
-        .default_size(340.0)
-        .size_range(280.0..=520.0)
-        .resizable(true)
-        .show(&mut screen, |ui| {
-            players(ui, &view, lang);
-            ui.separator();
-            ui.label(egui::RichText::new(i18n.t("table-log")).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("gene-log")
-                .max_height(ui.available_height() * 0.45)
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for a in &model.public {
-                        ui.label(egui::RichText::new(i18n.pick(&a.text)).small());
-                    }
+    let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
+        players(ui, &view, lang);
+        ui.separator();
+        widgets::log_and_notes(ui, &i18n, &model, 0.45, 70.0);
+        ui.separator();
+        let hearers = view
+            .audience
+            .iter()
+            .filter(|s| Some(**s) != view.me)
+            .count();
+        let hint = if view.me.is_none() {
+            t(lang, "Spectators do not talk", "观战者不能发言")
+        } else if view.audience.is_empty() {
+            t(
+                lang,
+                "Alone in the action room: nobody hears you",
+                "你独自在行动室：没有人听得到",
+            )
+        } else {
+            match lang {
+                Lang::Zh => format!("发言（{hearers} 人能听到）"),
+                _ => format!("Say something ({hearers} can hear)"),
+            }
+        };
+        ui.horizontal(|ui| {
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut state.chat)
+                    .hint_text(hint)
+                    .char_limit(gene::state::CHAT_CHARS)
+                    .desired_width(220.0),
+            );
+            let send_now = ui.button(t(lang, "Send", "发送")).clicked()
+                || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            if send_now && !state.chat.trim().is_empty() {
+                action = Some(GeneAction::Chat {
+                    text: state.chat.trim().to_string(),
                 });
-            ui.separator();
-            ui.label(egui::RichText::new(i18n.t("table-notes")).strong());
-            egui::ScrollArea::vertical()
-                .id_salt("gene-notes")
-                .max_height(ui.available_height() - 70.0)
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for n in &model.notes {
-                        ui.label(
-                            egui::RichText::new(i18n.pick(&n.text))
-                                .small()
-                                .color(theme::ACCENT),
-                        );
-                    }
-                });
-            ui.separator();
-            let hearers = view
-                .audience
-                .iter()
-                .filter(|s| Some(**s) != view.me)
-                .count();
-            let hint = if view.me.is_none() {
-                t(lang, "Spectators do not talk", "观战者不能发言")
-            } else if view.audience.is_empty() {
-                t(
-                    lang,
-                    "Alone in the action room: nobody hears you",
-                    "你独自在行动室：没有人听得到",
-                )
-            } else {
-                match lang {
-                    Lang::Zh => format!("发言（{hearers} 人能听到）"),
-                    _ => format!("Say something ({hearers} can hear)"),
-                }
-            };
-            ui.horizontal(|ui| {
-                let edit = ui.add(
-                    egui::TextEdit::singleline(&mut state.chat)
-                        .hint_text(hint)
-                        .char_limit(gene::state::CHAT_CHARS)
-                        .desired_width(220.0),
-                );
-                let send_now = ui.button(t(lang, "Send", "发送")).clicked()
-                    || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
-                if send_now && !state.chat.trim().is_empty() {
-                    action = Some(GeneAction::Chat {
-                        text: state.chat.trim().to_string(),
-                    });
-                    state.chat.clear();
-                }
-            });
+                state.chat.clear();
+            }
         });
-    egui::Panel::bottom("gene-bottom")
-        .min_size(150.0)
-        .show(&mut screen, |ui| {
-            ui.horizontal_top(|ui| {
-                ui.allocate_ui(egui::vec2(300.0, 140.0), |ui| my_panel(ui, &view, lang));
-                ui.separator();
-                ui.vertical(|ui| {
-                    if let Some(a) = hand(ui, &view, lang) {
-                        action = Some(a);
-                    }
-                    ui.separator();
-                    if let Some(a) = controls(ui, &view, &mut state, lang) {
-                        action = Some(a);
-                    }
-                    if let Some(e) = &state.error {
-                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-                    }
-                });
-            });
-        });
+    });
+    let hand_and_controls = |ui: &mut egui::Ui| {
+        if let Some(a) = hand(ui, &view, lang) {
+            action = Some(a);
+        }
+        ui.separator();
+        if let Some(a) = controls(ui, &view, &mut state, lang) {
+            action = Some(a);
+        }
+        if let Some(e) = &state.error {
+            ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+        }
+    };
+    if table_shown {
+        widgets::table_bottom(
+            &mut screen,
+            "gene-bottom",
+            150.0,
+            300.0,
+            |ui| my_panel(ui, &view, lang),
+            hand_and_controls,
+        );
+    }
     // The settlement being played out, line by line.
     let fresh = view.settlement.first().map_or(0, |l| l.round);
     if fresh > state.settled_seen && state.playing.is_none_or(|(r, _)| r != fresh) {
@@ -973,56 +944,62 @@ fn draw(
     let shown = state.playing.and(shown);
     let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
     let pulse = ((now * 3.0).sin() * 0.5 + 0.5) as f32;
-    egui::CentralPanel::default().show(&mut screen, |ui| {
-        let mut marks = Marks {
-            me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
-            my_number: view.me.map(|s| s.index() + 1),
-            gassed: view.gassed.clone(),
-            my_vote: view.vote,
-            ..Default::default()
-        };
-        match view.phase {
-            GenePhase::Setup if view.to_act => {
-                marks.pickable = map().spawn_rooms().collect();
-                marks.selected = state.spawn;
-            }
-            GenePhase::Action if view.to_act && !view.moved => {
-                marks.reach = view.reach.iter().copied().collect();
-            }
-            GenePhase::Action if view.to_act && state.aiming => {
-                marks.pickable = map().ids().collect();
-                marks.selected = state.target;
-            }
-            GenePhase::Action if view.to_act => {
-                marks.votable = view.open_floors.clone();
-            }
-            _ => {}
-        }
-        if let Some(line) = current {
-            marks.flash_rooms = line.rooms.clone();
-            marks.flash_floors = line.floors.clone();
-            marks.flash_colour = Some(line_colour(line));
-        }
-        for v in &model.host_views {
-            if let AnyView::Gene(v) = v
-                && let (Some(s), Some(r)) = (v.me, v.room)
-            {
-                marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
-            }
-        }
-        let input = gene_map::draw(ui, &marks, lang, pulse);
-        if let Some(room) = input.room {
+    if table_shown {
+        egui::CentralPanel::default().show(&mut screen, |ui| {
+            let mut marks = Marks {
+                me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
+                my_number: view.me.map(|s| s.index() + 1),
+                gassed: view.gassed.clone(),
+                my_vote: view.vote,
+                ..Default::default()
+            };
             match view.phase {
-                GenePhase::Setup => state.spawn = Some(room),
-                GenePhase::Action if state.aiming => state.target = Some(room),
-                GenePhase::Action => action = Some(GeneAction::Move { to: room }),
+                GenePhase::Setup if view.to_act => {
+                    marks.pickable = map().spawn_rooms().collect();
+                    marks.selected = state.spawn;
+                }
+                GenePhase::Action if view.to_act && !view.moved => {
+                    marks.reach = view.reach.iter().copied().collect();
+                }
+                GenePhase::Action if view.to_act && state.aiming => {
+                    marks.pickable = map().ids().collect();
+                    marks.selected = state.target;
+                }
+                GenePhase::Action if view.to_act => {
+                    marks.votable = view.open_floors.clone();
+                }
                 _ => {}
             }
-        }
-        if let Some(floor) = input.floor {
-            action = Some(GeneAction::Vote { floor });
-        }
-    });
+            if let Some(line) = current {
+                marks.flash_rooms = line.rooms.clone();
+                marks.flash_floors = line.floors.clone();
+                marks.flash_colour = Some(line_colour(line));
+            }
+            for v in &model.host_views {
+                if let AnyView::Gene(v) = v
+                    && let (Some(s), Some(r)) = (v.me, v.room)
+                {
+                    marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
+                }
+            }
+            // A narrow screen (a phone) pans the map sideways: it is never
+            // drawn narrower than every room's name needs.
+            let input = egui::ScrollArea::horizontal()
+                .show(ui, |ui| gene_map::draw(ui, &marks, lang, pulse))
+                .inner;
+            if let Some(room) = input.room {
+                match view.phase {
+                    GenePhase::Setup => state.spawn = Some(room),
+                    GenePhase::Action if state.aiming => state.target = Some(room),
+                    GenePhase::Action => action = Some(GeneAction::Move { to: room }),
+                    _ => {}
+                }
+            }
+            if let Some(floor) = input.floor {
+                action = Some(GeneAction::Vote { floor });
+            }
+        });
+    }
     if let (Some((round, _)), Some(n)) = (state.playing, shown) {
         egui::Window::new(match lang {
             Lang::Zh => format!("第 {round} 轮结算"),

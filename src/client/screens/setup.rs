@@ -131,7 +131,8 @@ fn draw(
                     for seat in 1..setup.seats {
                         ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
                         let game = setup.game;
-                        ui.horizontal(|ui| {
+                        // Wraps on a phone, where the kinds do not fit a row.
+                        ui.horizontal_wrapped(|ui| {
                             let kind = &mut setup.bots[seat - 1];
                             for k in foodweb_netcode::games::bot_kinds(game) {
                                 ui.selectable_value(kind, k.to_string(), bot_label(&i18n, k));

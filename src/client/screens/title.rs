@@ -34,9 +34,11 @@ fn draw(
     egui::CentralPanel::default().show(&mut screen, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space((ui.available_height() * 0.14).max(12.0));
+            // Smaller on a phone, so the name keeps to one line.
+            let narrow = widgets::narrow(ui.ctx());
             ui.label(
                 egui::RichText::new("Foodweb · 食物网")
-                    .size(56.0)
+                    .size(if narrow { 40.0 } else { 56.0 })
                     .color(theme::ACCENT),
             );
             ui.label(
@@ -46,14 +48,18 @@ fn draw(
             );
             ui.add_space(36.0);
             // In a browser the page's own server comes first: its lobby.
-            if let Some(url) = web::page_server()
-                && widgets::menu_button(ui, &i18n.t("menu-play-here"), true).clicked()
-            {
-                hosted.0.clear();
-                session.connect(Target::WebSocketUrl(url));
-                next.set(Screen::Lobby);
+            if let Some(url) = web::page_server() {
+                let play_here = widgets::menu_button(ui, &i18n.t("menu-play-here"), true);
+                web::publish_target("play-here", &play_here);
+                if play_here.clicked() {
+                    hosted.0.clear();
+                    session.connect(Target::WebSocketUrl(url));
+                    next.set(Screen::Lobby);
+                }
             }
-            if widgets::menu_button(ui, &i18n.t("menu-play-local"), true).clicked() {
+            let play_local = widgets::menu_button(ui, &i18n.t("menu-play-local"), true);
+            web::publish_target("play-local", &play_local);
+            if play_local.clicked() {
                 next.set(Screen::Picker);
             }
             if !web::IN_BROWSER
@@ -93,19 +99,40 @@ fn draw(
             ui.add_space(28.0);
             let mut lang = settings.lang;
             let mut scale = settings.ui_scale;
-            ui.horizontal(|ui| {
-                let width = 420.0;
-                ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+            let language = |ui: &mut egui::Ui, lang: &mut _| {
                 ui.label(i18n.t("menu-language"));
-                widgets::language_switch(ui, &mut lang);
-                ui.add_space(18.0);
+                widgets::language_switch(ui, lang);
+            };
+            let text_size = |ui: &mut egui::Ui, scale: &mut f32| {
                 ui.label(i18n.t("menu-ui-scale"));
                 ui.add(
-                    egui::Slider::new(&mut scale, 0.75..=1.75)
+                    egui::Slider::new(scale, 0.75..=1.75)
                         .step_by(0.25)
                         .show_value(false),
                 );
-            });
+            };
+            if narrow {
+                // A phone: one setting a line, each centred.
+                for row in 0..2 {
+                    ui.horizontal(|ui| {
+                        let width = if row == 0 { 230.0 } else { 260.0 };
+                        ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                        if row == 0 {
+                            language(ui, &mut lang);
+                        } else {
+                            text_size(ui, &mut scale);
+                        }
+                    });
+                }
+            } else {
+                ui.horizontal(|ui| {
+                    let width = 420.0;
+                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                    language(ui, &mut lang);
+                    ui.add_space(18.0);
+                    text_size(ui, &mut scale);
+                });
+            }
             if lang != settings.lang {
                 settings.lang = lang;
             }

@@ -1,0 +1,235 @@
+//! Autoplay: a bot plays this client's seat through the real screens, the
+//! way a person would, so a browser test (or one person trying a LAN table
+//! alone) can watch whole games go by. Off unless asked for:
+//!
+//! - in a browser, by the page's address: `?autoplay=host&people=2`,
+//!   `?autoplay=join` or `?autoplay=local` (`&seed=N`, `&bot=random`,
+//!   `&name=Ann`);
+//! - on the desktop, by `FOODWEB_AUTOPLAY=host|join|local` (and
+//!   `FOODWEB_PEOPLE`, `FOODWEB_SEED`, `FOODWEB_BOT`, `FOODWEB_NAME`).
+//!
+//! `host` opens a Forest Showdown table in the lobby of the server it was
+//! connected to (from the title screen, by whoever pressed the button),
+//! waits for `people` persons (itself included), fills the other seats with
+//! bots and starts. `join` takes an open seat at the first table that has
+//! one and says it is ready. `local` starts a game against bots in this
+//! client's own server, as Play against bots does. At the table the bot
+//! chooses from the seat's view only, like every other bot.
+
+use bevy::prelude::*;
+use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::games::{AnySettings, bot_move, my_turn};
+use foodweb_netcode::messages::{ClientMsg, SeatKind};
+use foodweb_rules::GameId;
+use foodweb_rules::forest::ForestTiming;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::screens::{TableSetup, request_start};
+use super::{Screen, UserSettings, web};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Host,
+    Join,
+    Local,
+}
+
+#[derive(Resource)]
+struct Autoplay {
+    part: Part,
+    /// Persons the host waits for, itself included.
+    people: usize,
+    bot: String,
+    seed: u64,
+    rng: ChaCha8Rng,
+    /// Seconds until the next lobby request may go.
+    cooldown: f32,
+    /// The table revision this seat last acted on, and how long it has
+    /// been waiting to act (a person's pause, so the screens can be seen).
+    acted_on: Option<u64>,
+    thinking: f32,
+    created: bool,
+    filled: bool,
+    ready_sent: bool,
+    local_started: bool,
+}
+
+/// Seconds a seat waits before it acts: long enough to see the screen.
+const THINK_SECS: f32 = 0.6;
+
+fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
+    let part = match web::page_param("autoplay").as_deref() {
+        Some("host") => Part::Host,
+        Some("join") => Part::Join,
+        Some("local") => Part::Local,
+        Some(other) => {
+            warn!("autoplay '{other}' is not host, join or local: left off");
+            return;
+        }
+        None => return,
+    };
+    let number = |name: &str, default: u64| {
+        web::page_param(name)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let seed = number("seed", 7);
+    if let Some(name) = web::page_param("name").filter(|n| !n.trim().is_empty()) {
+        settings.name = name.trim().to_string();
+    }
+    info!("autoplay: {part:?}");
+    commands.insert_resource(Autoplay {
+        part,
+        people: number("people", 1).max(1) as usize,
+        bot: web::page_param("bot").unwrap_or_else(|| "memory".into()),
+        seed,
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        cooldown: 0.0,
+        acted_on: None,
+        thinking: 0.0,
+        created: false,
+        filled: false,
+        ready_sent: false,
+        local_started: false,
+    });
+}
+
+/// `local`: from the title screen, a Forest Showdown game against bots.
+fn start_local(
+    mut commands: Commands,
+    time: Res<Time<Real>>,
+    mut on_title: Local<f32>,
+    mut auto: ResMut<Autoplay>,
+    mut setup: ResMut<TableSetup>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if auto.part != Part::Local || auto.local_started {
+        return;
+    }
+    // A moment on the title screen first, as a person would take.
+    *on_title += time.delta_secs();
+    if *on_title < 1.5 {
+        return;
+    }
+    *setup = TableSetup::for_game(GameId::Forest, "Autoplay".into());
+    setup.seed = auto.seed;
+    next.set(Screen::Setup);
+    request_start(&mut commands);
+    auto.local_started = true;
+}
+
+/// `host` and `join`: find a place in the lobby and get the game going.
+fn in_lobby(
+    time: Res<Time<Real>>,
+    mut auto: ResMut<Autoplay>,
+    model: Res<ClientModel>,
+    mut outbox: ResMut<Outbox>,
+) {
+    auto.cooldown -= time.delta_secs();
+    if auto.cooldown > 0.0 || model.server.is_none() {
+        return;
+    }
+    auto.cooldown = 0.4;
+    let Some(_) = model.place else {
+        match auto.part {
+            Part::Host if !auto.created => {
+                outbox.0.push(ClientMsg::CreateTable {
+                    settings: AnySettings::Forest(ForestTiming::Quick.settings()),
+                    seats: 4,
+                    host_seat: false,
+                    seed: Some(auto.seed),
+                });
+                auto.created = true;
+            }
+            Part::Join => match model.tables.iter().find(|t| !t.started && t.open_seats > 0) {
+                Some(t) => {
+                    outbox.0.push(ClientMsg::TakeSeat {
+                        table: t.id,
+                        seat: None,
+                    });
+                    // Time for the seat to be granted before asking again.
+                    auto.cooldown = 3.0;
+                }
+                None => outbox.0.push(ClientMsg::ListTables),
+            },
+            _ => {}
+        }
+        return;
+    };
+    let (Some(lobby), Some(me)) = (model.lobby.as_ref(), model.my_seat()) else {
+        return;
+    };
+    if lobby.started {
+        return;
+    }
+    if model.is_owner() {
+        let persons = lobby
+            .seats
+            .iter()
+            .filter(|s| matches!(s.kind, SeatKind::Person { .. }))
+            .count();
+        if persons >= auto.people && !auto.filled {
+            outbox.0.push(ClientMsg::FillWithBots {
+                kind: auto.bot.clone(),
+            });
+            auto.filled = true;
+        }
+        let all_ready = lobby.seats.iter().enumerate().all(|(i, s)| match s.kind {
+            SeatKind::Open => false,
+            SeatKind::Bot { .. } => true,
+            SeatKind::Person { ready, .. } => ready || i == me.index(),
+        });
+        if auto.filled && all_ready {
+            outbox.0.push(ClientMsg::Start);
+            // Time for the start to arrive before asking again.
+            auto.cooldown = 3.0;
+        }
+    } else if !auto.ready_sent
+        && matches!(
+            lobby.seats[me.index()].kind,
+            SeatKind::Person { ready: false, .. }
+        )
+    {
+        outbox.0.push(ClientMsg::SetReady { ready: true });
+        auto.ready_sent = true;
+    }
+}
+
+/// At the table: when the seat is waited on, the bot chooses, after a
+/// person's pause.
+fn at_table(
+    time: Res<Time<Real>>,
+    mut auto: ResMut<Autoplay>,
+    model: Res<ClientModel>,
+    mut outbox: ResMut<Outbox>,
+) {
+    let Some(view) = model.view.as_ref() else {
+        return;
+    };
+    if !my_turn(view) || auto.acted_on == Some(model.revision) {
+        auto.thinking = 0.0;
+        return;
+    }
+    auto.thinking += time.delta_secs();
+    if auto.thinking < THINK_SECS {
+        return;
+    }
+    let Autoplay { bot, rng, .. } = &mut *auto;
+    if let Some(action) = bot_move(bot, view, rng) {
+        outbox.0.push(ClientMsg::Act { action });
+    }
+    auto.acted_on = Some(model.revision);
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, begin).add_systems(
+        Update,
+        (
+            start_local.run_if(in_state(Screen::Title)),
+            in_lobby.run_if(in_state(Screen::Lobby)),
+            at_table.run_if(in_state(Screen::Table)),
+        )
+            .run_if(resource_exists::<Autoplay>),
+    );
+}

@@ -1,0 +1,140 @@
+// The browser test: two headless Chromium pages, served by `foodweb serve`,
+// play one Forest Showdown table together; then a third page plays against
+// bots in the browser alone. Run by .ci/run; by hand:
+//
+//   node wasm/tests/browser.mjs http://127.0.0.1:8080/ /tmp/shots
+//
+// (the page's address as `foodweb serve` prints it, `?ws=PORT` included
+// when the WebSocket port is not the default)
+//
+// The client writes what it shows as data-* attributes of <body> (see
+// src/client/page_status.rs); the title screen's buttons are pressed where
+// the client says they are, with the mouse on the desktop-sized page and a
+// finger on the phone-sized one. At the table a bot plays each page's seat
+// (?autoplay=..., src/client/autoplay.rs) through the same screens.
+import { chromium } from 'playwright-core';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+const base = process.argv[2] || 'http://127.0.0.1:8080/';
+const out = process.argv[3] || 'browser-shots';
+mkdirSync(out, { recursive: true });
+
+const MINUTE = 60_000;
+const report = { pages: {} };
+const problems = [];
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: [
+    '--no-sandbox', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--disable-quic',
+    // WebGL2 in software: the machine has no GPU.
+    '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
+  ],
+});
+
+const SIZES = {
+  desktop: { viewport: { width: 1920, height: 1080 }, deviceScaleFactor: 1 },
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true },
+};
+
+async function open(name, size, params) {
+  const url = new URL(base);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
+  const context = await browser.newContext(SIZES[size]);
+  const page = await context.newPage();
+  page.on('pageerror', e => problems.push(`[${name}] page error: ${e}`));
+  page.on('console', m => {
+    if (m.type() === 'error' && !/exceptions for control flow/.test(m.text())) {
+      problems.push(`[${name}] console error: ${m.text().slice(0, 300)}`);
+    }
+  });
+  await page.goto(url.href);
+  // Page load to the title screen, as the page's own clock counts it.
+  const titleMs = await (await page.waitForFunction(
+    () => document.body.dataset.screen === 'title' && Math.round(performance.now()),
+    null, { timeout: 5 * MINUTE, polling: 100 })).jsonValue();
+  report.pages[name] = { size, titleMs };
+  console.log(`[${name}] title screen ${titleMs} ms after page load`);
+  return { name, page, context };
+}
+
+const data = (p, key) => p.page.evaluate(k => document.body.dataset[k], key);
+
+async function waitFor(p, what, test, minutes = 4) {
+  try {
+    await p.page.waitForFunction(test, null, { timeout: minutes * MINUTE, polling: 250 });
+  } catch (e) {
+    await shot(p, `failed-${p.name}`);
+    const seen = await p.page.evaluate(() => ({ ...document.body.dataset }));
+    throw new Error(`[${p.name}] never ${what}: the page shows ${JSON.stringify(seen)}`);
+  }
+  console.log(`[${p.name}] ${what}`);
+}
+
+async function shot(p, file) {
+  await p.page.screenshot({ path: `${out}/${file}.png` });
+}
+
+// Presses a button where the client drew it: a click, or a tap on a phone.
+async function press(p, target, touch) {
+  const rect = await data(p, `target${target.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase())}`);
+  if (!rect) throw new Error(`[${p.name}] no ${target} button on screen`);
+  const [x, y, w, h] = rect.split(',').map(Number);
+  if (touch) await p.page.touchscreen.tap(x + w / 2, y + h / 2);
+  else await p.page.mouse.click(x + w / 2, y + h / 2);
+}
+
+try {
+  // Two browsers at one table: the desktop page opens it, the phone joins.
+  const host = await open('host', 'desktop', { autoplay: 'host', people: 2, seed: 11, name: 'Desk' });
+  await shot(host, 'web-title-desktop');
+  const guest = await open('guest', 'phone', { autoplay: 'join', name: '手机' });
+  await shot(guest, 'web-title-phone');
+
+  await press(host, 'play-here', false);
+  await waitFor(host, 'in the lobby', () => document.body.dataset.screen === 'lobby');
+  await waitFor(host, 'seated at a table', () => !!document.body.dataset.seat);
+  await shot(host, 'web-lobby-desktop');
+  await press(guest, 'play-here', true);
+  await waitFor(guest, 'in the lobby', () => document.body.dataset.screen === 'lobby');
+  await waitFor(guest, 'welcomed by the server', () => !!document.body.dataset.server);
+  await shot(guest, 'web-lobby-phone');
+
+  for (const p of [host, guest]) {
+    await waitFor(p, 'at the table', () => document.body.dataset.screen === 'table');
+  }
+  const seats = [await data(host, 'seat'), await data(guest, 'seat')];
+  if (seats[0] === seats[1]) throw new Error(`both pages sit in seat ${seats[0]}`);
+  report.seats = seats;
+  await shot(host, 'web-table-desktop');
+  await shot(guest, 'web-table-phone');
+
+  for (const p of [host, guest]) {
+    await waitFor(p, 'saw a showdown resolved', () => Number(document.body.dataset.showdowns) >= 1, 6);
+  }
+  await shot(host, 'web-showdown-desktop');
+  await shot(guest, 'web-showdown-phone');
+  report.showdowns = [await data(host, 'showdowns'), await data(guest, 'showdowns')].map(Number);
+  await host.context.close();
+  await guest.context.close();
+
+  // No server needed: a game against bots inside the page.
+  const alone = await open('alone', 'phone', { autoplay: 'local', seed: 5 });
+  await waitFor(alone, 'at a table of its own', () => document.body.dataset.screen === 'table');
+  await waitFor(alone, 'saw a showdown resolved', () => Number(document.body.dataset.showdowns) >= 1, 6);
+  await shot(alone, 'web-local-phone');
+  await alone.context.close();
+} catch (e) {
+  problems.push(String(e.message || e));
+} finally {
+  await browser.close();
+}
+
+report.problems = problems;
+writeFileSync(`${out}/browser-report.json`, JSON.stringify(report, null, 2));
+if (problems.length) {
+  console.error('browser test FAILED:\n' + problems.join('\n'));
+  process.exit(1);
+}
+console.log('browser test passed:', JSON.stringify(report));
