@@ -84,11 +84,9 @@ fn sim_reports_as_json() {
 
 #[test]
 fn scenario_prints_steps_views_and_hash() {
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/rules/scenarios/forest/04-challenge-illegal-and-mutual.ron"
-    );
-    let (code, out, err) = foodweb(&["scenario", file]);
+    let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into());
+    let file = format!("{root}/rules/scenarios/forest/04-challenge-illegal-and-mutual.ron");
+    let (code, out, err) = foodweb(&["scenario", &file]);
     assert_eq!(code, 0, "{err}");
     for part in [
         "steps:",
@@ -101,7 +99,7 @@ fn scenario_prints_steps_views_and_hash() {
     ] {
         assert!(out.contains(part), "missing {part}:\n{out}");
     }
-    let (code, out, _) = foodweb(&["scenario", file, "--json"]);
+    let (code, out, _) = foodweb(&["scenario", &file, "--json"]);
     assert_eq!(code, 0);
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(report["failures"], 0);

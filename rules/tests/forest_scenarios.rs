@@ -6,8 +6,11 @@ use foodweb_rules::scenario;
 
 #[test]
 fn every_forest_scenario_holds() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/forest");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
+    // Where cargo runs the test from, not where it was compiled: a shared
+    // target folder may hold a binary built in another clone.
+    let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into());
+    let dir = std::path::Path::new(&root).join("scenarios/forest");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
