@@ -27,10 +27,13 @@ rm -rf wasm/dist
 mkdir -p wasm/dist
 wasm-bindgen --target web --no-typescript --out-dir wasm/dist --out-name foodweb \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$PROFILE/foodweb.wasm"
-# wasm-opt (Debian's binaryen) where installed: about half the size, for
-# some minutes more on two cores.
-if command -v wasm-opt >/dev/null && [ -z "${NO_WASM_OPT:-}" ]; then
+# wasm-opt only when asked (WASM_OPT=1): Debian 12's binaryen 108 breaks
+# the module (the page dies with "WebAssembly.Table.set(): Argument 1 is
+# invalid for table"), with or without --enable-reference-types; a newer
+# binaryen (npm's `binaryen` package) is needed, and takes minutes.
+if [ -n "${WASM_OPT:-}" ]; then
     wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int \
+        --enable-reference-types --enable-sign-ext --enable-mutable-globals \
         -o wasm/dist/foodweb_bg.wasm wasm/dist/foodweb_bg.wasm
 fi
 # A gzip twin of the module: `foodweb serve` sends it to browsers that take

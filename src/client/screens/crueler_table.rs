@@ -226,7 +226,13 @@ fn table(
     let (area, response) = ui.allocate_exact_size(size, Sense::click());
     let painter = ui.painter_at(area);
     let c = area.center();
-    let plate_w = (area.width() * 0.11).clamp(128.0, 180.0);
+    // Smaller plates on a phone, where thirteen must share 390 points.
+    let smallest = if widgets::narrow(ui.ctx()) {
+        100.0
+    } else {
+        128.0
+    };
+    let plate_w = (area.width() * 0.11).clamp(smallest, 180.0);
     let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
     let (rx, ry) = (area.width() * 0.30, area.height() * 0.27);
     // The wooden table with its felt.
@@ -526,7 +532,7 @@ fn controls(
     }
     match view.phase {
         CruelerPhase::Interlude => {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 if !view.ready {
                     if ui
                         .add(egui::Button::new(
@@ -556,7 +562,7 @@ fn controls(
                 }
             });
             for o in &view.offers {
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     if o.to == me {
                         ui.label(
                             egui::RichText::new(match lang {
