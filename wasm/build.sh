@@ -36,9 +36,9 @@ if [ -n "${WASM_OPT:-}" ]; then
         --enable-reference-types --enable-sign-ext --enable-mutable-globals \
         -o wasm/dist/foodweb_bg.wasm wasm/dist/foodweb_bg.wasm
 fi
-# A gzip twin of the module: `foodweb serve` sends it to browsers that take
-# gzip (a fifth of the bytes over the LAN).
-gzip -9 -k -f wasm/dist/foodweb_bg.wasm
 cp wasm/index.html wasm/dist/
 cp -r assets wasm/dist/assets
+# Gzip twins of what compresses: `foodweb serve` sends them to browsers that
+# take gzip (the module shrinks to a fifth).
+gzip -9 -k -f wasm/dist/foodweb_bg.wasm wasm/dist/foodweb.js wasm/dist/assets/fonts/*.otf
 ls -l wasm/dist
