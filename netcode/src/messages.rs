@@ -140,6 +140,26 @@ pub struct LobbyState {
     pub spectators: u32,
 }
 
+impl LobbyState {
+    /// How many seats persons hold.
+    pub fn persons(&self) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| matches!(s.kind, SeatKind::Person { .. }))
+            .count()
+    }
+
+    /// Whether every seat is filled and every person but `owner` (who
+    /// starts the game) is ready: what a start needs.
+    pub fn ready_to_start(&self, owner: SeatId) -> bool {
+        self.seats.iter().enumerate().all(|(i, s)| match s.kind {
+            SeatKind::Open => false,
+            SeatKind::Bot { .. } => true,
+            SeatKind::Person { ready, .. } => ready || i == owner.index(),
+        })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ServerMsg {
     Welcome {
@@ -188,4 +208,56 @@ pub enum ServerMsg {
     Rejected {
         reason: Bilingual,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foodweb_rules::forest::ForestSettings;
+
+    fn lobby(kinds: Vec<SeatKind>) -> LobbyState {
+        LobbyState {
+            id: 1,
+            settings: AnySettings::Forest(ForestSettings::default()),
+            seats: kinds
+                .into_iter()
+                .enumerate()
+                .map(|(i, kind)| SeatInfo {
+                    seat: SeatId(i as u8),
+                    name: format!("seat {}", i + 1),
+                    kind,
+                })
+                .collect(),
+            host: None,
+            owner: Some(SeatId(0)),
+            started: false,
+            result: None,
+            bot_kinds: Vec::new(),
+            spectators: 0,
+        }
+    }
+
+    fn person(ready: bool) -> SeatKind {
+        SeatKind::Person {
+            ready,
+            connected: true,
+            stand_in: false,
+        }
+    }
+
+    /// The hall's start rule (`Hall::start`): no seat may be empty, and
+    /// every person but the owner, whose start counts as ready, is ready.
+    #[test]
+    fn a_start_needs_every_seat_filled_and_every_other_person_ready() {
+        let bot = || SeatKind::Bot {
+            kind: "memory".into(),
+        };
+        let full = lobby(vec![person(false), person(true), bot()]);
+        assert_eq!(full.persons(), 2);
+        assert!(full.ready_to_start(SeatId(0)));
+        assert!(!full.ready_to_start(SeatId(1)), "seat 1 is not ready");
+        let open = lobby(vec![person(false), SeatKind::Open, bot()]);
+        assert_eq!(open.persons(), 1);
+        assert!(!open.ready_to_start(SeatId(0)));
+    }
 }

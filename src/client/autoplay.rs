@@ -164,23 +164,13 @@ fn in_lobby(
         return;
     }
     if model.is_owner() {
-        let persons = lobby
-            .seats
-            .iter()
-            .filter(|s| matches!(s.kind, SeatKind::Person { .. }))
-            .count();
-        if persons >= auto.people && !auto.filled {
+        if lobby.persons() >= auto.people && !auto.filled {
             outbox.0.push(ClientMsg::FillWithBots {
                 kind: auto.bot.clone(),
             });
             auto.filled = true;
         }
-        let all_ready = lobby.seats.iter().enumerate().all(|(i, s)| match s.kind {
-            SeatKind::Open => false,
-            SeatKind::Bot { .. } => true,
-            SeatKind::Person { ready, .. } => ready || i == me.index(),
-        });
-        if auto.filled && all_ready {
+        if auto.filled && lobby.ready_to_start(me) {
             outbox.0.push(ClientMsg::Start);
             // Time for the start to arrive before asking again.
             auto.cooldown = 3.0;

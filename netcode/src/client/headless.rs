@@ -227,12 +227,7 @@ fn drive(
     if !lobby.started {
         if model.is_owner() {
             if let Part::Create { people, bots, .. } = &plan.part {
-                let persons = lobby
-                    .seats
-                    .iter()
-                    .filter(|s| matches!(s.kind, SeatKind::Person { .. }))
-                    .count();
-                if persons >= *people && !progress.filled {
+                if lobby.persons() >= *people && !progress.filled {
                     outbox
                         .0
                         .push(ClientMsg::FillWithBots { kind: bots.clone() });
