@@ -4,9 +4,9 @@
 //!
 //! - in a browser, by the page's address: `?autoplay=host&people=2`,
 //!   `?autoplay=join` or `?autoplay=local` (`&seed=N`, `&bot=random`,
-//!   `&name=Ann`);
+//!   `&name=Ann` for the page's player);
 //! - on the desktop, by `FOODWEB_AUTOPLAY=host|join|local` (and
-//!   `FOODWEB_PEOPLE`, `FOODWEB_SEED`, `FOODWEB_BOT`, `FOODWEB_NAME`).
+//!   `FOODWEB_PEOPLE`, `FOODWEB_SEED`, `FOODWEB_BOT`).
 //!
 //! `host` opens a Forest Showdown table in the lobby of the server it was
 //! connected to (from the title screen, by whoever pressed the button),
@@ -75,7 +75,11 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
             .unwrap_or(default)
     };
     let seed = number("seed", 7);
-    if let Some(name) = web::page_param("name").filter(|n| !n.trim().is_empty()) {
+    // The page's name for its player (a browser keeps no settings file;
+    // on the desktop the saved name stays as it is).
+    if web::IN_BROWSER
+        && let Some(name) = web::page_param("name").filter(|n| !n.trim().is_empty())
+    {
         settings.name = name.trim().to_string();
     }
     info!("autoplay: {part:?}");
