@@ -118,47 +118,58 @@ pub fn serve_static(
         .server_addr()
         .to_ip()
         .ok_or_else(|| std::io::Error::other("not an IP listener"))?;
-    std::thread::Builder::new()
-        .name("web client".into())
-        .spawn(move || {
-            for request in server.incoming_requests() {
-                let accept = request
-                    .headers()
-                    .iter()
-                    .find(|h| h.field.equiv("Accept-Encoding"))
-                    .map(|h| h.value.as_str().to_owned())
-                    .unwrap_or_default();
-                let response = match resolve(&root, request.url()) {
-                    Some(path) => {
-                        let (file, encoding) = pick_encoding(&path, &accept);
-                        match std::fs::read(&file) {
-                            Ok(bytes) => {
-                                let header = |name: &str, value: &str| {
-                                    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
-                                        .expect("a valid header")
-                                };
-                                let mut response = tiny_http::Response::from_data(bytes)
-                                    .with_header(header("Content-Type", content_type(&path)));
-                                if let Some(encoding) = encoding {
-                                    // The page's loading bar counts decoded bytes.
-                                    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-                                    response.add_header(header("Content-Encoding", encoding));
-                                    response
-                                        .add_header(header("X-Decoded-Length", &size.to_string()));
-                                }
-                                response
-                            }
-                            Err(_) => {
-                                tiny_http::Response::from_string("unreadable").with_status_code(500)
-                            }
-                        }
-                    }
-                    None => tiny_http::Response::from_string("not found").with_status_code(404),
-                };
-                let _ = request.respond(response);
-            }
-        })?;
+    // Several phones fetch the module (megabytes) at once at a party: a few
+    // threads, so one slow download does not hold up the rest.
+    let server = std::sync::Arc::new(server);
+    for worker in 0..WEB_THREADS {
+        let server = server.clone();
+        let root = root.clone();
+        std::thread::Builder::new()
+            .name(format!("web client {worker}"))
+            .spawn(move || serve_requests(&server, &root))?;
+    }
     Ok(bound)
+}
+
+/// Threads serving the browser client.
+#[cfg(not(target_family = "wasm"))]
+const WEB_THREADS: usize = 4;
+
+#[cfg(not(target_family = "wasm"))]
+fn serve_requests(server: &tiny_http::Server, root: &Path) {
+    for request in server.incoming_requests() {
+        let accept = request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv("Accept-Encoding"))
+            .map(|h| h.value.as_str().to_owned())
+            .unwrap_or_default();
+        let response = match resolve(root, request.url()) {
+            Some(path) => {
+                let (file, encoding) = pick_encoding(&path, &accept);
+                match std::fs::read(&file) {
+                    Ok(bytes) => {
+                        let header = |name: &str, value: &str| {
+                            tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
+                                .expect("a valid header")
+                        };
+                        let mut response = tiny_http::Response::from_data(bytes)
+                            .with_header(header("Content-Type", content_type(&path)));
+                        if let Some(encoding) = encoding {
+                            // The page's loading bar counts decoded bytes.
+                            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+                            response.add_header(header("Content-Encoding", encoding));
+                            response.add_header(header("X-Decoded-Length", &size.to_string()));
+                        }
+                        response
+                    }
+                    Err(_) => tiny_http::Response::from_string("unreadable").with_status_code(500),
+                }
+            }
+            None => tiny_http::Response::from_string("not found").with_status_code(404),
+        };
+        let _ = request.respond(response);
+    }
 }
 
 #[cfg(test)]

@@ -49,11 +49,29 @@ async function open(name, size, params) {
       problems.push(`[${name}] console error: ${m.text().slice(0, 300)}`);
     }
   });
-  await page.goto(url.href);
-  // Page load to the title screen, as the page's own clock counts it.
-  const titleMs = await (await page.waitForFunction(
-    () => document.body.dataset.screen === 'title' && Math.round(performance.now()),
-    null, { timeout: 5 * MINUTE, polling: 100 })).jsonValue();
+  // Page load to the title screen, as the page's own clock counts it. A
+  // page that never gets there is looked at, reported and loaded once more
+  // (headless Chromium on a busy machine has been seen to stall once);
+  // a second stall fails the test.
+  let titleMs;
+  for (let attempt = 1; titleMs === undefined; attempt++) {
+    await page.goto(url.href);
+    try {
+      titleMs = await (await page.waitForFunction(
+        () => document.body.dataset.screen === 'title' && Math.round(performance.now()),
+        null, { timeout: 3 * MINUTE, polling: 100 })).jsonValue();
+    } catch (e) {
+      await page.screenshot({ path: `${out}/failed-${name}-${attempt}.png` });
+      const seen = await page.evaluate(() => ({
+        loading: document.getElementById('loading')?.innerText,
+        ...document.body.dataset,
+      }));
+      const why = `[${name}] no title screen after 3 minutes: the page shows ${JSON.stringify(seen)}`;
+      if (attempt >= 2) throw new Error(why);
+      console.log(why + '; loading it again');
+      (report.stalls ||= []).push(why);
+    }
+  }
   report.pages[name] = { size, titleMs };
   console.log(`[${name}] title screen ${titleMs} ms after page load`);
   return { name, page, context };
