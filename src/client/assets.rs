@@ -7,6 +7,9 @@ use iyes_progress::ProgressPlugin;
 
 use super::Screen;
 
+/// The UI font's path (as in [`UiAssets`]).
+pub const UI_FONT: &str = "fonts/FoodwebUI.otf";
+
 #[derive(AssetCollection, Resource)]
 pub struct UiAssets {
     /// Noto Sans CJK SC cut down to the characters of Foodweb's own texts

@@ -54,6 +54,42 @@ fn loading_progress(sprites: Option<Res<CardSprites>>, server: Res<AssetServer>)
     }
 }
 
+/// Says once, after 20 s on the loading screen, what has not loaded yet
+/// (the sprites, the UI font) and in what state: a stalled download is
+/// otherwise a loading bar that never moves.
+fn report_slow_loading(
+    time: Res<Time<Real>>,
+    sprites: Option<Res<CardSprites>>,
+    server: Res<AssetServer>,
+    mut reported: Local<bool>,
+) {
+    if *reported || time.elapsed_secs() < 20.0 {
+        return;
+    }
+    *reported = true;
+    let describe = |id: bevy::asset::UntypedAssetId, path: String| {
+        format!("{path} ({:?})", server.get_load_state(id))
+    };
+    let mut waiting: Vec<String> = sprites
+        .iter()
+        .flat_map(|s| s.0.iter())
+        .filter(|h| !settled(&server, h))
+        .map(|h| {
+            let path = h.path().map(|p| p.to_string()).unwrap_or_default();
+            describe(h.id().untyped(), path)
+        })
+        .collect();
+    let font = super::assets::UI_FONT;
+    match server.get_handle::<Font>(font) {
+        Some(h) if !server.is_loaded_with_dependencies(h.id()) => {
+            waiting.push(describe(h.id().untyped(), font.into()));
+        }
+        None => waiting.push(format!("{font} (not asked for)")),
+        _ => {}
+    }
+    warn!("still loading after 20 s: {}", waiting.join(", "));
+}
+
 fn register_with_egui(
     mut contexts: EguiContexts,
     sprites: Option<Res<CardSprites>>,
@@ -85,8 +121,10 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Startup, load_sprites)
         .add_systems(
             Update,
-            loading_progress
-                .track_progress::<Screen>()
+            (
+                loading_progress.track_progress::<Screen>(),
+                report_slow_loading,
+            )
                 .run_if(in_state(Screen::Loading)),
         )
         .add_systems(

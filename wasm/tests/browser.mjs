@@ -44,10 +44,13 @@ async function open(name, size, params) {
   const context = await browser.newContext(SIZES[size]);
   const page = await context.newPage();
   page.on('pageerror', e => problems.push(`[${name}] page error: ${e}`));
+  const slow = [];
   page.on('console', m => {
     if (m.type() === 'error' && !/exceptions for control flow/.test(m.text())) {
       problems.push(`[${name}] console error: ${m.text().slice(0, 300)}`);
     }
+    // The client's own account of a loading screen that does not end.
+    if (/still loading after/.test(m.text())) slow.push(m.text().slice(0, 2000));
   });
   // Page load to the title screen, as the page's own clock counts it. A
   // page that never gets there is looked at, reported and loaded once more
@@ -66,7 +69,7 @@ async function open(name, size, params) {
         loading: document.getElementById('loading')?.innerText,
         ...document.body.dataset,
       }));
-      const why = `[${name}] no title screen after 3 minutes: the page shows ${JSON.stringify(seen)}`;
+      const why = `[${name}] no title screen after 3 minutes: the page shows ${JSON.stringify(seen)}; ${slow.join(' / ') || 'no loading report'}`;
       if (attempt >= 2) throw new Error(why);
       console.log(why + '; loading it again');
       (report.stalls ||= []).push(why);
