@@ -14,10 +14,11 @@ use foodweb_rules::forest::ForestTiming;
 
 use crate::cli::{CliError, playable_game};
 
-/// The UDP port a server listens on unless told otherwise.
-pub const DEFAULT_PORT: u16 = 5410;
+/// The UDP port a server listens on unless told otherwise (the one a
+/// desktop hosting a LAN game uses).
+pub const DEFAULT_PORT: u16 = crate::client::LAN_PORT;
 /// The WebSocket port a server listens on unless told otherwise.
-pub const DEFAULT_WS_PORT: u16 = 5411;
+pub const DEFAULT_WS_PORT: u16 = crate::client::LAN_WS_PORT;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {

@@ -91,7 +91,7 @@ pub fn serve_web_client() -> Option<String> {
     let bound =
         foodweb_netcode::web::serve_static(dir, SocketAddr::from(([0, 0, 0, 0], WEB_PORT))).ok()?;
     let ip = lan_ip().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
-    Some(format!("http://{ip}:{}/", bound.port()))
+    Some(crate::net_cli::web_url(ip, bound.port(), LAN_WS_PORT))
 }
 
 /// A browser serves nothing.

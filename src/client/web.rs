@@ -17,10 +17,7 @@ pub fn page_server() -> Option<String> {
         if host.is_empty() {
             return None;
         }
-        let search = location.search().ok().unwrap_or_default();
-        let port = web_sys::UrlSearchParams::new_with_str(&search)
-            .ok()
-            .and_then(|p| p.get("ws"))
+        let port = page_param("ws")
             .and_then(|p| p.parse::<u16>().ok())
             .unwrap_or(crate::client::net::LAN_WS_PORT);
         let host = if host.contains(':') {

@@ -177,36 +177,12 @@ fn keep_connected(
                 ))
                 .id()
         }),
-        Target::WebSocket(addr) => netcode_client(addr).map(|netcode| {
-            #[cfg(not(target_family = "wasm"))]
-            let config = ClientConfig::builder().with_no_encryption();
-            #[cfg(target_family = "wasm")]
-            let config = ClientConfig::default();
-            commands
-                .spawn((
-                    Name::new("websocket client"),
-                    netcode,
-                    WebSocketClientIo::from_url(config, format!("ws://{addr}")),
-                ))
-                .id()
-        }),
-        Target::WebSocketUrl(url) => {
-            // Netcode wants an address; with the server's address check off
-            // (LAN servers bind the wildcard) a stand-in does.
-            netcode_client(SocketAddr::from(([0, 0, 0, 0], 0))).map(|netcode| {
-                #[cfg(not(target_family = "wasm"))]
-                let config = ClientConfig::builder().with_no_encryption();
-                #[cfg(target_family = "wasm")]
-                let config = ClientConfig::default();
-                commands
-                    .spawn((
-                        Name::new("websocket client"),
-                        netcode,
-                        WebSocketClientIo::from_url(config, url),
-                    ))
-                    .id()
-            })
-        }
+        Target::WebSocket(addr) => netcode_client(addr)
+            .map(|netcode| websocket_client(&mut commands, netcode, format!("ws://{addr}"))),
+        // Netcode wants an address; with the server's address check off
+        // (LAN servers bind the wildcard) a stand-in does.
+        Target::WebSocketUrl(url) => netcode_client(SocketAddr::from(([0, 0, 0, 0], 0)))
+            .map(|netcode| websocket_client(&mut commands, netcode, url)),
     };
     match spawned {
         Ok(entity) => {
@@ -218,6 +194,21 @@ fn keep_connected(
             session.retry_at = Some(now + 1.0);
         }
     }
+}
+
+/// A client entity talking to `url` over WebSocket (TLS-less: a LAN).
+fn websocket_client(commands: &mut Commands, netcode: NetcodeClient, url: String) -> Entity {
+    #[cfg(not(target_family = "wasm"))]
+    let config = ClientConfig::builder().with_no_encryption();
+    #[cfg(target_family = "wasm")]
+    let config = ClientConfig::default();
+    commands
+        .spawn((
+            Name::new("websocket client"),
+            netcode,
+            WebSocketClientIo::from_url(config, url),
+        ))
+        .id()
 }
 
 fn netcode_client(addr: SocketAddr) -> Result<NetcodeClient, String> {
