@@ -2,6 +2,8 @@
 //! games' rule tests are written in. The format is documented in
 //! `rules/SCENARIOS.md`.
 
+use bevy_ecs::world::World;
+use ron::value::RawValue;
 use serde::{Deserialize, Serialize};
 
 use crate::game_id::GameId;
@@ -30,6 +32,9 @@ pub enum Step<G: Game> {
     Act(SeatId, G::Action),
     /// A seat tries an action that must be refused.
     Reject(SeatId, G::Action),
+    /// As `Reject`, and the reason given must contain the text (either
+    /// language): the refusal names the real reason.
+    RejectWith(SeatId, G::Action, String),
     /// A seat tries an action, whatever the verdict.
     Try(SeatId, G::Action),
     /// The clock moves on this many milliseconds.
@@ -55,7 +60,45 @@ pub struct Scenario<G: Game> {
     pub settings: Option<G::Settings>,
     #[serde(default)]
     pub setup: Option<G::Setup>,
-    pub steps: Vec<Step<G>>,
+    /// Read one at a time (`load_steps`), so that a step the game's types
+    /// cannot represent is reported by its number.
+    pub steps: Vec<Box<RawValue>>,
+}
+
+/// A step as the loader read it.
+enum Loaded<G: Game> {
+    Step(Step<G>),
+    /// A `Reject` whose action the game's types cannot even represent (a
+    /// negative gene value, say): refused before it reaches the table, as a
+    /// malformed message from a client is.
+    RefusedAtLoad {
+        text: String,
+        reason: String,
+    },
+}
+
+/// The shape of a `Reject` step, whatever its action holds (only the
+/// shape is read).
+#[derive(Deserialize)]
+#[allow(dead_code)]
+enum AnyReject {
+    Reject(SeatId, serde::de::IgnoredAny),
+}
+
+/// Reads each step: a step that does not parse is refused with its number,
+/// unless it is a `Reject` of an action no client could send.
+fn load_steps<G: Game>(raw: &[Box<RawValue>]) -> Result<Vec<Loaded<G>>, ScenarioError> {
+    raw.iter()
+        .enumerate()
+        .map(|(i, r)| match r.into_rust::<Step<G>>() {
+            Ok(step) => Ok(Loaded::Step(step)),
+            Err(e) if r.into_rust::<AnyReject>().is_ok() => Ok(Loaded::RefusedAtLoad {
+                text: r.trim().get_ron().to_string(),
+                reason: e.to_string(),
+            }),
+            Err(e) => Err(ScenarioError::Parse(format!("step {}: {e}", i + 1))),
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -140,10 +183,28 @@ pub fn run<G: Game>(text: &str) -> Result<(ScenarioReport<G>, Table<G>), Scenari
     if let Some(settings) = &scenario.settings {
         config.settings = settings.clone();
     }
+    let loaded = load_steps::<G>(&scenario.steps)?;
     let mut table = Table::with_setup(config, scenario.setup.as_ref())
         .map_err(|e| ScenarioError::Setup(e.to_string()))?;
     let mut steps = Vec::new();
-    for (index, step) in scenario.steps.iter().enumerate() {
+    for (index, loaded) in loaded.iter().enumerate() {
+        let step = match loaded {
+            Loaded::Step(step) => step,
+            Loaded::RefusedAtLoad { text, reason } => {
+                let n = index + 1;
+                steps.push(StepReport {
+                    index: n,
+                    step: text.clone(),
+                    outcome: "rejected".into(),
+                    reason: Some(Bilingual::new(
+                        format!("refused at load, step {n}: {reason}"),
+                        format!("载入时拒绝，第 {n} 步：{reason}"),
+                    )),
+                    failure: None,
+                });
+                continue;
+            }
+        };
         let mut report = StepReport {
             index: index + 1,
             step: step_text(step),
@@ -152,7 +213,10 @@ pub fn run<G: Game>(text: &str) -> Result<(ScenarioReport<G>, Table<G>), Scenari
             failure: None,
         };
         match step {
-            Step::Act(seat, action) | Step::Reject(seat, action) | Step::Try(seat, action) => {
+            Step::Act(seat, action)
+            | Step::Reject(seat, action)
+            | Step::RejectWith(seat, action, _)
+            | Step::Try(seat, action) => {
                 let verdict = table.submit(*seat, action.clone());
                 report.outcome = if verdict.is_ok() {
                     "accepted"
@@ -165,7 +229,15 @@ pub fn run<G: Game>(text: &str) -> Result<(ScenarioReport<G>, Table<G>), Scenari
                 }
                 report.failure = match (step, &verdict) {
                     (Step::Act(..), Err(r)) => Some(format!("expected acceptance, refused: {r}")),
-                    (Step::Reject(..), Ok(())) => Some("expected refusal, accepted".into()),
+                    (Step::Reject(..) | Step::RejectWith(..), Ok(())) => {
+                        Some("expected refusal, accepted".into())
+                    }
+                    (Step::RejectWith(_, _, want), Err(r))
+                        if !r.reason.en.contains(want.as_str())
+                            && !r.reason.zh.contains(want.as_str()) =>
+                    {
+                        Some(format!("refused, but not because of '{want}': {r}"))
+                    }
                     _ => None,
                 };
             }
@@ -263,5 +335,78 @@ impl<G: Game> ScenarioReport<G> {
         let _ = writeln!(out, "\nsnapshot hash: {}", self.hash);
         let _ = writeln!(out, "failures: {}", self.failures);
         out
+    }
+}
+
+/// What the referee said, as every game's scenarios check it: public
+/// announcements and one seat's private notes, in either language.
+#[derive(Clone, Copy, Debug)]
+pub enum Heard<'a> {
+    /// Some public announcement so far contains the text.
+    Said(&'a str),
+    NotSaid(&'a str),
+    /// Some private note to the seat contains the text.
+    Told(SeatId, &'a str),
+    NotTold(SeatId, &'a str),
+    /// The announcements contain these texts in this order.
+    SaidInOrder(&'a [String]),
+}
+
+/// Whether a `Heard` check holds; if not, what is the case instead.
+pub fn verify_heard(world: &World, check: Heard<'_>) -> Result<(), String> {
+    let said = world.resource::<crate::table::Announcements>();
+    let has = |t: &Bilingual, text: &str| t.en.contains(text) || t.zh.contains(text);
+    let public_has = |text: &str| said.public.iter().any(|a| has(&a.text, text));
+    let told = |s: SeatId, text: &str| {
+        said.private
+            .iter()
+            .any(|n| n.seat == s && has(&n.text, text))
+    };
+    let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
+    match check {
+        Heard::Said(t) => ok(public_has(t), format!("nobody announced '{t}'")),
+        Heard::NotSaid(t) => ok(!public_has(t), format!("'{t}' was announced")),
+        Heard::Told(s, t) => ok(told(s, t), format!("seat {s} was not told '{t}'")),
+        Heard::NotTold(s, t) => ok(!told(s, t), format!("seat {s} was told '{t}'")),
+        Heard::SaidInOrder(texts) => {
+            let mut at = 0;
+            for text in texts {
+                match said.public[at..].iter().position(|a| has(&a.text, text)) {
+                    Some(i) => at += i + 1,
+                    None => {
+                        return Err(format!("'{text}' was not announced after what came before"));
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `Score(seat, n)`: the game is over and the seat's final score is `n`
+/// (Forest: total energy; Gene: gold cubes; Crueler: life left).
+pub fn verify_score(result: Option<GameResult>, seat: SeatId, want: i64) -> Result<(), String> {
+    let Some(result) = result else {
+        return Err("the game is not over: there is no score yet".into());
+    };
+    match result.scores.get(seat.index()) {
+        Some(&have) if have == want => Ok(()),
+        Some(&have) => Err(format!("seat {seat} scored {have}, not {want}")),
+        None => Err(format!("there is no seat {seat}")),
+    }
+}
+
+/// `Sees(viewer, fact)` / `NotSees(viewer, fact)`: whether the viewer's
+/// own view shows the fact, as the game's `shows` judged it.
+pub fn verify_sight(
+    shows: bool,
+    want: bool,
+    viewer: SeatId,
+    fact: &impl std::fmt::Debug,
+) -> Result<(), String> {
+    match (shows, want) {
+        (true, true) | (false, false) => Ok(()),
+        (false, true) => Err(format!("seat {viewer}'s view does not show {fact:?}")),
+        (true, false) => Err(format!("seat {viewer}'s view shows {fact:?}")),
     }
 }

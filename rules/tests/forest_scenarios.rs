@@ -63,3 +63,33 @@ fn malformed_scenarios_are_refused_with_the_problem() {
         .to_string();
     assert!(err.contains("more Oak Tree than the deck has"), "{err}");
 }
+
+/// SCENARIOS.md: a `Reject` of an action the game's types cannot even hold
+/// passes, reported as refused at load with the reason; such a step
+/// anywhere else makes the loader refuse the file, naming the step.
+#[test]
+fn an_unrepresentable_action_is_refused_at_load() {
+    let text = r#"Scenario(game: "forest", seed: 1, players: 3,
+        steps: [ Wait(10), Reject(1, PlayCard(card: "unicorn")), Check(Round(1)) ])"#;
+    let (report, _) = scenario::run::<ForestGame>(text).unwrap();
+    assert_eq!(report.failures, 0, "{}", report.to_text());
+    let step = &report.steps[1];
+    assert_eq!(step.outcome, "rejected");
+    let reason = &step.reason.as_ref().unwrap().en;
+    assert!(
+        reason.starts_with("refused at load, step 2") && reason.contains("unicorn"),
+        "{reason}"
+    );
+    let elsewhere = text.replace("Reject(1, PlayCard", "Act(1, PlayCard");
+    let err = scenario::run::<ForestGame>(&elsewhere)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("step 2") && err.contains("unicorn"), "{err}");
+    let not_a_step = text.replace("Wait(10)", "Sleep(10)");
+    let err = scenario::run::<ForestGame>(&not_a_step)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("step 1"), "{err}");
+}

@@ -241,6 +241,12 @@ pub fn rules_text(ui: &mut egui::Ui, markdown: &str) {
 pub const NARROW_WIDTH: f32 = 720.0;
 
 /// Whether the window is phone-narrow.
+/// A countdown as "m:ss", rounded up so it reads 0:00 only at the end.
+pub fn clock_text(ms: u64) -> String {
+    let secs = ms.div_ceil(1000);
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
 pub fn narrow(ctx: &egui::Context) -> bool {
     ctx.content_rect().width() < NARROW_WIDTH
 }

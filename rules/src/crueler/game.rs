@@ -10,15 +10,15 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::numbers::numbers;
-use super::scenario::{CruelerCheck, CruelerSetup};
+use super::scenario::{CruelerCheck, CruelerFact, CruelerSetup};
 use super::state::{
-    Beast, CruelerAction, CruelerPhase, CruelerState, DuelKind, LifeOffer, Outcome,
+    Beast, CruelerAction, CruelerPhase, CruelerState, DuelKind, LifeOffer, Outcome, StarveBy,
 };
 use crate::bot::Bot;
 use crate::game_id::GameId;
 use crate::table::{
-    Accepted, Announcements, Game, GameResult, Rejection, Said, SeatId, Seats, Settings,
-    TableClock, TableRng, TableSet,
+    Accepted, ActionLog, Announcements, DeadlinePassed, Deadlines, Game, GameResult, LogEntry,
+    Rejection, Said, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
 };
 
 pub struct CruelerGame;
@@ -32,6 +32,18 @@ pub struct CruelerSettings {
     pub duel: DuelKind,
     /// Throws a duelist must win (beast duels).
     pub wins_needed: u8,
+    /// Who has preyed, or been preyed upon, counts for the round (the
+    /// seed) or afresh each predation phase.
+    pub starve_by: StarveBy,
+    /// Seconds the asked player has to prey or pass; then they pass.
+    /// 0 = no limit.
+    pub ask_secs: u32,
+    /// Seconds each duelist has to choose a beast for a throw; then the
+    /// referee draws one at random. 0 = no limit.
+    pub duel_secs: u32,
+    /// Seconds an interlude lasts at most; then unanswered offers lapse
+    /// and everyone is ready. 0 = no limit.
+    pub interlude_secs: u32,
 }
 
 impl Default for CruelerSettings {
@@ -40,6 +52,10 @@ impl Default for CruelerSettings {
             start_life: 10,
             duel: DuelKind::Beasts,
             wins_needed: 2,
+            starve_by: StarveBy::Round,
+            ask_secs: 60,
+            duel_secs: 30,
+            interlude_secs: 180,
         }
     }
 }
@@ -58,7 +74,87 @@ impl CruelerSettings {
                 "决斗须赢 1 到 3 回合",
             ));
         }
+        for secs in [self.ask_secs, self.duel_secs, self.interlude_secs] {
+            if secs != 0 && !(5..=3600).contains(&secs) {
+                return Err(Rejection::new(
+                    "each time limit is off (0) or 5 s to 1 hour",
+                    "每个时限须为 0（不限时）或 5 秒到 1 小时",
+                ));
+            }
+        }
         Ok(())
+    }
+}
+
+/// Which clock is running. Each wait has its own key, so a new wait (the
+/// next player asked, the next throw) always starts a fresh clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CruelerTimer {
+    Interlude {
+        round: u8,
+        phase_no: u8,
+    },
+    Ask {
+        round: u8,
+        phase_no: u8,
+        second: bool,
+        turn: u8,
+    },
+    Duel {
+        round: u8,
+        phase_no: u8,
+        turn: u8,
+        throws: u8,
+    },
+}
+
+impl CruelerTimer {
+    /// The clock the table should run now, with its length in seconds.
+    fn now(state: &CruelerState, phase: CruelerPhase, s: &CruelerSettings) -> Option<(Self, u32)> {
+        let (round, phase_no) = (state.round, state.phase_no);
+        let turn = state.turn as u8;
+        let (timer, secs) = match phase {
+            CruelerPhase::Interlude => (Self::Interlude { round, phase_no }, s.interlude_secs),
+            CruelerPhase::Predation => (
+                Self::Ask {
+                    round,
+                    phase_no,
+                    second: state.second_ask,
+                    turn,
+                },
+                s.ask_secs,
+            ),
+            CruelerPhase::Duel => (
+                Self::Duel {
+                    round,
+                    phase_no,
+                    turn,
+                    throws: state.duel.as_ref().map_or(0, |d| d.throws.len() as u8),
+                },
+                s.duel_secs,
+            ),
+            CruelerPhase::Idle | CruelerPhase::GameOver => return None,
+        };
+        (secs > 0).then_some((timer, secs))
+    }
+}
+
+/// The one clock that should run now: set if it is new; any other dropped.
+fn sync_clock(
+    world_state: &CruelerState,
+    phase: CruelerPhase,
+    settings: &CruelerSettings,
+    now_ms: u64,
+    deadlines: &mut Deadlines<CruelerTimer>,
+) {
+    match CruelerTimer::now(world_state, phase, settings) {
+        Some((timer, secs)) => {
+            deadlines.pending.retain(|d| d.timer == timer);
+            if deadlines.get(&timer).is_none() {
+                deadlines.set(timer, now_ms + u64::from(secs) * 1000);
+            }
+        }
+        None => deadlines.pending.clear(),
     }
 }
 
@@ -85,9 +181,9 @@ pub struct CruelerView {
     pub n: i32,
     pub start_life: i32,
     pub alive: Vec<bool>,
+    /// Who is in the Nature Reserve (living players only: an out seat
+    /// shows nothing of how it fell).
     pub reserve: Vec<bool>,
-    /// How many predator cards each player holds.
-    pub card_counts: Vec<usize>,
     pub die: Option<u8>,
     pub asked: Option<SeatId>,
     pub second_ask: bool,
@@ -109,22 +205,104 @@ pub struct CruelerView {
     /// Every public result so far.
     pub history: Vec<Outcome>,
     pub result: Option<GameResult>,
+    /// When the viewer must act by, if the table waits on it (table time),
+    /// and the time now.
+    pub my_deadline_ms: Option<u64>,
+    pub now_ms: u64,
 }
 
-fn apply_actions(
-    mut accepted: MessageReader<Accepted<CruelerAction>>,
-    mut state: ResMut<CruelerState>,
-    mut rng: ResMut<TableRng>,
-    mut said: ResMut<Announcements>,
-    clock: Res<TableClock>,
-    mut next: ResMut<NextState<CruelerPhase>>,
-) {
+impl CruelerView {
+    /// Whether this view shows the fact (scenario `Sees` checks).
+    pub fn shows(&self, fact: &CruelerFact) -> bool {
+        let mine = |s: SeatId| Some(s) == self.me;
+        match *fact {
+            CruelerFact::Life(s, life) => {
+                (mine(s) && self.my_life == Some(life))
+                    || self
+                        .result
+                        .as_ref()
+                        .is_some_and(|r| r.scores.get(s.index()) == Some(&i64::from(life)))
+            }
+            CruelerFact::Cards(s, n) => mine(s) && self.my_cards.len() == n,
+            CruelerFact::Holds(s, card) => mine(s) && self.my_cards.contains(&card),
+            CruelerFact::Reserve(s) => self.reserve.get(s.index()) == Some(&true),
+            CruelerFact::Dueling(s) => self
+                .duel
+                .as_ref()
+                .is_some_and(|d| d.predator == s || d.prey == s),
+            CruelerFact::Asked(s) => self.asked == Some(s),
+        }
+    }
+}
+
+/// What the table's systems need to carry the rules out.
+#[derive(bevy_ecs::system::SystemParam)]
+struct CruelerTable<'w> {
+    state: ResMut<'w, CruelerState>,
+    rng: ResMut<'w, TableRng>,
+    said: ResMut<'w, Announcements>,
+    clock: Res<'w, TableClock>,
+    phase: Res<'w, State<CruelerPhase>>,
+    next: ResMut<'w, NextState<CruelerPhase>>,
+    deadlines: ResMut<'w, Deadlines<CruelerTimer>>,
+    settings: Res<'w, Settings<CruelerGame>>,
+    log: ResMut<'w, ActionLog<CruelerAction>>,
+}
+
+impl CruelerTable<'_> {
+    /// Speaks what a step said, moves to its phase and runs its clock.
+    fn after(&mut self, lines: Vec<Said>, next: Option<CruelerPhase>) {
+        let phase = next.unwrap_or(self.phase());
+        if let Some(p) = next {
+            self.next.set(p);
+        }
+        self.said.speak(self.clock.now_ms, lines);
+        let now = self.clock.now_ms;
+        sync_clock(
+            &self.state,
+            phase,
+            &self.settings.0,
+            now,
+            &mut self.deadlines,
+        );
+    }
+
+    /// The phase after this step's changes (the state machine moves at
+    /// the next frame).
+    fn phase(&self) -> CruelerPhase {
+        if self.state.over {
+            return CruelerPhase::GameOver;
+        }
+        *self.phase.get()
+    }
+}
+
+fn apply_actions(mut accepted: MessageReader<Accepted<CruelerAction>>, mut t: CruelerTable) {
     for Accepted { seat, action } in accepted.read() {
         let mut lines = Vec::new();
-        if let Some(p) = state.apply(*seat, action, &mut rng.0, &mut lines) {
-            next.set(p);
+        let (state, rng) = (&mut t.state, &mut t.rng);
+        let next = state.apply(*seat, action, &mut rng.0, &mut lines);
+        t.after(lines, next);
+    }
+}
+
+/// A clock ran out: the referee moves the game on (rules.md §11).
+fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<CruelerTimer>>, mut t: CruelerTable) {
+    for DeadlinePassed { timer } in passed.read() {
+        let phase = t.phase();
+        let current = CruelerTimer::now(&t.state, phase, &t.settings.0).map(|(c, _)| c);
+        if current.as_ref() != Some(timer) {
+            continue;
         }
-        said.speak(clock.now_ms, lines);
+        let now = t.clock.now_ms;
+        t.log.entries.push(LogEntry::Auto {
+            at_ms: now,
+            what: format!("time ran out: {timer:?}"),
+        });
+        let mut lines = Vec::new();
+        let (state, rng) = (&mut t.state, &mut t.rng);
+        let next = state.time_out(phase, &mut rng.0, &mut lines);
+        t.after(lines, next);
     }
 }
 
@@ -132,7 +310,8 @@ pub struct CruelerPlugin;
 
 impl Plugin for CruelerPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, apply_actions.in_set(TableSet::Apply));
+        app.add_systems(Update, fire_deadlines.in_set(TableSet::Deadlines))
+            .add_systems(Update, apply_actions.in_set(TableSet::Apply));
     }
 }
 
@@ -145,7 +324,7 @@ impl Game for CruelerGame {
     type Action = CruelerAction;
     type Settings = CruelerSettings;
     type Phase = CruelerPhase;
-    type Timer = ();
+    type Timer = CruelerTimer;
     type State = CruelerState;
     type View = CruelerView;
     type Setup = CruelerSetup;
@@ -160,14 +339,26 @@ impl Game for CruelerGame {
         s.check()?;
         let names = world.resource::<Seats>().names.clone();
         let mut state = CruelerState::new(names, s.start_life, s.duel, s.wins_needed);
+        state.starve_by = s.starve_by;
+        // A scripted table may fill the boxes otherwise: then the opening
+        // says nothing of how much each holds.
+        let scripted = setup.is_some_and(|u| u.lives.is_some() || u.tokens.is_some());
+        let boxes = if scripted {
+            crate::Bilingual::new("The life boxes are filled.", "生命木盒已装好。")
+        } else {
+            crate::Bilingual::new(
+                format!("Each box holds {} life points.", s.start_life),
+                format!("每个生命木盒有 {} 点生命。", s.start_life),
+            )
+        };
         let mut lines = vec![Said::All(crate::Bilingual::new(
             format!(
-                "Each box holds {} life points. Round 1: between phases life may be given or exchanged; say when you are ready.",
-                s.start_life
+                "{} Round 1: between phases life may be given or exchanged; say when you are ready.",
+                boxes.en
             ),
             format!(
-                "每个生命木盒有 {} 点生命。第 1 轮：捕食阶段之外可以赠送或交换生命；准备好后请示意。",
-                s.start_life
+                "{}第 1 轮：捕食阶段之外可以赠送或交换生命；准备好后请示意。",
+                boxes.zh
             ),
         ))];
         let phase = match setup {
@@ -180,6 +371,10 @@ impl Game for CruelerGame {
             }
             None => CruelerPhase::Interlude,
         };
+        let now = world.resource::<TableClock>().now_ms;
+        let mut deadlines = Deadlines::<CruelerTimer>::default();
+        sync_clock(&state, phase, &s, now, &mut deadlines);
+        world.insert_resource(deadlines);
         world.insert_resource(state);
         world.resource_mut::<Announcements>().speak(0, lines);
         world.resource_mut::<NextState<CruelerPhase>>().set(phase);
@@ -232,9 +427,8 @@ impl Game for CruelerGame {
             reserve: state
                 .players
                 .iter()
-                .map(|p| p.reserve && nums.reserve(round))
+                .map(|p| p.alive && p.reserve && nums.reserve(round))
                 .collect(),
-            card_counts: state.players.iter().map(|p| p.cards.len()).collect(),
             die: state.die,
             // The referee asks each player in private (rules.md §9).
             asked: match phase {
@@ -278,6 +472,17 @@ impl Game for CruelerGame {
             },
             history: state.history.clone(),
             result: result(world),
+            my_deadline_ms: if to_act {
+                world
+                    .resource::<Deadlines<CruelerTimer>>()
+                    .pending
+                    .iter()
+                    .map(|d| d.at_ms)
+                    .min()
+            } else {
+                None
+            },
+            now_ms: world.resource::<TableClock>().now_ms,
         }
     }
 
@@ -294,7 +499,7 @@ impl Game for CruelerGame {
     }
 }
 
-fn result(world: &World) -> Option<GameResult> {
+pub(crate) fn result(world: &World) -> Option<GameResult> {
     let state = world.resource::<CruelerState>();
     if !state.over {
         return None;
@@ -326,11 +531,14 @@ impl Bot<CruelerGame> for RandomBot {
             CruelerPhase::Interlude => {
                 if let Some(o) = view.offers.iter().find(|o| o.to == me) {
                     let mine = view.my_life.unwrap_or(0);
-                    return Some(if (o.want as i32) < mine && rng.random_bool(0.5) {
-                        CruelerAction::Accept { from: o.from }
-                    } else {
-                        CruelerAction::Decline { from: o.from }
-                    });
+                    let after = mine - o.want as i32 + o.give as i32;
+                    return Some(
+                        if (o.want as i32) <= mine && after > 0 && rng.random_bool(0.5) {
+                            CruelerAction::Accept { from: o.from }
+                        } else {
+                            CruelerAction::Decline { from: o.from }
+                        },
+                    );
                 }
                 Some(CruelerAction::Ready)
             }

@@ -8,11 +8,12 @@ pub mod numbers;
 pub mod scenario;
 pub mod state;
 
-pub use game::{CruelerGame, CruelerSettings, CruelerView, DuelView, RandomBot};
+pub use game::{CruelerGame, CruelerSettings, CruelerTimer, CruelerView, DuelView, RandomBot};
 pub use numbers::{CruelerNumbers, NumbersError, numbers};
-pub use scenario::{CruelerCheck, CruelerSetup};
+pub use scenario::{CruelerCheck, CruelerFact, CruelerSetup};
 pub use state::{
     Beast, CruelerAction, CruelerPhase, CruelerState, Duel, DuelKind, LifeOffer, Outcome, Player,
+    StarveBy,
 };
 
 /// The rules document, in both languages.

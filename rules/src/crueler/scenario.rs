@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::numbers::numbers;
 use super::state::{CruelerPhase, CruelerState};
+use crate::scenario::{Heard, verify_heard};
 use crate::table::Said;
-use crate::table::{Announcements, Rejection, SeatId};
+use crate::table::{Rejection, SeatId};
 
 /// A table as it stands at some point of the game.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -146,27 +147,40 @@ pub enum CruelerCheck {
     Holds(SeatId, SeatId),
     Lacks(SeatId, SeatId),
     Place(SeatId, u8),
+    /// The game is over and the seat finished with this much life (0 if out).
+    Score(SeatId, i64),
+    /// What the referee said (`scenario::Heard`).
     Said(String),
     NotSaid(String),
     Told(SeatId, String),
     NotTold(SeatId, String),
+    SaidInOrder(Vec<String>),
+    /// The first seat's own view shows the fact (or does not).
+    Sees(SeatId, CruelerFact),
+    NotSees(SeatId, CruelerFact),
+}
+
+/// Something a seat's view may show (`CruelerView::shows`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CruelerFact {
+    /// The seat's life.
+    Life(SeatId, i32),
+    /// How many predator cards the seat holds.
+    Cards(SeatId, usize),
+    /// The seat holds the predator card engraved with this number.
+    Holds(SeatId, SeatId),
+    /// The seat is shown in the Nature Reserve.
+    Reserve(SeatId),
+    /// The seat is one side of the duel under way.
+    Dueling(SeatId),
+    /// The seat is being asked whether it preys.
+    Asked(SeatId),
 }
 
 pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
     let state = world.resource::<CruelerState>();
-    let said = world.resource::<Announcements>();
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
     let p = |s: SeatId| state.players.get(s.index()).ok_or(format!("no seat {s}"));
-    let public_has = |t: &str| {
-        said.public
-            .iter()
-            .any(|a| a.text.en.contains(t) || a.text.zh.contains(t))
-    };
-    let told = |s: SeatId, t: &str| {
-        said.notes_for(s)
-            .iter()
-            .any(|n| n.text.en.contains(t) || n.text.zh.contains(t))
-    };
     match check {
         CruelerCheck::Phase(want) => {
             let phase = *world.resource::<State<CruelerPhase>>().get();
@@ -217,9 +231,19 @@ pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
                 format!("seat {s} finished {have}, not {place}"),
             )
         }
-        CruelerCheck::Said(t) => ok(public_has(t), format!("nobody announced '{t}'")),
-        CruelerCheck::NotSaid(t) => ok(!public_has(t), format!("'{t}' was announced")),
-        CruelerCheck::Told(s, t) => ok(told(*s, t), format!("seat {s} was not told '{t}'")),
-        CruelerCheck::NotTold(s, t) => ok(!told(*s, t), format!("seat {s} was told '{t}'")),
+        CruelerCheck::Score(s, n) => {
+            crate::scenario::verify_score(super::game::result(world), *s, *n)
+        }
+        CruelerCheck::Said(t) => verify_heard(world, Heard::Said(t)),
+        CruelerCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
+        CruelerCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
+        CruelerCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
+        CruelerCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
+        CruelerCheck::Sees(viewer, fact) | CruelerCheck::NotSees(viewer, fact) => {
+            use crate::table::Game;
+            let shows = super::game::CruelerGame::view(world, Some(*viewer)).shows(fact);
+            let want = matches!(check, CruelerCheck::Sees(..));
+            crate::scenario::verify_sight(shows, want, *viewer, fact)
+        }
     }
 }

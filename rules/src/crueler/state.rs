@@ -57,6 +57,19 @@ impl Beast {
     }
 }
 
+/// What "this round" means for who has preyed and who was preyed upon, in
+/// rounds 3 and 4, which have two predation phases (a table setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StarveBy {
+    /// The seed: 「all players who have not preyed this round」: a player who
+    /// preyed, or was preyed upon, in the round's first phase does not
+    /// starve in its second.
+    #[default]
+    Round,
+    /// Each predation phase counts afresh.
+    Phase,
+}
+
 /// How duels are fought (a table setting).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DuelKind {
@@ -161,9 +174,9 @@ pub struct Player {
     pub alive: bool,
     /// Predator cards held, by the number engraved on each.
     pub cards: Vec<SeatId>,
-    /// Preyed this predation phase.
+    /// Preyed this round (this phase with `StarveBy::Phase`).
     pub preyed: bool,
-    /// Was preyed upon this predation phase.
+    /// Was preyed upon this round (this phase with `StarveBy::Phase`).
     pub preyed_upon: bool,
     /// In the Nature Reserve this round.
     pub reserve: bool,
@@ -186,6 +199,8 @@ pub struct CruelerState {
     pub names: Vec<String>,
     pub duel_kind: DuelKind,
     pub wins_needed: u8,
+    #[serde(default)]
+    pub starve_by: StarveBy,
     /// 1-based round and predation phase within it.
     pub round: u8,
     pub phase_no: u8,
@@ -237,6 +252,7 @@ impl CruelerState {
             names,
             duel_kind,
             wins_needed,
+            starve_by: StarveBy::Round,
             round: 1,
             phase_no: 1,
             die: None,
@@ -319,6 +335,18 @@ impl CruelerState {
         t
     }
 
+    /// Whether both boxes can pay their side of a life trade and neither
+    /// ends empty: each side gives from what its box holds, and only a
+    /// trade that would leave a box with nothing is refused (rules.md §2).
+    pub fn affordable(&self, o: &LifeOffer) -> bool {
+        let (from, to) = (
+            i64::from(self.player(o.from).life()),
+            i64::from(self.player(o.to).life()),
+        );
+        let (give, want) = (i64::from(o.give), i64::from(o.want));
+        give <= from && want <= to && from - give + want > 0 && to + give - want > 0
+    }
+
     /// The one place a Crueler World action is judged.
     pub fn check(
         &self,
@@ -387,10 +415,17 @@ impl CruelerState {
                         format!("每方最多 {MAX_TRADE} 点生命"),
                     ));
                 }
-                if i64::from(*give) >= i64::from(me.life()) {
+                let life = i64::from(me.life());
+                if i64::from(*give) > life {
                     return Err(no(
-                        "you cannot give away all your life",
-                        "你不能送出全部生命值",
+                        format!("you hold only {life} life"),
+                        format!("你只有 {life} 点生命"),
+                    ));
+                }
+                if life - i64::from(*give) + i64::from(*want) <= 0 {
+                    return Err(no(
+                        "that would leave your box empty",
+                        "这会让你的生命木盒清空",
                     ));
                 }
                 Ok(())
@@ -402,12 +437,10 @@ impl CruelerState {
                         "对方没有向你提出交易",
                     ));
                 };
-                if i64::from(o.give) >= i64::from(self.player(o.from).life())
-                    || i64::from(o.want) >= i64::from(me.life())
-                {
+                if !self.affordable(o) {
                     return Err(no(
-                        "that trade would leave someone with no life: ask for a new one",
-                        "这笔交易会让一方生命归零，请重新提出",
+                        "that trade asks for more life than a box holds, or would leave one empty: ask for a new one",
+                        "这笔交易超出了木盒中的生命，或会让一方木盒清空，请重新提出",
                     ));
                 }
                 Ok(())
@@ -537,10 +570,7 @@ impl CruelerState {
                 let lapsed: Vec<LifeOffer> = self
                     .offers
                     .iter()
-                    .filter(|x| {
-                        i64::from(x.give) >= i64::from(self.player(x.from).life())
-                            || i64::from(x.want) >= i64::from(self.player(x.to).life())
-                    })
+                    .filter(|x| !self.affordable(x))
                     .cloned()
                     .collect();
                 self.offers.retain(|x| !lapsed.contains(x));
@@ -741,6 +771,72 @@ impl CruelerState {
         }
     }
 
+    /// A clock ran out (rules.md §11): the referee does what the waiting
+    /// players did not. The asked player passes; a duelist who has not
+    /// chosen gets a beast drawn at random; in the interlude unanswered
+    /// offers lapse and everyone is ready. Returns the next phase if it
+    /// changes.
+    pub fn time_out(
+        &mut self,
+        phase: CruelerPhase,
+        rng: &mut ChaCha8Rng,
+        said: &mut Vec<Said>,
+    ) -> Option<CruelerPhase> {
+        match phase {
+            CruelerPhase::Interlude => {
+                said.push(Said::All(Bilingual::new(
+                    "Time is up for the interlude: unanswered offers lapse.",
+                    "间歇时间到：未答复的提议失效。",
+                )));
+                for o in std::mem::take(&mut self.offers) {
+                    for s in [o.from, o.to] {
+                        said.push(Said::To(
+                            s,
+                            Bilingual::new(
+                                "Time is up: the life offer between you lapsed.",
+                                "时间到：你们之间的生命提议已失效。",
+                            ),
+                        ));
+                    }
+                }
+                for p in self.players.iter_mut().filter(|p| p.alive) {
+                    p.ready = true;
+                }
+                self.maybe_begin(rng, said)
+            }
+            CruelerPhase::Predation => {
+                let seat = self.asked()?;
+                said.push(Said::To(
+                    seat,
+                    Bilingual::new("Time is up: you do not prey.", "时间到：视为不捕食。"),
+                ));
+                self.apply(seat, &CruelerAction::Pass, rng, said)
+            }
+            CruelerPhase::Duel => {
+                let d = self.duel.clone()?;
+                let mut next = None;
+                for (side, seat) in [d.predator, d.prey].into_iter().enumerate() {
+                    if d.choice[side].is_some() {
+                        continue;
+                    }
+                    let beast = Beast::ALL[rng.random_range(0..Beast::ALL.len())];
+                    said.push(Said::To(
+                        seat,
+                        Bilingual::new(
+                            format!("Time is up: the referee draws {} for you.", beast.name().en),
+                            format!("时间到：裁判为你抽出{}。", beast.name().zh),
+                        ),
+                    ));
+                    if let Some(p) = self.apply(seat, &CruelerAction::Choose { beast }, rng, said) {
+                        next = Some(p);
+                    }
+                }
+                next
+            }
+            CruelerPhase::Idle | CruelerPhase::GameOver => None,
+        }
+    }
+
     /// A dice duel: the referee rolls for both until one is higher.
     fn roll_duel(&mut self, rng: &mut ChaCha8Rng, said: &mut Vec<Said>) -> Option<CruelerPhase> {
         let d = self.duel.clone().expect("a duel");
@@ -782,7 +878,7 @@ impl CruelerState {
         let w = &mut self.players[winner.index()];
         w.tokens.extend(taken);
         w.tokens.extend(std::iter::repeat_n(None, short));
-        if numbers().reserve(self.round) {
+        if numbers().reserve(self.round) && self.player(loser).life() > 0 {
             self.players[loser.index()].reserve = true;
         }
         if self.player(loser).life() <= 0 {
@@ -931,9 +1027,12 @@ impl CruelerState {
             .collect();
         self.turn = 0;
         self.second_ask = false;
+        let afresh = self.phase_no == 1 || self.starve_by == StarveBy::Phase;
         for p in &mut self.players {
-            p.preyed = false;
-            p.preyed_upon = false;
+            if afresh {
+                p.preyed = false;
+                p.preyed_upon = false;
+            }
             p.ready = false;
             p.phase_start_life = p.tokens.len() as i32;
         }

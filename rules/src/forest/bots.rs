@@ -49,10 +49,7 @@ impl Bot<ForestGame> for RandomBot {
         let target = *targets.choose(rng)?;
         if !view.opening_turn && rng.random_bool(0.5) {
             let with = *view.hand.choose(rng)?;
-            let prey: Vec<CardId> = deck()
-                .ids()
-                .filter(|&n| view.challenge_cards(with, n).is_ok())
-                .collect();
+            let prey: Vec<CardId> = view.challengeable(with);
             if let Some(&named) = prey.choose(rng) {
                 return Some(ForestAction::Challenge {
                     target,

@@ -246,6 +246,15 @@ impl Deck {
         self.eats[eater.0 as usize][eaten.0 as usize]
     }
 
+    /// Whether a challenge with `with` may name `named`: `with` eats it, or
+    /// the two are Death & Decay and one of its takers, which, like the
+    /// spider and the mantis, fall to whichever is the challenger (seed:
+    /// "In a Showdown they provide a stand-off with Death & Decay. In a
+    /// Challenge the challenger wins.").
+    pub fn takes_in_challenge(&self, with: CardId, named: CardId) -> bool {
+        self.eats(with, named) || (self.is_death_decay(with) && self.takes_death_decay(named))
+    }
+
     pub fn death_decay(&self) -> CardId {
         self.death_decay
     }

@@ -45,7 +45,8 @@ fn not_holding(card: CardId) -> Rejection {
 
 /// The card rules of a challenge, which a seat can judge from its own view
 /// (tables use it to disable illegal choices, bots to avoid them): the
-/// taking card must eat the named card; Death & Decay challenges once a
+/// taking card must eat the named card (or be Death & Decay naming one of
+/// its takers, `Deck::takes_in_challenge`); Death & Decay challenges once a
 /// turn; one Death & Decay captured by challenge a turn.
 pub fn challenge_cards(
     with: CardId,
@@ -54,7 +55,7 @@ pub fn challenge_cards(
     death_decay_captured: bool,
 ) -> Result<(), Rejection> {
     let d = deck();
-    if !d.eats(with, named) {
+    if !d.takes_in_challenge(with, named) {
         let (w, n) = (card_name(with), card_name(named));
         return Err(Rejection::new(
             format!("{} does not eat {}", w.en, n.en),

@@ -21,6 +21,7 @@ pub use table::{ForestTable, showdown_outcome};
 pub use view::{ForestView, SeatPublic, ShowdownPublic};
 
 use crate::game_id::GameId;
+use crate::scenario::{Heard, verify_heard};
 use crate::table::{
     Accepted, DeadlinePassed, Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet,
 };
@@ -281,6 +282,17 @@ impl Game for ForestGame {
             ForestCheck::ShortHand(s, b) => {
                 let got = seat_components::<Scores>(world, *s).short_hand;
                 ok(got == *b, format!("seat {s} short hand is {got}, not {b}"))
+            }
+            ForestCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
+            ForestCheck::Said(t) => verify_heard(world, Heard::Said(t)),
+            ForestCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
+            ForestCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
+            ForestCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
+            ForestCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
+            ForestCheck::Sees(viewer, fact) | ForestCheck::NotSees(viewer, fact) => {
+                let shows = view::view(world, Some(*viewer)).shows(fact);
+                let want = matches!(check, ForestCheck::Sees(..));
+                crate::scenario::verify_sight(shows, want, *viewer, fact)
             }
             ForestCheck::Places(places) => {
                 let got = result(world).map(|r| r.places);

@@ -19,6 +19,10 @@ pub struct ForestSettings {
     /// Seconds each side of a showdown has to choose a card; then a random
     /// card from their hand is played. 0 = no limit.
     pub showdown_secs: u32,
+    /// Once the round's time is up, a turn or a showdown card with no limit
+    /// (`turn_secs` or `showdown_secs` 0) gets this many seconds, so the
+    /// round's end does not wait on one player's goodwill.
+    pub overtime_secs: u32,
     /// Seed: players dealt one card fewer "will be awarded 5 extra energy
     /// points at the beginning of the game or round".
     pub short_hand_bonus: i64,
@@ -78,6 +82,7 @@ impl ForestSettings {
             round_secs: 20 * 60,
             turn_secs: 90,
             showdown_secs: 30,
+            overtime_secs: 30,
             short_hand_bonus: 5,
         }
     }
@@ -111,6 +116,12 @@ impl ForestSettings {
             return Err(Rejection::new(
                 "a round must last at least 10 seconds",
                 "每轮至少 10 秒",
+            ));
+        }
+        if !(5..=600).contains(&self.overtime_secs) {
+            return Err(Rejection::new(
+                "the time allowed once the round is up is 5 s to 10 min",
+                "本轮时间到后的限时须为 5 秒到 10 分钟",
             ));
         }
         if self.short_hand_bonus < 0 {

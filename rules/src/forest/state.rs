@@ -228,4 +228,25 @@ pub enum ForestCheck {
     ShortHand(SeatId, bool),
     /// Places at the end of the game, by seat.
     Places(Vec<u8>),
+    /// The game is over and the seat's total energy is this.
+    Score(SeatId, i64),
+    /// What the referee said (`scenario::Heard`).
+    Said(String),
+    NotSaid(String),
+    Told(SeatId, String),
+    NotTold(SeatId, String),
+    SaidInOrder(Vec<String>),
+    /// The first seat's own view shows the fact (or does not).
+    Sees(SeatId, ForestFact),
+    NotSees(SeatId, ForestFact),
+}
+
+/// Something a seat's view may show (`ForestView::shows`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ForestFact {
+    /// That the seat holds the card: the viewer's own hand, or the public
+    /// record of another seat.
+    Holds(SeatId, CardId),
+    /// The seat's face-down card in the showdown under way.
+    Chose(SeatId, CardId),
 }

@@ -151,6 +151,25 @@ impl ForestTable<'_, '_> {
         insert_sorted(&mut known.0, card);
     }
 
+    /// The turn's time limit: the setting, or once the round's time is up
+    /// and the setting is "no limit", the overtime limit.
+    fn turn_secs(&self) -> u32 {
+        let s = &self.settings.0;
+        match s.turn_secs {
+            0 if self.round.time_up => s.overtime_secs,
+            secs => secs,
+        }
+    }
+
+    /// A showdown card's time limit, as `turn_secs`.
+    fn showdown_secs(&self) -> u32 {
+        let s = &self.settings.0;
+        match s.showdown_secs {
+            0 if self.round.time_up => s.overtime_secs,
+            secs => secs,
+        }
+    }
+
     fn set_timer(&mut self, timer: ForestTimer, secs: u32) {
         if secs == 0 {
             self.deadlines.cancel(&timer);
@@ -247,7 +266,7 @@ impl ForestTable<'_, '_> {
     fn start_turn(&mut self, active: SeatId, opening: bool) {
         *self.turn = Turn::start(active, opening);
         self.next.set(ForestPhase::Turn);
-        let secs = self.settings.0.turn_secs;
+        let secs = self.turn_secs();
         self.set_timer(ForestTimer::TurnChoice, secs);
         let who = self.name(active);
         self.say(if opening {
@@ -290,7 +309,7 @@ impl ForestTable<'_, '_> {
             asker_card: None,
             target_card: None,
         });
-        let secs = self.settings.0.showdown_secs;
+        let secs = self.showdown_secs();
         self.set_timer(ForestTimer::ShowdownCard, secs);
         self.next.set(ForestPhase::Showdown);
     }
@@ -408,7 +427,7 @@ impl ForestTable<'_, '_> {
             if d.is_death_decay(named) {
                 self.turn.death_decay_captures += 1;
             }
-            let secs = self.settings.0.turn_secs;
+            let secs = self.turn_secs();
             self.set_timer(ForestTimer::TurnChoice, secs);
             if self.next_with_cards(challenger).is_none() {
                 // Nobody else holds a card: nothing is left to challenge for.
@@ -457,6 +476,31 @@ impl ForestTable<'_, '_> {
                     at_ms: now,
                     what: "round time is up".into(),
                 });
+                // A turn or showdown with no limit gets the overtime limit
+                // from now (rules.md §7).
+                let overtime = self.settings.0.overtime_secs;
+                let clock = if self.showdown.0.is_some() {
+                    ForestTimer::ShowdownCard
+                } else {
+                    ForestTimer::TurnChoice
+                };
+                if self.deadlines.get(&clock).is_none() {
+                    self.set_timer(clock, overtime);
+                }
+            }
+            ForestTimer::TurnChoice if self.round.time_up => {
+                // After the round's time, a turn that runs out is over: no
+                // showdown is asked on the player's behalf.
+                let who = self.name(self.turn.active);
+                self.say(Bilingual::new(
+                    format!("{} ran out of time; the turn is over.", who.en),
+                    format!("{}超时；回合结束。", who.zh),
+                ));
+                self.log.entries.push(LogEntry::Auto {
+                    at_ms: now,
+                    what: format!("seat {} timed out after the round's time", self.turn.active),
+                });
+                self.turn.over = true;
             }
             ForestTimer::TurnChoice => {
                 let active = self.turn.active;
@@ -506,6 +550,39 @@ impl ForestTable<'_, '_> {
 
     // ----- rounds -------------------------------------------------------------
 
+    fn scores(&self, seat: SeatId) -> &Scores {
+        self.cards
+            .get(self.entities.get(seat))
+            .expect("every seat has scores")
+            .2
+    }
+
+    /// "Seat 1 (Ann) wins the round with 35." or "Seat 1 (Ann) and Seat 3
+    /// (Cy) share the round, with 35.": the seats with the highest of
+    /// `scores` (by seat).
+    fn winners_text(&self, scores: &[i64], what: Bilingual) -> Bilingual {
+        let top = scores.iter().copied().max().unwrap_or(0);
+        let names: Vec<Bilingual> = self
+            .seats
+            .ids()
+            .filter(|s| scores[s.index()] == top)
+            .map(|s| self.name(s))
+            .collect();
+        let en: Vec<&str> = names.iter().map(|b| b.en.as_str()).collect();
+        let zh: Vec<&str> = names.iter().map(|b| b.zh.as_str()).collect();
+        if names.len() == 1 {
+            Bilingual::new(
+                format!("{} wins {} with {top}.", en[0], what.en),
+                format!("{}以 {top} 点赢得{}。", zh[0], what.zh),
+            )
+        } else {
+            Bilingual::new(
+                format!("{} share {}, with {top}.", en.join(" and "), what.en),
+                format!("{}以 {top} 点并列赢得{}。", zh.join("、"), what.zh),
+            )
+        }
+    }
+
     /// Seed: "At the end of each round or game each player counts their
     /// energy points", plus the short-hand bonus.
     fn end_round(&mut self) {
@@ -523,16 +600,33 @@ impl ForestTable<'_, '_> {
             lines_en.push(format!("{} {score}", name.en));
             lines_zh.push(format!("{} {score}", name.zh));
         }
+        // Seed: "The person with the most energy points wins that round or
+        // game."
+        let round_scores: Vec<i64> = self
+            .seats
+            .ids()
+            .map(|s| *self.scores(s).rounds.last().expect("just scored"))
+            .collect();
+        let won = self.winners_text(&round_scores, Bilingual::new("the round", "本轮"));
         self.say(Bilingual::new(
-            format!("Round {n} is over. Energy: {}.", lines_en.join(", ")),
-            format!("第 {n} 轮结束。能量：{}。", lines_zh.join("，")),
+            format!(
+                "Round {n} is over. Energy: {}. {}",
+                lines_en.join(", "),
+                won.en
+            ),
+            format!("第 {n} 轮结束。能量：{}。{}", lines_zh.join("，"), won.zh),
         ));
         if n < self.settings.0.rounds {
             let first = self.seats.next(self.round.first);
             self.deal(first, None);
         } else {
             self.next.set(ForestPhase::GameOver);
-            self.say(Bilingual::new("The game is over.", "游戏结束。"));
+            let totals: Vec<i64> = self.seats.ids().map(|s| self.scores(s).total()).collect();
+            let won = self.winners_text(&totals, Bilingual::new("the game", "本局"));
+            self.say(Bilingual::new(
+                format!("The game is over. {}", won.en),
+                format!("游戏结束。{}", won.zh),
+            ));
         }
     }
 }

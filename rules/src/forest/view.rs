@@ -128,6 +128,30 @@ pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
 }
 
 impl ForestView {
+    /// Whether this view shows the fact (scenario `Sees` checks).
+    pub fn shows(&self, fact: &ForestFact) -> bool {
+        match *fact {
+            ForestFact::Holds(s, card) if Some(s) == self.me => self.hand.contains(&card),
+            ForestFact::Holds(s, card) => self
+                .seats
+                .get(s.index())
+                .is_some_and(|p| p.known.contains(&card)),
+            ForestFact::Chose(s, card) => self.showdown.as_ref().is_some_and(|sd| {
+                Some(s) == self.me && (sd.asker == s || sd.target == s) && sd.my_card == Some(card)
+            }),
+        }
+    }
+
+    /// The cards `with` may be named for in a challenge now: the ones whose
+    /// challenge the card rules allow (what a table greys out, and what
+    /// bots choose among).
+    pub fn challengeable(&self, with: CardId) -> Vec<CardId> {
+        super::deck::deck()
+            .ids()
+            .filter(|&named| self.challenge_cards(with, named).is_ok())
+            .collect()
+    }
+
     /// The other seats that hold cards, in seat order: whom this seat may
     /// ask for a showdown or challenge.
     pub fn opponents_with_cards(&self) -> impl Iterator<Item = &SeatPublic> {

@@ -132,7 +132,7 @@ impl Bot<GeneGame> for SurvivorBot {
                         GeneAction::Decline { from: o.from }
                     });
                 }
-                if view.hand.len() > view.carry {
+                if view.hand.len() > view.carry && view.can_discard {
                     let worst = view
                         .hand
                         .iter()
@@ -152,6 +152,14 @@ impl Bot<GeneGame> for SurvivorBot {
                     .map(|&r| (Self::score(view, r) * 10 + rng.random_range(0..10), r))
                     .max()?;
                 Some(GeneAction::Move { to: best.1 })
+            }
+            GenePhase::Action if view.must_drop > 0 => {
+                let worst = view
+                    .hand
+                    .iter()
+                    .copied()
+                    .min_by_key(|k| Self::card_value(*k, &view.hand))?;
+                Some(GeneAction::Discard { kind: worst })
             }
             GenePhase::Action => {
                 if shadow {

@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::map::{FloorId, ItemKind, RoomId, map};
-use super::scenario::{GeneCheck, GeneSetup};
+use super::scenario::{GeneCheck, GeneFact, GeneSetup};
 use super::settle::{Genes, numbers};
 use super::state::{GeneAction, GenePhase, GeneState, Offer, SettleLine};
 use crate::bot::Bot;
@@ -24,7 +24,7 @@ use crate::table::{
 
 pub struct GeneGame;
 
-/// Table settings: the clocks (rules.md §9). The numbers (rounds, HP, gas)
+/// Table settings: the clocks (rules.md §10). The numbers (rounds, HP, gas)
 /// live in `data/rules.ron`. 0 seconds = no limit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -35,6 +35,12 @@ pub struct GeneSettings {
     pub free_secs: u32,
     /// For each player's turn in the action room.
     pub turn_secs: u32,
+    /// To choose which cards to leave after a draw, a take or a surgery put
+    /// the player over their carry; then the oldest are left (rules.md §6).
+    pub drop_secs: u32,
+    /// The most medicine, alcohol and adrenaline one player may use in a
+    /// round; 0 = no limit (the seed sets none).
+    pub state_cards: u8,
 }
 
 impl Default for GeneSettings {
@@ -45,7 +51,12 @@ impl Default for GeneSettings {
 
 impl GeneSettings {
     pub fn check(&self) -> Result<(), Rejection> {
-        for secs in [self.setup_secs, self.free_secs, self.turn_secs] {
+        for secs in [
+            self.setup_secs,
+            self.free_secs,
+            self.turn_secs,
+            self.drop_secs,
+        ] {
             if secs != 0 && !(10..=3600).contains(&secs) {
                 return Err(Rejection::new(
                     "each time limit is off (0) or 10 s to 1 hour",
@@ -72,15 +83,17 @@ impl GeneTiming {
     pub const ALL: [GeneTiming; 3] = [GeneTiming::Party, GeneTiming::Brisk, GeneTiming::Untimed];
 
     pub fn settings(self) -> GeneSettings {
-        let (setup_secs, free_secs, turn_secs) = match self {
-            GeneTiming::Party => (180, 240, 90),
-            GeneTiming::Brisk => (120, 90, 45),
-            GeneTiming::Untimed => (0, 0, 0),
+        let (setup_secs, free_secs, turn_secs, drop_secs) = match self {
+            GeneTiming::Party => (180, 240, 90, 30),
+            GeneTiming::Brisk => (120, 90, 45, 20),
+            GeneTiming::Untimed => (0, 0, 0, 0),
         };
         GeneSettings {
             setup_secs,
             free_secs,
             turn_secs,
+            drop_secs,
+            state_cards: 0,
         }
     }
 
@@ -105,8 +118,18 @@ impl GeneTiming {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GeneTimer {
     Setup,
-    Free { round: u8 },
-    Turn { round: u8, turn: u8 },
+    Free {
+        round: u8,
+    },
+    Turn {
+        round: u8,
+        turn: u8,
+    },
+    /// The player in the action room is over their carry and must choose.
+    Drop {
+        round: u8,
+        turn: u8,
+    },
 }
 
 /// What one seat may know.
@@ -130,8 +153,13 @@ pub struct GeneView {
     pub drew: bool,
     /// The viewer said it is ready (free phase).
     pub ready: bool,
-    /// The viewer used its one state-changing card this round.
+    /// The viewer may use no more state-changing cards this round.
     pub changed_state: bool,
+    /// Cards the viewer must leave in its room before doing anything else
+    /// (a draw, a take or a surgery put it over its carry).
+    pub must_drop: u8,
+    /// Whether the viewer may leave a card in its room now.
+    pub can_discard: bool,
     /// Where the viewer may move now.
     pub destinations: Vec<RoomId>,
     pub can_draw: Vec<ItemKind>,
@@ -173,6 +201,24 @@ pub struct GeneView {
     pub fought: Vec<(u8, RoomId, i32)>,
 }
 
+impl GeneView {
+    /// Whether this view shows the fact (scenario `Sees` checks).
+    pub fn shows(&self, fact: &GeneFact) -> bool {
+        let mine = |s: SeatId| Some(s) == self.me;
+        match *fact {
+            GeneFact::Hp(s, hp) => self.hp.get(s.index()) == Some(&hp),
+            GeneFact::Room(s, room) => mine(s) && self.room == Some(room),
+            GeneFact::Genes(s, genes) => mine(s) && self.genes == Some(genes),
+            GeneFact::Holds(s, kind) => mine(s) && self.hand.contains(&kind),
+            GeneFact::OrderCard(s, n) => {
+                (mine(s) && self.order_card == Some(n))
+                    || (n > 0
+                        && self.order.iter().position(|o| *o == s) == Some(usize::from(n) - 1))
+            }
+        }
+    }
+}
+
 /// What the table's systems need to carry the rules out.
 #[derive(bevy_ecs::system::SystemParam)]
 struct GeneTable<'w> {
@@ -201,36 +247,36 @@ impl GeneTable<'_> {
         self.said.speak(self.clock.now_ms, lines);
     }
 
-    /// The one clock that should run now: set it if it is new, and drop
-    /// any other.
+    /// The clocks that should run now: each is set if it is new, and any
+    /// other is dropped. One per phase (per turn in the action phase),
+    /// and beside a turn's the over-the-carry choice's.
     fn sync_clock(&mut self, phase: GenePhase) {
         let s = &self.settings.0;
-        let (timer, secs) = match phase {
-            GenePhase::Setup => (GeneTimer::Setup, s.setup_secs),
-            GenePhase::Free => (
-                GeneTimer::Free {
-                    round: self.state.round,
-                },
-                s.free_secs,
-            ),
-            GenePhase::Action => (
-                GeneTimer::Turn {
-                    round: self.state.round,
-                    turn: self.state.turn as u8,
-                },
-                s.turn_secs,
-            ),
-            GenePhase::Idle | GenePhase::GameOver => {
-                self.deadlines.pending.clear();
-                return;
-            }
+        let round = self.state.round;
+        let turn = self.state.turn as u8;
+        let mut wanted = match phase {
+            GenePhase::Setup => vec![(GeneTimer::Setup, s.setup_secs)],
+            GenePhase::Free => vec![(GeneTimer::Free { round }, s.free_secs)],
+            GenePhase::Action => vec![(GeneTimer::Turn { round, turn }, s.turn_secs)],
+            GenePhase::Idle | GenePhase::GameOver => Vec::new(),
         };
-        if secs == 0 || self.deadlines.get(&timer).is_some() {
-            return;
+        let dropping = self
+            .state
+            .active()
+            .is_some_and(|a| self.state.player(a).must_drop > 0);
+        if phase == GenePhase::Action && dropping {
+            wanted.push((GeneTimer::Drop { round, turn }, s.drop_secs));
         }
-        self.deadlines.pending.clear();
-        let at = self.clock.now_ms + u64::from(secs) * 1000;
-        self.deadlines.set(timer, at);
+        wanted.retain(|(_, secs)| *secs > 0);
+        self.deadlines
+            .pending
+            .retain(|d| wanted.iter().any(|(t, _)| *t == d.timer));
+        for (timer, secs) in wanted {
+            if self.deadlines.get(&timer).is_none() {
+                let at = self.clock.now_ms + u64::from(secs) * 1000;
+                self.deadlines.set(timer, at);
+            }
+        }
     }
 }
 
@@ -263,16 +309,17 @@ fn apply_actions(mut accepted: MessageReader<Accepted<GeneAction>>, mut t: GeneT
     }
 }
 
-/// A clock ran out: the referee moves the game on (rules.md §9).
+/// A clock ran out: the referee moves the game on (rules.md §10).
 fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<GeneTimer>>, mut t: GeneTable) {
     for DeadlinePassed { timer } in passed.read() {
         let phase = t.phase();
         let current = match (timer, phase) {
             (GeneTimer::Setup, GenePhase::Setup) => true,
             (GeneTimer::Free { round }, GenePhase::Free) => *round == t.state.round,
-            (GeneTimer::Turn { round, turn }, GenePhase::Action) => {
-                *round == t.state.round && usize::from(*turn) == t.state.turn
-            }
+            (
+                GeneTimer::Turn { round, turn } | GeneTimer::Drop { round, turn },
+                GenePhase::Action,
+            ) => *round == t.state.round && usize::from(*turn) == t.state.turn,
             _ => false,
         };
         if !current {
@@ -286,7 +333,12 @@ fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<GeneTimer>>, mut t: G
         let mut lines = Vec::new();
         let (state, rng) = (&mut t.state, &mut t.rng);
         let mut next = phase;
-        if let Some(p) = state.time_out(phase, &mut rng.0, &mut lines) {
+        if let GeneTimer::Drop { .. } = timer {
+            // The choice ran out: the oldest cards over the carry are left.
+            if let Some(seat) = state.active() {
+                state.drop_oldest(seat, &mut lines);
+            }
+        } else if let Some(p) = state.time_out(phase, &mut rng.0, &mut lines) {
             next = p;
             t.next.set(p);
         }
@@ -329,6 +381,7 @@ impl Game for GeneGame {
         let mut rng = world.resource::<TableRng>().0.clone();
         let mut state = GeneState::new(names.len(), &mut rng);
         state.names = names;
+        state.state_cards_limit = world.resource::<Settings<GeneGame>>().0.state_cards;
         let points = numbers().gene_points;
         let (phase, lines) = match setup {
             Some(setup) => (GenePhase::Free, setup.apply(&mut state, &mut rng)?),
@@ -394,9 +447,14 @@ impl Game for GeneGame {
             moved,
             drew: mine.is_some_and(|p| p.drew),
             ready: mine.is_some_and(|p| p.ready),
-            changed_state: mine.is_some_and(|p| {
-                p.state_change != 0 || p.extra_strength != 0 || p.extra_speed != 0
-            }),
+            changed_state: seat.is_some_and(|s| state.state_cards_spent(s)),
+            must_drop: mine.map_or(0, |p| p.must_drop),
+            can_discard: match (seat, mine.and_then(|p| p.hand.first())) {
+                (Some(s), Some(&kind)) => {
+                    state.check(phase, s, &GeneAction::Discard { kind }).is_ok()
+                }
+                _ => false,
+            },
             destinations: match (mine, to_act && phase == GenePhase::Action && !moved) {
                 (Some(p), true) => map().destinations(p.room.expect("placed"), p.speed(), p.shadow),
                 _ => Vec::new(),
@@ -463,8 +521,9 @@ impl Game for GeneGame {
             deadline_ms: world
                 .resource::<Deadlines<GeneTimer>>()
                 .pending
-                .first()
-                .map(|d| d.at_ms),
+                .iter()
+                .map(|d| d.at_ms)
+                .min(),
             now_ms: world.resource::<TableClock>().now_ms,
             settlement: state.report.clone(),
             fought: mine.map(|p| p.fought.clone()).unwrap_or_default(),
@@ -484,7 +543,7 @@ impl Game for GeneGame {
     }
 }
 
-fn result(world: &World) -> Option<GameResult> {
+pub(crate) fn result(world: &World) -> Option<GameResult> {
     let state = world.resource::<GeneState>();
     if !state.over {
         return None;
@@ -535,7 +594,7 @@ impl Bot<GeneGame> for RandomBot {
                         GeneAction::Decline { from: o.from }
                     });
                 }
-                if view.hand.len() > view.carry {
+                if view.hand.len() > view.carry && view.can_discard {
                     return Some(GeneAction::Discard {
                         kind: *view.hand.choose(rng)?,
                     });
@@ -583,6 +642,9 @@ impl Bot<GeneGame> for RandomBot {
                     to: *view.destinations.choose(rng)?,
                 })
             }
+            GenePhase::Action if view.must_drop > 0 => Some(GeneAction::Discard {
+                kind: *view.hand.choose(rng)?,
+            }),
             GenePhase::Action => {
                 let shadow = view.me.is_some_and(|s| view.shadows[s.index()]);
                 if shadow || (view.can_draw.is_empty() && view.open_floors.is_empty()) {

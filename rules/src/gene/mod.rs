@@ -13,7 +13,7 @@ pub mod state;
 pub use game::{GeneGame, GeneSettings, GeneTimer, GeneTiming, GeneView, RandomBot};
 pub use items::{Item, Items, items};
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
-pub use scenario::{GeneCheck, GeneSetup, SeatSetup};
+pub use scenario::{GeneCheck, GeneFact, GeneSetup, SeatSetup};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
 pub use state::{GeneAction, GenePhase, GeneState, Offer, SettleLine};
 

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::settle::{Genes, numbers};
 use super::state::{GenePhase, GeneState};
+use crate::scenario::{Heard, verify_heard};
 use crate::table::Said;
-use crate::table::{Announcements, Rejection, SeatId};
+use crate::table::{Rejection, SeatId};
 
 /// One player as a scenario sets them down.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -186,14 +187,32 @@ pub enum GeneCheck {
     Order(Vec<SeatId>),
     /// The game is over and the seat finished in this place.
     Place(SeatId, u8),
-    /// Some public announcement so far contains the text (either language).
+    /// The game is over and the seat won this many gold cubes.
+    Score(SeatId, i64),
+    /// What the referee said (`scenario::Heard`): a public announcement so
+    /// far contains the text (either language), or a note to the seat does.
     Said(String),
     NotSaid(String),
-    /// Some private note to the seat contains the text.
     Told(SeatId, String),
     NotTold(SeatId, String),
     /// The announcements contain these texts in this order.
     SaidInOrder(Vec<String>),
+    /// The first seat's own view shows the fact (or does not).
+    Sees(SeatId, GeneFact),
+    NotSees(SeatId, GeneFact),
+}
+
+/// Something a seat's view may show (`GeneView::shows`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GeneFact {
+    /// The seat's HP as the view gives it.
+    Hp(SeatId, i32),
+    Room(SeatId, RoomId),
+    Genes(SeatId, Genes),
+    /// The seat holds a card of this kind.
+    Holds(SeatId, ItemKind),
+    /// The seat's order card this round.
+    OrderCard(SeatId, u8),
 }
 
 fn sorted(mut cards: Vec<ItemKind>) -> Vec<ItemKind> {
@@ -204,19 +223,8 @@ fn sorted(mut cards: Vec<ItemKind>) -> Vec<ItemKind> {
 /// Whether the check holds; if not, what is the case instead.
 pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
     let state = world.resource::<GeneState>();
-    let said = world.resource::<Announcements>();
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
     let p = |s: SeatId| state.players.get(s.index());
-    let public_has = |text: &str| {
-        said.public
-            .iter()
-            .any(|a| a.text.en.contains(text) || a.text.zh.contains(text))
-    };
-    let told = |s: SeatId, text: &str| {
-        said.notes_for(s)
-            .iter()
-            .any(|n| n.text.en.contains(text) || n.text.zh.contains(text))
-    };
     let room_key =
         |r: Option<RoomId>| r.map_or("nowhere".to_string(), |r| map().room(r).key.clone());
     match check {
@@ -306,23 +314,17 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
                 format!("seat {s} finished {have}, not {place}"),
             )
         }
-        GeneCheck::Said(text) => ok(public_has(text), format!("nobody announced '{text}'")),
-        GeneCheck::NotSaid(text) => ok(!public_has(text), format!("'{text}' was announced")),
-        GeneCheck::Told(s, text) => ok(told(*s, text), format!("seat {s} was not told '{text}'")),
-        GeneCheck::NotTold(s, text) => ok(!told(*s, text), format!("seat {s} was told '{text}'")),
-        GeneCheck::SaidInOrder(texts) => {
-            let mut at = 0;
-            for text in texts {
-                match said.public[at..].iter().position(|a| {
-                    a.text.en.contains(text.as_str()) || a.text.zh.contains(text.as_str())
-                }) {
-                    Some(i) => at += i + 1,
-                    None => {
-                        return Err(format!("'{text}' was not announced after what came before"));
-                    }
-                }
-            }
-            Ok(())
+        GeneCheck::Score(s, n) => crate::scenario::verify_score(super::game::result(world), *s, *n),
+        GeneCheck::Said(t) => verify_heard(world, Heard::Said(t)),
+        GeneCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
+        GeneCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
+        GeneCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
+        GeneCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
+        GeneCheck::Sees(viewer, fact) | GeneCheck::NotSees(viewer, fact) => {
+            use crate::table::Game;
+            let shows = super::game::GeneGame::view(world, Some(*viewer)).shows(fact);
+            let want = matches!(check, GeneCheck::Sees(..));
+            crate::scenario::verify_sight(shows, want, *viewer, fact)
         }
     }
 }

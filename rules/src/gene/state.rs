@@ -145,8 +145,15 @@ pub struct Player {
     /// Had a surgery this round.
     #[serde(default)]
     pub operated: bool,
+    /// Cards the player must still leave in the room after a draw, a take
+    /// or a surgery put them over their carry (rules.md §6).
+    #[serde(default)]
+    pub must_drop: u8,
+    /// Medicine, alcohol and adrenaline used this round.
+    #[serde(default)]
+    pub state_cards: u8,
     /// The battles this player was in: round, room, HP it cost. What the
-    /// player itself knows of who is stronger (rules.md §10).
+    /// player itself knows of who is stronger (rules.md §11).
     #[serde(default)]
     pub fought: Vec<(u8, RoomId, i32)>,
 }
@@ -172,6 +179,8 @@ impl Player {
             extra_strength: 0,
             state_change: 0,
             operated: false,
+            must_drop: 0,
+            state_cards: 0,
             fought: Vec::new(),
         }
     }
@@ -223,11 +232,60 @@ pub struct GeneState {
     /// The players' names, as the announcements use them.
     #[serde(default)]
     pub names: Vec<String>,
+    /// The most medicine, alcohol and adrenaline one player may use in a
+    /// round (setting `state_cards`; 0 = no limit).
+    #[serde(default)]
+    pub state_cards_limit: u8,
     pub over: bool,
 }
 
 fn no(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
     Rejection::new(en, zh)
+}
+
+/// The refusal of an action its phase does not have, naming the real
+/// reason (trades are closed, not "it is not your turn").
+fn out_of_phase(phase: GenePhase, action: &GeneAction) -> Option<Rejection> {
+    use GeneAction as A;
+    use GenePhase as P;
+    match (phase, action) {
+        (P::GameOver, A::Chat { .. }) => None,
+        (P::GameOver, _) => Some(Rejection::game_over()),
+        (P::Idle, _) => Some(no("the game has not started", "游戏尚未开始")),
+        (
+            P::Setup | P::Action,
+            A::Offer { .. } | A::Accept { .. } | A::Decline { .. } | A::Withdraw { .. },
+        ) => Some(no(
+            "trades are closed: cards change hands only in the free phase",
+            "交易已关闭：卡牌交易仅限在自由阶段进行",
+        )),
+        (P::Free | P::Action, A::Prepare { .. }) => Some(no(
+            "the set-up is over: genes change only by surgery",
+            "设定阶段已结束：基因只能通过手术调整",
+        )),
+        (P::Setup | P::Action, A::Ready) => Some(no(
+            "there is nothing to be ready for: players get ready in the free phase",
+            "现在无需准备：准备只在自由阶段进行",
+        )),
+        (
+            P::Setup | P::Free,
+            A::Move { .. }
+            | A::Draw { .. }
+            | A::Take { .. }
+            | A::Use { .. }
+            | A::Surgery { .. }
+            | A::Vote { .. }
+            | A::EndTurn,
+        ) => Some(no(
+            "that is done in the action phase, in your turn",
+            "这要在行动阶段轮到你时进行",
+        )),
+        (P::Setup, A::Discard { .. }) => Some(no(
+            "you hold no cards before the game begins",
+            "游戏开始前没有道具卡",
+        )),
+        _ => None,
+    }
 }
 
 fn room_name(r: RoomId) -> Bilingual {
@@ -284,6 +342,7 @@ impl GeneState {
             offers: Vec::new(),
             report: Vec::new(),
             names: (1..=seats).map(|n| format!("Seat {n}")).collect(),
+            state_cards_limit: 0,
             over: false,
         }
     }
@@ -359,6 +418,26 @@ impl GeneState {
         action: &GeneAction,
     ) -> Result<(), Rejection> {
         let me = self.player(seat);
+        if let Some(refusal) = out_of_phase(phase, action) {
+            return Err(refusal);
+        }
+        if phase == GenePhase::Action && me.must_drop > 0 {
+            // 「将持有的道具卡数量调整至负重范围内」 comes first.
+            match action {
+                GeneAction::Discard { kind } if me.hand.contains(kind) => return Ok(()),
+                GeneAction::Discard { .. } => {
+                    return Err(no("you hold no such card", "你没有这张卡"));
+                }
+                GeneAction::Chat { .. } => {}
+                _ => {
+                    let n = me.must_drop;
+                    return Err(no(
+                        format!("you are over your carry: leave {n} card(s) here first"),
+                        format!("你超出了负重：请先在这里丢弃 {n} 张道具卡"),
+                    ));
+                }
+            }
+        }
         match (phase, action) {
             (GenePhase::Setup, GeneAction::Prepare { genes, spawn }) => {
                 if me.genes.is_some() {
@@ -461,11 +540,17 @@ impl GeneState {
             (GenePhase::Free, GeneAction::Discard { kind }) => {
                 // 「若持有的道具卡数量超过自身负重，则需要该阶段结束时调整至负重范围内」:
                 // in the free phase only a player over the carry may drop
-                // cards, and only down to it.
+                // cards, and only down to it; and 「只能在可抽卡的房间进行」.
                 if me.hand.len() <= me.carry() {
                     return Err(no(
                         "in the free phase you drop cards only to get back within your carry",
                         "自由阶段只有超出负重时才能丢弃道具卡",
+                    ));
+                }
+                if !me.room.is_some_and(|r| !map().room(r).draws.is_empty()) {
+                    return Err(no(
+                        "cards may be left only in rooms that give cards",
+                        "只能在可抽卡的房间丢弃道具卡",
                     ));
                 }
                 if !me.hand.contains(kind) {
@@ -609,6 +694,13 @@ impl GeneState {
         }
     }
 
+    /// Whether the seat has used as many state-changing cards this round as
+    /// the table allows.
+    pub fn state_cards_spent(&self, seat: SeatId) -> bool {
+        let limit = self.state_cards_limit;
+        limit > 0 && self.player(seat).state_cards >= limit
+    }
+
     fn check_use(
         &self,
         seat: SeatId,
@@ -631,15 +723,18 @@ impl GeneState {
                 "adrenaline is used before moving",
                 "肾上腺素须在移动前使用",
             )),
-            ItemKind::Medicine | ItemKind::Alcohol if !me.moved => {
+            // 「移动完毕后，可进行相应行动」: cards are used after moving
+            // (adrenaline, which adds steps, is the written exception).
+            ItemKind::Medicine | ItemKind::Alcohol | ItemKind::Rocket if !me.moved => {
                 Err(no("move first", "请先移动"))
             }
             ItemKind::Medicine | ItemKind::Alcohol | ItemKind::Adrenaline
-                if me.state_change != 0 || me.extra_strength != 0 || me.extra_speed != 0 =>
+                if self.state_cards_spent(seat) =>
             {
+                let n = self.state_cards_limit;
                 Err(no(
-                    "one card that changes your state a round",
-                    "每轮只能使用一张改变自身状态的卡",
+                    format!("at most {n} card(s) that change your state a round at this table"),
+                    format!("本桌每轮最多使用 {n} 张改变自身状态的卡"),
                 ))
             }
             ItemKind::Rocket => match room {
@@ -701,12 +796,6 @@ impl GeneState {
                 let p = &mut self.players[i];
                 p.hand.push(*kind);
                 p.drew = true;
-                // Over the carry: the oldest surplus is left in the room.
-                let room = p.room.expect("placed");
-                while p.hand.len() > p.carry() {
-                    let dropped = p.hand.remove(0);
-                    self.piles.entry(room).or_default().push(dropped);
-                }
                 let name = &items().get(*kind).name;
                 said.push(Said::To(
                     seat,
@@ -715,6 +804,7 @@ impl GeneState {
                         format!("你抽到了{}。", name.zh),
                     ),
                 ));
+                self.over_carry(seat, said);
                 None
             }
             GeneAction::Vote { floor } => {
@@ -725,6 +815,12 @@ impl GeneState {
             GeneAction::Use { kind, room } => {
                 let p = &mut self.players[i];
                 take(&mut p.hand, *kind);
+                if matches!(
+                    kind,
+                    ItemKind::Medicine | ItemKind::Alcohol | ItemKind::Adrenaline
+                ) {
+                    p.state_cards += 1;
+                }
                 match kind {
                     ItemKind::Medicine => p.state_change += 3,
                     ItemKind::Alcohol => {
@@ -756,10 +852,15 @@ impl GeneState {
                 let p = &mut self.players[i];
                 p.hand.push(*kind);
                 p.drew = true;
-                while p.hand.len() > p.carry() {
-                    let dropped = p.hand.remove(0);
-                    self.piles.entry(room).or_default().push(dropped);
-                }
+                let name = &items().get(*kind).name;
+                said.push(Said::To(
+                    seat,
+                    Bilingual::new(
+                        format!("You took {}.", name.en),
+                        format!("你拿取了{}。", name.zh),
+                    ),
+                ));
+                self.over_carry(seat, said);
                 None
             }
             GeneAction::Surgery { genes } => {
@@ -767,12 +868,6 @@ impl GeneState {
                 p.genes = Some(*genes);
                 p.operated = true;
                 self.surgery = true;
-                // A smaller carry drops the surplus here.
-                let room = p.room.expect("placed");
-                while p.hand.len() > p.carry() {
-                    let dropped = p.hand.remove(0);
-                    self.piles.entry(room).or_default().push(dropped);
-                }
                 said.push(Said::To(
                     seat,
                     Bilingual::new(
@@ -786,11 +881,15 @@ impl GeneState {
                         ),
                     ),
                 ));
+                // A smaller carry: the surplus is left here.
+                self.over_carry(seat, said);
                 None
             }
             GeneAction::Discard { kind } => {
-                let room = self.players[i].room.expect("placed");
-                take(&mut self.players[i].hand, *kind);
+                let p = &mut self.players[i];
+                let room = p.room.expect("placed");
+                take(&mut p.hand, *kind);
+                p.must_drop = p.must_drop.saturating_sub(1);
                 self.piles.entry(room).or_default().push(*kind);
                 None
             }
@@ -951,8 +1050,61 @@ impl GeneState {
         }
     }
 
+    /// After a draw, a take or a surgery: 「将持有的道具卡数量调整至负重范围内，
+    /// 多出的道具卡将丢弃在该房间」. The player chooses what to leave, unless
+    /// every card held is of one kind (then the surplus is left at once).
+    fn over_carry(&mut self, seat: SeatId, said: &mut Vec<Said>) {
+        let p = &mut self.players[seat.index()];
+        let surplus = p.hand.len().saturating_sub(p.carry());
+        if surplus == 0 {
+            return;
+        }
+        if p.hand.iter().all(|k| *k == p.hand[0]) {
+            self.drop_oldest(seat, said);
+            return;
+        }
+        p.must_drop = surplus as u8;
+        said.push(Said::To(
+            seat,
+            Bilingual::new(
+                format!("You are over your carry: choose {surplus} card(s) to leave here."),
+                format!("你超出了负重：请选择 {surplus} 张道具卡留在这里。"),
+            ),
+        ));
+    }
+
+    /// Leaves the oldest cards over the carry in the player's room (the
+    /// referee's default when the player does not choose in time).
+    pub fn drop_oldest(&mut self, seat: SeatId, said: &mut Vec<Said>) {
+        let p = &mut self.players[seat.index()];
+        p.must_drop = 0;
+        let Some(room) = p.room else { return };
+        let mut dropped = Vec::new();
+        while p.hand.len() > p.carry() {
+            dropped.push(p.hand.remove(0));
+        }
+        if dropped.is_empty() {
+            return;
+        }
+        let list = card_list(&dropped);
+        self.piles.entry(room).or_default().extend(dropped);
+        said.push(Said::To(
+            seat,
+            Bilingual::new(
+                format!(
+                    "Over your carry: {} left in {}.",
+                    list.en,
+                    room_name(room).en
+                ),
+                format!("超出负重：{}留在了{}。", list.zh, room_name(room).zh),
+            ),
+        ));
+    }
+
     /// The free phase ends: unanswered offers lapse, and whoever still
-    /// carries too much leaves the oldest surplus in their room.
+    /// carries too much loses the oldest surplus (rules.md §5): left lying
+    /// in a room that gives cards, handed back to the supply anywhere else
+    /// (cards are left only where cards are drawn).
     pub fn end_free_phase(&mut self, said: &mut Vec<Said>) {
         self.offers.clear();
         for i in 0..self.players.len() {
@@ -962,21 +1114,34 @@ impl GeneState {
             while p.hand.len() > p.carry() {
                 dropped.push(p.hand.remove(0));
             }
-            if !dropped.is_empty() {
-                let list = card_list(&dropped);
-                self.piles.entry(room).or_default().extend(dropped);
-                said.push(Said::To(
-                    SeatId(i as u8),
-                    Bilingual::new(
-                        format!(
-                            "Over your carry: you left {} in {}.",
-                            list.en,
-                            room_name(room).en
-                        ),
-                        format!("超出负重：你把{}留在了{}。", list.zh, room_name(room).zh),
-                    ),
-                ));
+            if dropped.is_empty() {
+                continue;
             }
+            let list = card_list(&dropped);
+            let line = if map().room(room).draws.is_empty() {
+                self.supply.extend(dropped);
+                Bilingual::new(
+                    format!(
+                        "Over your carry: the referee took back {} (cards are left only in rooms that give cards).",
+                        list.en
+                    ),
+                    format!(
+                        "超出负重：裁判收回了{}（只能在可抽卡的房间丢弃道具卡）。",
+                        list.zh
+                    ),
+                )
+            } else {
+                self.piles.entry(room).or_default().extend(dropped);
+                Bilingual::new(
+                    format!(
+                        "Over your carry: you left {} in {}.",
+                        list.en,
+                        room_name(room).en
+                    ),
+                    format!("超出负重：你把{}留在了{}。", list.zh, room_name(room).zh),
+                )
+            };
+            said.push(Said::To(SeatId(i as u8), line));
         }
         let order: Vec<String> = self
             .order
@@ -990,7 +1155,7 @@ impl GeneState {
     }
 
     /// A phase's time ran out: the referee does what the waiting players did
-    /// not (rules.md §9). Returns the next phase if it changes.
+    /// not (rules.md §10). Returns the next phase if it changes.
     pub fn time_out(
         &mut self,
         phase: GenePhase,
@@ -1048,6 +1213,9 @@ impl GeneState {
                     format!("{} ran out of time.", self.name(seat)),
                     format!("{}超时。", self.name(seat)),
                 )));
+                if self.players[i].must_drop > 0 {
+                    self.drop_oldest(seat, said);
+                }
                 if !self.players[i].moved {
                     // Everyone must move: the referee picks a room in reach.
                     let p = &self.players[i];
@@ -1104,6 +1272,8 @@ impl GeneState {
             p.extra_strength = 0;
             p.state_change = 0;
             p.operated = false;
+            p.must_drop = 0;
+            p.state_cards = 0;
         }
         self.rockets.clear();
         self.surgery = false;
@@ -1186,6 +1356,9 @@ impl GeneState {
         }
         let mut fallen = Vec::new();
         self.hurt(&loss, &mut fallen, said, &mut report, 2);
+        if self.decided() {
+            return self.end_settlement(report, said);
+        }
         // 3. The new gas floor(s): most votes; every floor tied at the top.
         let mut votes: BTreeMap<FloorId, u32> = BTreeMap::new();
         for p in &self.players {
@@ -1221,6 +1394,9 @@ impl GeneState {
             })
             .collect();
         self.hurt(&loss, &mut fallen, said, &mut report, 3);
+        if self.decided() {
+            return self.end_settlement(report, said);
+        }
         // 4. Upkeep from round 2: one water and one food.
         let mut loss = vec![0; seats];
         for (i, p) in self.players.iter_mut().enumerate() {
@@ -1232,6 +1408,9 @@ impl GeneState {
             loss[i] = n.upkeep_loss(round, water, food);
         }
         self.hurt(&loss, &mut fallen, said, &mut report, 4);
+        if self.decided() {
+            return self.end_settlement(report, said);
+        }
         // 5. The rooms the rocket launcher hit: every living player there.
         let mut loss = vec![0; seats];
         for r in std::mem::take(&mut self.rockets) {
@@ -1247,25 +1426,37 @@ impl GeneState {
             }
         }
         self.hurt(&loss, &mut fallen, said, &mut report, 5);
-        // 6. Who changed their own state with medicine, alcohol or adrenaline.
+        if self.decided() {
+            return self.end_settlement(report, said);
+        }
+        // 6. Whether anyone changed their own state with medicine, alcohol
+        // or adrenaline: 「是否有玩家……改变自身状态」 (whether, not who).
         let mut loss = vec![0; seats];
-        let mut changed = Vec::new();
+        let mut changed = false;
         for (i, p) in self.players.iter().enumerate() {
             if p.state_change != 0 || p.extra_strength != 0 || p.extra_speed != 0 {
-                changed.push(self.names.get(i).cloned().unwrap_or_default());
+                changed = true;
                 if !p.shadow {
                     loss[i] = -p.state_change;
                 }
             }
         }
-        if !changed.is_empty() {
-            let text = Bilingual::new(
-                format!("Changed their own state: {}.", changed.join(", ")),
-                format!("改变了自身状态：{}。", changed.join("、")),
-            );
-            line(&mut report, said, 6, text, vec![], vec![]);
-        }
+        let text = if changed {
+            Bilingual::new(
+                "Someone changed their own state with medicine, alcohol or adrenaline.",
+                "有玩家使用药品、酒或肾上腺素改变了自身状态。",
+            )
+        } else {
+            Bilingual::new(
+                "Nobody changed their own state this round.",
+                "本轮没有玩家改变自身状态。",
+            )
+        };
+        line(&mut report, said, 6, text, vec![], vec![]);
         self.hurt(&loss, &mut fallen, said, &mut report, 6);
+        if self.decided() {
+            return self.end_settlement(report, said);
+        }
         // 7. Shadows that drained 2 or more revive, with their old panel.
         for (i, p) in self.players.iter_mut().enumerate() {
             p.immune = false;
@@ -1280,6 +1471,29 @@ impl GeneState {
                 );
                 line(&mut report, said, 7, text, vec![], vec![]);
             }
+        }
+        self.end_settlement(report, said);
+    }
+
+    /// 「若任意轮次中只剩1名玩家存活，则该玩家直接获胜，游戏立即结束」 (and a
+    /// table of shadows ends too): checked after every settlement step.
+    fn decided(&self) -> bool {
+        self.living().count() <= 1
+    }
+
+    /// The end of a settlement, after its last step or the step that
+    /// decided the game: every HP is announced, and the game ends or the
+    /// living remember this round's HP (rules.md §8).
+    fn end_settlement(&mut self, mut report: Vec<SettleLine>, said: &mut Vec<Said>) {
+        let round = self.round;
+        let decided = self.decided();
+        if decided && let Some(last) = self.living().next() {
+            let name = self.names.get(last.index()).cloned().unwrap_or_default();
+            let text = Bilingual::new(
+                format!("{name} is the last one living and wins at once."),
+                format!("只剩{name}存活，直接获胜。"),
+            );
+            line(&mut report, said, 8, text, vec![], vec![]);
         }
         // Every player's HP is public after the settlement.
         for p in &mut self.players {
@@ -1300,11 +1514,12 @@ impl GeneState {
             l.round = round;
         }
         self.report = report;
-        let alive = self.living().count();
-        if round >= n.rounds || alive <= 1 {
+        if round >= numbers().rounds || decided {
             self.finish(said);
         } else {
-            for p in &mut self.players {
+            // 「根据各自生前一轮的生命值进行排名」: a shadow keeps the HP of
+            // the last round it ended alive.
+            for p in self.players.iter_mut().filter(|p| !p.shadow) {
                 p.last_round_hp = p.hp;
             }
         }

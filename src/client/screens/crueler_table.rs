@@ -412,10 +412,13 @@ fn table(
         if view.reserve[i] {
             marks.push(t(lang, "🌿 reserve", "🌿 保护区"));
         }
-        marks.push(match lang {
-            Lang::Zh => format!("{} 张卡", view.card_counts[i]),
-            _ => format!("{} cards", view.card_counts[i]),
-        });
+        // Card counts are secret (rules.md §3): only your own is shown.
+        if me {
+            marks.push(match lang {
+                Lang::Zh => format!("{} 张卡", view.my_cards.len()),
+                _ => format!("{} cards", view.my_cards.len()),
+            });
+        }
         painter.text(
             rect.left_top() + Vec2::new(62.0, 40.0) * k,
             Align2::LEFT_CENTER,
@@ -795,12 +798,23 @@ fn draw(
     mut next: ResMut<NextState<Screen>>,
     session: Res<Session>,
     hosted: Res<HostedAt>,
+    time: Res<Time>,
+    mut received: Local<(u64, f64)>,
 ) -> Result {
     let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
     let Some(view) = model.crueler_view().cloned() else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
+    // The clock counts down from the table time the view was made at.
+    let now = time.elapsed_secs_f64();
+    if received.0 != model.revision {
+        *received = (model.revision, now);
+    }
+    let left_ms = view.my_deadline_ms.map(|d| {
+        let since = ((now - received.1) * 1000.0) as u64;
+        d.saturating_sub(view.now_ms + since)
+    });
     if state.seen_rejections != model.rejected {
         state.seen_rejections = model.rejected;
         state.error = model.last_rejection.clone();
@@ -836,6 +850,16 @@ fn draw(
             );
             ui.separator();
             ui.label(egui::RichText::new(phase_text(&view, lang)).color(theme::ACCENT));
+            if let Some(left) = left_ms {
+                let colour = if left < 15_000 {
+                    theme::BAD
+                } else {
+                    theme::TEXT
+                };
+                ui.label(
+                    egui::RichText::new(format!("⏱ {}", widgets::clock_text(left))).color(colour),
+                );
+            }
             if numbers().reserve(view.round) {
                 ui.label(
                     egui::RichText::new(t(lang, "🌿 Nature Reserve on", "🌿 自然保护区生效"))

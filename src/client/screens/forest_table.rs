@@ -38,11 +38,6 @@ fn seat_name(view: &ForestView, seat: SeatId) -> String {
         .map_or_else(|| format!("{seat}"), |s| s.name.clone())
 }
 
-fn clock_text(ms: u64) -> String {
-    let secs = ms / 1000;
-    format!("{}:{:02}", secs / 60, secs % 60)
-}
-
 /// Sends the action to the server; a refusal comes back as the model's
 /// last rejection.
 fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction) {
@@ -75,7 +70,10 @@ fn top_bar(
         if let Some(end) = view.round_ends_ms {
             ui.label(i18n.ta(
                 "table-time-left",
-                &[("time", clock_text(end.saturating_sub(view.now_ms)).into())],
+                &[(
+                    "time",
+                    widgets::clock_text(end.saturating_sub(view.now_ms)).into(),
+                )],
             ));
         }
         if view.time_up && view.result.is_none() {
@@ -353,8 +351,10 @@ fn actions(
                         .selected_text(named_text)
                         .height(400.0)
                         .show_ui(ui, |ui| {
+                            // The cards the selected taking card may name.
+                            let allowed = state.selected.map(|w| view.challengeable(w));
                             for c in deck().ids() {
-                                let ok = state.selected.is_none_or(|w| deck().eats(w, c));
+                                let ok = allowed.as_ref().is_none_or(|a| a.contains(&c));
                                 let label = format!(
                                     "{} {} ({})",
                                     deck().card(c).icon,

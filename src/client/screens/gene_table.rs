@@ -87,11 +87,6 @@ fn name(view: &GeneView, seat: SeatId) -> String {
         .unwrap_or_else(|| format!("{seat}"))
 }
 
-fn clock_text(ms: u64) -> String {
-    let secs = ms.div_ceil(1000);
-    format!("{}:{:02}", secs / 60, secs % 60)
-}
-
 fn card_name(kind: ItemKind, lang: Lang) -> String {
     items().get(kind).name.get(lang).to_string()
 }
@@ -173,7 +168,7 @@ fn top_bar(
             } else {
                 theme::TEXT
             };
-            ui.label(egui::RichText::new(format!("⏱ {}", clock_text(left))).color(colour));
+            ui.label(egui::RichText::new(format!("⏱ {}", widgets::clock_text(left))).color(colour));
         }
         if let Some(n) = view.order_card {
             ui.separator();
@@ -329,7 +324,9 @@ fn my_panel(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
     });
 }
 
-/// The hand; in the free phase over the carry, a click drops a card.
+/// The hand. Over the carry, where a card may be left, a click leaves it:
+/// in the free phase before it ends, in the action phase when a draw put
+/// the player over (the referee waits for the choice).
 fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
     let mut action = None;
     ui.horizontal_wrapped(|ui| {
@@ -344,20 +341,35 @@ fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
         if view.hand.is_empty() {
             ui.label(egui::RichText::new(t(lang, "no cards", "没有道具卡")).color(theme::MUTED));
         }
+        let clickable = over && view.can_discard;
         for &kind in &view.hand {
-            if card_chip(ui, kind, lang, false).clicked() && over && view.phase == GenePhase::Free {
+            if card_chip(ui, kind, lang, false).clicked() && clickable {
                 action = Some(GeneAction::Discard { kind });
             }
         }
-        if over && view.phase == GenePhase::Free {
-            ui.label(
-                egui::RichText::new(t(
+        let note = match (view.phase, view.must_drop, view.can_discard) {
+            (GenePhase::Action, n, _) if n > 0 => Some(match lang {
+                Lang::Zh => format!("超出负重：点击 {n} 张卡把它们留在这个房间。"),
+                _ => format!("Over your carry: click {n} card(s) to leave them in this room."),
+            }),
+            (GenePhase::Free, _, true) if over => Some(
+                t(
                     lang,
                     "Over your carry: click a card to leave it here before the phase ends.",
                     "超出负重：点击一张卡把它留在这里（阶段结束前）。",
-                ))
-                .color(theme::BAD),
-            );
+                ),
+            ),
+            (GenePhase::Free, _, false) if over => Some(
+                t(
+                    lang,
+                    "Over your carry: cards are left only in rooms that give cards; when the phase ends the referee takes back your oldest.",
+                    "超出负重：只能在可抽卡的房间丢弃；阶段结束时裁判收回你最早的卡。",
+                ),
+            ),
+            _ => None,
+        };
+        if let Some(note) = note {
+            ui.label(egui::RichText::new(note).color(theme::BAD));
         }
     });
     action
@@ -373,6 +385,24 @@ fn controls(
     let me = view.me?;
     let shadow = view.shadows[me.index()];
     match view.phase {
+        // Over the carry after a draw: the hand is where to choose.
+        GenePhase::Action if view.to_act && view.must_drop > 0 => {
+            ui.label(
+                egui::RichText::new(match lang {
+                    Lang::Zh => format!(
+                        "先选择 {} 张卡留在这个房间（点击手牌），再继续行动。",
+                        view.must_drop
+                    ),
+                    _ => format!(
+                        "First choose {} card(s) to leave in this room (click them in your hand).",
+                        view.must_drop
+                    ),
+                })
+                .strong()
+                .color(theme::BAD),
+            );
+            None
+        }
         GenePhase::Setup if view.to_act => {
             ui.label(
                 egui::RichText::new(t(
