@@ -547,7 +547,7 @@ impl GeneState {
                         "自由阶段只有超出负重时才能丢弃道具卡",
                     ));
                 }
-                if !me.room.is_some_and(|r| !map().room(r).draws.is_empty()) {
+                if me.room.is_none_or(|r| map().room(r).draws.is_empty()) {
                     return Err(no(
                         "cards may be left only in rooms that give cards",
                         "只能在可抽卡的房间丢弃道具卡",
