@@ -397,13 +397,15 @@ pub fn verify_score(result: Option<GameResult>, seat: SeatId, want: i64) -> Resu
 }
 
 /// `Sees(viewer, fact)` / `NotSees(viewer, fact)`: whether the viewer's
-/// own view shows the fact, as the game's `shows` judged it.
-pub fn verify_sight(
-    shows: bool,
-    want: bool,
+/// own view shows the fact, as the game's `shows` judges it.
+pub fn verify_sight<G: Game, F: std::fmt::Debug>(
+    world: &World,
     viewer: SeatId,
-    fact: &impl std::fmt::Debug,
+    fact: &F,
+    want: bool,
+    shows: impl Fn(&G::View, &F) -> bool,
 ) -> Result<(), String> {
+    let shows = shows(&G::view(world, Some(viewer)), fact);
     match (shows, want) {
         (true, true) | (false, false) => Ok(()),
         (false, true) => Err(format!("seat {viewer}'s view does not show {fact:?}")),

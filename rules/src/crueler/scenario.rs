@@ -7,9 +7,10 @@ use bevy_state::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::game::{CruelerGame, CruelerView};
 use super::numbers::numbers;
 use super::state::{CruelerPhase, CruelerState};
-use crate::scenario::{Heard, verify_heard};
+use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::Said;
 use crate::table::{Rejection, SeatId};
 
@@ -239,11 +240,11 @@ pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
         CruelerCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
         CruelerCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
         CruelerCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-        CruelerCheck::Sees(viewer, fact) | CruelerCheck::NotSees(viewer, fact) => {
-            use crate::table::Game;
-            let shows = super::game::CruelerGame::view(world, Some(*viewer)).shows(fact);
-            let want = matches!(check, CruelerCheck::Sees(..));
-            crate::scenario::verify_sight(shows, want, *viewer, fact)
+        CruelerCheck::Sees(v, fact) => {
+            verify_sight::<CruelerGame, _>(world, *v, fact, true, CruelerView::shows)
+        }
+        CruelerCheck::NotSees(v, fact) => {
+            verify_sight::<CruelerGame, _>(world, *v, fact, false, CruelerView::shows)
         }
     }
 }

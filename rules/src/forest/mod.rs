@@ -21,7 +21,7 @@ pub use table::{ForestTable, showdown_outcome};
 pub use view::{ForestView, SeatPublic, ShowdownPublic};
 
 use crate::game_id::GameId;
-use crate::scenario::{Heard, verify_heard};
+use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::{
     Accepted, DeadlinePassed, Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet,
 };
@@ -289,10 +289,11 @@ impl Game for ForestGame {
             ForestCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
             ForestCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
             ForestCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-            ForestCheck::Sees(viewer, fact) | ForestCheck::NotSees(viewer, fact) => {
-                let shows = view::view(world, Some(*viewer)).shows(fact);
-                let want = matches!(check, ForestCheck::Sees(..));
-                crate::scenario::verify_sight(shows, want, *viewer, fact)
+            ForestCheck::Sees(v, fact) => {
+                verify_sight::<Self, _>(world, *v, fact, true, ForestView::shows)
+            }
+            ForestCheck::NotSees(v, fact) => {
+                verify_sight::<Self, _>(world, *v, fact, false, ForestView::shows)
             }
             ForestCheck::Places(places) => {
                 let got = result(world).map(|r| r.places);

@@ -10,10 +10,11 @@ use bevy_state::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::game::{GeneGame, GeneView};
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::settle::{Genes, numbers};
 use super::state::{GenePhase, GeneState};
-use crate::scenario::{Heard, verify_heard};
+use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::Said;
 use crate::table::{Rejection, SeatId};
 
@@ -320,11 +321,11 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
         GeneCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
         GeneCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
         GeneCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-        GeneCheck::Sees(viewer, fact) | GeneCheck::NotSees(viewer, fact) => {
-            use crate::table::Game;
-            let shows = super::game::GeneGame::view(world, Some(*viewer)).shows(fact);
-            let want = matches!(check, GeneCheck::Sees(..));
-            crate::scenario::verify_sight(shows, want, *viewer, fact)
+        GeneCheck::Sees(v, fact) => {
+            verify_sight::<GeneGame, _>(world, *v, fact, true, GeneView::shows)
+        }
+        GeneCheck::NotSees(v, fact) => {
+            verify_sight::<GeneGame, _>(world, *v, fact, false, GeneView::shows)
         }
     }
 }

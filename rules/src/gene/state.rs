@@ -793,18 +793,7 @@ impl GeneState {
             GeneAction::Draw { kind } => {
                 let at = self.supply.iter().position(|k| k == kind).expect("judged");
                 self.supply.remove(at);
-                let p = &mut self.players[i];
-                p.hand.push(*kind);
-                p.drew = true;
-                let name = &items().get(*kind).name;
-                said.push(Said::To(
-                    seat,
-                    Bilingual::new(
-                        format!("You drew {}.", name.en),
-                        format!("你抽到了{}。", name.zh),
-                    ),
-                ));
-                self.over_carry(seat, said);
+                self.receive(seat, *kind, Bilingual::new("drew", "抽到了"), said);
                 None
             }
             GeneAction::Vote { floor } => {
@@ -849,18 +838,7 @@ impl GeneState {
                 let pile = self.piles.entry(room).or_default();
                 let at = pile.iter().position(|k| k == kind).expect("judged");
                 pile.remove(at);
-                let p = &mut self.players[i];
-                p.hand.push(*kind);
-                p.drew = true;
-                let name = &items().get(*kind).name;
-                said.push(Said::To(
-                    seat,
-                    Bilingual::new(
-                        format!("You took {}.", name.en),
-                        format!("你拿取了{}。", name.zh),
-                    ),
-                ));
-                self.over_carry(seat, said);
+                self.receive(seat, *kind, Bilingual::new("took", "拿取了"), said);
                 None
             }
             GeneAction::Surgery { genes } => {
@@ -1048,6 +1026,23 @@ impl GeneState {
                 ));
             }
         }
+    }
+
+    /// A drawn or taken card reaches the hand (the turn's one draw), the
+    /// player is told, and the carry is checked.
+    fn receive(&mut self, seat: SeatId, kind: ItemKind, verb: Bilingual, said: &mut Vec<Said>) {
+        let p = &mut self.players[seat.index()];
+        p.hand.push(kind);
+        p.drew = true;
+        let name = &items().get(kind).name;
+        said.push(Said::To(
+            seat,
+            Bilingual::new(
+                format!("You {} {}.", verb.en, name.en),
+                format!("你{}{}。", verb.zh, name.zh),
+            ),
+        ));
+        self.over_carry(seat, said);
     }
 
     /// After a draw, a take or a surgery: 「将持有的道具卡数量调整至负重范围内，
