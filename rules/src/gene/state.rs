@@ -197,6 +197,12 @@ impl Player {
         }
     }
 
+    /// Takes the oldest cards over the carry out of the hand.
+    fn surplus(&mut self) -> Vec<ItemKind> {
+        let over = self.hand.len().saturating_sub(self.carry());
+        self.hand.drain(..over).collect()
+    }
+
     pub fn carry(&self) -> usize {
         if self.shadow {
             0
@@ -1074,10 +1080,7 @@ impl GeneState {
         let p = &mut self.players[seat.index()];
         p.must_drop = 0;
         let Some(room) = p.room else { return };
-        let mut dropped = Vec::new();
-        while p.hand.len() > p.carry() {
-            dropped.push(p.hand.remove(0));
-        }
+        let dropped = p.surplus();
         if dropped.is_empty() {
             return;
         }
@@ -1105,10 +1108,7 @@ impl GeneState {
         for i in 0..self.players.len() {
             let p = &mut self.players[i];
             let Some(room) = p.room else { continue };
-            let mut dropped = Vec::new();
-            while p.hand.len() > p.carry() {
-                dropped.push(p.hand.remove(0));
-            }
+            let dropped = p.surplus();
             if dropped.is_empty() {
                 continue;
             }
