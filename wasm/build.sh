@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the browser client into wasm/dist: the same client compiled to
-# wasm32-unknown-unknown, bound with wasm-bindgen (the CLI version that
-# matches the crate in Cargo.lock, installed here if missing), the page and
-# the assets beside it. Serve wasm/dist over HTTP (e.g. `foodweb serve
-# --http-port 8080`, or `python3 -m http.server -d wasm/dist`).
+# wasm32-unknown-unknown, bound with wasm-bindgen (tools/wasm-bind, the
+# library at the version in Cargo.lock), the page and the assets beside
+# it. Serve wasm/dist over HTTP (e.g. `foodweb serve --http-port 8080`, or
+# `python3 -m http.server -d wasm/dist`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/foodweb-target}"
@@ -12,21 +12,14 @@ PROFILE="${PROFILE:-wasm-release}"
 rustup target list --installed | grep -qx wasm32-unknown-unknown \
     || rustup target add wasm32-unknown-unknown
 
-# The CLI must be exactly the version of the wasm-bindgen crate in the lock.
-want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[^0-9.]/,""); print; exit}' Cargo.lock)
-have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have" != "$want" ]; then
-    # --locked first; a yanked pin in the CLI's own lock falls back to a
-    # fresh resolution of its dependencies.
-    cargo install wasm-bindgen-cli --version "$want" --locked \
-        || cargo install wasm-bindgen-cli --version "$want"
-fi
-
 cargo build --profile "$PROFILE" --target wasm32-unknown-unknown --bin foodweb
 rm -rf wasm/dist
 mkdir -p wasm/dist
-wasm-bindgen --target web --no-typescript --out-dir wasm/dist --out-name foodweb \
-    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$PROFILE/foodweb.wasm"
+# Bound by wasm-bindgen's own library at the version the client links
+# (tools/wasm-bind, a workspace member: built with the tests, no CLI to
+# install).
+cargo run -q -p foodweb-wasm-bind -- \
+    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$PROFILE/foodweb.wasm" wasm/dist
 # wasm-opt only when asked (WASM_OPT=1): Debian 12's binaryen 108 breaks
 # the module (the page dies with "WebAssembly.Table.set(): Argument 1 is
 # invalid for table"), with or without --enable-reference-types; a newer

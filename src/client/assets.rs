@@ -41,9 +41,12 @@ pub fn asset_dir() -> String {
     if let Ok(dir) = std::env::var("FOODWEB_ASSETS") {
         return dir;
     }
-    let manifest_assets = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
-    if std::path::Path::new(manifest_assets).is_dir() {
-        manifest_assets.to_string()
+    // `cargo run` sets the manifest folder at run time; the one compiled in
+    // may be another clone's that shared the target folder.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into());
+    let manifest_assets = format!("{manifest}/assets");
+    if std::path::Path::new(&manifest_assets).is_dir() {
+        manifest_assets
     } else {
         "assets".to_string()
     }

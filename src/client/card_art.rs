@@ -141,7 +141,7 @@ mod tests {
     /// sources in the repo and the rasterised sprites in assets/."
     #[test]
     fn every_forest_card_has_its_illustration() {
-        let root = env!("CARGO_MANIFEST_DIR");
+        let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into());
         for c in deck().ids() {
             let key = &deck().card(c).key;
             let sprite = format!("{root}/assets/{}", sprite_path(c));

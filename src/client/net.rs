@@ -84,7 +84,11 @@ pub const WEB_PORT: u16 = 8080;
 pub fn serve_web_client() -> Option<String> {
     let dir = std::env::var("FOODWEB_WEB_DIR")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("wasm/dist"));
+        .unwrap_or_else(|_| {
+            let manifest =
+                std::env::var("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into());
+            std::path::Path::new(&manifest).join("wasm/dist")
+        });
     if !dir.join("index.html").is_file() {
         return None;
     }

@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
-# The browser test, with everything it needs: Debian's chromium, npm's
-# playwright-core (pinned in package-lock.json), the web build (wasm/build.sh
-# installs the wasm target and the matching wasm-bindgen CLI), and a
-# `foodweb serve` on spare ports with a fresh data folder. Screenshots and
-# browser-report.json go to $1 (default /var/tmp/foodweb-browser-test).
+# The browser test: the web client built and served by `foodweb serve` on
+# spare ports with a fresh data folder, played by headless Chromium. What
+# it needs is installed by wasm/tests/setup.sh (Debian's chromium, Node.js,
+# npm's playwright-core as pinned in package-lock.json) and the web build
+# by wasm/build.sh; `--prebuilt` skips both when the caller (.ci/run, which
+# times each) has just run them. Screenshots and browser-report.json go to
+# OUT_DIR (default /var/tmp/foodweb-browser-test).
 #
-#   wasm/tests/run.sh [OUT_DIR]
+#   wasm/tests/run.sh [--prebuilt] [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/foodweb-target}"
+prebuilt=
+if [ "${1:-}" = --prebuilt ]; then prebuilt=1; shift; fi
 out="${1:-/var/tmp/foodweb-browser-test}"
 mkdir -p "$out"
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-if [ ! -x /usr/bin/chromium ]; then
-    as_root apt-get update -q
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium
+if [ -z "$prebuilt" ]; then
+    wasm/tests/setup.sh
+    wasm/build.sh
 fi
-(cd wasm/tests && npm ci --no-audit --no-fund --loglevel=error)
-
-wasm/build.sh
-# The server: the binary `cargo test --workspace` builds (the same feature
-# set, so nothing is compiled twice).
+# The server: the binary `cargo test --workspace` builds (the same profile
+# and features, so nothing is compiled twice; a no-op after the tests).
 cargo test --workspace --no-run -q 2>&1 | tail -n 3
 
 # Spare ports, so a LAN game on the defaults can go on beside the test.
