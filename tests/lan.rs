@@ -450,9 +450,22 @@ fn garbage_on_every_port_and_illegal_actions_leave_the_game_whole() {
     let s = summary(out.path(), "Fay");
     assert_eq!(s["finished"], true, "{s}");
     assert!(s["chaos_sent"].as_u64().unwrap() >= 1000, "{s}");
-    // Every illegal action was refused; every real move was accepted.
-    assert_eq!(s["rejected"], s["chaos_sent"], "{s}");
-    assert_eq!(s["accepted"], s["acts_sent"], "{s}");
+    // Every illegal action was refused; every real move was accepted, but
+    // one: under the flood the client and the server share two busy cores,
+    // and a move chosen as the timed round runs out can arrive after the
+    // server's clock ended it (then it is refused as out of turn, like any
+    // late move). Refusals beyond the chaos are exactly the real moves not
+    // accepted.
+    let (acts, accepted) = (
+        s["acts_sent"].as_u64().unwrap(),
+        s["accepted"].as_u64().unwrap(),
+    );
+    let (chaos, rejected) = (
+        s["chaos_sent"].as_u64().unwrap(),
+        s["rejected"].as_u64().unwrap(),
+    );
+    assert_eq!(rejected - chaos, acts - accepted, "{s}");
+    assert!(acts - accepted <= 1, "{s}");
     let record = saved(data.path(), 1);
     let replayed = replay_table(GameId::Forest, record.snapshot.as_ref().unwrap()).unwrap();
     let theirs: foodweb_rules::table::GameResult =

@@ -72,10 +72,12 @@ impl TableStore {
     pub fn save_text(&self, id: &str, text: &str) -> Result<(), StoreError> {
         let path = self.path(id)?;
         let tmp = path.with_extension("ron.tmp");
-        let mut file = fs::File::create(&tmp).map_err(io(&tmp))?;
-        file.write_all(text.as_bytes()).map_err(io(&tmp))?;
-        file.sync_all().map_err(io(&tmp))?;
-        drop(file);
+        {
+            // Written and synced, and closed before the rename.
+            let mut file = fs::File::create(&tmp).map_err(io(&tmp))?;
+            file.write_all(text.as_bytes()).map_err(io(&tmp))?;
+            file.sync_all().map_err(io(&tmp))?;
+        }
         fs::rename(&tmp, &path).map_err(io(&path))?;
         if let Ok(dir) = fs::File::open(&self.dir) {
             let _ = dir.sync_all();

@@ -201,7 +201,7 @@ fn websocket_client(commands: &mut Commands, netcode: NetcodeClient, url: String
     #[cfg(not(target_family = "wasm"))]
     let config = ClientConfig::builder().with_no_encryption();
     #[cfg(target_family = "wasm")]
-    let config = ClientConfig::default();
+    let config = ClientConfig;
     commands
         .spawn((
             Name::new("websocket client"),

@@ -1,4 +1,7 @@
 #![cfg_attr(docsrs_aeronet, feature(doc_cfg))]
+// Vendored (vendor/README.md): the futures this workspace resolves
+// deprecates `try_next`, which crates.io builds only warn about quietly.
+#![allow(deprecated)]
 #![doc = include_str!("../README.md")]
 //!
 //! ## Feature flags
