@@ -60,19 +60,51 @@ pub enum Command {
     /// Measures a server's hall: many 4-seat bot tables at the normal pace
     /// on one thread, no sockets; prints CPU and memory per table as JSON.
     BenchHall {
-        #[arg(long, default_value_t = 200)]
-        tables: usize,
-        /// Simulated seconds to run.
-        #[arg(long, default_value_t = 120.0)]
+        /// Tables to run at once (1 to 10,000).
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        tables: u32,
+        /// Simulated seconds to run (up to a day).
+        #[arg(long, default_value_t = 120.0, value_parser = seconds_up_to_a_day)]
         seconds: f64,
-        #[arg(long, default_value_t = 60.0)]
+        /// Hall updates per simulated second (1 to 1000).
+        #[arg(long, default_value_t = 60.0, value_parser = updates_per_second)]
         hz: f64,
-        #[arg(long, default_value_t = 1100)]
+        #[arg(long, default_value_t = 1100, value_parser = clap::value_parser!(u64).range(0..=600_000))]
         bot_delay_ms: u64,
         /// Save tables here as the server does (journal and snapshots).
         #[arg(long)]
         data: Option<PathBuf>,
     },
+}
+
+/// A number of seconds: finite, above zero, at most a day.
+pub fn seconds_up_to_a_day(text: &str) -> Result<f64, String> {
+    finite_in(text, 0.0, 86_400.0, "seconds above 0, at most 86400")
+}
+
+/// Updates a second: finite, 1 to 1000.
+pub fn updates_per_second(text: &str) -> Result<f64, String> {
+    finite_in(text, 0.0, 1000.0, "a rate from 1 to 1000 a second").and_then(|v| {
+        if v < 1.0 {
+            Err(format!(
+                "expected a rate from 1 to 1000 a second, not {text}"
+            ))
+        } else {
+            Ok(v)
+        }
+    })
+}
+
+/// `text` as a finite number in (lo, hi]; `what` names what is expected.
+fn finite_in(text: &str, lo: f64, hi: f64, what: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number (expected {what})"))?;
+    if !v.is_finite() || v <= lo || v > hi {
+        return Err(format!("expected {what}, not {text}"));
+    }
+    Ok(v)
 }
 
 /// An error for the person at the terminal: one line, exit code 2.
@@ -150,12 +182,14 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             bot_delay_ms,
             data,
         } => {
-            if tables == 0 || seconds <= 0.0 || hz <= 0.0 {
-                return Err(CliError("tables, seconds and hz must be positive".into()));
-            }
-            let report =
-                foodweb_netcode::bench::bench_hall(tables, seconds, hz, bot_delay_ms, data)
-                    .map_err(CliError)?;
+            let report = foodweb_netcode::bench::bench_hall(
+                tables as usize,
+                seconds,
+                hz,
+                bot_delay_ms,
+                data,
+            )
+            .map_err(CliError)?;
             println!(
                 "{}",
                 serde_json::to_string_pretty(&report).expect("reports serialize")

@@ -34,14 +34,17 @@ pub struct ServeArgs {
     /// The name LAN players see.
     #[arg(long, default_value = "Foodweb")]
     pub name: String,
-    /// Milliseconds a bot waits before it acts.
-    #[arg(long, default_value_t = 1100)]
+    /// Milliseconds a bot waits before it acts (up to 10 minutes).
+    #[arg(long, default_value_t = 1100, value_parser = clap::value_parser!(u64).range(0..=600_000))]
     pub bot_delay_ms: u64,
-    /// Seconds a person's seat may stay empty before a bot plays it.
-    #[arg(long, default_value_t = 60)]
+    /// Seconds a person's seat may stay empty before a bot plays it (up to a day).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub takeover_secs: u64,
-    /// Server updates per second.
-    #[arg(long, default_value_t = 60.0)]
+    /// The most tables this server holds at once (1 to 10,000).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_tables: u32,
+    /// Server updates per second (1 to 1000).
+    #[arg(long, default_value_t = 60.0, value_parser = crate::cli::updates_per_second)]
     pub hz: f64,
     /// HTTP port serving the browser client (0: off).
     #[arg(long, default_value_t = 8080)]
@@ -49,6 +52,10 @@ pub struct ServeArgs {
     /// The built browser client (`wasm/build.sh` makes it).
     #[arg(long, default_value = "wasm/dist")]
     pub web_dir: PathBuf,
+    /// The address to listen on for UDP, WebSocket and HTTP: every
+    /// interface by default, or one network's (e.g. 192.168.1.20).
+    #[arg(long, default_value = "0.0.0.0")]
+    pub bind: std::net::IpAddr,
 }
 
 #[derive(Args, Debug)]
@@ -59,6 +66,14 @@ pub struct ClientArgs {
     /// Connect over WebSocket instead of UDP.
     #[arg(long)]
     pub ws: bool,
+    /// With --ws: the server's token port (TCP; its UDP port number).
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    pub token_port: u16,
+    /// Print the connect token the server issued (hex) on a line of its
+    /// own, so tests can craft packets as a real guest would.
+    #[arg(long)]
+    pub print_token: bool,
+    /// The name others see (1 to 24 characters).
     #[arg(long, default_value = "Bot player")]
     pub name: String,
     /// Open a table of this game (otherwise take a seat at an open one).
@@ -78,8 +93,8 @@ pub struct ClientArgs {
     /// With --create: three-rounds, four-rounds, long or quick.
     #[arg(long, default_value = "quick")]
     pub timing: String,
-    /// With --create: overrides the round length, in seconds.
-    #[arg(long)]
+    /// With --create: overrides the round length, in seconds (1 to 3600).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub round_secs: Option<u32>,
     /// With --create: the table has a host seat.
     #[arg(long)]
@@ -87,9 +102,10 @@ pub struct ClientArgs {
     /// Join this table (default: the first with an open seat).
     #[arg(long)]
     pub table: Option<u32>,
-    /// Take the host seat of the first table that has one open.
-    #[arg(long, conflicts_with_all = ["create", "watch"])]
-    pub host: bool,
+    /// Take the host seat of the first table that has one open, with the
+    /// code its owner was shown (`--host CODE`).
+    #[arg(long, value_name = "CODE", conflicts_with_all = ["create", "watch"])]
+    pub host: Option<String>,
     /// Watch the first table.
     #[arg(long, conflicts_with = "create")]
     pub watch: bool,
@@ -99,13 +115,18 @@ pub struct ClientArgs {
     /// Illegal actions to send (a few each frame) while playing.
     #[arg(long, default_value_t = 0)]
     pub chaos: u32,
+    /// Forged fragment packets (each claiming 2^40 fragments) to send once
+    /// connected: a robustness test of the server.
+    #[arg(long, default_value_t = 0, hide = true)]
+    pub forge_fragments: u32,
     /// Write every received message here, one JSON object a line.
     #[arg(long)]
     pub record: Option<PathBuf>,
     /// Write a JSON summary here at the end.
     #[arg(long)]
     pub summary: Option<PathBuf>,
-    #[arg(long, default_value_t = 600.0)]
+    /// Give up after this many seconds (up to a day).
+    #[arg(long, default_value_t = 600.0, value_parser = crate::cli::seconds_up_to_a_day)]
     pub timeout_secs: f64,
 }
 
@@ -121,19 +142,25 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         bot_delay_ms: args.bot_delay_ms,
         takeover_ms: args.takeover_secs * 1000,
         data_dir: Some(data.clone()),
+        max_tables: args.max_tables as usize,
     };
     let (hall, problems) = Hall::open(config).map_err(|e| CliError(e.to_string()))?;
+    // netcode's key is this server's own, kept beside its tables.
+    let key = foodweb_netcode::tokens::load_or_create_key(&data)
+        .map_err(|e| CliError(format!("the server's key in {}: {e}", data.display())))?;
+    let issuer =
+        foodweb_netcode::tokens::TokenIssuer::new(key, foodweb_netcode::protocol::PROTOCOL_ID);
     for p in &problems {
         eprintln!("warning: {p} (left as it is)");
     }
-    std::net::UdpSocket::bind(("0.0.0.0", args.port))
-        .map_err(|e| CliError(format!("cannot listen on UDP port {}: {e}", args.port)))?;
-    std::net::TcpListener::bind(("0.0.0.0", args.ws_port)).map_err(|e| {
-        CliError(format!(
-            "cannot listen on WebSocket port {}: {e}",
-            args.ws_port
-        ))
-    })?;
+    let udp = SocketAddr::new(args.bind, args.port);
+    let ws = SocketAddr::new(args.bind, args.ws_port);
+    std::net::UdpSocket::bind(udp)
+        .map_err(|e| CliError(format!("cannot listen on UDP {udp}: {e}")))?;
+    std::net::TcpListener::bind(udp)
+        .map_err(|e| CliError(format!("cannot hand out tokens on TCP {udp}: {e}")))?;
+    std::net::TcpListener::bind(ws)
+        .map_err(|e| CliError(format!("cannot listen for WebSocket on {ws}: {e}")))?;
     println!(
         "foodweb server '{}': UDP port {}, WebSocket port {}, {} table(s) resumed from {}",
         args.name,
@@ -143,19 +170,66 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         data.display()
     );
     if args.http_port != 0 {
-        serve_web(&args.web_dir, args.http_port, args.ws_port)?;
+        serve_web(
+            &args.web_dir,
+            args.bind,
+            args.http_port,
+            args.ws_port,
+            &issuer,
+        )?;
     }
     let listeners = Listeners {
-        udp: Some(SocketAddr::from(([0, 0, 0, 0], args.port))),
-        ws: Some(SocketAddr::from(([0, 0, 0, 0], args.ws_port))),
+        udp: Some(udp),
+        ws: Some(ws),
     };
-    server_app(hall, listeners, args.hz).run();
+    server_app(hall, listeners, args.hz, issuer).run();
     Ok(0)
 }
 
 pub fn client(args: ClientArgs) -> Result<i32, CliError> {
+    let chars = args.name.chars().count();
+    if chars == 0 || chars > 24 || args.name.chars().any(char::is_control) {
+        return Err(CliError(format!(
+            "--name '{}': a name is 1 to 24 characters, none of them control characters",
+            args.name
+        )));
+    }
+    let all_bots: Vec<&str> = foodweb_rules::GameId::ALL
+        .iter()
+        .flat_map(|&g| bot_kinds(g).iter().copied())
+        .collect();
+    if !all_bots.contains(&args.play.as_str()) {
+        return Err(CliError(format!(
+            "--play '{}': no such bot (bots: {})",
+            args.play,
+            dedup(&all_bots).join(", ")
+        )));
+    }
+    // The files the client writes are opened now: a missing folder is said
+    // before connecting, not found out at the end.
+    for (flag, path) in [("--record", &args.record), ("--summary", &args.summary)] {
+        if let Some(path) = path {
+            std::fs::File::create(path)
+                .map_err(|e| CliError(format!("{flag} {}: {e}", path.display())))?;
+        }
+    }
     let part = if let Some(key) = &args.create {
         let game = playable_game(key)?;
+        let range = game.seats();
+        if !range.contains(&(args.seats as usize)) {
+            return Err(CliError(format!(
+                "--seats {}: {game} takes {} to {} players",
+                args.seats,
+                range.start(),
+                range.end()
+            )));
+        }
+        if args.people == 0 || args.people > args.seats as usize {
+            return Err(CliError(format!(
+                "--people {}: from 1 to the {} seats",
+                args.people, args.seats
+            )));
+        }
         if !bot_kinds(game).contains(&args.bots.as_str()) {
             return Err(CliError(format!(
                 "unknown {game} bot '{}' (bots: {})",
@@ -221,8 +295,8 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
             seed: args.seed,
             host_seat: args.host_seat,
         }
-    } else if args.host {
-        Part::Host
+    } else if let Some(code) = args.host.clone() {
+        Part::Host { code }
     } else if args.watch {
         Part::Watch
     } else {
@@ -231,7 +305,10 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
     let plan = Plan {
         name: args.name,
         target: if args.ws {
-            Target::WebSocket(args.server)
+            Target::WebSocket {
+                addr: args.server,
+                tokens: SocketAddr::new(args.server.ip(), args.token_port),
+            }
         } else {
             Target::Udp(args.server)
         },
@@ -242,15 +319,34 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         summary: args.summary,
         timeout_secs: args.timeout_secs,
         seed: args.seed.unwrap_or(7),
+        print_token: args.print_token,
+        forge_fragments: args.forge_fragments,
     };
     let exit = headless_app(plan).run();
     Ok(if exit.is_success() { 0 } else { 1 })
 }
 
+/// The names once each, in their first order.
+fn dedup<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    let mut seen = Vec::new();
+    for n in names {
+        if !seen.contains(n) {
+            seen.push(*n);
+        }
+    }
+    seen
+}
+
 /// Serves the built browser client and prints the address to open, with
 /// its QR code. A missing build is reported, not fatal: desktop players
 /// can still join.
-fn serve_web(dir: &std::path::Path, port: u16, ws_port: u16) -> Result<(), CliError> {
+fn serve_web(
+    dir: &std::path::Path,
+    bind: std::net::IpAddr,
+    port: u16,
+    ws_port: u16,
+    issuer: &foodweb_netcode::tokens::TokenIssuer,
+) -> Result<(), CliError> {
     if !dir.join("index.html").is_file() {
         eprintln!(
             "note: no browser client in {} (build it with wasm/build.sh); serving desktop players only",
@@ -259,12 +355,18 @@ fn serve_web(dir: &std::path::Path, port: u16, ws_port: u16) -> Result<(), CliEr
         return Ok(());
     }
     // A taken HTTP port costs the browsers, not the game: say so, go on.
-    let addr = SocketAddr::from(([0, 0, 0, 0], port));
-    if let Err(e) = foodweb_netcode::web::serve_static(dir.to_path_buf(), addr) {
+    let addr = SocketAddr::new(bind, port);
+    if let Err(e) =
+        foodweb_netcode::web::serve_static(dir.to_path_buf(), addr, Some(issuer.clone()))
+    {
         eprintln!("warning: cannot serve the browser client on HTTP port {port}: {e}");
         return Ok(());
     }
-    let host = crate::client::lan_ip().unwrap_or_else(|| "127.0.0.1".parse().expect("an address"));
+    let host = if bind.is_unspecified() {
+        crate::client::lan_ip().unwrap_or_else(|| "127.0.0.1".parse().expect("an address"))
+    } else {
+        bind
+    };
     let url = web_url(host, port, ws_port);
     println!("browser players: open {url}");
     if let Some(qr) = foodweb_netcode::web::qr_text(&url) {

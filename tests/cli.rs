@@ -105,3 +105,36 @@ fn scenario_prints_steps_views_and_hash() {
     assert_eq!(report["failures"], 0);
     assert_eq!(report["hash"].as_str().unwrap().len(), 64);
 }
+
+/// Issue 15, item 6: "Every bad value gets a one-line error naming it and a
+/// non-zero exit, never a backtrace." None of these reaches a socket.
+#[test]
+fn bad_server_and_client_values_fail_with_one_line() {
+    for hz in ["0", "NaN", "-5", "1e-300", "inf"] {
+        one_line_error(&["serve", &format!("--hz={hz}")], "--hz");
+    }
+    one_line_error(&["serve", "--bind", "999.1.1.1"], "--bind");
+    one_line_error(&["serve", "--max-tables", "0"], "--max-tables");
+    one_line_error(&["bench-hall", "--tables", "100000000"], "--tables");
+    one_line_error(&["bench-hall", "--seconds", "inf"], "--seconds");
+    one_line_error(&["bench-hall", "--seconds", "NaN"], "--seconds");
+    let client = |extra: &[&str]| {
+        let mut args = vec!["client", "--server", "127.0.0.1:9"];
+        args.extend(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let cases: [(&[&str], &str); 7] = [
+        (&["--timeout-secs", "NaN"], "--timeout-secs"),
+        (&["--timeout-secs", "inf"], "--timeout-secs"),
+        (&["--record", "/no/such/folder/r.jsonl"], "--record"),
+        (&["--play", "nobot"], "--play 'nobot'"),
+        (&["--create", "forest", "--seats", "0"], "--seats 0"),
+        (&["--create", "forest", "--round-secs", "0"], "--round-secs"),
+        (&["--name", "abcdefghijklmnopqrstuvwxyz0123"], "--name"),
+    ];
+    for (extra, words) in cases {
+        let args = client(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        one_line_error(&args, words);
+    }
+}

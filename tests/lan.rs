@@ -2,10 +2,8 @@
 //! `foodweb client` processes over loopback. Clauses quoted are the LAN
 //! issue's "done when" (docs/LAN.md).
 
-use std::io::{BufRead, BufReader};
-use std::net::{TcpListener, UdpSocket};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::net::UdpSocket;
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -17,129 +15,14 @@ use foodweb_rules::GameId;
 use foodweb_rules::forest::{CardId, ForestGame, ForestView};
 use foodweb_rules::table::{LogEntry, SeatId, Table, TableSnapshot};
 
-const BIN: &str = env!("CARGO_BIN_EXE_foodweb");
-
-fn free_ports() -> (u16, u16) {
-    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
-    let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
-    (
-        udp.local_addr().unwrap().port(),
-        tcp.local_addr().unwrap().port(),
-    )
-}
-
-struct Server {
-    child: Child,
-    port: u16,
-    ws_port: u16,
-    data: PathBuf,
-}
-
-impl Server {
-    fn start(data: &Path, ports: (u16, u16)) -> Self {
-        let mut child = Command::new(BIN)
-            .args([
-                "serve",
-                "--http-port",
-                "0",
-                "--name",
-                "test",
-                "--bot-delay-ms",
-                "0",
-                "--takeover-secs",
-                "600",
-            ])
-            .args([
-                "--port",
-                &ports.0.to_string(),
-                "--ws-port",
-                &ports.1.to_string(),
-            ])
-            .arg("--data")
-            .arg(data)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert!(line.starts_with("foodweb server"), "server said: {line}");
-        Self {
-            child,
-            port: ports.0,
-            ws_port: ports.1,
-            data: data.to_path_buf(),
-        }
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill(); // SIGKILL
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-fn client(server: &Server, ws: bool, name: &str, out: &Path, extra: &[&str]) -> Child {
-    let port = if ws { server.ws_port } else { server.port };
-    let mut cmd = Command::new(BIN);
-    cmd.args([
-        "client",
-        "--server",
-        &format!("127.0.0.1:{port}"),
-        "--name",
-        name,
-    ]);
-    if ws {
-        cmd.arg("--ws");
-    }
-    cmd.arg("--summary")
-        .arg(out.join(format!("{name}.json")))
-        .arg("--record")
-        .arg(out.join(format!("{name}.jsonl")))
-        .args(["--timeout-secs", "240"])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    cmd.spawn().unwrap()
-}
-
-fn wait_all(children: Vec<Child>, limit: Duration) {
-    let start = Instant::now();
-    for mut c in children {
-        loop {
-            if let Some(status) = c.try_wait().unwrap() {
-                assert!(status.success(), "a client failed: {status}");
-                break;
-            }
-            if start.elapsed() > limit {
-                let _ = c.kill();
-                panic!("a client did not finish in {limit:?}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-fn summary(out: &Path, name: &str) -> serde_json::Value {
-    let text = std::fs::read_to_string(out.join(format!("{name}.json"))).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
+mod common;
+use common::*;
 
 fn saved(data: &Path, table: u32) -> TableRecord {
     let store = TableStore::open(data).unwrap();
     let (_, text) = store.read(&store_id(table)).unwrap();
     ron::from_str(&text).unwrap()
 }
-
-/// Settings of the test games: one round of 20 seconds.
-const QUICK: [&str; 4] = ["--timing", "quick", "--round-secs", "20"];
 
 struct Played {
     out: tempfile::TempDir,
@@ -395,7 +278,7 @@ fn garbage_on_every_port_and_illegal_actions_leave_the_game_whole() {
     wait_for_journal(data.path(), 3, Duration::from_secs(60));
 
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
-    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let udp = UdpSocket::bind("127.0.0.2:0").unwrap();
     let target = format!("127.0.0.1:{}", server.port);
     let mut sent = 0usize;
     for i in 0..90_000 {
@@ -413,8 +296,9 @@ fn garbage_on_every_port_and_illegal_actions_leave_the_game_whole() {
         }
     }
     // WebSocket: garbage before the handshake, and garbage frames after it.
+    let ws_addr = std::net::SocketAddr::from(([127, 0, 0, 1], server.ws_port));
     for _ in 0..20 {
-        let mut tcp = std::net::TcpStream::connect(("127.0.0.1", server.ws_port)).unwrap();
+        let mut tcp = tcp_from(attacker(2), ws_addr).unwrap();
         let junk: Vec<u8> = (0..rng.random_range(1..4000))
             .map(|_| rng.random())
             .collect();
@@ -422,8 +306,9 @@ fn garbage_on_every_port_and_illegal_actions_leave_the_game_whole() {
         sent += 1;
     }
     let url = format!("ws://127.0.0.1:{}", server.ws_port);
-    for _ in 0..4 {
-        let (mut ws, _) = tungstenite::connect(&url).unwrap();
+    for n in 0..4 {
+        let stream = tcp_from(attacker(3 + n), ws_addr).unwrap();
+        let (mut ws, _) = tungstenite::client(url.as_str(), stream).unwrap();
         for _ in 0..2500 {
             let len = rng.random_range(0..1300);
             let frame: Vec<u8> = (0..len).map(|_| rng.random()).collect();

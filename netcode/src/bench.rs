@@ -49,6 +49,7 @@ pub fn bench_hall(
         bot_delay_ms,
         takeover_ms: 0,
         data_dir,
+        max_tables: tables,
     })
     .map_err(|e| e.to_string())?;
     let rss_before_kib = rss_kib();

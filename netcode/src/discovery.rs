@@ -25,6 +25,10 @@ pub struct Beacon {
     pub name: String,
     pub udp_port: Option<u16>,
     pub ws_port: Option<u16>,
+    /// Where clients ask for their connect token: TCP, on this port (the
+    /// UDP port's number), over HTTP (`GET /token?via=udp|ws`).
+    #[serde(default)]
+    pub token_port: Option<u16>,
     pub tables: u32,
 }
 
@@ -83,6 +87,7 @@ fn announce(mut announcer: ResMut<Announcer>, listeners: Res<Listeners>, hall: N
         name: hall.config().name.clone(),
         udp_port: listeners.udp.map(|a| a.port()),
         ws_port: listeners.ws.map(|a| a.port()),
+        token_port: listeners.udp.map(|a| a.port()),
         tables: hall.table_count() as u32,
     };
     let bytes = serde_json::to_vec(&beacon).expect("beacons serialize");

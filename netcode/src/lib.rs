@@ -12,6 +12,7 @@ pub mod messages;
 pub mod protocol;
 pub mod server;
 pub mod store;
+pub mod tokens;
 pub mod web;
 
 pub use hall::{ClientKey, Hall, HallConfig};

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::{AnyAction, AnySettings, AnyView};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -58,8 +58,11 @@ pub enum ClientMsg {
         table: TableId,
         seat: Option<SeatId>,
     },
+    /// Takes the open host seat of a table that has not started, with the
+    /// code its owner was shown.
     TakeHostSeat {
         table: TableId,
+        code: String,
     },
     Watch {
         table: TableId,
@@ -201,6 +204,12 @@ pub enum ServerMsg {
         public: Vec<Announcement>,
         notes_from: u32,
         notes: Vec<PrivateNote>,
+    },
+    /// To the table's owner only: the code that takes the table's open host
+    /// seat before the start (the owner passes it to whoever will host).
+    HostCode {
+        table: TableId,
+        code: String,
     },
     /// Your last `Act` was accepted.
     Accepted,

@@ -14,11 +14,8 @@ use crate::messages::{ClientMsg, ServerMsg};
 /// handshake. Derived from the message version, so versions never mix.
 pub const PROTOCOL_ID: u64 = 0xF00D_0000 + crate::messages::PROTOCOL_VERSION as u64;
 
-/// Netcode's key. Foodweb is played on a trusted LAN with no accounts:
-/// netcode gives every session its own encryption and drops forged or
-/// replayed packets, but a seat is proved by its token, not by this key,
-/// which every client carries.
-pub const NETCODE_KEY: [u8; 32] = *b"foodweb-lan-party-who-eats-whom!";
+// netcode's private key is the server's own (crate::tokens): clients are
+// admitted by tokens it seals, and never see the key.
 
 /// Every message of a table travels on this channel, in order.
 pub struct TableChannel;

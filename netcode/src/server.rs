@@ -15,8 +15,7 @@ use lightyear::prelude::*;
 use crate::hall::{ClientKey, Hall};
 use crate::messages::{ClientMsg, ServerMsg};
 use crate::protocol::TableChannel;
-#[cfg(not(target_family = "wasm"))]
-use crate::protocol::{NETCODE_KEY, PROTOCOL_ID};
+use crate::tokens::TokenIssuer;
 
 /// Where the server listens. Any of them may be off.
 #[derive(Resource, Clone, Debug, Default)]
@@ -44,11 +43,21 @@ pub struct Links {
 /// datagram or a half-open WebSocket must not cost memory for ever).
 const HANDSHAKE_SECS: f64 = 10.0;
 
+/// The largest WebSocket message a client may send: a client's messages are
+/// packets of a few hundred bytes (lightyear splits larger ones), so 64 KiB
+/// leaves room and turns away the 16 MiB messages that cost the server
+/// hundreds of megabytes.
+#[cfg(not(target_family = "wasm"))]
+const MAX_WS_MESSAGE: usize = 64 * 1024;
+
 /// Serves the hall that was inserted as a non-send resource.
 pub struct HallServerPlugin;
 
 impl Plugin for HallServerPlugin {
     fn build(&self, app: &mut App) {
+        if !app.world().contains_resource::<TokenIssuer>() {
+            app.insert_resource(TokenIssuer::random(crate::protocol::PROTOCOL_ID));
+        }
         app.init_resource::<Listeners>()
             .init_resource::<Endpoints>()
             .init_resource::<Links>()
@@ -63,24 +72,49 @@ impl Plugin for HallServerPlugin {
 }
 
 #[cfg(not(target_family = "wasm"))]
-fn netcode_config() -> NetcodeConfig {
+fn netcode_config(issuer: &TokenIssuer) -> NetcodeConfig {
     NetcodeConfig {
-        protocol_id: PROTOCOL_ID,
-        private_key: NETCODE_KEY,
+        protocol_id: issuer.protocol_id(),
+        private_key: issuer.key(),
+        client_timeout_secs: crate::tokens::CLIENT_TIMEOUT_SECS,
         // LAN clients dial the host's LAN address, not the wildcard it binds.
         server_addr_check: false,
         ..Default::default()
     }
 }
 
-fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: ResMut<Endpoints>) {
+fn open_endpoints(
+    mut commands: Commands,
+    listeners: Res<Listeners>,
+    issuer: Res<TokenIssuer>,
+    mut ends: ResMut<Endpoints>,
+) {
     // A browser serves nobody: only the in-process endpoint exists there.
+    #[cfg(not(target_family = "wasm"))]
+    {
+        issuer.set_ports(
+            listeners.udp.map(|a| a.port()),
+            listeners.ws.map(|a| a.port()),
+        );
+        // The token port: TCP with the UDP port's number, on the same
+        // address. It always runs with the server.
+        if let Some(addr) = listeners.udp.filter(|_| ends.udp.is_none()) {
+            let service = crate::web::HttpService {
+                web_root: None,
+                tokens: Some(issuer.clone()),
+            };
+            if let Err(e) = crate::web::serve_http(service, addr, crate::web::WebLimits::default())
+            {
+                eprintln!("warning: no token port on TCP {addr}: {e} (UDP clients cannot join)");
+            }
+        }
+    }
     #[cfg(not(target_family = "wasm"))]
     if let Some(addr) = listeners.udp.filter(|_| ends.udp.is_none()) {
         let udp = commands
             .spawn((
                 Name::new("udp"),
-                NetcodeServer::new(netcode_config()),
+                NetcodeServer::new(netcode_config(&issuer)),
                 LocalAddr(addr),
                 ServerUdpIo::default(),
             ))
@@ -90,13 +124,20 @@ fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: R
     }
     #[cfg(not(target_family = "wasm"))]
     if let Some(addr) = listeners.ws.filter(|_| ends.ws.is_none()) {
+        use aeronet_websocket::server::HandshakeLimits;
+        use aeronet_websocket::tungstenite::protocol::WebSocketConfig;
+        let socket = WebSocketConfig::default()
+            .max_message_size(Some(MAX_WS_MESSAGE))
+            .max_frame_size(Some(MAX_WS_MESSAGE));
         let config = ServerConfig::builder()
             .with_bind_address(addr)
-            .with_no_encryption();
+            .with_no_encryption()
+            .with_socket_config(socket)
+            .with_handshake_limits(HandshakeLimits::default());
         let ws = commands
             .spawn((
                 Name::new("websocket"),
-                NetcodeServer::new(netcode_config()),
+                NetcodeServer::new(netcode_config(&issuer)),
                 LocalAddr(addr),
                 WebSocketServerIo { config },
             ))
@@ -105,7 +146,7 @@ fn open_endpoints(mut commands: Commands, listeners: Res<Listeners>, mut ends: R
         ends.ws = Some(ws);
     }
     #[cfg(target_family = "wasm")]
-    let _ = &listeners;
+    let _ = (&listeners, &issuer);
     if ends.local.is_none() {
         // It has no transport, so it is never linked: `Started` goes on
         // after the spawn, or the link's absence would stop it at once.
@@ -197,14 +238,15 @@ fn drop_stale_links(
 }
 
 /// A headless server app: lightyear's server plugins, the protocol and the
-/// hall, ticking `hz` times a second.
-pub fn server_app(hall: Hall, listeners: Listeners, hz: f64) -> App {
+/// hall, ticking `hz` times a second, sealing tokens with `issuer`'s key.
+pub fn server_app(hall: Hall, listeners: Listeners, hz: f64, issuer: TokenIssuer) -> App {
     let (mut app, tick) = crate::headless_app(hz);
     app.add_plugins(ServerPlugins {
         tick_duration: tick,
     });
     app.add_plugins(crate::protocol::ProtocolPlugin);
     app.world_mut().insert_non_send(hall);
+    app.insert_resource(issuer);
     app.insert_resource(listeners);
     app.add_plugins((HallServerPlugin, crate::discovery::AnnouncePlugin));
     app

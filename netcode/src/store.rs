@@ -139,6 +139,23 @@ impl TableStore {
         }
     }
 
+    /// Deletes `id`'s record and journal (a table abandoned before it
+    /// started). Missing files are no error.
+    pub fn remove(&self, id: &str) -> Result<(), StoreError> {
+        self.clear_journal(id)?;
+        let path = self.path(id)?;
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                if let Ok(dir) = fs::File::open(&self.dir) {
+                    let _ = dir.sync_all();
+                }
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(io(&path)(e)),
+        }
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -106,70 +106,393 @@ pub fn pick_encoding(path: &Path, accept_encoding: &str) -> (PathBuf, Option<&'s
     }
 }
 
-/// Serves `root` over HTTP on `addr` from a thread of its own. Returns the
-/// address bound (for port 0).
+/// Bounds on the HTTP server, so that guests who open connections and send
+/// nothing (or a byte now and then) cannot hold its threads, its file
+/// descriptors or its memory (docs/LAN.md, "Threat model"). A connection
+/// costs a thread only once its request has arrived whole; until then it
+/// waits in a list the listener reads without blocking.
+#[derive(Clone, Copy, Debug)]
+pub struct WebLimits {
+    /// Connections open at once (their request arriving, or being served).
+    pub max_connections: usize,
+    /// Connections open at once from one address.
+    pub max_per_ip: usize,
+    /// How long a request's head may take to arrive, whole, from accept.
+    pub request_secs: u64,
+    /// How long one write to a slow reader may block.
+    pub write_secs: u64,
+}
+
+impl Default for WebLimits {
+    fn default() -> Self {
+        Self {
+            max_connections: 1024,
+            max_per_ip: 8,
+            request_secs: 5,
+            write_secs: 60,
+        }
+    }
+}
+
+/// The largest request head read (request line and headers).
+#[cfg(not(target_family = "wasm"))]
+const MAX_HEAD: usize = 16 * 1024;
+
+/// Threads serving requests that arrived: several phones fetch the module
+/// (megabytes) at once at a party, so one slow download does not hold up
+/// the rest.
+#[cfg(not(target_family = "wasm"))]
+const WEB_THREADS: usize = 8;
+
+/// What an HTTP listener answers: the web client's files, connect tokens
+/// (`GET /token?via=udp|ws`), or both.
+#[cfg(not(target_family = "wasm"))]
+#[derive(Clone, Default)]
+pub struct HttpService {
+    pub web_root: Option<PathBuf>,
+    pub tokens: Option<crate::tokens::TokenIssuer>,
+}
+
+/// Serves `root` over HTTP on `addr` from threads of its own, within
+/// [`WebLimits::default`], with tokens for the page when given an issuer.
+/// Returns the address bound (for port 0).
 #[cfg(not(target_family = "wasm"))]
 pub fn serve_static(
     root: PathBuf,
     addr: std::net::SocketAddr,
+    tokens: Option<crate::tokens::TokenIssuer>,
 ) -> std::io::Result<std::net::SocketAddr> {
-    let server = tiny_http::Server::http(addr).map_err(std::io::Error::other)?;
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .ok_or_else(|| std::io::Error::other("not an IP listener"))?;
-    // Several phones fetch the module (megabytes) at once at a party: a few
-    // threads, so one slow download does not hold up the rest.
-    let server = std::sync::Arc::new(server);
+    let service = HttpService {
+        web_root: Some(root),
+        tokens,
+    };
+    serve_http(service, addr, WebLimits::default())
+}
+
+/// A request whose head arrived whole.
+#[cfg(not(target_family = "wasm"))]
+struct Request {
+    stream: std::net::TcpStream,
+    method: String,
+    target: String,
+    accept_encoding: String,
+    slot: Slot,
+}
+
+/// A connection whose request is still arriving.
+#[cfg(not(target_family = "wasm"))]
+struct Arriving {
+    stream: std::net::TcpStream,
+    head: Vec<u8>,
+    deadline: std::time::Instant,
+    slot: Slot,
+}
+
+/// Serves `service` over HTTP on `addr` within `limits`. Returns the
+/// address bound (for port 0).
+#[cfg(not(target_family = "wasm"))]
+pub fn serve_http(
+    service: HttpService,
+    addr: std::net::SocketAddr,
+    limits: WebLimits,
+) -> std::io::Result<std::net::SocketAddr> {
+    use std::sync::{Arc, Mutex, mpsc};
+    let listener = std::net::TcpListener::bind(addr)?;
+    listener.set_nonblocking(true)?;
+    let bound = listener.local_addr()?;
+    let open = Arc::new(Mutex::new(OpenConnections::default()));
+    let (queue, jobs) = mpsc::sync_channel::<Request>(WEB_THREADS * 4);
+    let jobs = Arc::new(Mutex::new(jobs));
     for worker in 0..WEB_THREADS {
-        let server = server.clone();
-        let root = root.clone();
+        let jobs = jobs.clone();
+        let service = service.clone();
         std::thread::Builder::new()
-            .name(format!("web client {worker}"))
-            .spawn(move || serve_requests(&server, &root))?;
+            .name(format!("http {worker}"))
+            .spawn(move || {
+                loop {
+                    let job = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok(request) = job else { return };
+                    respond(request, &service, limits);
+                }
+            })?;
     }
+    std::thread::Builder::new()
+        .name("http listener".into())
+        .spawn(move || listen(listener, open, queue, limits))?;
     Ok(bound)
 }
 
-/// Threads serving the browser client.
+/// Accepts connections and reads their requests without blocking; a
+/// request that arrived whole goes to a worker.
 #[cfg(not(target_family = "wasm"))]
-const WEB_THREADS: usize = 4;
-
-#[cfg(not(target_family = "wasm"))]
-fn serve_requests(server: &tiny_http::Server, root: &Path) {
-    for request in server.incoming_requests() {
-        let accept = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("Accept-Encoding"))
-            .map(|h| h.value.as_str().to_owned())
-            .unwrap_or_default();
-        let response = match resolve(root, request.url()) {
-            Some(path) => {
-                let (file, encoding) = pick_encoding(&path, &accept);
-                match std::fs::read(&file) {
-                    Ok(bytes) => {
-                        let header = |name: &str, value: &str| {
-                            tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
-                                .expect("a valid header")
-                        };
-                        let mut response = tiny_http::Response::from_data(bytes)
-                            .with_header(header("Content-Type", content_type(&path)));
-                        if let Some(encoding) = encoding {
-                            // The page's loading bar counts decoded bytes.
-                            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-                            response.add_header(header("Content-Encoding", encoding));
-                            response.add_header(header("X-Decoded-Length", &size.to_string()));
-                        }
-                        response
+fn listen(
+    listener: std::net::TcpListener,
+    open: std::sync::Arc<std::sync::Mutex<OpenConnections>>,
+    queue: std::sync::mpsc::SyncSender<Request>,
+    limits: WebLimits,
+) {
+    use std::io::{ErrorKind, Read};
+    use std::time::{Duration, Instant};
+    let mut arriving: Vec<Arriving> = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        // New connections: each takes a place (or is closed at once).
+        loop {
+            match listener.accept() {
+                Ok((stream, peer)) => {
+                    let Some(slot) = Slot::take(&open, peer.ip(), limits) else {
+                        continue;
+                    };
+                    if stream.set_nonblocking(true).is_err() {
+                        continue;
                     }
-                    Err(_) => tiny_http::Response::from_string("unreadable").with_status_code(500),
+                    arriving.push(Arriving {
+                        stream,
+                        head: Vec::new(),
+                        deadline: Instant::now() + Duration::from_secs(limits.request_secs),
+                        slot,
+                    });
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                // Out of file descriptors, a peer that reset: go on.
+                Err(_) => break,
+            }
+        }
+        // What the waiting connections sent.
+        let now = Instant::now();
+        let mut i = 0;
+        while i < arriving.len() {
+            let a = &mut arriving[i];
+            let mut keep = now < a.deadline;
+            let mut ready = None;
+            while keep {
+                match a.stream.read(&mut chunk) {
+                    Ok(0) => keep = false,
+                    Ok(n) => {
+                        a.head.extend_from_slice(&chunk[..n]);
+                        match parse_head(&a.head) {
+                            Head::Partial if a.head.len() < MAX_HEAD => {}
+                            Head::Partial => keep = false,
+                            Head::Bad => keep = false,
+                            Head::Complete(method, target, accept) => {
+                                ready = Some((method, target, accept));
+                                keep = false;
+                            }
+                        }
+                    }
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(_) => keep = false,
                 }
             }
-            None => tiny_http::Response::from_string("not found").with_status_code(404),
-        };
-        let _ = request.respond(response);
+            if keep {
+                i += 1;
+                continue;
+            }
+            let done = arriving.swap_remove(i);
+            if let Some((method, target, accept_encoding)) = ready {
+                let _ = done.stream.set_nonblocking(false);
+                let request = Request {
+                    stream: done.stream,
+                    method,
+                    target,
+                    accept_encoding,
+                    slot: done.slot,
+                };
+                if let Err(std::sync::mpsc::TrySendError::Full(mut r)) = queue.try_send(request) {
+                    let _ = reply(&mut r.stream, "503 Service Unavailable", b"busy: try again");
+                }
+            }
+        }
+        // Idle: look again soon; busy: at once.
+        std::thread::sleep(Duration::from_millis(if arriving.is_empty() {
+            20
+        } else {
+            5
+        }));
     }
+}
+
+#[cfg(not(target_family = "wasm"))]
+enum Head {
+    Partial,
+    Bad,
+    Complete(String, String, String),
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn parse_head(head: &[u8]) -> Head {
+    let mut headers = [httparse::EMPTY_HEADER; 48];
+    let mut request = httparse::Request::new(&mut headers);
+    match request.parse(head) {
+        Ok(httparse::Status::Complete(_)) => {
+            let accept = request
+                .headers
+                .iter()
+                .find(|h| h.name.eq_ignore_ascii_case("accept-encoding"))
+                .map(|h| String::from_utf8_lossy(h.value).into_owned())
+                .unwrap_or_default();
+            Head::Complete(
+                request.method.unwrap_or("").to_owned(),
+                request.path.unwrap_or("").to_owned(),
+                accept,
+            )
+        }
+        Ok(httparse::Status::Partial) => Head::Partial,
+        Err(_) => Head::Bad,
+    }
+}
+
+/// Connections open, in all and by address.
+#[cfg(not(target_family = "wasm"))]
+#[derive(Default)]
+struct OpenConnections {
+    total: usize,
+    by_ip: std::collections::HashMap<std::net::IpAddr, usize>,
+}
+
+/// One connection's place among the open ones, given back when dropped.
+#[cfg(not(target_family = "wasm"))]
+struct Slot {
+    open: std::sync::Arc<std::sync::Mutex<OpenConnections>>,
+    ip: std::net::IpAddr,
+}
+
+#[cfg(not(target_family = "wasm"))]
+impl Slot {
+    fn take(
+        open: &std::sync::Arc<std::sync::Mutex<OpenConnections>>,
+        ip: std::net::IpAddr,
+        limits: WebLimits,
+    ) -> Option<Self> {
+        let mut o = open.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = o.by_ip.get(&ip).copied().unwrap_or(0);
+        if o.total >= limits.max_connections || mine >= limits.max_per_ip {
+            return None;
+        }
+        o.total += 1;
+        o.by_ip.insert(ip, mine + 1);
+        Some(Self {
+            open: open.clone(),
+            ip,
+        })
+    }
+}
+
+#[cfg(not(target_family = "wasm"))]
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut o = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        o.total = o.total.saturating_sub(1);
+        if let Some(n) = o.by_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                o.by_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Answers one request (GET and HEAD only), then the connection closes.
+#[cfg(not(target_family = "wasm"))]
+fn respond(request: Request, service: &HttpService, limits: WebLimits) {
+    use std::io::Write;
+    let Request {
+        mut stream,
+        method,
+        target,
+        accept_encoding,
+        slot,
+    } = request;
+    let _slot = slot;
+    let _ = stream.set_write_timeout(Some(std::time::Duration::from_secs(limits.write_secs)));
+    if method != "GET" && method != "HEAD" {
+        let _ = reply(&mut stream, "405 Method Not Allowed", b"");
+        return;
+    }
+    let (route, query) = target.split_once('?').unwrap_or((target.as_str(), ""));
+    if route == "/token" {
+        let _ = answer_token(&mut stream, service, query);
+        return;
+    }
+    let Some(path) = service
+        .web_root
+        .as_deref()
+        .and_then(|root| resolve(root, &target))
+    else {
+        let _ = reply(&mut stream, "404 Not Found", b"not found");
+        return;
+    };
+    let (file, encoding) = pick_encoding(&path, &accept_encoding);
+    let Ok(mut body) = std::fs::File::open(&file) else {
+        let _ = reply(&mut stream, "500 Internal Server Error", b"unreadable");
+        return;
+    };
+    let length = body.metadata().map_or(0, |m| m.len());
+    let mut extra = String::new();
+    if let Some(encoding) = encoding {
+        // The page's loading bar counts decoded bytes.
+        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        extra = format!("Content-Encoding: {encoding}\r\nX-Decoded-Length: {size}\r\n");
+    }
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {length}\r\n{extra}Connection: close\r\n\r\n",
+        content_type(&path)
+    );
+    if stream.write_all(head.as_bytes()).is_err() || method == "HEAD" {
+        return;
+    }
+    let _ = std::io::copy(&mut body, &mut stream);
+    let _ = stream.flush();
+}
+
+/// `GET /token?via=udp|ws`: a connect token in hex, for whoever asks from
+/// any page (browsers fetch it across origins), never cached.
+#[cfg(not(target_family = "wasm"))]
+fn answer_token(
+    stream: &mut std::net::TcpStream,
+    service: &HttpService,
+    query: &str,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let Some(issuer) = &service.tokens else {
+        return reply(stream, "404 Not Found", b"no tokens here");
+    };
+    let via = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("via="))
+        .and_then(crate::tokens::Via::parse);
+    let Some(via) = via else {
+        return reply(
+            stream,
+            "400 Bad Request",
+            b"ask for /token?via=udp or via=ws",
+        );
+    };
+    let (reached, peer) = (stream.local_addr()?.ip(), stream.peer_addr()?.ip());
+    match issuer.issue(reached, peer, via) {
+        Ok(token) => {
+            let body = crate::tokens::to_hex(&token);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            stream.write_all(head.as_bytes())?;
+            stream.write_all(body.as_bytes())
+        }
+        Err(why) => reply(stream, "429 Too Many Requests", why.as_bytes()),
+    }
+}
+
+/// A short response with a body, then the connection closes.
+#[cfg(not(target_family = "wasm"))]
+fn reply(stream: &mut std::net::TcpStream, status: &str, body: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)
 }
 
 #[cfg(test)]

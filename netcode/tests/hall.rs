@@ -88,6 +88,14 @@ impl Party {
         self.deliver();
     }
 
+    /// The last host code the hall sent this client.
+    fn host_code(&self, who: ClientKey) -> Option<String> {
+        self.inboxes[&who].all.iter().rev().find_map(|m| match m {
+            ServerMsg::HostCode { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+    }
+
     fn last_rejection(&self, who: ClientKey) -> Option<String> {
         self.inboxes[&who].all.iter().rev().find_map(|m| match m {
             ServerMsg::Rejected { reason } => Some(reason.en.clone()),
@@ -143,11 +151,21 @@ fn fast(dir: Option<&std::path::Path>) -> HallConfig {
         bot_delay_ms: 0,
         takeover_ms: 5_000,
         data_dir: dir.map(|d| d.to_path_buf()),
+        ..HallConfig::default()
     }
 }
 
 /// Seats two people and two bots at a new table and starts it.
 fn two_people_two_bots(p: &mut Party) -> TableId {
+    let table = two_people_two_bots_seated(p);
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    table
+}
+
+/// Seats two people and two bots at a new table with a host seat, all
+/// ready; the owner (client 1) has not started it.
+fn two_people_two_bots_seated(p: &mut Party) -> TableId {
     p.hello(1, "Ana");
     p.hello(2, "Bo");
     p.say(
@@ -174,9 +192,15 @@ fn two_people_two_bots(p: &mut Party) -> TableId {
         },
     );
     p.say(2, ClientMsg::SetReady { ready: true });
-    p.say(1, ClientMsg::Start);
     assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
     table
+}
+
+/// Client `who` takes the host seat with the code the owner was shown.
+fn take_host_seat(p: &mut Party, who: ClientKey, table: TableId) {
+    let code = p.host_code(1).expect("the owner was sent the host code");
+    p.say(who, ClientMsg::TakeHostSeat { table, code });
+    assert_eq!(p.inboxes[&who].rejections, 0, "{:?}", p.last_rejection(who));
 }
 
 fn record(dir: &std::path::Path, table: TableId) -> TableRecord {
@@ -215,9 +239,10 @@ fn a_lobby_table_is_created_filled_with_bots_started_and_played_out() {
 #[test]
 fn each_client_hears_only_its_own_seat() {
     let mut p = Party::new(fast(None));
-    let table = two_people_two_bots(&mut p);
+    let table = two_people_two_bots_seated(&mut p);
     p.hello(4, "Host");
-    p.say(4, ClientMsg::TakeHostSeat { table });
+    take_host_seat(&mut p, 4, table);
+    p.say(1, ClientMsg::Start);
     p.hello(5, "Fan");
     p.say(5, ClientMsg::Watch { table });
     p.play_out(&[1, 2]);
@@ -264,11 +289,12 @@ fn each_client_hears_only_its_own_seat() {
 fn bad_requests_are_refused_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = Party::new(fast(Some(dir.path())));
-    let table = two_people_two_bots(&mut p);
+    let table = two_people_two_bots_seated(&mut p);
+    p.hello(4, "Host");
+    take_host_seat(&mut p, 4, table);
+    p.say(1, ClientMsg::Start);
     p.tick(1);
     p.hello(6, "Late");
-    p.hello(4, "Host");
-    p.say(4, ClientMsg::TakeHostSeat { table });
     p.hello(7, "Fan");
     p.say(7, ClientMsg::Watch { table });
     let before = record(dir.path(), table);
@@ -418,7 +444,13 @@ fn seats_are_claimed_once_and_start_waits_for_everyone() {
     );
     p.say(1, ClientMsg::Start);
     assert!(p.last_rejection(1).unwrap().contains("not ready yet: Bo"));
-    p.say(3, ClientMsg::TakeHostSeat { table });
+    p.say(
+        3,
+        ClientMsg::TakeHostSeat {
+            table,
+            code: "ABCDEF".into(),
+        },
+    );
     assert!(p.last_rejection(3).unwrap().contains("no host seat"));
     p.say(2, ClientMsg::SetReady { ready: true });
     let n = p.inboxes[&1].rejections;
@@ -429,6 +461,69 @@ fn seats_are_claimed_once_and_start_waits_for_everyone() {
         .iter()
         .any(|m| matches!(m, ServerMsg::Lobby(l) if l.started));
     assert!(started);
+}
+
+/// Issue 15: "A stranger can take an open host seat mid-game and then
+/// receives every seat's view. Before the start, only ... whoever enters a
+/// code shown on the creator's screen, may take the host seat; after the
+/// start, only its own token."
+#[test]
+fn the_host_seat_takes_the_owners_code_and_never_a_stranger_mid_game() {
+    let mut p = Party::new(fast(None));
+    let table = two_people_two_bots_seated(&mut p);
+    let code = p.host_code(1).expect("the owner is shown the code");
+    assert_eq!(code.len(), 6);
+    // Nobody but the owner hears it: not the other player, not the lobby.
+    p.hello(3, "Stranger");
+    for who in [2, 3] {
+        assert!(p.host_code(who).is_none());
+        let heard = serde_json::to_string(&p.inboxes[&who].all).unwrap();
+        assert!(!heard.contains(&code), "client {who} heard the host code");
+    }
+    // A wrong code is refused and changes nothing.
+    let wrong = if code == "AAAAAA" { "BBBBBB" } else { "AAAAAA" };
+    p.say(
+        3,
+        ClientMsg::TakeHostSeat {
+            table,
+            code: wrong.into(),
+        },
+    );
+    assert!(p.last_rejection(3).unwrap().contains("not the host code"));
+    // Guessing does not pay: after 20 misses the owner gets a new code.
+    for _ in 1..hall_code_tries() {
+        p.say(
+            3,
+            ClientMsg::TakeHostSeat {
+                table,
+                code: wrong.into(),
+            },
+        );
+    }
+    let renewed = p.host_code(1).unwrap();
+    assert_ne!(renewed, code, "the code was not renewed after 20 misses");
+    // The game starts with the host seat open: it stays open, even to the
+    // right code.
+    p.say(1, ClientMsg::Start);
+    p.say(
+        3,
+        ClientMsg::TakeHostSeat {
+            table,
+            code: renewed.clone(),
+        },
+    );
+    assert!(p.last_rejection(3).unwrap().contains("has started"));
+    assert!(
+        !p.inboxes[&3]
+            .all
+            .iter()
+            .any(|m| matches!(m, ServerMsg::HostView { .. })),
+        "a stranger got the host's view"
+    );
+}
+
+fn hall_code_tries() -> u32 {
+    foodweb_netcode::hall::HOST_CODE_TRIES
 }
 
 /// "A client that drops and comes back (with the token it was given) gets
@@ -777,4 +872,84 @@ fn a_crueler_table_is_played_through_the_hall_and_boxes_stay_closed() {
     };
     assert!(v.result.is_some());
     assert_eq!(v.result, replayed.result());
+}
+
+/// Issue 15: "1,000 create-then-leave cycles from one connection leave
+/// 1,002 empty tables in memory, on disk and in every lobby ... drop
+/// abandoned tables that never started, bound the total."
+#[test]
+fn abandoned_tables_are_forgotten_and_the_total_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(HallConfig {
+        max_tables: 3,
+        ..fast(Some(dir.path()))
+    });
+    p.hello(1, "Churn");
+    for _ in 0..1000 {
+        p.say(
+            1,
+            ClientMsg::CreateTable {
+                settings: quick(),
+                seats: 4,
+                host_seat: false,
+                seed: None,
+            },
+        );
+        p.say(1, ClientMsg::Leave);
+    }
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    assert_eq!(p.hall.table_count(), 0);
+    let store = TableStore::open(dir.path()).unwrap();
+    assert!(store.list().unwrap().is_empty(), "{:?}", store.list());
+    // Tables people stay at count; past the bound a new one is refused.
+    for who in 2..=5 {
+        p.hello(who, &format!("Host{who}"));
+        p.say(
+            who,
+            ClientMsg::CreateTable {
+                settings: quick(),
+                seats: 4,
+                host_seat: false,
+                seed: None,
+            },
+        );
+    }
+    assert_eq!(p.hall.table_count(), 3);
+    assert!(p.last_rejection(5).unwrap().contains("3 tables already"));
+}
+
+/// Issue 15: "Players of a table the server refused to load (corrupt file)
+/// are told 'that token opens no seat here' and then hang: tell them what
+/// happened and return them to the lobby."
+#[test]
+fn a_player_of_a_table_that_would_not_load_is_told_and_sent_to_the_lobby() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("table-1.table.ron"), "not a table at all").unwrap();
+    let (hall, problems) = Hall::open(fast(Some(dir.path()))).unwrap();
+    assert_eq!(problems.len(), 1);
+    let mut p = Party {
+        hall,
+        inboxes: Default::default(),
+        now: 0,
+    };
+    p.hello(1, "Returning");
+    p.say(
+        1,
+        ClientMsg::Resume {
+            token: "0123456789abcdef0123456789abcdef".into(),
+        },
+    );
+    let why = p.last_rejection(1).unwrap();
+    assert!(why.contains("could not be loaded"), "{why}");
+    assert!(why.contains("back in the lobby"), "{why}");
+    assert!(
+        p.inboxes[&1]
+            .all
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Left)),
+        "the client was not sent back to the lobby"
+    );
+    // The file is kept as it was, for the host to look at.
+    let kept = std::fs::read_to_string(dir.path().join("table-1.table.ron")).unwrap();
+    assert_eq!(kept, "not a table at all");
 }

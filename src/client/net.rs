@@ -65,6 +65,9 @@ pub fn host_on_lan(listeners: &mut Listeners) -> Result<Vec<SocketAddr>, String>
         // screen, not a failure inside the network stack.
         std::net::UdpSocket::bind(("0.0.0.0", LAN_PORT))
             .map_err(|e| format!("UDP {LAN_PORT}: {e}"))?;
+        // The token port: TCP with the UDP port's number.
+        std::net::TcpListener::bind(("0.0.0.0", LAN_PORT))
+            .map_err(|e| format!("TCP {LAN_PORT}: {e}"))?;
         std::net::TcpListener::bind(("0.0.0.0", LAN_WS_PORT))
             .map_err(|e| format!("TCP {LAN_WS_PORT}: {e}"))?;
         listeners.udp = Some(SocketAddr::from(([0, 0, 0, 0], LAN_PORT)));
@@ -81,7 +84,7 @@ pub const WEB_PORT: u16 = 8080;
 /// names another folder) while hosting, and returns the URL to open, or
 /// `None` when there is no build or the port is taken.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn serve_web_client() -> Option<String> {
+pub fn serve_web_client(tokens: foodweb_netcode::tokens::TokenIssuer) -> Option<String> {
     let dir = std::env::var("FOODWEB_WEB_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| {
@@ -92,15 +95,19 @@ pub fn serve_web_client() -> Option<String> {
     if !dir.join("index.html").is_file() {
         return None;
     }
-    let bound =
-        foodweb_netcode::web::serve_static(dir, SocketAddr::from(([0, 0, 0, 0], WEB_PORT))).ok()?;
+    let bound = foodweb_netcode::web::serve_static(
+        dir,
+        SocketAddr::from(([0, 0, 0, 0], WEB_PORT)),
+        Some(tokens),
+    )
+    .ok()?;
     let ip = lan_ip().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
     Some(crate::net_cli::web_url(ip, bound.port(), LAN_WS_PORT))
 }
 
 /// A browser serves nothing.
 #[cfg(target_arch = "wasm32")]
-pub fn serve_web_client() -> Option<String> {
+pub fn serve_web_client(_tokens: foodweb_netcode::tokens::TokenIssuer) -> Option<String> {
     None
 }
 

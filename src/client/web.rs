@@ -3,9 +3,10 @@
 //! typing an address.
 
 /// The WebSocket URL of the server that served this page (`ws://` + the
-/// page's host + the `ws` query parameter, 5411 by default); `None` on the
-/// desktop or for a page opened from a file.
-pub fn page_server() -> Option<String> {
+/// page's host + the `ws` query parameter, 5411 by default) and the URL of
+/// its tokens (`/token?via=ws` on the page's origin); `None` on the desktop
+/// or for a page opened from a file.
+pub fn page_server() -> Option<(String, String)> {
     #[cfg(target_arch = "wasm32")]
     {
         let location = web_sys::window()?.location();
@@ -25,7 +26,12 @@ pub fn page_server() -> Option<String> {
         } else {
             host
         };
-        Some(format!("ws://{host}:{port}"))
+        // The page's own server hands out the tokens that admit it.
+        let origin = location.origin().ok()?;
+        Some((
+            format!("ws://{host}:{port}"),
+            format!("{origin}/token?via=ws"),
+        ))
     }
     #[cfg(not(target_arch = "wasm32"))]
     {

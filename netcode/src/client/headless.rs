@@ -36,8 +36,9 @@ pub enum Part {
     /// Takes an open seat at the given table, or at the first table that
     /// has one.
     Join { table: Option<TableId> },
-    /// Takes the host seat of the first table that has an open one.
-    Host,
+    /// Takes the open host seat of the first table that has one, with the
+    /// code its owner was shown.
+    Host { code: String },
     /// Watches the first table.
     Watch,
 }
@@ -58,6 +59,11 @@ pub struct Plan {
     /// Gives up after this many seconds.
     pub timeout_secs: f64,
     pub seed: u64,
+    /// Print each connect token the server issues (`token <hex>`).
+    pub print_token: bool,
+    /// Forged fragment packets to send once connected (each claims 2^40
+    /// fragments), as a hostile guest with a real token would.
+    pub forge_fragments: u32,
 }
 
 /// What the client did and saw, written as its summary.
@@ -73,6 +79,7 @@ pub struct Summary {
     pub accepted: u64,
     pub rejected: u64,
     pub chaos_sent: u64,
+    pub forged_sent: u64,
     /// Milliseconds from sending an action to receiving the view it changed.
     pub latencies_ms: Vec<f64>,
     pub latency_p50_ms: Option<f64>,
@@ -83,6 +90,8 @@ pub struct Summary {
     pub bytes_received: u64,
     pub connections: u32,
     pub token: Option<String>,
+    /// The code that takes the host seat of the table this client opened.
+    pub host_code: Option<String>,
 }
 
 #[derive(Default)]
@@ -93,6 +102,7 @@ struct Progress {
     ready_sent: bool,
     acted_revision: Option<u64>,
     pending: Option<(u64, Instant)>,
+    printed_token: Option<Vec<u8>>,
 }
 
 struct Runner {
@@ -109,9 +119,18 @@ pub fn headless_app(plan: Plan) -> App {
     app.add_plugins(crate::protocol::ProtocolPlugin);
     app.insert_resource(PlayerName(plan.name.clone()));
     app.add_plugins(NetClientPlugin);
-    let record = plan.record.as_ref().map(|p| {
-        std::fs::File::create(p).unwrap_or_else(|e| panic!("cannot write {}: {e}", p.display()))
-    });
+    // `foodweb client` opens it before this; a failure here is reported
+    // and the client plays on without a record.
+    let record = plan
+        .record
+        .as_ref()
+        .and_then(|p| match std::fs::File::create(p) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                eprintln!("foodweb client: cannot write {}: {e}", p.display());
+                None
+            }
+        });
     app.world_mut().insert_non_send(Runner {
         started: Instant::now(),
         rng: ChaCha8Rng::seed_from_u64(plan.seed),
@@ -125,7 +144,7 @@ pub fn headless_app(plan: Plan) -> App {
         ..Default::default()
     });
     app.insert_resource(plan);
-    app.add_systems(Update, drive.after(super::receive));
+    app.add_systems(Update, (drive.after(super::receive), forge_fragments));
     app
 }
 
@@ -160,9 +179,22 @@ fn drive(
         }
     }
     summary.connections = session.connections;
+    if plan.print_token
+        && let Some(token) = &session.last_token
+        && progress.printed_token.as_ref() != Some(token)
+    {
+        println!("token {}", crate::tokens::to_hex(token));
+        progress.printed_token = Some(token.clone());
+    }
     summary.accepted = model.accepted;
     summary.rejected = model.rejected;
     summary.token = model.token.clone();
+    if let Some((table, code)) = &model.host_code
+        && summary.host_code.as_ref() != Some(code)
+    {
+        println!("host code of table {table}: {code}");
+        summary.host_code = Some(code.clone());
+    }
     if let Some((table, role)) = model.place {
         summary.table = Some(table);
         if let Role::Player(seat) = role {
@@ -173,6 +205,9 @@ fn drive(
                   exit: &mut MessageWriter<AppExit>,
                   error: Option<String>| {
         summary.finished = error.is_none();
+        if let Some(why) = &error {
+            eprintln!("foodweb client: {why}");
+        }
         summary.error = error;
         let mut sorted = summary.latencies_ms.clone();
         sorted.sort_by(f64::total_cmp);
@@ -205,6 +240,18 @@ fn drive(
         return;
     }
     let Some((table, role)) = model.place else {
+        // The table this client asked for was refused: say why and stop
+        // (waiting would only end in the timeout).
+        if progress.created
+            && let Some(why) = &model.last_rejection
+        {
+            finish(
+                &mut summary,
+                &mut exit,
+                Some(format!("the server refused the table: {}", why.en)),
+            );
+            return;
+        }
         find_a_place(&plan, &model, &mut outbox, &mut progress, now);
         return;
     };
@@ -305,7 +352,7 @@ fn find_a_place(
                 Part::Join { table } => {
                     !t.started && t.open_seats > 0 && table.is_none_or(|id| id == t.id)
                 }
-                Part::Host => !t.started && t.host_seat_open,
+                Part::Host { .. } => !t.started && t.host_seat_open,
                 _ => true,
             });
             match (part, open) {
@@ -313,12 +360,58 @@ fn find_a_place(
                     table: t.id,
                     seat: None,
                 }),
-                (Part::Host, Some(t)) => outbox.0.push(ClientMsg::TakeHostSeat { table: t.id }),
+                (Part::Host { code }, Some(t)) => outbox.0.push(ClientMsg::TakeHostSeat {
+                    table: t.id,
+                    code: code.clone(),
+                }),
                 (Part::Watch, Some(t)) => outbox.0.push(ClientMsg::Watch { table: t.id }),
                 _ => outbox.0.push(ClientMsg::ListTables),
             }
         }
     }
+}
+
+/// Pushes forged transport packets straight onto the connection (netcode
+/// seals them like any other): a first fragment of a message that claims
+/// 2^40 fragments, on every channel id a server could have. lightyear 0.30
+/// allocated the whole message at once and aborted; the patched receiver
+/// refuses it (vendor/README.md).
+fn forge_fragments(
+    plan: Res<Plan>,
+    session: Res<Session>,
+    mut links: Query<&mut lightyear::prelude::Link>,
+    mut summary: ResMut<Summary>,
+) {
+    if summary.forged_sent >= u64::from(plan.forge_fragments) || !session.is_connected() {
+        return;
+    }
+    let Some(mut link) = session.entity().and_then(|e| links.get_mut(e).ok()) else {
+        return;
+    };
+    for channel in 0..8u8 {
+        let n = summary.forged_sent as u16;
+        link.send
+            .push(forged_fragment(channel, n, n, 1 << 40).into());
+        summary.forged_sent += 1;
+    }
+}
+
+/// A lightyear 0.30 transport packet holding one first fragment: header
+/// (type `DataFragment`, packet id, ack, ack bits, tick), channel id
+/// (varint), message id (u16), fragment index 0, the claimed count
+/// (varint), compression none, 8 bytes of data.
+fn forged_fragment(channel: u8, packet_id: u16, message_id: u16, claimed: u64) -> Vec<u8> {
+    let mut b = vec![1u8];
+    b.extend(packet_id.to_be_bytes());
+    b.extend([0u8; 2 + 4 + 4]);
+    b.push(channel & 0x3f);
+    b.extend(message_id.to_be_bytes());
+    b.push(0);
+    b.extend((claimed | 0xc000_0000_0000_0000).to_be_bytes());
+    b.push(0);
+    b.push(8);
+    b.extend([0xAB; 8]);
+    b
 }
 
 fn result_of(view: &AnyView) -> Option<GameResult> {

@@ -17,21 +17,30 @@ use lightyear::prelude::client::*;
 use lightyear::prelude::*;
 
 use crate::messages::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
-use crate::protocol::{NETCODE_KEY, PROTOCOL_ID, TableChannel};
+use crate::protocol::TableChannel;
 
 /// Where to connect.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
     /// The server in this app (host mode, local play).
     InProcess,
+    /// A server's UDP address (its token port is TCP on the same one).
     Udp(SocketAddr),
-    /// A WebSocket server: `ws://` + the address.
-    WebSocket(SocketAddr),
+    /// A WebSocket server: `ws://` + the address, with the token port
+    /// (TCP, by default the server's UDP port number) to ask first.
+    WebSocket {
+        addr: SocketAddr,
+        tokens: SocketAddr,
+    },
     /// A WebSocket server by URL (`ws://host:port`): what a browser uses
     /// to reach the server that served its page, whose name it may not be
-    /// able to turn into an address.
-    WebSocketUrl(String),
+    /// able to turn into an address; `tokens` is where the page asks for a
+    /// token (`/token?via=ws` on the page's own server).
+    WebSocketUrl { url: String, tokens: String },
 }
+
+/// Where a token comes from, and what it becomes once it is here.
+type TokenSlot = std::sync::Arc<std::sync::Mutex<Option<Result<Vec<u8>, String>>>>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkState {
@@ -51,8 +60,13 @@ pub struct Session {
     entity: Option<Entity>,
     /// Real-time seconds at which to try again.
     retry_at: Option<f64>,
+    /// The token being fetched for the next connection, and for which
+    /// target.
+    token_fetch: Option<(Target, TokenSlot)>,
     /// Times a connection was made (1 after the first).
     pub connections: u32,
+    /// The last connect token the server issued us (netcode's bytes).
+    pub last_token: Option<Vec<u8>>,
 }
 
 impl Default for Session {
@@ -63,7 +77,9 @@ impl Default for Session {
             auto_reconnect: true,
             entity: None,
             retry_at: None,
+            token_fetch: None,
             connections: 0,
+            last_token: None,
         }
     }
 }
@@ -80,10 +96,16 @@ impl Session {
         self.target = None;
         self.state = LinkState::Idle;
         self.retry_at = None;
+        self.token_fetch = None;
     }
 
     pub fn is_connected(&self) -> bool {
         self.state == LinkState::Connected
+    }
+
+    /// The client entity of the current connection, if any.
+    pub fn entity(&self) -> Option<Entity> {
+        self.entity
     }
 }
 
@@ -124,12 +146,93 @@ impl Plugin for NetClientPlugin {
     }
 }
 
-/// A random netcode client id: ids must differ between clients; seats are
-/// proved by tokens, not by these.
-fn fresh_client_id() -> u64 {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).expect("the system gives random bytes");
-    u64::from_le_bytes(bytes)
+/// Starts asking for a token for `target` (a thread natively, a fetch in
+/// a browser); the slot fills when the answer is in.
+fn start_token_fetch(target: &Target) -> Result<TokenSlot, String> {
+    let slot = TokenSlot::default();
+    #[cfg(not(target_family = "wasm"))]
+    {
+        use crate::tokens::Via;
+        let (from, via) = match target {
+            Target::Udp(addr) => (*addr, Via::Udp),
+            Target::WebSocket { tokens, .. } => (*tokens, Via::WebSocket),
+            Target::WebSocketUrl { .. } => {
+                return Err("a WebSocket URL is for browsers: give an address".into());
+            }
+            Target::InProcess => return Err("the server in this app needs no token".into()),
+        };
+        let filled = slot.clone();
+        std::thread::Builder::new()
+            .name("token".into())
+            .spawn(move || {
+                let got = crate::tokens::fetch_token(from, via);
+                *filled.lock().unwrap_or_else(|e| e.into_inner()) = Some(got);
+            })
+            .map_err(|e| e.to_string())?;
+    }
+    #[cfg(target_family = "wasm")]
+    {
+        let url = match target {
+            Target::WebSocketUrl { tokens, .. } => tokens.clone(),
+            Target::WebSocket { tokens, .. } => format!("http://{tokens}/token?via=ws"),
+            Target::Udp(_) => return Err("a browser has no UDP: join by WebSocket".into()),
+            Target::InProcess => return Err("the server in this app needs no token".into()),
+        };
+        let filled = slot.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let got = web_fetch_token(&url).await;
+            *filled.lock().unwrap_or_else(|e| e.into_inner()) = Some(got);
+        });
+    }
+    Ok(slot)
+}
+
+/// A browser's `fetch` of a token URL.
+#[cfg(target_family = "wasm")]
+async fn web_fetch_token(url: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let fail = |e: wasm_bindgen::JsValue| format!("no token from {url}: {e:?}");
+    let window = web_sys::window().ok_or_else(|| "no window".to_string())?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(fail)?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("no token from {url}: not a response"))?;
+    let text = JsFuture::from(response.text().map_err(fail)?)
+        .await
+        .map_err(fail)?
+        .as_string()
+        .unwrap_or_default();
+    if !response.ok() {
+        return Err(format!("no token from {url}: {}", text.trim()));
+    }
+    crate::tokens::from_hex(&text).ok_or_else(|| format!("no token from {url}: not a token"))
+}
+
+/// The client entity for a remote target, admitted by `token`.
+fn spawn_remote(commands: &mut Commands, target: &Target, token: &[u8]) -> Result<Entity, String> {
+    let token = lightyear::netcode::ConnectToken::try_from_bytes(token)
+        .map_err(|e| format!("the server sent a bad token: {e:?}"))?;
+    let netcode = NetcodeClient::new(Authentication::Token(token), NetcodeConfig::default())
+        .map_err(|e| e.to_string())?;
+    match target {
+        #[cfg(not(target_family = "wasm"))]
+        Target::Udp(_) => Ok(commands
+            .spawn((
+                Name::new("udp client"),
+                netcode,
+                LocalAddr("0.0.0.0:0".parse().expect("a valid address")),
+                UdpIo::default(),
+            ))
+            .id()),
+        Target::WebSocket { addr, .. } => {
+            Ok(websocket_client(commands, netcode, format!("ws://{addr}")))
+        }
+        Target::WebSocketUrl { url, .. } => Ok(websocket_client(commands, netcode, url.clone())),
+        _ => Err("not a remote server".into()),
+    }
 }
 
 fn keep_connected(
@@ -139,6 +242,37 @@ fn keep_connected(
     mut commands: Commands,
 ) {
     let now = time.elapsed_secs_f64();
+    // A token came: connect with it (if the target is still the one it
+    // was asked for).
+    if let Some((for_target, slot)) = session.token_fetch.as_ref() {
+        let Some(got) = slot.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+            return;
+        };
+        let for_target = for_target.clone();
+        session.token_fetch = None;
+        if session.target.as_ref() != Some(&for_target) {
+            if session.target.is_some() {
+                session.retry_at = Some(now);
+            }
+            return;
+        }
+        if let Ok(token) = &got {
+            session.last_token = Some(token.clone());
+        }
+        match got.and_then(|token| spawn_remote(&mut commands, &for_target, &token)) {
+            Ok(entity) => {
+                session.entity = Some(entity);
+                commands.trigger(Connect { entity });
+            }
+            Err(e) => {
+                session.state = LinkState::Lost(e);
+                if session.auto_reconnect {
+                    session.retry_at = Some(now + 1.0);
+                }
+            }
+        }
+        return;
+    }
     let Some(at) = session.retry_at else { return };
     if now < at {
         return;
@@ -151,49 +285,33 @@ fn keep_connected(
         return;
     };
     session.state = LinkState::Connecting;
-    let spawned = match target {
-        Target::InProcess => match local {
-            Some(local) => Ok(commands
-                .spawn((
-                    Name::new("host client"),
-                    Client,
-                    LinkOf { server: local.0 },
-                    Link::default(),
-                    Linked,
-                ))
-                .id()),
-            None => Err("this app runs no server".to_string()),
-        },
-        #[cfg(target_family = "wasm")]
-        Target::Udp(_) => Err("a browser has no UDP: join by WebSocket".to_string()),
-        #[cfg(not(target_family = "wasm"))]
-        Target::Udp(addr) => netcode_client(addr).map(|netcode| {
-            commands
-                .spawn((
-                    Name::new("udp client"),
-                    netcode,
-                    LocalAddr("0.0.0.0:0".parse().expect("a valid address")),
-                    UdpIo::default(),
-                ))
-                .id()
-        }),
-        Target::WebSocket(addr) => netcode_client(addr)
-            .map(|netcode| websocket_client(&mut commands, netcode, format!("ws://{addr}"))),
-        // Netcode wants an address; with the server's address check off
-        // (LAN servers bind the wildcard) a stand-in does.
-        Target::WebSocketUrl(url) => netcode_client(SocketAddr::from(([0, 0, 0, 0], 0)))
-            .map(|netcode| websocket_client(&mut commands, netcode, url)),
-    };
-    match spawned {
-        Ok(entity) => {
-            session.entity = Some(entity);
-            commands.trigger(Connect { entity });
+    if target != Target::InProcess {
+        // A remote server: first a token from it, then the connection.
+        match start_token_fetch(&target) {
+            Ok(slot) => session.token_fetch = Some((target, slot)),
+            Err(e) => {
+                session.state = LinkState::Lost(e);
+                session.retry_at = Some(now + 1.0);
+            }
         }
-        Err(e) => {
-            session.state = LinkState::Lost(e);
-            session.retry_at = Some(now + 1.0);
-        }
+        return;
     }
+    let Some(local) = local else {
+        session.state = LinkState::Lost("this app runs no server".to_string());
+        session.retry_at = Some(now + 1.0);
+        return;
+    };
+    let entity = commands
+        .spawn((
+            Name::new("host client"),
+            Client,
+            LinkOf { server: local.0 },
+            Link::default(),
+            Linked,
+        ))
+        .id();
+    session.entity = Some(entity);
+    commands.trigger(Connect { entity });
 }
 
 /// A client entity talking to `url` over WebSocket (TLS-less: a LAN).
@@ -209,23 +327,6 @@ fn websocket_client(commands: &mut Commands, netcode: NetcodeClient, url: String
             WebSocketClientIo::from_url(config, url),
         ))
         .id()
-}
-
-fn netcode_client(addr: SocketAddr) -> Result<NetcodeClient, String> {
-    let auth = Authentication::Manual {
-        server_addr: addr,
-        client_id: fresh_client_id(),
-        private_key: NETCODE_KEY,
-        protocol_id: PROTOCOL_ID,
-    };
-    NetcodeClient::new(
-        auth,
-        NetcodeConfig {
-            token_expire_secs: -1,
-            ..Default::default()
-        },
-    )
-    .map_err(|e| e.to_string())
 }
 
 fn on_connected(

@@ -27,6 +27,9 @@ pub struct ClientModel {
     pub public: Vec<Announcement>,
     pub notes: Vec<PrivateNote>,
     pub last_rejection: Option<Bilingual>,
+    /// The code that takes our table's open host seat: sent to the table's
+    /// owner only.
+    pub host_code: Option<(TableId, String)>,
     pub accepted: u64,
     pub rejected: u64,
     /// Bumped by every message, so screens can tell something changed.
@@ -89,6 +92,9 @@ impl ClientModel {
                 self.public.extend(public.iter().cloned());
                 self.notes.truncate(*notes_from as usize);
                 self.notes.extend(notes.iter().cloned());
+            }
+            ServerMsg::HostCode { table, code } => {
+                self.host_code = Some((*table, code.clone()));
             }
             ServerMsg::Accepted => {
                 self.accepted += 1;

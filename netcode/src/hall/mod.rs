@@ -39,6 +39,9 @@ pub struct HallConfig {
     pub takeover_ms: u64,
     /// Where tables are saved; `None` keeps them in memory only.
     pub data_dir: Option<PathBuf>,
+    /// The most tables the hall holds (started or not): a bound on what
+    /// a guest who opens tables can make the server keep.
+    pub max_tables: usize,
 }
 
 impl Default for HallConfig {
@@ -48,6 +51,7 @@ impl Default for HallConfig {
             bot_delay_ms: 1100,
             takeover_ms: 60_000,
             data_dir: None,
+            max_tables: DEFAULT_MAX_TABLES,
         }
     }
 }
@@ -95,6 +99,8 @@ pub struct Hall {
     now: u64,
     tables_changed: bool,
     pub stats: HallStats,
+    /// Saved tables that could not be loaded at start (left on disk).
+    unloadable: usize,
 }
 
 fn reject(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
@@ -105,6 +111,26 @@ fn fresh_token() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system gives random bytes");
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The tables a server holds at most unless told otherwise: enough for
+/// any party.
+pub const DEFAULT_MAX_TABLES: usize = 256;
+
+/// Letters and digits no one misreads (no 0/O, 1/I/L).
+const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/// Wrong host codes a table takes before it makes a new one (and tells its
+/// owner): guessing 6 symbols of 31 twenty at a time does not pay.
+pub const HOST_CODE_TRIES: u32 = 20;
+
+/// A host code: 6 symbols from the operating system's randomness.
+fn fresh_host_code() -> String {
+    let mut bytes = [0u8; 6];
+    getrandom::fill(&mut bytes).expect("the system gives random bytes");
+    bytes
+        .iter()
+        .map(|b| CODE_ALPHABET[*b as usize % CODE_ALPHABET.len()] as char)
+        .collect()
 }
 
 fn fresh_seed() -> u64 {
@@ -132,6 +158,7 @@ impl Hall {
             now: 0,
             tables_changed: false,
             stats: HallStats::default(),
+            unloadable: 0,
         };
         let mut problems = Vec::new();
         if let Some(store) = &hall.store {
@@ -150,6 +177,7 @@ impl Hall {
                 }
             }
         }
+        hall.unloadable = problems.len();
         Ok((hall, problems))
     }
 
@@ -215,6 +243,8 @@ impl Hall {
             seed: record.seed,
             has_host_seat: record.has_host_seat,
             host: record.host,
+            host_code: record.host_code,
+            host_code_misses: 0,
             seats: record
                 .seats
                 .into_iter()
@@ -339,7 +369,7 @@ impl Hall {
                 seed,
             } => self.create(client, settings, seats, host_seat, seed),
             ClientMsg::TakeSeat { table, seat } => self.take_seat(client, table, seat),
-            ClientMsg::TakeHostSeat { table } => self.take_host_seat(client, table),
+            ClientMsg::TakeHostSeat { table, code } => self.take_host_seat(client, table, &code),
             ClientMsg::Watch { table } => {
                 self.not_seated(client)?;
                 let t = self.table_mut(table)?;
@@ -502,6 +532,13 @@ impl Hall {
             ));
         }
         settings.check()?;
+        let max = self.config.max_tables;
+        if self.tables.len() >= max {
+            return Err(reject(
+                format!("this server has {max} tables already: join one, or wait for one to end"),
+                format!("这个服务器已有 {max} 张桌子：加入其中一张，或等一张结束"),
+            ));
+        }
         let id = self.next_table;
         self.next_table += 1;
         let token = fresh_token();
@@ -512,6 +549,8 @@ impl Hall {
             seed: seed.unwrap_or_else(fresh_seed),
             has_host_seat: host_seat,
             host: None,
+            host_code: host_seat.then(fresh_host_code),
+            host_code_misses: 0,
             seats: (0..seats).map(|_| Seat::open()).collect(),
             owner: Some(SeatId(0)),
             game: None,
@@ -578,7 +617,15 @@ impl Hall {
         Ok(())
     }
 
-    fn take_host_seat(&mut self, client: ClientKey, tid: TableId) -> Result<(), Rejection> {
+    /// The host seat sees every hand, so it is not for anyone who asks:
+    /// before the start it takes the code shown to the table's owner; after
+    /// the start only its own token (`Resume`) takes it back.
+    fn take_host_seat(
+        &mut self,
+        client: ClientKey,
+        tid: TableId,
+        code: &str,
+    ) -> Result<(), Rejection> {
         self.not_seated(client)?;
         let name = self.clients[&client].name.clone();
         let t = self.table_mut(tid)?;
@@ -594,6 +641,31 @@ impl Hall {
                 format!("第 {tid} 桌的主持人座位已有人"),
             ));
         }
+        if t.started() {
+            return Err(reject(
+                format!("table {tid} has started: its host seat stays empty"),
+                format!("第 {tid} 桌已开始：主持人座位保持空着"),
+            ));
+        }
+        let matches = t
+            .host_code
+            .as_deref()
+            .is_some_and(|want| want.eq_ignore_ascii_case(code.trim()));
+        if !matches {
+            t.host_code_misses += 1;
+            let renew = t.host_code_misses >= HOST_CODE_TRIES;
+            if renew {
+                t.host_code = Some(fresh_host_code());
+                t.host_code_misses = 0;
+                self.send_host_code(tid);
+            }
+            return Err(reject(
+                format!("that is not the host code of table {tid} (the table's owner has it)"),
+                format!("这不是第 {tid} 桌的主持人代码（桌主有这个代码）"),
+            ));
+        }
+        let t = self.table_mut(tid)?;
+        t.host_code = None;
         let token = fresh_token();
         t.host = Some(HostSlot {
             name,
@@ -616,9 +688,24 @@ impl Hall {
             }
         });
         let Some((tid, role)) = found else {
+            // Whatever place the client remembers is gone: it forgets the
+            // token and is back in the lobby, told why.
+            self.send(client, ServerMsg::Left);
+            if self.unloadable > 0 {
+                return Err(reject(
+                    format!(
+                        "that token opens no seat here: {} saved table(s) could not be loaded on this server (their files are kept for the host to look at), so your table may be lost; you are back in the lobby",
+                        self.unloadable
+                    ),
+                    format!(
+                        "这个令牌在这里打不开任何座位：服务器上有 {} 张保存的桌子无法载入（文件保留给主机查看），你的桌子可能已丢失；你已回到大厅",
+                        self.unloadable
+                    ),
+                ));
+            }
             return Err(reject(
-                "that token opens no seat here",
-                "这个令牌在这里打不开任何座位",
+                "that token opens no seat here: you are back in the lobby",
+                "这个令牌在这里打不开任何座位：你已回到大厅",
             ));
         };
         if self.place(client).is_some() {
@@ -646,6 +733,21 @@ impl Hall {
         Ok(())
     }
 
+    /// Tells the table's owner the code that takes its host seat (while
+    /// the seat is open and the game has not started).
+    fn send_host_code(&mut self, tid: TableId) {
+        let Some(t) = self.tables.get(&tid) else {
+            return;
+        };
+        let owner = t
+            .owner
+            .and_then(|s| t.seats.get(s.index()))
+            .and_then(|s| s.client);
+        if let (Some(owner), Some(code), false) = (owner, t.host_code.clone(), t.started()) {
+            self.send(owner, ServerMsg::HostCode { table: tid, code });
+        }
+    }
+
     /// Records the client's place, tells it, and sends it the whole table.
     fn attach(&mut self, client: ClientKey, tid: TableId, role: Role, token: Option<String>) {
         let c = self.clients.get_mut(&client).expect("known client");
@@ -661,7 +763,11 @@ impl Hall {
         );
         let t = &self.tables[&tid];
         let lobby = t.lobby(self.now, self.config.takeover_ms);
+        let owns = matches!(role, Role::Player(seat) if t.owner == Some(seat));
         self.send(client, ServerMsg::Lobby(lobby));
+        if owns {
+            self.send_host_code(tid);
+        }
         self.tables_changed = true;
     }
 
@@ -674,6 +780,7 @@ impl Hall {
             return;
         };
         let now = self.now;
+        let mut renew_code = false;
         let Some(t) = self.tables.get_mut(&tid) else {
             return;
         };
@@ -706,13 +813,50 @@ impl Hall {
                             h.client = None;
                         }
                     } else {
+                        // Open again, behind a new code for the owner.
                         t.host = None;
+                        t.host_code = Some(fresh_host_code());
+                        t.host_code_misses = 0;
+                        renew_code = true;
                     }
                 }
             }
             Role::Spectator => t.spectators.retain(|&s| s != client),
         }
+        let abandoned = !t.started()
+            && t.host.is_none()
+            && !t
+                .seats
+                .iter()
+                .any(|s| matches!(s.occupant, Occupant::Person { .. }));
+        if abandoned {
+            self.drop_table(tid);
+            return;
+        }
+        if renew_code {
+            self.send_host_code(tid);
+        }
         self.table_changed(tid);
+    }
+
+    /// Forgets a table that never started and has no one left at it: out of
+    /// memory, off the disk, out of every lobby (its spectators are told).
+    fn drop_table(&mut self, tid: TableId) {
+        let Some(t) = self.tables.remove(&tid) else {
+            return;
+        };
+        for fan in t.spectators {
+            if let Some(c) = self.clients.get_mut(&fan) {
+                c.place = None;
+            }
+            self.send(fan, ServerMsg::Left);
+        }
+        if let Some(store) = &self.store
+            && let Err(e) = store.remove(&store_id(tid))
+        {
+            eprintln!("warning: cannot delete abandoned table {tid}: {e}");
+        }
+        self.tables_changed = true;
     }
 
     fn start(&mut self, client: ClientKey) -> Result<(), Rejection> {

@@ -71,6 +71,12 @@ pub struct HallTable {
     pub seed: u64,
     pub has_host_seat: bool,
     pub host: Option<HostSlot>,
+    /// What takes the open host seat before the start: shown to the
+    /// table's owner only, never in the lobby (`ServerMsg::HostCode`).
+    pub host_code: Option<String>,
+    /// Wrong host codes tried since the code was made; at
+    /// `HOST_CODE_TRIES` a new code replaces it.
+    pub host_code_misses: u32,
     pub seats: Vec<Seat>,
     pub owner: Option<SeatId>,
     pub game: Option<Box<dyn HostedTable>>,
@@ -206,6 +212,7 @@ impl HallTable {
             seed: self.seed,
             has_host_seat: self.has_host_seat,
             host: self.host.clone(),
+            host_code: self.host_code.clone(),
             seats: self.seats.iter().map(|s| s.occupant.clone()).collect(),
             owner: self.owner,
             snapshot: self.game.as_ref().map(|g| g.snapshot_ron()),
@@ -226,6 +233,9 @@ pub struct TableRecord {
     pub seed: u64,
     pub has_host_seat: bool,
     pub host: Option<HostSlot>,
+    /// The code that takes the open host seat before the start.
+    #[serde(default)]
+    pub host_code: Option<String>,
     pub seats: Vec<Occupant>,
     pub owner: Option<SeatId>,
     /// `TableSnapshot` RON of the game, once started.

@@ -30,6 +30,8 @@ struct NewTable {
     gene_timing: foodweb_rules::gene::GeneTiming,
     host_seat: bool,
     bot: String,
+    /// The host code typed to take a table's host seat.
+    host_code: String,
 }
 
 impl Default for NewTable {
@@ -41,6 +43,7 @@ impl Default for NewTable {
             gene_timing: foodweb_rules::gene::GeneTiming::Party,
             host_seat: false,
             bot: "memory".into(),
+            host_code: String::new(),
         }
     }
 }
@@ -176,8 +179,25 @@ fn tables(
                                     seat: None,
                                 });
                             }
-                            if t.host_seat_open && ui.button(i18n.t("lobby-host-seat")).clicked() {
-                                msgs.push(ClientMsg::TakeHostSeat { table: t.id });
+                            if t.host_seat_open && !t.started {
+                                ui.add(
+                                    egui::TextEdit::singleline(&mut form.host_code)
+                                        .hint_text(i18n.t("lobby-host-code-hint"))
+                                        .desired_width(90.0)
+                                        .char_limit(6),
+                                );
+                                if ui
+                                    .add_enabled(
+                                        form.host_code.trim().len() == 6,
+                                        egui::Button::new(i18n.t("lobby-host-seat")),
+                                    )
+                                    .clicked()
+                                {
+                                    msgs.push(ClientMsg::TakeHostSeat {
+                                        table: t.id,
+                                        code: form.host_code.trim().to_uppercase(),
+                                    });
+                                }
                             }
                             if ui.button(i18n.t("lobby-watch")).clicked() {
                                 msgs.push(ClientMsg::Watch { table: t.id });
@@ -377,6 +397,17 @@ fn seating(
     }
     ui.add_space(12.0);
     if !lobby.started {
+        // Only the owner is sent the code; whoever they give it to hosts.
+        if let Some((_, code)) = model
+            .host_code
+            .as_ref()
+            .filter(|(t, _)| *t == lobby.id && owner && lobby.host.as_deref() == Some(""))
+        {
+            ui.label(
+                egui::RichText::new(i18n.ta("lobby-host-code", &[("code", code.clone().into())]))
+                    .color(theme::ACCENT),
+            );
+        }
         if owner {
             ui.horizontal(|ui| {
                 egui::ComboBox::from_id_salt("lobby-bot-kind")

@@ -27,6 +27,7 @@ fn draw(
     mut hosted: ResMut<HostedAt>,
     mut web_at: ResMut<WebAt>,
     mut session: ResMut<Session>,
+    issuer: Res<foodweb_netcode::tokens::TokenIssuer>,
     mut host_error: Local<Option<String>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -48,12 +49,12 @@ fn draw(
             );
             ui.add_space(36.0);
             // In a browser the page's own server comes first: its lobby.
-            if let Some(url) = web::page_server() {
+            if let Some((url, tokens)) = web::page_server() {
                 let play_here = widgets::menu_button(ui, &i18n.t("menu-play-here"), true);
                 web::publish_target("play-here", &play_here);
                 if play_here.clicked() {
                     hosted.0.clear();
-                    session.connect(Target::WebSocketUrl(url));
+                    session.connect(Target::WebSocketUrl { url, tokens });
                     next.set(Screen::Lobby);
                 }
             }
@@ -71,7 +72,7 @@ fn draw(
                     Ok(addresses) => {
                         hosted.0 = addresses;
                         if web_at.0.is_none() {
-                            web_at.0 = serve_web_client().and_then(|url| {
+                            web_at.0 = serve_web_client(issuer.clone()).and_then(|url| {
                                 let qr = foodweb_netcode::web::qr_modules(&url)?;
                                 Some((url, qr))
                             });

@@ -6,8 +6,9 @@ use {
     },
     aeronet_io::{connection::DisconnectReason, server::CloseReason},
     bevy_ecs::prelude::*,
+    super::config::HandshakeLimits,
     core::{
-        net::SocketAddr,
+        net::{IpAddr, SocketAddr},
         pin::Pin,
         task::{Context, Poll},
     },
@@ -24,6 +25,10 @@ use {
     tokio_tungstenite::tungstenite::{
         handshake::server::{Request, Response},
         protocol::WebSocketConfig,
+    },
+    std::{
+        collections::HashMap,
+        sync::{Arc, Mutex, PoisonError},
     },
     tracing::{Instrument, debug, debug_span},
 };
@@ -51,6 +56,8 @@ pub async fn start(
         .send(next)
         .map_err(|_| SessionError::FrontendClosed)?;
 
+    let limits = config.limits;
+    let pending = Arc::new(Mutex::new(Pending::default()));
     debug!("Starting server loop");
     loop {
         let result = futures::select! {
@@ -59,7 +66,21 @@ pub async fn start(
                 return Err(CloseReason::ByError(SessionError::FrontendClosed.into()));
             }
         };
-        let (stream, peer_addr) = result.map_err(ServerError::AcceptConnection)?;
+        // An error here is about one connection or a passing shortage (no
+        // file descriptors left, a peer that reset): the listener goes on.
+        let (stream, peer_addr) = match result {
+            Ok(accepted) => accepted,
+            Err(err) => {
+                debug!("Failed to accept a connection: {err:?}");
+                tokio::time::sleep(ACCEPT_RETRY).await;
+                continue;
+            }
+        };
+        let Some(slot) = PendingSlot::take(&pending, peer_addr.ip(), limits) else {
+            debug!("Refused {peer_addr}: too many handshakes in progress");
+            drop(stream);
+            continue;
+        };
 
         tokio::spawn({
             let tx_connecting = tx_connecting.clone();
@@ -73,6 +94,8 @@ pub async fn start(
                     tls_acceptor,
                     tx_connecting,
                     handshake_handler,
+                    limits.timeout,
+                    slot,
                 )
                 .await
                 {
@@ -83,6 +106,52 @@ pub async fn start(
     }
 }
 
+/// How long the listener waits after `accept` fails before trying again.
+const ACCEPT_RETRY: core::time::Duration = core::time::Duration::from_millis(50);
+
+/// Handshakes in progress, in all and by address.
+#[derive(Default)]
+struct Pending {
+    total: usize,
+    by_ip: HashMap<IpAddr, usize>,
+}
+
+/// One handshake's place among those in progress, given back when dropped.
+struct PendingSlot {
+    pending: Arc<Mutex<Pending>>,
+    ip: IpAddr,
+}
+
+impl PendingSlot {
+    fn take(pending: &Arc<Mutex<Pending>>, ip: IpAddr, limits: HandshakeLimits) -> Option<Self> {
+        let mut p = pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let mine = p.by_ip.get(&ip).copied().unwrap_or(0);
+        if p.total >= limits.max_pending || mine >= limits.max_pending_per_ip {
+            return None;
+        }
+        p.total += 1;
+        p.by_ip.insert(ip, mine + 1);
+        Some(Self {
+            pending: pending.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for PendingSlot {
+    fn drop(&mut self) {
+        let mut p = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        p.total = p.total.saturating_sub(1);
+        if let Some(n) = p.by_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                p.by_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+#[expect(clippy::too_many_arguments, reason = "one call site, each argument distinct")]
 async fn accept_session(
     stream: TcpStream,
     peer_addr: SocketAddr,
@@ -90,6 +159,8 @@ async fn accept_session(
     tls_acceptor: Option<TlsAcceptor>,
     mut tx_connecting: mpsc::Sender<ToConnecting>,
     handshake_handler: Option<HandshakeHandler>,
+    handshake_timeout: core::time::Duration,
+    slot: PendingSlot,
 ) -> Result<(), DisconnectReason> {
     let (tx_session_entity, rx_session_entity) = oneshot::channel::<Entity>();
     let (tx_dc_reason, rx_dc_reason) = oneshot::channel::<DisconnectReason>();
@@ -114,6 +185,8 @@ async fn accept_session(
         tls_acceptor,
         tx_next,
         handshake_handler,
+        handshake_timeout,
+        slot,
     )
     .instrument(debug_span!("session", %session))
     .await;
@@ -121,6 +194,7 @@ async fn accept_session(
     Ok(())
 }
 
+#[expect(clippy::too_many_arguments, reason = "one call site, each argument distinct")]
 async fn handle_session(
     stream: TcpStream,
     peer_addr: SocketAddr,
@@ -128,8 +202,45 @@ async fn handle_session(
     tls_acceptor: Option<TlsAcceptor>,
     tx_next: oneshot::Sender<ToConnected>,
     handshake_handler: Option<HandshakeHandler>,
+    handshake_timeout: core::time::Duration,
+    slot: PendingSlot,
 ) -> Result<Never, DisconnectReason> {
     debug!("Performing session handshake");
+    let stream = tokio::time::timeout(
+        handshake_timeout,
+        handshake(stream, socket_config, tls_acceptor, handshake_handler),
+    )
+    .await
+    .map_err(|_| {
+        ServerError::AcceptConnection(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            "the WebSocket handshake took too long",
+        ))
+    })??;
+    drop(slot);
+
+    let (frontend, backend) = crate::session::backend::native::split(stream);
+    let connected = ToConnected {
+        peer_addr,
+        frontend,
+    };
+    debug!("Connected");
+
+    tx_next
+        .send(connected)
+        .map_err(|_| SessionError::FrontendClosed)?;
+
+    debug!("Starting session loop");
+    backend.start().await
+}
+
+/// TLS (if configured), then the WebSocket upgrade.
+async fn handshake(
+    stream: TcpStream,
+    socket_config: WebSocketConfig,
+    tls_acceptor: Option<TlsAcceptor>,
+    handshake_handler: Option<HandshakeHandler>,
+) -> Result<tokio_tungstenite::WebSocketStream<MaybeTlsStream<TcpStream>>, DisconnectReason> {
 
     let stream = if let Some(tls_acceptor) = tls_acceptor {
         tls_acceptor
@@ -154,20 +265,7 @@ async fn handle_session(
     )
     .await
     .map_err(ServerError::AcceptClient)?;
-
-    let (frontend, backend) = crate::session::backend::native::split(stream);
-    let connected = ToConnected {
-        peer_addr,
-        frontend,
-    };
-    debug!("Connected");
-
-    tx_next
-        .send(connected)
-        .map_err(|_| SessionError::FrontendClosed)?;
-
-    debug!("Starting session loop");
-    backend.start().await
+    Ok(stream)
 }
 
 #[derive(Debug)]

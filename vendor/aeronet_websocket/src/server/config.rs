@@ -120,6 +120,30 @@ pub struct ServerConfig {
     pub(crate) tls: Option<Arc<rustls::ServerConfig>>,
     pub(crate) socket: WebSocketConfig,
     pub(crate) handshake_handler: Option<HandshakeHandler>,
+    pub(crate) limits: HandshakeLimits,
+}
+
+/// Bounds on connections that have not finished their handshake (TLS and
+/// the WebSocket upgrade), so that peers who open TCP connections and never
+/// speak cannot hold file descriptors and memory for ever.
+#[derive(Debug, Clone, Copy)]
+pub struct HandshakeLimits {
+    /// How long a connection may take to finish its handshake.
+    pub timeout: core::time::Duration,
+    /// How many handshakes may be in progress at once.
+    pub max_pending: usize,
+    /// How many handshakes one IP address may have in progress at once.
+    pub max_pending_per_ip: usize,
+}
+
+impl Default for HandshakeLimits {
+    fn default() -> Self {
+        Self {
+            timeout: core::time::Duration::from_secs(5),
+            max_pending: 1024,
+            max_pending_per_ip: 8,
+        }
+    }
 }
 
 impl ServerConfig {
@@ -211,6 +235,7 @@ impl ServerConfigBuilder<WantsTlsConfig> {
             tls,
             socket: WebSocketConfig::default(),
             handshake_handler: None,
+            limits: HandshakeLimits::default(),
         }
     }
 }
@@ -219,6 +244,11 @@ impl ServerConfig {
     /// Configures config to use the given socket configuration.
     pub fn with_socket_config(self, socket: WebSocketConfig) -> Self {
         Self { socket, ..self }
+    }
+
+    /// Configures the bounds on connections still in their handshake.
+    pub fn with_handshake_limits(self, limits: HandshakeLimits) -> Self {
+        Self { limits, ..self }
     }
 
     /// Configures config to use the given handshake callback.

@@ -1,0 +1,292 @@
+//! Connect tokens. netcode admits a client only with a token sealed by the
+//! server's private key, so the key stays on the server: made at random on
+//! a server's first start, kept in its data folder, never sent. A client
+//! asks for a token over plain HTTP (`GET /token?via=udp|ws`) on the token
+//! port (TCP, the UDP port's number; browsers ask the page's own server),
+//! and the server seals one for it: its own client id, a short life, the
+//! server's own timeout (docs/LAN.md, "Threat model").
+//!
+//! Before, the key was built into the binary, so anyone could mint tokens
+//! that never expired and fill every connection slot.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use bevy_ecs::prelude::Resource;
+
+/// netcode's private key.
+pub type Key = [u8; 32];
+
+/// Seconds a token may be used to start connecting.
+pub const TOKEN_EXPIRE_SECS: i32 = 30;
+/// Seconds of silence after which the server drops a client (and the
+/// client gives up): set by the server, in the token.
+pub const CLIENT_TIMEOUT_SECS: i32 = 5;
+/// Tokens one address may ask for in a burst, and how fast its allowance
+/// comes back (one every `TOKEN_REFILL_SECS`).
+pub const TOKEN_BURST: f64 = 10.0;
+pub const TOKEN_REFILL_SECS: f64 = 3.0;
+/// The file in a server's data folder that holds its key.
+pub const KEY_FILE: &str = "netcode.key";
+
+/// How the client will connect, which picks the port the token names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    Udp,
+    WebSocket,
+}
+
+impl Via {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "udp" => Some(Self::Udp),
+            "ws" => Some(Self::WebSocket),
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Udp => "udp",
+            Self::WebSocket => "ws",
+        }
+    }
+}
+
+/// The server's key and the tokens it seals with it. Cloned freely (the
+/// HTTP threads and the server app share one).
+#[derive(Resource, Clone)]
+pub struct TokenIssuer(Arc<Inner>);
+
+struct Inner {
+    key: Key,
+    protocol_id: u64,
+    state: Mutex<IssuerState>,
+}
+
+#[derive(Default)]
+struct IssuerState {
+    udp_port: Option<u16>,
+    ws_port: Option<u16>,
+    /// Each address's allowance: tokens left and when it was counted.
+    allowance: std::collections::HashMap<IpAddr, (f64, web_time::Instant)>,
+}
+
+impl TokenIssuer {
+    pub fn new(key: Key, protocol_id: u64) -> Self {
+        Self(Arc::new(Inner {
+            key,
+            protocol_id,
+            state: Mutex::new(IssuerState::default()),
+        }))
+    }
+
+    /// An issuer with a key of its own from the system's randomness (a
+    /// server with no data folder, a desktop hosting for one evening).
+    pub fn random(protocol_id: u64) -> Self {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).expect("the system gives random bytes");
+        Self::new(key, protocol_id)
+    }
+
+    /// The key netcode's server checks tokens with. Never sent anywhere.
+    pub fn key(&self) -> Key {
+        self.0.key
+    }
+
+    pub fn protocol_id(&self) -> u64 {
+        self.0.protocol_id
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, IssuerState> {
+        self.0.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The ports tokens name, once the server listens on them.
+    pub fn set_ports(&self, udp: Option<u16>, ws: Option<u16>) {
+        let mut s = self.state();
+        s.udp_port = udp;
+        s.ws_port = ws;
+    }
+
+    /// A token for `peer`, who reached this server at `reached` and will
+    /// connect `via` UDP or WebSocket, as the bytes netcode reads; or why
+    /// not (that listener is off; this address asked too often).
+    pub fn issue(&self, reached: IpAddr, peer: IpAddr, via: Via) -> Result<Vec<u8>, String> {
+        let port = {
+            let mut s = self.state();
+            let port = match via {
+                Via::Udp => s.udp_port,
+                Via::WebSocket => s.ws_port,
+            }
+            .ok_or_else(|| format!("this server does not listen for {}", via.key()))?;
+            let now = web_time::Instant::now();
+            if s.allowance.len() > 4096 {
+                // Forget addresses whose allowance is whole again.
+                s.allowance.retain(|_, (left, at)| {
+                    *left + now.duration_since(*at).as_secs_f64() / TOKEN_REFILL_SECS < TOKEN_BURST
+                });
+            }
+            let (left, at) = s.allowance.entry(peer).or_insert((TOKEN_BURST, now));
+            *left = (*left + now.duration_since(*at).as_secs_f64() / TOKEN_REFILL_SECS)
+                .min(TOKEN_BURST);
+            *at = now;
+            if *left < 1.0 {
+                return Err("too many tokens asked from this address: wait a few seconds".into());
+            }
+            *left -= 1.0;
+            port
+        };
+        let mut id = [0u8; 8];
+        getrandom::fill(&mut id).map_err(|e| e.to_string())?;
+        let token = lightyear::netcode::ConnectToken::build(
+            SocketAddr::new(reached, port),
+            self.0.protocol_id,
+            u64::from_le_bytes(id),
+            self.0.key,
+        )
+        .expire_seconds(TOKEN_EXPIRE_SECS)
+        .timeout_seconds(CLIENT_TIMEOUT_SECS)
+        .generate()
+        .map_err(|e| format!("cannot make a token: {e:?}"))?;
+        token
+            .try_into_bytes()
+            .map(|b| b.to_vec())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The server's key from `dir/netcode.key`, made (at random, readable by
+/// its owner only) on the first start.
+#[cfg(not(target_family = "wasm"))]
+pub fn load_or_create_key(dir: &std::path::Path) -> std::io::Result<Key> {
+    use std::io::Write;
+    let path = dir.join(KEY_FILE);
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            return bytes.try_into().map_err(|b: Vec<u8>| {
+                std::io::Error::other(format!(
+                    "{} holds {} bytes, not a 32-byte key (delete it to make a new one)",
+                    path.display(),
+                    b.len()
+                ))
+            });
+        }
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        Err(_) => {}
+    }
+    std::fs::create_dir_all(dir)?;
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let tmp = path.with_extension("key.tmp");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&tmp)?;
+    file.write_all(&key)?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&tmp, &path)?;
+    Ok(key)
+}
+
+/// Hex text of bytes (how a token travels over HTTP).
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes from hex text, or `None` if it is not hex.
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim();
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// Asks the token port at `server` for a token to connect `via`, over
+/// HTTP: what desktop and headless clients do before each connection.
+#[cfg(not(target_family = "wasm"))]
+pub fn fetch_token(server: SocketAddr, via: Via) -> Result<Vec<u8>, String> {
+    use std::io::{Read, Write};
+    use std::time::Duration;
+    let fail = |e: std::io::Error| format!("no token from {server}: {e}");
+    let mut stream =
+        std::net::TcpStream::connect_timeout(&server, Duration::from_secs(3)).map_err(fail)?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .map_err(fail)?;
+    write!(
+        stream,
+        "GET /token?via={} HTTP/1.0\r\nHost: {server}\r\n\r\n",
+        via.key()
+    )
+    .map_err(fail)?;
+    let mut reply = Vec::new();
+    stream
+        .take(64 * 1024)
+        .read_to_end(&mut reply)
+        .map_err(fail)?;
+    let reply = String::from_utf8_lossy(&reply);
+    let (head, body) = reply
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| format!("no token from {server}: not an HTTP reply"))?;
+    let status = head.lines().next().unwrap_or("");
+    if !status.contains(" 200 ") {
+        return Err(format!(
+            "no token from {server}: {}",
+            body.trim().lines().next().unwrap_or(status)
+        ));
+    }
+    from_hex(body).ok_or_else(|| format!("no token from {server}: not a token"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_goes_both_ways_and_refuses_what_is_not_hex() {
+        let bytes = [0u8, 1, 0xab, 0xff];
+        assert_eq!(from_hex(&to_hex(&bytes)).unwrap(), bytes);
+        assert!(from_hex("abc").is_none());
+        assert!(from_hex("zz").is_none());
+    }
+
+    #[test]
+    fn an_address_that_asks_too_often_waits() {
+        let issuer = TokenIssuer::random(1);
+        issuer.set_ports(Some(5410), None);
+        let me: IpAddr = [127, 0, 0, 2].into();
+        let here: IpAddr = [127, 0, 0, 1].into();
+        for _ in 0..TOKEN_BURST as usize {
+            let token = issuer.issue(here, me, Via::Udp).unwrap();
+            assert_eq!(token.len(), 2048);
+        }
+        assert!(issuer.issue(here, me, Via::Udp).is_err());
+        // Another address is not held up; a listener that is off is said.
+        assert!(issuer.issue(here, [127, 0, 0, 3].into(), Via::Udp).is_ok());
+        assert!(
+            issuer
+                .issue(here, [127, 0, 0, 3].into(), Via::WebSocket)
+                .unwrap_err()
+                .contains("does not listen")
+        );
+    }
+
+    #[test]
+    fn a_key_file_is_made_once_and_a_bad_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("foodweb-key-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let first = load_or_create_key(&dir).unwrap();
+        assert_eq!(load_or_create_key(&dir).unwrap(), first);
+        std::fs::write(dir.join(KEY_FILE), b"short").unwrap();
+        let err = load_or_create_key(&dir).unwrap_err().to_string();
+        assert!(err.contains("not a 32-byte key"), "{err}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
