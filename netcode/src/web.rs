@@ -127,7 +127,7 @@ impl Default for WebLimits {
     fn default() -> Self {
         Self {
             max_connections: 1024,
-            max_per_ip: 8,
+            max_per_ip: 4,
             request_secs: 5,
             write_secs: 60,
         }
@@ -176,6 +176,8 @@ struct Request {
     method: String,
     target: String,
     accept_encoding: String,
+    /// The `Host` header: the address the client dialled.
+    host: String,
     slot: Slot,
 }
 
@@ -274,8 +276,8 @@ fn listen(
                             Head::Partial if a.head.len() < MAX_HEAD => {}
                             Head::Partial => keep = false,
                             Head::Bad => keep = false,
-                            Head::Complete(method, target, accept) => {
-                                ready = Some((method, target, accept));
+                            Head::Complete(method, target, accept, host) => {
+                                ready = Some((method, target, accept, host));
                                 keep = false;
                             }
                         }
@@ -289,13 +291,14 @@ fn listen(
                 continue;
             }
             let done = arriving.swap_remove(i);
-            if let Some((method, target, accept_encoding)) = ready {
+            if let Some((method, target, accept_encoding, host)) = ready {
                 let _ = done.stream.set_nonblocking(false);
                 let request = Request {
                     stream: done.stream,
                     method,
                     target,
                     accept_encoding,
+                    host,
                     slot: done.slot,
                 };
                 if let Err(std::sync::mpsc::TrySendError::Full(mut r)) = queue.try_send(request) {
@@ -316,7 +319,8 @@ fn listen(
 enum Head {
     Partial,
     Bad,
-    Complete(String, String, String),
+    /// Method, target, Accept-Encoding, Host.
+    Complete(String, String, String, String),
 }
 
 #[cfg(not(target_family = "wasm"))]
@@ -325,16 +329,19 @@ fn parse_head(head: &[u8]) -> Head {
     let mut request = httparse::Request::new(&mut headers);
     match request.parse(head) {
         Ok(httparse::Status::Complete(_)) => {
-            let accept = request
-                .headers
-                .iter()
-                .find(|h| h.name.eq_ignore_ascii_case("accept-encoding"))
-                .map(|h| String::from_utf8_lossy(h.value).into_owned())
-                .unwrap_or_default();
+            let header = |name: &str| {
+                request
+                    .headers
+                    .iter()
+                    .find(|h| h.name.eq_ignore_ascii_case(name))
+                    .map(|h| String::from_utf8_lossy(h.value).into_owned())
+                    .unwrap_or_default()
+            };
             Head::Complete(
                 request.method.unwrap_or("").to_owned(),
                 request.path.unwrap_or("").to_owned(),
-                accept,
+                header("accept-encoding"),
+                header("host"),
             )
         }
         Ok(httparse::Status::Partial) => Head::Partial,
@@ -401,6 +408,7 @@ fn respond(request: Request, service: &HttpService, limits: WebLimits) {
         method,
         target,
         accept_encoding,
+        host,
         slot,
     } = request;
     let _slot = slot;
@@ -411,7 +419,7 @@ fn respond(request: Request, service: &HttpService, limits: WebLimits) {
     }
     let (route, query) = target.split_once('?').unwrap_or((target.as_str(), ""));
     if route == "/token" {
-        let _ = answer_token(&mut stream, service, query);
+        let _ = answer_token(&mut stream, service, query, &host);
         return;
     }
     let Some(path) = service
@@ -441,7 +449,21 @@ fn respond(request: Request, service: &HttpService, limits: WebLimits) {
     if stream.write_all(head.as_bytes()).is_err() || method == "HEAD" {
         return;
     }
-    let _ = std::io::copy(&mut body, &mut stream);
+    // Whole files, but not for ever: a reader slower than 16 KB/s after
+    // the first minute gives its thread back.
+    let deadline = std::time::Instant::now()
+        + std::time::Duration::from_secs(limits.write_secs + length / 16_384);
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        use std::io::Read;
+        let n = match body.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        if stream.write_all(&chunk[..n]).is_err() || std::time::Instant::now() > deadline {
+            return;
+        }
+    }
     let _ = stream.flush();
 }
 
@@ -452,6 +474,7 @@ fn answer_token(
     stream: &mut std::net::TcpStream,
     service: &HttpService,
     query: &str,
+    host: &str,
 ) -> std::io::Result<()> {
     use std::io::Write;
     let Some(issuer) = &service.tokens else {
@@ -468,7 +491,15 @@ fn answer_token(
             b"ask for /token?via=udp or via=ws",
         );
     };
-    let (reached, peer) = (stream.local_addr()?.ip(), stream.peer_addr()?.ip());
+    // The token names the address the client dialled (its `Host`, when that
+    // is an address): behind port forwarding the server's own address is
+    // not one the client can reach.
+    let dialled = host
+        .parse::<std::net::SocketAddr>()
+        .map(|a| a.ip())
+        .or_else(|_| host.parse::<std::net::IpAddr>());
+    let reached = dialled.unwrap_or(stream.local_addr()?.ip().to_canonical());
+    let peer = stream.peer_addr()?.ip();
     match issuer.issue(reached, peer, via) {
         Ok(token) => {
             let body = crate::tokens::to_hex(&token);

@@ -110,7 +110,7 @@ fn reject(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
 fn fresh_token() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system gives random bytes");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::tokens::to_hex(&bytes)
 }
 
 /// The tables a server holds at most unless told otherwise: enough for
@@ -119,8 +119,9 @@ pub const DEFAULT_MAX_TABLES: usize = 256;
 
 /// Letters and digits no one misreads (no 0/O, 1/I/L).
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-/// Wrong host codes a table takes before it makes a new one (and tells its
-/// owner): guessing 6 symbols of 31 twenty at a time does not pay.
+/// Wrong host codes one connection may try at a table; then it is refused
+/// there (a new connection costs a token: guessing 6 symbols of 31 does not
+/// pay, and no guest can make the owner's code go stale).
 pub const HOST_CODE_TRIES: u32 = 20;
 
 /// A host code: 6 symbols from the operating system's randomness.
@@ -244,7 +245,7 @@ impl Hall {
             has_host_seat: record.has_host_seat,
             host: record.host,
             host_code: record.host_code,
-            host_code_misses: 0,
+            host_code_misses: Default::default(),
             seats: record
                 .seats
                 .into_iter()
@@ -550,7 +551,7 @@ impl Hall {
             has_host_seat: host_seat,
             host: None,
             host_code: host_seat.then(fresh_host_code),
-            host_code_misses: 0,
+            host_code_misses: Default::default(),
             seats: (0..seats).map(|_| Seat::open()).collect(),
             owner: Some(SeatId(0)),
             game: None,
@@ -647,18 +648,19 @@ impl Hall {
                 format!("第 {tid} 桌已开始：主持人座位保持空着"),
             ));
         }
+        let misses = t.host_code_misses.entry(client).or_insert(0);
+        if *misses >= HOST_CODE_TRIES {
+            return Err(reject(
+                format!("too many wrong host codes for table {tid} from this connection"),
+                format!("这个连接对第 {tid} 桌试错主持人代码的次数太多"),
+            ));
+        }
         let matches = t
             .host_code
             .as_deref()
             .is_some_and(|want| want.eq_ignore_ascii_case(code.trim()));
         if !matches {
-            t.host_code_misses += 1;
-            let renew = t.host_code_misses >= HOST_CODE_TRIES;
-            if renew {
-                t.host_code = Some(fresh_host_code());
-                t.host_code_misses = 0;
-                self.send_host_code(tid);
-            }
+            *misses += 1;
             return Err(reject(
                 format!("that is not the host code of table {tid} (the table's owner has it)"),
                 format!("这不是第 {tid} 桌的主持人代码（桌主有这个代码）"),
@@ -803,6 +805,8 @@ impl Hall {
                             .iter()
                             .position(|s| matches!(s.occupant, Occupant::Person { .. }))
                             .map(|i| SeatId(i as u8));
+                        // The new owner is the one who hands out the code.
+                        renew_code = true;
                     }
                 }
             }
@@ -816,7 +820,6 @@ impl Hall {
                         // Open again, behind a new code for the owner.
                         t.host = None;
                         t.host_code = Some(fresh_host_code());
-                        t.host_code_misses = 0;
                         renew_code = true;
                     }
                 }

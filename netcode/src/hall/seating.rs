@@ -74,9 +74,9 @@ pub struct HallTable {
     /// What takes the open host seat before the start: shown to the
     /// table's owner only, never in the lobby (`ServerMsg::HostCode`).
     pub host_code: Option<String>,
-    /// Wrong host codes tried since the code was made; at
-    /// `HOST_CODE_TRIES` a new code replaces it.
-    pub host_code_misses: u32,
+    /// Wrong host codes tried, by connection; at `HOST_CODE_TRIES` that
+    /// connection is refused here.
+    pub host_code_misses: std::collections::HashMap<ClientKey, u32>,
     pub seats: Vec<Seat>,
     pub owner: Option<SeatId>,
     pub game: Option<Box<dyn HostedTable>>,
