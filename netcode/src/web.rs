@@ -127,7 +127,9 @@ impl Default for WebLimits {
     fn default() -> Self {
         Self {
             max_connections: 1024,
-            max_per_ip: 4,
+            // A browser loads a page's files over about six connections at
+            // once; a second tab or device behind one address needs more.
+            max_per_ip: 16,
             request_secs: 5,
             write_secs: 60,
         }
@@ -142,7 +144,7 @@ const MAX_HEAD: usize = 16 * 1024;
 /// (megabytes) at once at a party, so one slow download does not hold up
 /// the rest.
 #[cfg(not(target_family = "wasm"))]
-const WEB_THREADS: usize = 8;
+const WEB_THREADS: usize = 16;
 
 /// What an HTTP listener answers: the web client's files, connect tokens
 /// (`GET /token?via=udp|ws`), or both.
