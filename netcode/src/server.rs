@@ -91,26 +91,21 @@ fn open_endpoints(
 ) {
     // A browser serves nobody: only the in-process endpoint exists there.
     #[cfg(not(target_family = "wasm"))]
-    {
-        issuer.set_ports(
-            listeners.udp.map(|a| a.port()),
-            listeners.ws.map(|a| a.port()),
-        );
-        // The token port: TCP with the UDP port's number, on the same
-        // address. It always runs with the server.
-        if let Some(addr) = listeners.udp.filter(|_| ends.udp.is_none()) {
-            let service = crate::web::HttpService {
-                web_root: None,
-                tokens: Some(issuer.clone()),
-            };
-            if let Err(e) = crate::web::serve_http(service, addr, crate::web::WebLimits::default())
-            {
-                eprintln!("warning: no token port on TCP {addr}: {e} (UDP clients cannot join)");
-            }
-        }
-    }
+    issuer.set_ports(
+        listeners.udp.map(|a| a.port()),
+        listeners.ws.map(|a| a.port()),
+    );
     #[cfg(not(target_family = "wasm"))]
     if let Some(addr) = listeners.udp.filter(|_| ends.udp.is_none()) {
+        // The token port: TCP with the UDP port's number, on the same
+        // address. It always runs with the server.
+        let service = crate::web::HttpService {
+            web_root: None,
+            tokens: Some(issuer.clone()),
+        };
+        if let Err(e) = crate::web::serve_http(service, addr, crate::web::WebLimits::default()) {
+            eprintln!("warning: no token port on TCP {addr}: {e} (UDP clients cannot join)");
+        }
         let udp = commands
             .spawn((
                 Name::new("udp"),
