@@ -10,13 +10,17 @@ use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_foodweb");
 
+/// A UDP port whose TCP twin is free too (the server's token port) and a
+/// TCP port for WebSocket, on every interface as the server binds them.
 pub fn free_ports() -> (u16, u16) {
-    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
-    let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
-    (
-        udp.local_addr().unwrap().port(),
-        tcp.local_addr().unwrap().port(),
-    )
+    let tcp = TcpListener::bind("0.0.0.0:0").unwrap();
+    loop {
+        let twin = TcpListener::bind("0.0.0.0:0").unwrap();
+        let port = twin.local_addr().unwrap().port();
+        if UdpSocket::bind(("0.0.0.0", port)).is_ok() {
+            return (port, tcp.local_addr().unwrap().port());
+        }
+    }
 }
 
 pub struct Server {
