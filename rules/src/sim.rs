@@ -43,13 +43,32 @@ pub struct GameRecord {
     pub kinds: Vec<String>,
 }
 
-/// Plays one game; `None` if it did not finish (a bot or rules bug).
+/// Plays one game at a narrated table (its announcements kept, as at a
+/// real table); an error if it did not finish (a bot or rules bug).
 pub fn play_one<G: Game>(
     config: TableConfig<G>,
     bots: &mut [Box<dyn Bot<G>>],
     bot_rng: &mut ChaCha8Rng,
 ) -> Result<(Table<G>, GameRecord), String> {
-    let mut table = Table::new(config).map_err(|e| e.to_string())?;
+    play(Table::new(config), bots, bot_rng)
+}
+
+/// Plays one game at a quiet table ([`Table::quiet`]): the same game and
+/// result as [`play_one`], without the words.
+pub fn play_quiet<G: Game>(
+    config: TableConfig<G>,
+    bots: &mut [Box<dyn Bot<G>>],
+    bot_rng: &mut ChaCha8Rng,
+) -> Result<(Table<G>, GameRecord), String> {
+    play(Table::quiet(config), bots, bot_rng)
+}
+
+fn play<G: Game>(
+    table: Result<Table<G>, crate::table::Rejection>,
+    bots: &mut [Box<dyn Bot<G>>],
+    bot_rng: &mut ChaCha8Rng,
+) -> Result<(Table<G>, GameRecord), String> {
+    let mut table = table.map_err(|e| e.to_string())?;
     for _ in 0..MAX_STEPS {
         if let Some(result) = table.result() {
             let record = GameRecord {
@@ -125,7 +144,7 @@ pub fn simulate<G: Game>(
         let mut lineup_now: Vec<Box<dyn Bot<G>>> =
             (0..players).map(|i| lineup(g, SeatId(i as u8))).collect();
         let mut bot_rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x0b07_5eed);
-        let (_, record) = play_one(config, &mut lineup_now, &mut bot_rng)
+        let (_, record) = play_quiet(config, &mut lineup_now, &mut bot_rng)
             .map_err(|e| format!("game {g} (seed {game_seed}): {e}"))?;
         actions += record.actions;
         let best = record.scores.iter().copied().max().unwrap_or(0);

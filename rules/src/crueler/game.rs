@@ -254,7 +254,7 @@ impl CruelerTable<'_> {
     fn after(&mut self, lines: Vec<Said>, next: Option<CruelerPhase>) {
         let phase = next.unwrap_or(self.phase());
         if let Some(p) = next {
-            self.next.set(p);
+            NextState::set_if_neq(&mut self.next, p);
         }
         self.said.speak(self.clock.now_ms, lines);
         let now = self.clock.now_ms;

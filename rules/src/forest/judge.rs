@@ -53,28 +53,50 @@ pub fn challenge_cards(
     named: CardId,
     death_decay_challenge_used: bool,
     death_decay_captured: bool,
-) -> Result<(), Rejection> {
+) -> Result<(), ChallengeRefusal> {
     let d = deck();
     if !d.takes_in_challenge(with, named) {
-        let (w, n) = (card_name(with), card_name(named));
-        return Err(Rejection::new(
-            format!("{} does not eat {}", w.en, n.en),
-            format!("{}不吃{}", w.zh, n.zh),
-        ));
+        return Err(ChallengeRefusal::DoesNotEat { with, named });
     }
     if d.is_death_decay(with) && death_decay_challenge_used {
-        return Err(Rejection::new(
-            "Death & Decay may be used as a challenging card only once in a turn",
-            "每回合只能用一次死亡与腐朽来挑战",
-        ));
+        return Err(ChallengeRefusal::DeathDecayChallengeUsed);
     }
     if d.is_death_decay(named) && death_decay_captured {
-        return Err(Rejection::new(
-            "only one Death & Decay card may be captured by challenge in a turn",
-            "每回合通过挑战最多只能夺取一张死亡与腐朽",
-        ));
+        return Err(ChallengeRefusal::DeathDecayCaptured);
     }
     Ok(())
+}
+
+/// Why the card rules refuse a challenge. Typed, so that asking "is this
+/// legal?" for every pair of cards (a table greying out choices, a bot
+/// choosing) costs no text; the words come only when a refusal is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChallengeRefusal {
+    DoesNotEat { with: CardId, named: CardId },
+    DeathDecayChallengeUsed,
+    DeathDecayCaptured,
+}
+
+impl From<ChallengeRefusal> for Rejection {
+    fn from(refusal: ChallengeRefusal) -> Self {
+        match refusal {
+            ChallengeRefusal::DoesNotEat { with, named } => {
+                let (w, n) = (card_name(with), card_name(named));
+                Rejection::new(
+                    format!("{} does not eat {}", w.en, n.en),
+                    format!("{}不吃{}", w.zh, n.zh),
+                )
+            }
+            ChallengeRefusal::DeathDecayChallengeUsed => Rejection::new(
+                "Death & Decay may be used as a challenging card only once in a turn",
+                "每回合只能用一次死亡与腐朽来挑战",
+            ),
+            ChallengeRefusal::DeathDecayCaptured => Rejection::new(
+                "only one Death & Decay card may be captured by challenge in a turn",
+                "每回合通过挑战最多只能夺取一张死亡与腐朽",
+            ),
+        }
+    }
 }
 
 pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Rejection> {
@@ -130,6 +152,7 @@ pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), R
                 turn.death_decay_challenges > 0,
                 turn.death_decay_captures > 0,
             )
+            .map_err(Rejection::from)
         }
         ForestAction::PlayCard { card } => {
             let showdown = world.resource::<Showdown>();

@@ -6,6 +6,7 @@ use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::deck::CardId;
+pub use crate::table::SeatEntities;
 use crate::table::SeatId;
 
 #[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -64,16 +65,6 @@ pub struct Scores {
 impl Scores {
     pub fn total(&self) -> i64 {
         self.rounds.iter().sum()
-    }
-}
-
-/// Seat entities, indexed by seat: iteration is always in seat order.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct SeatEntities(pub Vec<Entity>);
-
-impl SeatEntities {
-    pub fn get(&self, seat: SeatId) -> Entity {
-        self.0[seat.index()]
     }
 }
 

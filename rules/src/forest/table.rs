@@ -265,7 +265,7 @@ impl ForestTable<'_, '_> {
 
     fn start_turn(&mut self, active: SeatId, opening: bool) {
         *self.turn = Turn::start(active, opening);
-        self.next.set(ForestPhase::Turn);
+        NextState::set_if_neq(&mut self.next, ForestPhase::Turn);
         let secs = self.turn_secs();
         self.set_timer(ForestTimer::TurnChoice, secs);
         let who = self.name(active);

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::ForestTimer;
 use super::deck::CardId;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, Rejection, SeatId, Seats, TableClock};
+use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock};
 
 /// What every player can see of one seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,7 +162,11 @@ impl ForestView {
 
     /// The card rules of a challenge (`judge::challenge_cards`), judged from
     /// what this seat knows of the turn.
-    pub fn challenge_cards(&self, with: CardId, named: CardId) -> Result<(), Rejection> {
+    pub fn challenge_cards(
+        &self,
+        with: CardId,
+        named: CardId,
+    ) -> Result<(), super::judge::ChallengeRefusal> {
         super::judge::challenge_cards(
             with,
             named,

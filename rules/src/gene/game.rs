@@ -301,7 +301,7 @@ fn apply_actions(mut accepted: MessageReader<Accepted<GeneAction>>, mut t: GeneT
             let (state, rng) = (&mut t.state, &mut t.rng);
             if let Some(p) = state.apply(*seat, action, &mut rng.0, &mut lines) {
                 phase = p;
-                t.next.set(p);
+                NextState::set_if_neq(&mut t.next, p);
             }
         }
         t.speak(lines);
@@ -340,7 +340,7 @@ fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<GeneTimer>>, mut t: G
             }
         } else if let Some(p) = state.time_out(phase, &mut rng.0, &mut lines) {
             next = p;
-            t.next.set(p);
+            NextState::set_if_neq(&mut t.next, p);
         }
         t.speak(lines);
         t.sync_clock(next);

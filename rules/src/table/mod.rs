@@ -10,6 +10,7 @@ mod rng;
 mod schedule;
 mod seat;
 mod snapshot;
+mod trade;
 
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
 pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
@@ -17,11 +18,14 @@ pub use game::{Game, GameResult};
 pub use input::{Accepted, ActionRequest, Rejection, Verdicts, judge_requests};
 pub use log::{ActionLog, LogEntry};
 pub use rng::TableRng;
-pub use schedule::{TablePlugin, TableSet};
-pub use seat::{SeatId, Seats};
+pub use schedule::{AfterSet, Aftermath, Narrating, TablePlugin, TableSet};
+pub use seat::{SeatEntities, SeatId, Seats};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
+pub use trade::{Offer, Offers, TradeRefusal};
 
-use bevy_app::App;
+use bevy_app::{App, MainScheduleOrder, Update};
+use bevy_ecs::change_detection::Tick;
+use bevy_ecs::message::MessageRegistry;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy_state::prelude::*;
@@ -75,6 +79,8 @@ pub struct Settings<G: Game>(pub G::Settings);
 pub struct Table<G: Game> {
     app: App,
     config: TableConfig<G>,
+    /// The change tick at the end of the last step (message upkeep).
+    last_step: Tick,
 }
 
 /// How many deadline defaults one clock move may fire before the table
@@ -89,6 +95,20 @@ impl<G: Game> Table<G> {
 
     /// A new table; a scripted `setup` replaces the deal.
     pub fn with_setup(config: TableConfig<G>, setup: Option<&G::Setup>) -> Result<Self, Rejection> {
+        Self::open(config, setup, true)
+    }
+
+    /// A table nobody reads: its narrator never runs, so it keeps no
+    /// announcements and spends nothing on words (`foodweb sim`).
+    pub fn quiet(config: TableConfig<G>) -> Result<Self, Rejection> {
+        Self::open(config, None, false)
+    }
+
+    fn open(
+        config: TableConfig<G>,
+        setup: Option<&G::Setup>,
+        narrate: bool,
+    ) -> Result<Self, Rejection> {
         if !G::ID.seats().contains(&config.seats.count()) {
             let range = G::ID.seats();
             return Err(Rejection::new(
@@ -108,18 +128,27 @@ impl<G: Game> Table<G> {
                 ),
             ));
         }
-        let mut table = Self::assemble(config);
+        let mut table = Self::assemble(config, narrate);
         G::start(table.app.world_mut(), setup)?;
         table.settle_phases();
+        table.app.world_mut().run_schedule(Aftermath);
         Ok(table)
     }
 
-    fn assemble(config: TableConfig<G>) -> Self {
-        let mut app = App::new();
+    fn assemble(config: TableConfig<G>, narrate: bool) -> Self {
+        // `App::empty`: a table needs no `Main` schedule and no reflection
+        // registry (`App::new` builds one for every table, a third of a
+        // Forest sim's time in the desktop binary). `MainScheduleOrder` is
+        // only there for `StatesPlugin` to write into.
+        let mut app = App::empty();
+        app.init_resource::<MainScheduleOrder>();
         app.add_plugins(TablePlugin::<G>::default())
             .insert_resource(config.seats.clone())
             .insert_resource(TableRng::seeded(config.seed))
             .insert_resource(Settings::<G>(config.settings.clone()));
+        if narrate {
+            app.insert_resource(Narrating);
+        }
         G::build(&mut app, &config.settings);
         app.finish();
         app.cleanup();
@@ -129,7 +158,12 @@ impl<G: Game> Table<G> {
         }
         // Enter the initial phase so that later steps start clean.
         app.world_mut().run_schedule(StateTransition);
-        Self { app, config }
+        let last_step = app.world_mut().change_tick();
+        Self {
+            app,
+            config,
+            last_step,
+        }
     }
 
     pub fn config(&self) -> &TableConfig<G> {
@@ -199,9 +233,24 @@ impl<G: Game> Table<G> {
             .min()
     }
 
+    /// One step: the table's `Update` (deadlines, judge, the phase's
+    /// systems, settlement), then the phase changes it asked for, then the
+    /// [`Aftermath`] (clocks, narrator). Only
+    /// these run: a table has no frame, so `App::update`'s other schedules
+    /// (`First`, `PreUpdate`, `PostUpdate`, `Last` ...) would cost time
+    /// for nothing.
     fn step(&mut self) {
-        self.app.update();
+        self.app.world_mut().run_schedule(Update);
         self.settle_phases();
+        let world = self.app.world_mut();
+        world.run_schedule(Aftermath);
+        // Messages live two steps, as under `App::update`'s `First`.
+        let last = self.last_step;
+        world.resource_scope(|world, mut registry: Mut<MessageRegistry>| {
+            registry.run_updates(world, last);
+        });
+        self.last_step = world.change_tick();
+        world.clear_trackers();
     }
 
     /// Applies phase changes now rather than at the next step, so every input
@@ -209,11 +258,18 @@ impl<G: Game> Table<G> {
     fn settle_phases(&mut self) {
         for _ in 0..64 {
             let world = self.app.world_mut();
-            if !matches!(
-                world.resource::<NextState<G::Phase>>(),
-                NextState::Pending(_) | NextState::PendingIfNeq(_)
-            ) {
-                break;
+            match world.resource::<NextState<G::Phase>>() {
+                NextState::Pending(_) => {}
+                // "Move to the phase we are in" changes nothing: skip the
+                // transition schedule (a fifth of a Forest step's time).
+                NextState::PendingIfNeq(next)
+                    if next == world.resource::<State<G::Phase>>().get() =>
+                {
+                    world.resource_mut::<NextState<G::Phase>>().reset();
+                    break;
+                }
+                NextState::PendingIfNeq(_) => {}
+                NextState::Unchanged => break,
             }
             world.run_schedule(StateTransition);
         }
@@ -265,7 +321,7 @@ impl<G: Game> Table<G> {
 
     /// Rebuilds a table exactly as a snapshot left it.
     pub fn restore(snapshot: TableSnapshot<G>) -> Self {
-        let mut table = Self::assemble(snapshot.config);
+        let mut table = Self::assemble(snapshot.config, true);
         let world = table.app.world_mut();
         world.insert_resource(TableClock {
             now_ms: snapshot.clock_ms,

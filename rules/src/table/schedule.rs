@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::app::{AppExtStates, StatesPlugin};
 
 use super::{
@@ -24,6 +25,26 @@ pub enum TableSet {
     /// Turns, rounds and the game end are settled.
     Settle,
 }
+
+/// What runs once a step's phase changes are made (`OnExit`, `OnEnter`):
+/// the clocks the table's phase now needs, then the narrator, which puts
+/// the step's events into words. So no announcement lags an input behind.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Aftermath;
+
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AfterSet {
+    /// Deadlines are set for the phase the table is in now.
+    Clocks,
+    /// Events become announcements and private notes (only at tables
+    /// someone reads: see [`Narrating`]).
+    Narrate,
+}
+
+/// Present at a table whose words someone will read. A simulated game
+/// leaves it out, and its narrators do not run.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Narrating;
 
 /// The table core for game `G`: seats, clock, log, announcements, input.
 pub struct TablePlugin<G>(PhantomData<G>);
@@ -58,6 +79,15 @@ impl<G: Game> Plugin for TablePlugin<G> {
                 )
                     .chain(),
             )
-            .add_systems(Update, judge_requests::<G>.in_set(TableSet::Judge));
+            .add_systems(Update, judge_requests::<G>.in_set(TableSet::Judge))
+            .init_schedule(Aftermath)
+            .configure_sets(
+                Aftermath,
+                (
+                    AfterSet::Clocks,
+                    AfterSet::Narrate.run_if(resource_exists::<Narrating>),
+                )
+                    .chain(),
+            );
     }
 }

@@ -71,3 +71,32 @@ impl Seats {
         SeatId(((seat.index() + 1) % self.count()) as u8)
     }
 }
+
+/// The entity of each seat, indexed by seat: whatever iterates seats goes
+/// in seat order through this, never in entity order. Snapshots name seats
+/// by [`SeatId`], never by `Entity`.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SeatEntities(pub Vec<Entity>);
+
+impl SeatEntities {
+    /// Spawns one entity per seat, each carrying its [`SeatId`].
+    pub fn spawn(world: &mut World, seats: usize) -> Self {
+        Self(
+            (0..seats)
+                .map(|i| world.spawn(SeatId(i as u8)).id())
+                .collect(),
+        )
+    }
+
+    pub fn get(&self, seat: SeatId) -> Entity {
+        self.0[seat.index()]
+    }
+
+    /// Seats and their entities, in seat order.
+    pub fn iter(&self) -> impl Iterator<Item = (SeatId, Entity)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (SeatId(i as u8), *e))
+    }
+}

@@ -373,7 +373,7 @@ fn actions(
                     ui.label(format!("{}: {}", i18n.t("table-with"), with_text));
                     let problem = match (state.target, state.named, state.selected) {
                         (Some(_), Some(named), Some(with)) => {
-                            view.challenge_cards(with, named).err()
+                            view.challenge_cards(with, named).err().map(Rejection::from)
                         }
                         _ => Some(Rejection::new(
                             "pick a player, a card and your taking card",
