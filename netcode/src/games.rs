@@ -378,8 +378,7 @@ pub fn new_table(
 /// Rebuilds a table from its saved snapshot.
 pub fn restore_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError> {
     fn make<G: HostGame>(ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError> {
-        let snapshot = TableSnapshot::<G>::from_ron(ron)?;
-        Ok(Box::new(Hosted::new(Table::restore(snapshot))))
+        Ok(Box::new(Hosted::new(Table::<G>::from_saved(ron)?)))
     }
     match game {
         GameId::Forest => make::<ForestGame>(ron),

@@ -7,6 +7,7 @@ pub mod crueler;
 pub mod forest;
 pub mod game_id;
 pub mod gene;
+pub mod narrate;
 pub mod scenario;
 pub mod sim;
 pub mod table;

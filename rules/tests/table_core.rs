@@ -107,14 +107,18 @@ fn a_corrupt_snapshot_is_refused_with_a_clear_error() {
         TableSnapshot::<ForestGame>::from_ron("not ron at all"),
         Err(SnapshotError::Parse(_))
     ));
-    let future = good.replacen("format:1", "format:99", 1);
+    let future = good.replacen("format:2", "format:99", 1);
     assert_eq!(
         TableSnapshot::<ForestGame>::from_ron(&future).err(),
         Some(SnapshotError::Format {
             found: 99,
-            expected: 1
+            expected: 2
         })
     );
+    assert!(matches!(
+        Table::<ForestGame>::from_saved(&future),
+        Err(SnapshotError::Format { found: 99, .. })
+    ));
     let other_game = good.replacen("game:Forest", "game:Gene", 1);
     assert!(matches!(
         TableSnapshot::<ForestGame>::from_ron(&other_game),
@@ -185,4 +189,34 @@ fn bad_table_configs_are_refused() {
     config.settings.rounds = 0;
     let err = Table::new(config).err().unwrap();
     assert!(err.reason.en.contains("rounds"), "{err}");
+}
+
+/// Issue 16: "Tables saved by the old format are restored by replaying
+/// their seed and log, or refused with a clear message." A format-1
+/// Crueler World snapshot held one `CruelerState` resource, which this
+/// build no longer has: its game is played again to the same table.
+#[test]
+fn an_old_format_snapshot_is_replayed_from_its_seed_and_log() {
+    use foodweb_rules::crueler::{CruelerGame, bots};
+    let config = TableConfig::<CruelerGame>::new(9, 5);
+    let mut lineup: Vec<_> = (0..5).map(|_| bots::bot("random").unwrap()).collect();
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(9);
+    let (played, _) = foodweb_rules::sim::play_one(config, &mut lineup, &mut rng).unwrap();
+    let now = played.snapshot();
+    let text = now.to_ron();
+    // The old layout: format 1, and a state this build cannot read.
+    let state_at = text.find(",state:").expect("a state field");
+    let old = format!(
+        "{},state:(players:[],names:[],over:true))",
+        &text[..state_at].replacen("format:2", "format:1", 1)
+    );
+    assert!(TableSnapshot::<CruelerGame>::from_ron(&old).is_err());
+    let again = Table::<CruelerGame>::from_saved(&old).expect("replayed");
+    assert_eq!(again.snapshot().hash(), now.hash());
+    // A log the rules refuse on replay is refused with a clear message.
+    let broken = old.replacen("Ready", "Pass", 1);
+    let err = Table::<CruelerGame>::from_saved(&broken)
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("played again"), "{err}");
 }

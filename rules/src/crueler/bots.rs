@@ -6,8 +6,9 @@
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::game::{CruelerGame, CruelerView, RandomBot};
+use super::game::{CruelerGame, RandomBot};
 use super::state::{Beast, CruelerAction, CruelerPhase, Outcome};
+use super::view::CruelerView;
 use crate::bot::Bot;
 
 pub const BOT_KINDS: [&str; 2] = ["survivor", "random"];

@@ -1,24 +1,25 @@
-//! Crueler World on the table core: settings, the one judge, the systems
-//! that apply accepted actions, the view, and a random bot.
+//! Crueler World on the table core: its settings and clocks, the schedule
+//! of its phases (one system per move, the settlement as one chain), and
+//! the entry points the core calls.
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemState;
 use bevy_state::prelude::*;
 use rand::RngExt;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::numbers::numbers;
-use super::scenario::{CruelerCheck, CruelerFact, CruelerSetup};
-use super::state::{
-    Beast, CruelerAction, CruelerPhase, CruelerState, DuelKind, LifeOffer, Outcome, StarveBy,
-};
+use super::scenario::{CruelerCheck, CruelerSetup};
+use super::state::*;
+use super::view::CruelerView;
+use super::{duel, interlude, moves, news, predation};
 use crate::bot::Bot;
 use crate::game_id::GameId;
 use crate::table::{
-    Accepted, ActionLog, Announcements, DeadlinePassed, Deadlines, Game, GameResult, LogEntry,
-    Rejection, Said, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
+    Accepted, ActionLog, AfterSet, Aftermath, DeadlinePassed, Deadlines, Game, GameResult,
+    LogEntry, Rejection, SeatEntities, SeatId, Settings, TableClock, TableRng, TableSet,
 };
 
 pub struct CruelerGame;
@@ -110,16 +111,22 @@ pub enum CruelerTimer {
 
 impl CruelerTimer {
     /// The clock the table should run now, with its length in seconds.
-    fn now(state: &CruelerState, phase: CruelerPhase, s: &CruelerSettings) -> Option<(Self, u32)> {
-        let (round, phase_no) = (state.round, state.phase_no);
-        let turn = state.turn as u8;
+    fn now(
+        phase: CruelerPhase,
+        calendar: &Calendar,
+        asking: &Asking,
+        duel: Option<&Duel>,
+        s: &CruelerSettings,
+    ) -> Option<(Self, u32)> {
+        let (round, phase_no) = (calendar.round, calendar.phase_no);
+        let turn = asking.turn as u8;
         let (timer, secs) = match phase {
             CruelerPhase::Interlude => (Self::Interlude { round, phase_no }, s.interlude_secs),
             CruelerPhase::Predation => (
                 Self::Ask {
                     round,
                     phase_no,
-                    second: state.second_ask,
+                    second: asking.second,
                     turn,
                 },
                 s.ask_secs,
@@ -129,7 +136,7 @@ impl CruelerTimer {
                     round,
                     phase_no,
                     turn,
-                    throws: state.duel.as_ref().map_or(0, |d| d.throws.len() as u8),
+                    throws: duel.map_or(0, |d| d.throws.len() as u8),
                 },
                 s.duel_secs,
             ),
@@ -139,179 +146,181 @@ impl CruelerTimer {
     }
 }
 
-/// The one clock that should run now: set if it is new; any other dropped.
+/// What the table's clocks read.
+#[derive(bevy_ecs::system::SystemParam)]
+struct ClockState<'w, 's> {
+    phase: Res<'w, State<CruelerPhase>>,
+    calendar: Res<'w, Calendar>,
+    asking: Res<'w, Asking>,
+    duels: Query<'w, 's, &'static Duel>,
+    settings: Res<'w, Settings<CruelerGame>>,
+}
+
+impl ClockState<'_, '_> {
+    fn timer(&self) -> Option<(CruelerTimer, u32)> {
+        CruelerTimer::now(
+            *self.phase.get(),
+            &self.calendar,
+            &self.asking,
+            self.duels.iter().next(),
+            &self.settings.0,
+        )
+    }
+}
+
+/// The one clock that should run now: set if it is new; any other
+/// dropped (in the [`Aftermath`], once the step's phase changes are made).
 fn sync_clock(
-    world_state: &CruelerState,
-    phase: CruelerPhase,
-    settings: &CruelerSettings,
-    now_ms: u64,
-    deadlines: &mut Deadlines<CruelerTimer>,
+    state: ClockState,
+    clock: Res<TableClock>,
+    mut deadlines: ResMut<Deadlines<CruelerTimer>>,
 ) {
-    match CruelerTimer::now(world_state, phase, settings) {
+    match state.timer() {
         Some((timer, secs)) => {
             deadlines.pending.retain(|d| d.timer == timer);
             if deadlines.get(&timer).is_none() {
-                deadlines.set(timer, now_ms + u64::from(secs) * 1000);
+                deadlines.set(timer, clock.now_ms + u64::from(secs) * 1000);
             }
         }
         None => deadlines.pending.clear(),
     }
 }
 
-/// The duel as one of its two sides sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DuelView {
-    pub predator: SeatId,
-    pub prey: SeatId,
-    pub wins: [u8; 2],
-    pub throws: Vec<(Beast, Beast)>,
-    /// The viewer has chosen for this throw.
-    pub chosen: bool,
-}
-
-/// What one seat may know.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CruelerView {
-    pub me: Option<SeatId>,
-    pub names: Vec<String>,
-    pub phase: CruelerPhase,
-    pub round: u8,
-    pub phase_no: u8,
-    /// N of the current (or next) predation phase.
-    pub n: i32,
-    pub start_life: i32,
-    pub alive: Vec<bool>,
-    /// Who is in the Nature Reserve (living players only: an out seat
-    /// shows nothing of how it fell).
-    pub reserve: Vec<bool>,
-    pub die: Option<u8>,
-    pub asked: Option<SeatId>,
-    pub second_ask: bool,
-    /// A duel is under way (its sides know who).
-    pub dueling: bool,
-    pub duel: Option<DuelView>,
-    pub to_act: bool,
-    pub ready: bool,
-    /// The viewer's own life: always known to its owner (rules.md §6).
-    pub my_life: Option<i32>,
-    /// The viewer's box, token by token marks, between phases only.
-    pub my_tokens: Vec<(Option<SeatId>, u32)>,
-    pub my_cards: Vec<SeatId>,
-    /// Whom the viewer may prey on now.
-    pub targets: Vec<SeatId>,
-    pub preyed: bool,
-    pub preyed_upon: bool,
-    pub offers: Vec<LifeOffer>,
-    /// Every public result so far.
-    pub history: Vec<Outcome>,
-    pub result: Option<GameResult>,
-    /// When the viewer must act by, if the table waits on it (table time),
-    /// and the time now.
-    pub my_deadline_ms: Option<u64>,
-    pub now_ms: u64,
-}
-
-impl CruelerView {
-    /// Whether this view shows the fact (scenario `Sees` checks).
-    pub fn shows(&self, fact: &CruelerFact) -> bool {
-        let mine = |s: SeatId| Some(s) == self.me;
-        match *fact {
-            CruelerFact::Life(s, life) => {
-                (mine(s) && self.my_life == Some(life))
-                    || self
-                        .result
-                        .as_ref()
-                        .is_some_and(|r| r.scores.get(s.index()) == Some(&i64::from(life)))
-            }
-            CruelerFact::Cards(s, n) => mine(s) && self.my_cards.len() == n,
-            CruelerFact::Holds(s, card) => mine(s) && self.my_cards.contains(&card),
-            CruelerFact::Reserve(s) => self.reserve.get(s.index()) == Some(&true),
-            CruelerFact::Dueling(s) => self
-                .duel
-                .as_ref()
-                .is_some_and(|d| d.predator == s || d.prey == s),
-            CruelerFact::Asked(s) => self.asked == Some(s),
-        }
-    }
-}
-
-/// What the table's systems need to carry the rules out.
-#[derive(bevy_ecs::system::SystemParam)]
-struct CruelerTable<'w> {
-    state: ResMut<'w, CruelerState>,
-    rng: ResMut<'w, TableRng>,
-    said: ResMut<'w, Announcements>,
-    clock: Res<'w, TableClock>,
-    phase: Res<'w, State<CruelerPhase>>,
-    next: ResMut<'w, NextState<CruelerPhase>>,
-    deadlines: ResMut<'w, Deadlines<CruelerTimer>>,
-    settings: Res<'w, Settings<CruelerGame>>,
-    log: ResMut<'w, ActionLog<CruelerAction>>,
-}
-
-impl CruelerTable<'_> {
-    /// Speaks what a step said, moves to its phase and runs its clock.
-    fn after(&mut self, lines: Vec<Said>, next: Option<CruelerPhase>) {
-        let phase = next.unwrap_or(self.phase());
-        if let Some(p) = next {
-            NextState::set_if_neq(&mut self.next, p);
-        }
-        self.said.speak(self.clock.now_ms, lines);
-        let now = self.clock.now_ms;
-        sync_clock(
-            &self.state,
-            phase,
-            &self.settings.0,
-            now,
-            &mut self.deadlines,
-        );
-    }
-
-    /// The phase after this step's changes (the state machine moves at
-    /// the next frame).
-    fn phase(&self) -> CruelerPhase {
-        if self.state.over {
-            return CruelerPhase::GameOver;
-        }
-        *self.phase.get()
-    }
-}
-
-fn apply_actions(mut accepted: MessageReader<Accepted<CruelerAction>>, mut t: CruelerTable) {
-    for Accepted { seat, action } in accepted.read() {
-        let mut lines = Vec::new();
-        let (state, rng) = (&mut t.state, &mut t.rng);
-        let next = state.apply(*seat, action, &mut rng.0, &mut lines);
-        t.after(lines, next);
-    }
-}
-
-/// A clock ran out: the referee moves the game on (rules.md §11).
-fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<CruelerTimer>>, mut t: CruelerTable) {
+/// A clock ran out (rules.md §12): the referee does what the waiting
+/// players did not. In the interlude unanswered offers lapse and everyone
+/// is ready; the asked player passes; a duelist who has not chosen gets a
+/// beast drawn at random. The referee's moves go to the same systems as
+/// the players'.
+#[allow(clippy::too_many_arguments)]
+fn time_up(
+    mut passed: MessageReader<DeadlinePassed<CruelerTimer>>,
+    state: ClockState,
+    clock: Res<TableClock>,
+    mut log: ResMut<ActionLog<CruelerAction>>,
+    mut offers: ResMut<LifeOffers>,
+    mut players: Query<(&Standing, &mut Ready)>,
+    mut rng: ResMut<TableRng>,
+    mut news: MessageWriter<CruelerNews>,
+    mut acts: MessageWriter<Accepted<CruelerAction>>,
+) {
     for DeadlinePassed { timer } in passed.read() {
-        let phase = t.phase();
-        let current = CruelerTimer::now(&t.state, phase, &t.settings.0).map(|(c, _)| c);
-        if current.as_ref() != Some(timer) {
+        if state.timer().map(|(t, _)| t).as_ref() != Some(timer) {
             continue;
         }
-        let now = t.clock.now_ms;
-        t.log.entries.push(LogEntry::Auto {
-            at_ms: now,
+        log.entries.push(LogEntry::Auto {
+            at_ms: clock.now_ms,
             what: format!("time ran out: {timer:?}"),
         });
-        let mut lines = Vec::new();
-        let (state, rng) = (&mut t.state, &mut t.rng);
-        let next = state.time_out(phase, &mut rng.0, &mut lines);
-        t.after(lines, next);
+        match *state.phase.get() {
+            CruelerPhase::Interlude => {
+                let lapsed = std::mem::take(&mut offers.0)
+                    .into_iter()
+                    .map(|o| (o.from, o.to))
+                    .collect();
+                news.write(CruelerNews::InterludeTimeUp { lapsed });
+                for (standing, mut ready) in &mut players {
+                    if standing.alive {
+                        ready.0 = true;
+                    }
+                }
+            }
+            CruelerPhase::Predation => {
+                let Some(seat) = state.asking.asked() else {
+                    continue;
+                };
+                news.write(CruelerNews::AskTimeUp { seat });
+                acts.write(Accepted {
+                    seat,
+                    action: CruelerAction::Pass,
+                });
+            }
+            CruelerPhase::Duel => {
+                let Some(d) = state.duels.iter().next() else {
+                    continue;
+                };
+                for (side, seat) in [d.predator, d.prey].into_iter().enumerate() {
+                    if d.choice[side].is_some() {
+                        continue;
+                    }
+                    let beast = Beast::ALL[rng.0.random_range(0..Beast::ALL.len())];
+                    news.write(CruelerNews::BeastDrawn { seat, beast });
+                    acts.write(Accepted {
+                        seat,
+                        action: CruelerAction::Choose { beast },
+                    });
+                }
+            }
+            CruelerPhase::Idle | CruelerPhase::GameOver => {}
+        }
     }
 }
 
+/// Crueler World's schedule: each phase's moves under `in_state`, then
+/// the settlement in the rules' order, then clocks and words.
 pub struct CruelerPlugin;
 
 impl Plugin for CruelerPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, fire_deadlines.in_set(TableSet::Deadlines))
-            .add_systems(Update, apply_actions.in_set(TableSet::Apply));
+        use CruelerPhase::*;
+        let count = app.world().resource::<crate::table::Seats>().count();
+        let seats = SeatEntities::spawn(app.world_mut(), count);
+        for (_, e) in seats.iter() {
+            app.world_mut().entity_mut(e).insert((
+                LifeBox::default(),
+                PredatorCards::default(),
+                Standing::default(),
+                Hunger::default(),
+                InReserve::default(),
+                Ready::default(),
+            ));
+        }
+        app.insert_resource(seats)
+            .init_resource::<Calendar>()
+            .init_resource::<Die>()
+            .init_resource::<Asking>()
+            .init_resource::<History>()
+            .init_resource::<Fallen>()
+            .init_resource::<Dueling>()
+            .init_resource::<LifeOffers>()
+            .add_message::<CruelerNews>()
+            .add_message::<Answered>()
+            .add_message::<PhaseOver>()
+            .add_systems(Update, time_up.in_set(TableSet::Deadlines))
+            .add_systems(
+                Update,
+                (
+                    (
+                        interlude::ready,
+                        interlude::offer_life,
+                        interlude::accept,
+                        interlude::decline,
+                        interlude::withdraw,
+                    )
+                        .run_if(in_state(Interlude)),
+                    interlude::give_card.run_if(in_state(Interlude).or_else(in_state(Predation))),
+                    (predation::prey, predation::pass).run_if(in_state(Predation)),
+                    duel::choose.run_if(in_state(Duel)),
+                )
+                    .in_set(TableSet::Apply),
+            )
+            .add_systems(
+                Update,
+                (
+                    interlude::open_predation.run_if(in_state(Interlude)),
+                    duel::roll_dice.run_if(duel::with_dice),
+                    duel::throw.run_if(in_state(Duel)),
+                    duel::settle,
+                    predation::last_one_standing
+                        .run_if(in_state(Predation).or_else(in_state(Duel))),
+                    predation::next_to_ask.run_if(on_message::<Answered>),
+                    predation::end_phase.run_if(on_message::<PhaseOver>),
+                )
+                    .chain()
+                    .in_set(TableSet::Settle),
+            )
+            .add_systems(OnEnter(GameOver), predation::open_boxes)
+            .add_systems(Aftermath, sync_clock.in_set(AfterSet::Clocks))
+            .add_systems(Aftermath, news::narrate.in_set(AfterSet::Narrate));
     }
 }
 
@@ -337,157 +346,86 @@ impl Game for CruelerGame {
     fn start(world: &mut World, setup: Option<&CruelerSetup>) -> Result<(), Rejection> {
         let s = world.resource::<Settings<CruelerGame>>().0.clone();
         s.check()?;
-        let names = world.resource::<Seats>().names.clone();
-        let mut state = CruelerState::new(names, s.start_life, s.duel, s.wins_needed);
-        state.starve_by = s.starve_by;
+        let seats = world.resource::<SeatEntities>().clone();
+        for (me, e) in seats.iter() {
+            let mut seat = world.entity_mut(e);
+            seat.insert((
+                LifeBox(vec![Some(me); s.start_life.max(0) as usize]),
+                PredatorCards(seats.iter().map(|(s, _)| s).filter(|s| *s != me).collect()),
+            ));
+        }
         // A scripted table may fill the boxes otherwise: then the opening
         // says nothing of how much each holds.
         let scripted = setup.is_some_and(|u| u.lives.is_some() || u.tokens.is_some());
-        let boxes = if scripted {
-            crate::Bilingual::new("The life boxes are filled.", "生命木盒已装好。")
-        } else {
-            crate::Bilingual::new(
-                format!("Each box holds {} life points.", s.start_life),
-                format!("每个生命木盒有 {} 点生命。", s.start_life),
-            )
-        };
-        let mut lines = vec![Said::All(crate::Bilingual::new(
-            format!(
-                "{} Round 1: between phases life may be given or exchanged; say when you are ready.",
-                boxes.en
-            ),
-            format!(
-                "{}第 1 轮：捕食阶段之外可以赠送或交换生命；准备好后请示意。",
-                boxes.zh
-            ),
-        ))];
-        let phase = match setup {
-            Some(setup) => {
-                let mut rng = world.resource::<TableRng>().0.clone();
-                let (phase, more) = setup.apply(&mut state, &mut rng)?;
-                world.resource_mut::<TableRng>().0 = rng;
-                lines.extend(more);
-                phase
-            }
-            None => CruelerPhase::Interlude,
-        };
-        let now = world.resource::<TableClock>().now_ms;
-        let mut deadlines = Deadlines::<CruelerTimer>::default();
-        sync_clock(&state, phase, &s, now, &mut deadlines);
-        world.insert_resource(deadlines);
-        world.insert_resource(state);
-        world.resource_mut::<Announcements>().speak(0, lines);
-        world.resource_mut::<NextState<CruelerPhase>>().set(phase);
+        world.write_message(CruelerNews::Opening {
+            start_life: (!scripted).then_some(s.start_life),
+        });
+        match setup {
+            Some(setup) => setup.apply(world)?,
+            None => world
+                .resource_mut::<NextState<CruelerPhase>>()
+                .set(CruelerPhase::Interlude),
+        }
         Ok(())
     }
 
     fn check(world: &World, seat: SeatId, action: &CruelerAction) -> Result<(), Rejection> {
-        world
-            .resource::<CruelerState>()
-            .check(phase(world), seat, action)
+        moves::check(world, seat, action).map_err(Rejection::from)
     }
 
     fn capture(world: &World) -> CruelerState {
-        world.resource::<CruelerState>().clone()
-    }
-
-    fn restore(world: &mut World, state: CruelerState) {
-        world.insert_resource(state);
-    }
-
-    fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
-        let state = world.resource::<CruelerState>();
-        let phase = phase(world);
-        let settings = &world.resource::<Settings<CruelerGame>>().0;
-        let mine = seat.map(|s| state.player(s));
-        let to_act = seat.is_some_and(|s| state.to_act(phase).contains(&s));
-        let between = matches!(phase, CruelerPhase::Interlude | CruelerPhase::GameOver);
-        let duel = state.duel.as_ref().and_then(|d| {
-            let me = seat?;
-            let side = [d.predator, d.prey].iter().position(|s| *s == me)?;
-            Some(DuelView {
-                predator: d.predator,
-                prey: d.prey,
-                wins: d.wins,
-                throws: d.throws.clone(),
-                chosen: d.choice[side].is_some(),
-            })
-        });
-        let nums = numbers();
-        let (round, phase_no) = (state.round, state.phase_no);
-        CruelerView {
-            me: seat,
-            names: state.names.clone(),
-            phase,
-            round,
-            phase_no,
-            n: nums.n(round, phase_no),
-            start_life: settings.start_life,
-            alive: state.players.iter().map(|p| p.alive).collect(),
-            reserve: state
-                .players
-                .iter()
-                .map(|p| p.alive && p.reserve && nums.reserve(round))
-                .collect(),
-            die: state.die,
-            // The referee asks each player in private (rules.md §9).
-            asked: match phase {
-                CruelerPhase::Predation | CruelerPhase::Duel => {
-                    state.asked().filter(|a| Some(*a) == seat)
-                }
-                _ => None,
-            },
-            second_ask: state.second_ask,
-            dueling: state.duel.is_some(),
-            duel,
-            to_act,
-            ready: mine.is_some_and(|p| p.ready),
-            my_life: mine.filter(|p| p.alive).map(|p| p.life()),
-            my_tokens: match mine {
-                Some(p) if between => {
-                    let mut counts: std::collections::BTreeMap<Option<SeatId>, u32> =
-                        Default::default();
-                    for t in &p.tokens {
-                        *counts.entry(*t).or_default() += 1;
-                    }
-                    counts.into_iter().collect()
-                }
-                _ => Vec::new(),
-            },
-            my_cards: mine.map(|p| p.cards.clone()).unwrap_or_default(),
-            targets: match seat {
-                Some(s) if to_act && phase == CruelerPhase::Predation => state.targets(s),
-                _ => Vec::new(),
-            },
-            preyed: mine.is_some_and(|p| p.preyed),
-            preyed_upon: mine.is_some_and(|p| p.preyed_upon),
-            offers: match seat {
-                Some(s) => state
-                    .offers
-                    .iter()
-                    .filter(|o| o.from == s || o.to == s)
-                    .cloned()
-                    .collect(),
-                None => Vec::new(),
-            },
-            history: state.history.clone(),
-            result: result(world),
-            my_deadline_ms: if to_act {
-                world
-                    .resource::<Deadlines<CruelerTimer>>()
-                    .pending
-                    .iter()
-                    .map(|d| d.at_ms)
-                    .min()
-            } else {
-                None
-            },
-            now_ms: world.resource::<TableClock>().now_ms,
+        let seats = world.resource::<SeatEntities>();
+        let part = |e: Entity| -> SeatState {
+            let seat = world.entity(e);
+            SeatState {
+                life: seat.get::<LifeBox>().cloned().unwrap_or_default(),
+                cards: seat.get::<PredatorCards>().cloned().unwrap_or_default(),
+                standing: seat.get::<Standing>().cloned().unwrap_or_default(),
+                hunger: seat.get::<Hunger>().cloned().unwrap_or_default(),
+                reserve: seat.get::<InReserve>().cloned().unwrap_or_default(),
+                ready: seat.get::<Ready>().cloned().unwrap_or_default(),
+            }
+        };
+        CruelerState {
+            seats: seats.iter().map(|(_, e)| part(e)).collect(),
+            calendar: world.resource::<Calendar>().clone(),
+            die: world.resource::<Die>().clone(),
+            asking: world.resource::<Asking>().clone(),
+            duel: moves::duel(world).cloned(),
+            offers: world.resource::<LifeOffers>().clone(),
+            history: world.resource::<History>().clone(),
+            fallen: world.resource::<Fallen>().clone(),
         }
     }
 
+    fn restore(world: &mut World, state: CruelerState) {
+        let seats = world.resource::<SeatEntities>().clone();
+        for ((_, e), seat) in seats.iter().zip(state.seats) {
+            world.entity_mut(e).insert((
+                seat.life,
+                seat.cards,
+                seat.standing,
+                seat.hunger,
+                seat.reserve,
+                seat.ready,
+            ));
+        }
+        let duel = state.duel.map(|d| world.spawn(d).id());
+        world.insert_resource(Dueling(duel));
+        world.insert_resource(state.calendar);
+        world.insert_resource(state.die);
+        world.insert_resource(state.asking);
+        world.insert_resource(state.offers);
+        world.insert_resource(state.history);
+        world.insert_resource(state.fallen);
+    }
+
+    fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
+        super::view::view(world, seat)
+    }
+
     fn to_act(world: &World) -> Vec<SeatId> {
-        world.resource::<CruelerState>().to_act(phase(world))
+        to_act(world)
     }
 
     fn result(world: &World) -> Option<GameResult> {
@@ -499,19 +437,83 @@ impl Game for CruelerGame {
     }
 }
 
+/// Seats the table waits on.
+pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
+    let seats = world.resource::<SeatEntities>();
+    match phase(world) {
+        CruelerPhase::Interlude => interlude::waiting(seats, world.resource::<LifeOffers>(), |e| {
+            let seat = world.entity(e);
+            (
+                seat.get::<Standing>().is_some_and(|s| s.alive),
+                seat.get::<Ready>().is_some_and(|r| r.0),
+            )
+        }),
+        CruelerPhase::Predation => world.resource::<Asking>().asked().into_iter().collect(),
+        CruelerPhase::Duel => match moves::duel(world) {
+            Some(d) => [d.predator, d.prey]
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| d.choice[*i].is_none())
+                .map(|(_, s)| s)
+                .collect(),
+            None => Vec::new(),
+        },
+        CruelerPhase::Idle | CruelerPhase::GameOver => Vec::new(),
+    }
+}
+
+/// Final places (1 = first): the living by life, then the eliminated,
+/// the last to fall first. Level players share a place.
+pub fn places(world: &World) -> Vec<u8> {
+    let seats = world.resource::<SeatEntities>();
+    let keys: Vec<(bool, i32, u8)> = seats
+        .iter()
+        .map(|(s, _)| {
+            let standing = moves::part::<Standing>(world, s);
+            let life = if standing.alive {
+                moves::life(world, s)
+            } else {
+                0
+            };
+            (standing.alive, life, standing.fell.unwrap_or(0))
+        })
+        .collect();
+    keys.iter()
+        .map(|k| 1 + keys.iter().filter(|o| *o > k).count() as u8)
+        .collect()
+}
+
 pub(crate) fn result(world: &World) -> Option<GameResult> {
-    let state = world.resource::<CruelerState>();
-    if !state.over {
+    if phase(world) != CruelerPhase::GameOver {
         return None;
     }
+    let seats = world.resource::<SeatEntities>();
     Some(GameResult {
-        scores: state
-            .players
+        scores: seats
             .iter()
-            .map(|p| if p.alive { i64::from(p.life()) } else { 0 })
+            .map(|(s, _)| {
+                if moves::alive(world, s) {
+                    i64::from(moves::life(world, s))
+                } else {
+                    0
+                }
+            })
             .collect(),
-        places: state.places(),
+        places: places(world),
     })
+}
+
+/// Runs `f` with a system parameter over the world (set-up and scripts).
+pub(crate) fn with_param<P: bevy_ecs::system::SystemParam + 'static, R>(
+    world: &mut World,
+    f: impl FnOnce(P::Item<'_, '_>) -> R,
+) -> R {
+    let mut state = SystemState::<P>::new(world);
+    let r = f(state
+        .get_mut(world)
+        .expect("the table has what the param needs"));
+    state.apply(world);
+    r
 }
 
 /// Plays a random legal move.

@@ -2,19 +2,32 @@
 //! other in duels over four rounds. The rules document is `rules.md`
 //! beside this file.
 
+//!
+//! The shape: each seat is an entity with its components (`state.rs`);
+//! each phase is a file of systems, one per move (`interlude.rs`,
+//! `predation.rs`, `duel.rs`); `moves.rs` is the judge, listing what each
+//! phase accepts; `news.rs` puts what happened into words; `game.rs` is
+//! the schedule and the entry points the table core calls.
+
 pub mod bots;
+pub mod duel;
 pub mod game;
+pub mod interlude;
+pub mod moves;
+pub mod news;
 pub mod numbers;
+pub mod predation;
 pub mod scenario;
 pub mod state;
+pub mod view;
 
-pub use game::{CruelerGame, CruelerSettings, CruelerTimer, CruelerView, DuelView, RandomBot};
+pub use game::{CruelerGame, CruelerSettings, CruelerTimer, RandomBot};
 pub use numbers::{CruelerNumbers, NumbersError, numbers};
 pub use scenario::{CruelerCheck, CruelerFact, CruelerSetup};
 pub use state::{
-    Beast, CruelerAction, CruelerPhase, CruelerState, Duel, DuelKind, LifeOffer, Outcome, Player,
-    StarveBy,
+    Beast, CruelerAction, CruelerPhase, CruelerState, Duel, DuelKind, LifeOffer, Outcome, StarveBy,
 };
+pub use view::{CruelerView, DuelView};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");

@@ -4,15 +4,16 @@
 
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::game::{CruelerGame, CruelerView};
+use super::game::{CruelerGame, places, result, with_param};
+use super::interlude::Opening;
+use super::moves::{alive, life, part};
 use super::numbers::numbers;
-use super::state::{CruelerPhase, CruelerState};
+use super::state::*;
+use super::view::CruelerView;
 use crate::scenario::{Heard, verify_heard, verify_sight};
-use crate::table::Said;
-use crate::table::{Rejection, SeatId};
+use crate::table::{Rejection, SeatEntities, SeatId};
 
 /// A table as it stands at some point of the game.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -45,12 +46,10 @@ fn bad(why: String) -> Rejection {
 }
 
 impl CruelerSetup {
-    pub fn apply(
-        &self,
-        state: &mut CruelerState,
-        _rng: &mut ChaCha8Rng,
-    ) -> Result<(CruelerPhase, Vec<Said>), Rejection> {
-        let seats = state.players.len();
+    /// Sets the table as the script says, after the deal.
+    pub fn apply(&self, world: &mut World) -> Result<(), Rejection> {
+        let seats = world.resource::<SeatEntities>().clone();
+        let count = seats.0.len();
         let nums = numbers();
         let round = self.round.unwrap_or(1);
         let phase_no = self.phase_no.unwrap_or(1);
@@ -61,75 +60,77 @@ impl CruelerSetup {
         {
             return Err(bad(format!("there is no round {round}, phase {phase_no}")));
         }
-        state.round = round;
-        state.phase_no = phase_no;
+        *world.resource_mut::<Calendar>() = Calendar { round, phase_no };
         let check_seat = |s: SeatId| {
-            if s.index() < seats {
+            if s.index() < count {
                 Ok(())
             } else {
                 Err(bad(format!("there is no seat {s}")))
             }
         };
         if let Some(lives) = &self.lives {
-            if lives.len() != seats {
-                return Err(bad(format!("{} lives for {seats} seats", lives.len())));
+            if lives.len() != count {
+                return Err(bad(format!("{} lives for {count} seats", lives.len())));
             }
-            for (i, &l) in lives.iter().enumerate() {
-                state.players[i].tokens = vec![Some(SeatId(i as u8)); l.max(0) as usize];
+            for ((me, e), &l) in seats.iter().zip(lives) {
+                world
+                    .entity_mut(e)
+                    .insert(LifeBox(vec![Some(me); l.max(0) as usize]));
             }
         }
         if let Some(tokens) = &self.tokens {
-            if tokens.len() != seats {
-                return Err(bad(format!("{} boxes for {seats} seats", tokens.len())));
+            if tokens.len() != count {
+                return Err(bad(format!("{} boxes for {count} seats", tokens.len())));
             }
-            for (i, t) in tokens.iter().enumerate() {
+            for ((_, e), t) in seats.iter().zip(tokens) {
                 for s in t.iter().flatten() {
                     check_seat(*s)?;
                 }
-                state.players[i].tokens = t.clone();
+                world.entity_mut(e).insert(LifeBox(t.clone()));
             }
         }
         if let Some(cards) = &self.cards {
-            if cards.len() != seats {
+            if cards.len() != count {
                 return Err(bad(format!(
-                    "{} hands of cards for {seats} seats",
+                    "{} hands of cards for {count} seats",
                     cards.len()
                 )));
             }
-            for (i, c) in cards.iter().enumerate() {
+            for ((_, e), c) in seats.iter().zip(cards) {
                 for s in c {
                     check_seat(*s)?;
                 }
-                state.players[i].cards = c.clone();
+                world.entity_mut(e).insert(PredatorCards(c.clone()));
             }
         }
         for (k, s) in self.eliminated.iter().enumerate() {
             check_seat(*s)?;
-            let p = &mut state.players[s.index()];
-            p.alive = false;
-            p.fell = Some(k as u8 + 1);
-            p.tokens.clear();
+            world.entity_mut(seats.get(*s)).insert((
+                Standing {
+                    alive: false,
+                    fell: Some(k as u8 + 1),
+                },
+                LifeBox::default(),
+            ));
         }
-        state.fallen = self.eliminated.len() as u8;
+        world.resource_mut::<Fallen>().0 = self.eliminated.len() as u8;
         for s in &self.reserve {
             check_seat(*s)?;
-            state.players[s.index()].reserve = true;
+            world.entity_mut(seats.get(*s)).insert(InReserve(true));
         }
-        for p in &mut state.players {
-            p.phase_start_life = p.life();
-        }
-        let mut said = Vec::new();
-        let phase = match self.first {
+        match self.first {
             Some(first) => {
                 check_seat(first)?;
-                if !state.player(first).alive {
+                if !part::<Standing>(world, first).alive {
                     return Err(bad(format!("seat {first} is out")));
                 }
-                state.start_predation_at(first, &mut said)
+                with_param::<Opening<'static, 'static>, _>(world, |mut o| o.start_at(first));
             }
-            None => CruelerPhase::Interlude,
-        };
-        Ok((phase, said))
+            None => world
+                .resource_mut::<NextState<CruelerPhase>>()
+                .set(CruelerPhase::Interlude),
+        }
+        Ok(())
     }
 }
 
@@ -179,62 +180,69 @@ pub enum CruelerFact {
 }
 
 pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
-    let state = world.resource::<CruelerState>();
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
-    let p = |s: SeatId| state.players.get(s.index()).ok_or(format!("no seat {s}"));
+    let count = world.resource::<SeatEntities>().0.len();
+    let seat = |s: SeatId| {
+        if s.index() < count {
+            Ok(s)
+        } else {
+            Err(format!("no seat {s}"))
+        }
+    };
+    let calendar = world.resource::<Calendar>();
     match check {
         CruelerCheck::Phase(want) => {
             let phase = *world.resource::<State<CruelerPhase>>().get();
             ok(phase == *want, format!("phase is {phase:?}, not {want:?}"))
         }
-        CruelerCheck::Round(r) => ok(state.round == *r, format!("round is {}", state.round)),
+        CruelerCheck::Round(r) => ok(calendar.round == *r, format!("round is {}", calendar.round)),
         CruelerCheck::PhaseNo(n) => ok(
-            state.phase_no == *n,
-            format!("phase is number {}", state.phase_no),
+            calendar.phase_no == *n,
+            format!("phase is number {}", calendar.phase_no),
         ),
         CruelerCheck::Life(s, l) => {
-            let have = p(*s)?.life();
+            let have = life(world, seat(*s)?);
             ok(have == *l, format!("seat {s} has {have} life, not {l}"))
         }
         CruelerCheck::TokensFrom(s, from, n) => {
-            let have = p(*s)?.tokens.iter().filter(|t| *t == from).count() as u32;
+            let tokens = &part::<LifeBox>(world, seat(*s)?).0;
+            let have = tokens.iter().filter(|t| *t == from).count() as u32;
             ok(
                 have == *n,
                 format!("seat {s} holds {have} tokens from {from:?}, not {n}"),
             )
         }
-        CruelerCheck::Alive(s, b) => ok(
-            p(*s)?.alive == *b,
-            format!("seat {s} alive: {}", p(*s)?.alive),
-        ),
-        CruelerCheck::Reserve(s, b) => ok(
-            p(*s)?.reserve == *b,
-            format!("seat {s} in the reserve: {}", p(*s)?.reserve),
-        ),
-        CruelerCheck::Asked(s) => ok(
-            state.asked() == Some(*s),
-            format!("asked: {:?}", state.asked()),
-        ),
-        CruelerCheck::Holds(s, c) => {
-            ok(p(*s)?.cards.contains(c), format!("seat {s} lacks card {c}"))
+        CruelerCheck::Alive(s, b) => {
+            let have = alive(world, seat(*s)?);
+            ok(have == *b, format!("seat {s} alive: {have}"))
         }
+        CruelerCheck::Reserve(s, b) => {
+            let have = part::<InReserve>(world, seat(*s)?).0;
+            ok(have == *b, format!("seat {s} in the reserve: {have}"))
+        }
+        CruelerCheck::Asked(s) => {
+            let asked = world.resource::<Asking>().asked();
+            ok(asked == Some(*s), format!("asked: {asked:?}"))
+        }
+        CruelerCheck::Holds(s, c) => ok(
+            part::<PredatorCards>(world, seat(*s)?).0.contains(c),
+            format!("seat {s} lacks card {c}"),
+        ),
         CruelerCheck::Lacks(s, c) => ok(
-            !p(*s)?.cards.contains(c),
+            !part::<PredatorCards>(world, seat(*s)?).0.contains(c),
             format!("seat {s} holds card {c}"),
         ),
         CruelerCheck::Place(s, place) => {
-            if !state.over {
+            if result(world).is_none() {
                 return Err("the game is not over".into());
             }
-            let have = state.places()[s.index()];
+            let have = places(world)[seat(*s)?.index()];
             ok(
                 have == *place,
                 format!("seat {s} finished {have}, not {place}"),
             )
         }
-        CruelerCheck::Score(s, n) => {
-            crate::scenario::verify_score(super::game::result(world), *s, *n)
-        }
+        CruelerCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
         CruelerCheck::Said(t) => verify_heard(world, Heard::Said(t)),
         CruelerCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
         CruelerCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),

@@ -23,13 +23,12 @@ pub use seat::{SeatEntities, SeatId, Seats};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
 pub use trade::{Offer, Offers, TradeRefusal};
 
-use bevy_app::{App, MainScheduleOrder, Update};
+use bevy_app::{App, Update};
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::message::MessageRegistry;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy_state::prelude::*;
-use bevy_state::state::StateTransition;
 use serde::{Deserialize, Serialize};
 
 /// How a table is set up: seed, seats and the game's rule variant.
@@ -138,10 +137,8 @@ impl<G: Game> Table<G> {
     fn assemble(config: TableConfig<G>, narrate: bool) -> Self {
         // `App::empty`: a table needs no `Main` schedule and no reflection
         // registry (`App::new` builds one for every table, a third of a
-        // Forest sim's time in the desktop binary). `MainScheduleOrder` is
-        // only there for `StatesPlugin` to write into.
+        // Forest sim's time in the desktop binary).
         let mut app = App::empty();
-        app.init_resource::<MainScheduleOrder>();
         app.add_plugins(TablePlugin::<G>::default())
             .insert_resource(config.seats.clone())
             .insert_resource(TableRng::seeded(config.seed))
@@ -156,8 +153,9 @@ impl<G: Game> Table<G> {
         for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
             schedule.set_executor(SingleThreadedExecutor::new());
         }
-        // Enter the initial phase so that later steps start clean.
-        app.world_mut().run_schedule(StateTransition);
+        // Enter the initial phase.
+        let initial = *app.world().resource::<State<G::Phase>>().get();
+        let _ = app.world_mut().try_run_schedule(OnEnter(initial));
         let last_step = app.world_mut().change_tick();
         Self {
             app,
@@ -253,25 +251,33 @@ impl<G: Game> Table<G> {
         world.clear_trackers();
     }
 
-    /// Applies phase changes now rather than at the next step, so every input
-    /// is judged in the phase its predecessor left.
+    /// Applies phase changes now rather than at the next step, so every
+    /// input is judged in the phase its predecessor left: the new phase is
+    /// set, then `OnExit(old)`, `OnTransition { old, new }` and
+    /// `OnEnter(new)` run, as under Bevy's `StateTransition`. The table
+    /// drives them itself: building `StateTransition`'s schedule for every
+    /// table cost a sixth of a simulated game, and a table has one phase
+    /// type and no computed states.
     fn settle_phases(&mut self) {
         for _ in 0..64 {
             let world = self.app.world_mut();
-            match world.resource::<NextState<G::Phase>>() {
-                NextState::Pending(_) => {}
-                // "Move to the phase we are in" changes nothing: skip the
-                // transition schedule (a fifth of a Forest step's time).
-                NextState::PendingIfNeq(next)
-                    if next == world.resource::<State<G::Phase>>().get() =>
-                {
-                    world.resource_mut::<NextState<G::Phase>>().reset();
-                    break;
-                }
-                NextState::PendingIfNeq(_) => {}
+            let (next, always) = match world.resource::<NextState<G::Phase>>() {
                 NextState::Unchanged => break,
+                NextState::Pending(next) => (*next, true),
+                NextState::PendingIfNeq(next) => (*next, false),
+            };
+            world.resource_mut::<NextState<G::Phase>>().reset();
+            let old = *world.resource::<State<G::Phase>>().get();
+            if !always && next == old {
+                continue;
             }
-            world.run_schedule(StateTransition);
+            world.insert_resource(State::new(next));
+            let _ = world.try_run_schedule(OnExit(old));
+            let _ = world.try_run_schedule(OnTransition {
+                exited: old,
+                entered: next,
+            });
+            let _ = world.try_run_schedule(OnEnter(next));
         }
     }
 
@@ -333,6 +339,33 @@ impl<G: Game> Table<G> {
         world.insert_resource(snapshot.announcements);
         G::restore(world, snapshot.state);
         table
+    }
+
+    /// A saved table: restored from its snapshot, or, if the snapshot is
+    /// of an older format this build cannot read, played again from its
+    /// seed and log to its clock (the same game, since tables are
+    /// deterministic). Anything else unreadable is refused.
+    pub fn from_saved(text: &str) -> Result<Self, SnapshotError> {
+        match TableSnapshot::<G>::from_ron(text) {
+            Ok(snapshot) => Ok(Self::restore(snapshot)),
+            Err(SnapshotError::Format { found, expected }) if found < expected => {
+                let old: snapshot::Replayable<G> =
+                    ron::from_str(text).map_err(|e| SnapshotError::Parse(e.to_string()))?;
+                if old.game != G::ID {
+                    return Err(SnapshotError::WrongGame {
+                        found: old.game,
+                        expected: G::ID,
+                    });
+                }
+                Self::replay(old.config, None, &old.log, old.clock_ms).map_err(|e| {
+                    SnapshotError::Inconsistent(format!(
+                        "a format {} snapshot, played again from its seed and log: {e}",
+                        old.format
+                    ))
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Plays a log again from the config's seed. The result equals the table

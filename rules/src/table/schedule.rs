@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
-use bevy_state::app::{AppExtStates, StatesPlugin};
+use bevy_state::prelude::*;
 
 use super::{
     Accepted, ActionLog, ActionRequest, Announcements, DeadlinePassed, Deadlines, Game, TableClock,
@@ -57,10 +57,10 @@ impl<G> Default for TablePlugin<G> {
 
 impl<G: Game> Plugin for TablePlugin<G> {
     fn build(&self, app: &mut App) {
-        if !app.is_plugin_added::<StatesPlugin>() {
-            app.add_plugins(StatesPlugin);
-        }
-        app.init_state::<G::Phase>()
+        // The phase is a Bevy state (`in_state`, `OnEnter`, `OnExit`); the
+        // table applies its changes itself (`Table::settle_phases`).
+        app.insert_resource(State::new(G::Phase::default()))
+            .init_resource::<NextState<G::Phase>>()
             .add_message::<ActionRequest<G::Action>>()
             .add_message::<Accepted<G::Action>>()
             .add_message::<DeadlinePassed<G::Timer>>()

@@ -6,8 +6,11 @@ use sha2::{Digest, Sha256};
 use super::{ActionLog, Announcements, Deadlines, Game, TableConfig, TableRng};
 use crate::game_id::GameId;
 
-/// Bumped whenever the snapshot layout changes.
-pub const SNAPSHOT_FORMAT: u32 = 1;
+/// Bumped whenever the snapshot layout changes. 2: Crueler World's state
+/// is its seats' components and its resources (issue 16). A snapshot of
+/// an older format is restored by replaying its seed and log
+/// ([`super::Table::from_saved`]).
+pub const SNAPSHOT_FORMAT: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
@@ -114,4 +117,16 @@ impl<G: Game> TableSnapshot<G> {
         let digest = Sha256::digest(self.to_ron().as_bytes());
         digest.iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// What every snapshot format keeps the same: the game, the config, the
+/// clock and the log. Enough to play an old snapshot's game again.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+pub(crate) struct Replayable<G: Game> {
+    pub format: u32,
+    pub game: GameId,
+    pub config: TableConfig<G>,
+    pub clock_ms: u64,
+    pub log: ActionLog<G::Action>,
 }

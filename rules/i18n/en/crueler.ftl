@@ -1,0 +1,42 @@
+# Crueler World: what the referee says (rules/src/crueler/news.rs).
+# Seats are "Name (number)"; numbers are plain digits.
+
+opening-boxes-filled = The life boxes are filled.
+opening-boxes-hold = Each box holds { $life } life points.
+opening = { $boxes } Round 1: between phases life may be given or exchanged; say when you are ready.
+offer-made = { $from } offers you { $give } life for { $want } of yours.
+offer-lapsed = Your offer to { $to } lapsed: life changed hands.
+traded = Life trade with { $other } done: { $gave } given, { $got } received.
+declined = { $by } turned down your offer.
+card-given = { $from } gave a predator card to { $to }.
+card-received = You received the predator card for seat { $card }.
+predation-opened = Round { $round }, predation phase { $phase } (N = { $n }). The boxes go to the referee. The die shows { $die }: { $first } is asked first.
+passed = You do not prey.
+starved = { $seat } starved: -{ $n }.
+starved-out = { $seat } starved and is out.
+second-asking = Everyone has been asked. Those who have not preyed are asked once more: refusing, unless preyed upon, means starving.
+duel-began = A predator card is handed in: a duel begins.
+preys-on-you = { $predator } preys on you: duel!
+throw = { $a } against { $b }: { $result } ({ $won }-{ $lost }).
+throw-predator = the predator wins the throw
+throw-prey = the prey wins the throw
+throw-tie = a tie: choose again
+dice = Dice: predator { $a }, prey { $b }.
+eliminated = A duel ended: a player is eliminated. (The referee names neither side.)
+you-eliminated = You eliminated your opponent: +{ $n } and +{ $bonus }.
+you-are-out = You are eliminated.
+duel-won = { $predator } preyed on { $prey }: { $winner } won (+{ $n } / -{ $n }).
+enters-reserve = { $loser } enters the Nature Reserve for this round.
+phase-over = The predation phase is over; the boxes are returned.
+round-begins = Round { $round } begins.
+round-begins-no-reserve = Round { $round } begins: the Nature Reserve is gone.
+box-life = { $seat } { $life }
+box-out = { $seat } out
+game-over = The game is over. Boxes opened: { $boxes }
+interlude-time-up = Time is up for the interlude: unanswered offers lapse.
+offer-time-up = Time is up: the life offer between you lapsed.
+ask-time-up = Time is up: you do not prey.
+beast-drawn = Time is up: the referee draws { $beast } for you.
+beast-elephant = Elephant
+beast-tiger = Tiger
+beast-rat = Rat

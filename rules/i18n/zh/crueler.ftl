@@ -1,0 +1,41 @@
+# 残酷世界：裁判说的话（rules/src/crueler/news.rs）。
+
+opening-boxes-filled = 生命木盒已装好。
+opening-boxes-hold = 每个生命木盒有 { $life } 点生命。
+opening = { $boxes }第 1 轮：捕食阶段之外可以赠送或交换生命；准备好后请示意。
+offer-made = { $from }提出：给你 { $give } 点生命，换你 { $want } 点。
+offer-lapsed = 你向{ $to }的提议已失效：生命值已变动。
+traded = 与{ $other }的生命交易完成：给出 { $gave } 点，收到 { $got } 点。
+declined = { $by }拒绝了你的提议。
+card-given = { $from }把一张捕食卡送给了{ $to }。
+card-received = 你收到了 { $card } 号的捕食卡。
+predation-opened = 第 { $round } 轮第 { $phase } 次捕食阶段（N = { $n }）。生命木盒交由裁判保管。骰子掷出 { $die }：从{ $first }开始询问。
+passed = 你选择不捕食。
+starved = { $seat }挨饿：生命 -{ $n }。
+starved-out = { $seat }饿死出局。
+second-asking = 所有人都已被询问。未捕食的玩家将被再次询问：拒绝且未被捕食者将挨饿。
+duel-began = 有人交出捕食卡：决斗开始。
+preys-on-you = { $predator }捕食你：决斗！
+throw = { $a }对{ $b }：{ $result }（{ $won }-{ $lost }）。
+throw-predator = 捕食者赢下这一回合
+throw-prey = 猎物赢下这一回合
+throw-tie = 平局：重新选择
+dice = 掷骰：捕食者 { $a }，猎物 { $b }。
+eliminated = 决斗结束：有一名玩家被淘汰。（裁判不公布双方身份。）
+you-eliminated = 你淘汰了对手：+{ $n }，另得 +{ $bonus }。
+you-are-out = 你被淘汰了。
+duel-won = { $predator }捕食{ $prey }：{ $winner }获胜（+{ $n } / -{ $n }）。
+enters-reserve = { $loser }本轮进入自然保护区。
+phase-over = 本次捕食阶段结束，生命木盒归还。
+round-begins = 第 { $round } 轮开始。
+round-begins-no-reserve = 第 { $round } 轮开始：自然保护区消失。
+box-life = { $seat } { $life }
+box-out = { $seat } 出局
+game-over = 游戏结束。开盒：{ $boxes }
+interlude-time-up = 间歇时间到：未答复的提议失效。
+offer-time-up = 时间到：你们之间的生命提议已失效。
+ask-time-up = 时间到：视为不捕食。
+beast-drawn = 时间到：裁判为你抽出{ $beast }。
+beast-elephant = 象
+beast-tiger = 虎
+beast-rat = 鼠

@@ -1,0 +1,348 @@
+//! The judge: which moves each phase accepts, and for each move a small
+//! check over the world, read-only (rules.md §2, §8-§10). A refusal is a
+//! typed [`Refusal`]; its words are written once, at the bottom.
+
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+
+use super::game::CruelerGame;
+use super::state::*;
+use crate::table::{Rejection, SeatEntities, SeatId, Settings, TradeRefusal};
+
+/// The kinds of move, one per action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    Ready,
+    OfferLife,
+    Accept,
+    Decline,
+    Withdraw,
+    GiveCard,
+    Prey,
+    Pass,
+    Choose,
+}
+
+impl CruelerAction {
+    pub fn kind(&self) -> Move {
+        match self {
+            CruelerAction::Ready => Move::Ready,
+            CruelerAction::OfferLife { .. } => Move::OfferLife,
+            CruelerAction::Accept { .. } => Move::Accept,
+            CruelerAction::Decline { .. } => Move::Decline,
+            CruelerAction::Withdraw { .. } => Move::Withdraw,
+            CruelerAction::GiveCard { .. } => Move::GiveCard,
+            CruelerAction::Prey { .. } => Move::Prey,
+            CruelerAction::Pass => Move::Pass,
+            CruelerAction::Choose { .. } => Move::Choose,
+        }
+    }
+}
+
+/// What each phase accepts (rules.md §2: life changes hands only between
+/// predation phases; §8: an eliminated player may give predator cards
+/// away, but not in the middle of a duel).
+pub fn moves(phase: CruelerPhase) -> &'static [Move] {
+    use Move::*;
+    match phase {
+        CruelerPhase::Interlude => &[Ready, OfferLife, Accept, Decline, Withdraw, GiveCard],
+        CruelerPhase::Predation => &[Prey, Pass, GiveCard],
+        CruelerPhase::Duel => &[Choose],
+        CruelerPhase::Idle | CruelerPhase::GameOver => &[],
+    }
+}
+
+/// The most life one side of a trade may name.
+pub const MAX_TRADE: u32 = 50;
+
+/// Why a move is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    GameOver,
+    NotYourTurn,
+    NotNow,
+    OnlyBetweenPhases,
+    Eliminated,
+    OnlyEliminatedGive,
+    NotDuringDuel,
+    NameAnother,
+    GiveToLiving,
+    NoSuchCard,
+    UselessCard,
+    AlreadyReady,
+    TargetOut,
+    TradesNothing,
+    TooMuch,
+    HoldOnly(i64),
+    EmptyBox,
+    Unaffordable,
+    Trade(TradeRefusal),
+    CardGone(SeatId),
+    InReserve,
+    NoDuel,
+    NotInDuel,
+    ChosenAlready,
+    DiceNeedNoChoice,
+}
+
+impl From<TradeRefusal> for Refusal {
+    fn from(r: TradeRefusal) -> Self {
+        Refusal::Trade(r)
+    }
+}
+
+/// Reading a seat's components from a world the judge may not change.
+pub(crate) fn part<T: Component>(world: &World, seat: SeatId) -> &T {
+    let e = world.resource::<SeatEntities>().get(seat);
+    world.get::<T>(e).expect("every seat has its components")
+}
+
+pub(crate) fn alive(world: &World, seat: SeatId) -> bool {
+    part::<Standing>(world, seat).alive
+}
+
+pub(crate) fn life(world: &World, seat: SeatId) -> i32 {
+    part::<LifeBox>(world, seat).life()
+}
+
+/// The duel under way, if any.
+pub(crate) fn duel(world: &World) -> Option<&Duel> {
+    world.get::<Duel>(world.resource::<Dueling>().0?)
+}
+
+/// Whether both boxes can pay their side of a life trade and neither ends
+/// empty: each side gives from what its box holds, and only a trade that
+/// would leave a box with nothing is refused (rules.md §2).
+pub fn affordable(from_life: i32, to_life: i32, o: &LifeOffer) -> bool {
+    let (from, to) = (i64::from(from_life), i64::from(to_life));
+    let (give, want) = (i64::from(o.give), i64::from(o.want));
+    give <= from && want <= to && from - give + want > 0 && to + give - want > 0
+}
+
+/// Whom `seat` may prey on now, by the cards it holds.
+pub fn targets(world: &World, seat: SeatId) -> Vec<SeatId> {
+    let reserve = world.resource::<Calendar>().reserve_open();
+    let mut t: Vec<SeatId> = part::<PredatorCards>(world, seat)
+        .0
+        .iter()
+        .copied()
+        .filter(|&s| s != seat && alive(world, s) && !(reserve && part::<InReserve>(world, s).0))
+        .collect();
+    t.sort();
+    t.dedup();
+    t
+}
+
+/// The one place a Crueler World action is judged.
+pub fn check(world: &World, seat: SeatId, action: &CruelerAction) -> Result<(), Refusal> {
+    let phase = *world.resource::<State<CruelerPhase>>().get();
+    if moves(phase).is_empty() {
+        return Err(Refusal::GameOver);
+    }
+    let kind = action.kind();
+    // An eliminated player only gives predator cards away (rules.md §8).
+    if kind != Move::GiveCard && !alive(world, seat) {
+        return Err(Refusal::Eliminated);
+    }
+    if !moves(phase).contains(&kind) {
+        return Err(match kind {
+            Move::GiveCard if alive(world, seat) => Refusal::OnlyEliminatedGive,
+            Move::GiveCard => Refusal::NotDuringDuel,
+            Move::OfferLife | Move::Accept => Refusal::OnlyBetweenPhases,
+            _ => Refusal::NotNow,
+        });
+    }
+    match *action {
+        CruelerAction::Ready => ready(world, seat),
+        CruelerAction::OfferLife { to, give, want } => offer_life(world, seat, to, give, want),
+        CruelerAction::Accept { from } => accept(world, seat, from),
+        CruelerAction::Decline { from } => {
+            world.resource::<LifeOffers>().to_answer(seat, from)?;
+            Ok(())
+        }
+        CruelerAction::Withdraw { to } => {
+            world.resource::<LifeOffers>().to_withdraw(seat, to)?;
+            Ok(())
+        }
+        CruelerAction::GiveCard { to, card } => give_card(world, seat, to, card),
+        CruelerAction::Prey { target } => prey(world, seat, target),
+        CruelerAction::Pass => asked(world, seat),
+        CruelerAction::Choose { .. } => choose(world, seat),
+    }
+}
+
+fn another(world: &World, seat: SeatId, other: SeatId) -> Result<(), Refusal> {
+    if other == seat || other.index() >= world.resource::<SeatEntities>().0.len() {
+        return Err(Refusal::NameAnother);
+    }
+    Ok(())
+}
+
+fn ready(world: &World, seat: SeatId) -> Result<(), Refusal> {
+    if part::<Ready>(world, seat).0 {
+        return Err(Refusal::AlreadyReady);
+    }
+    Ok(())
+}
+
+fn offer_life(
+    world: &World,
+    seat: SeatId,
+    to: SeatId,
+    give: u32,
+    want: u32,
+) -> Result<(), Refusal> {
+    another(world, seat, to)?;
+    if !alive(world, to) {
+        return Err(Refusal::TargetOut);
+    }
+    if give == 0 && want == 0 {
+        return Err(Refusal::TradesNothing);
+    }
+    if want > MAX_TRADE || give > MAX_TRADE {
+        return Err(Refusal::TooMuch);
+    }
+    let mine = i64::from(life(world, seat));
+    if i64::from(give) > mine {
+        return Err(Refusal::HoldOnly(mine));
+    }
+    if mine - i64::from(give) + i64::from(want) <= 0 {
+        return Err(Refusal::EmptyBox);
+    }
+    Ok(())
+}
+
+fn accept(world: &World, seat: SeatId, from: SeatId) -> Result<(), Refusal> {
+    let o = world.resource::<LifeOffers>().to_answer(seat, from)?;
+    if !affordable(life(world, o.from), life(world, o.to), o) {
+        return Err(Refusal::Unaffordable);
+    }
+    Ok(())
+}
+
+fn give_card(world: &World, seat: SeatId, to: SeatId, card: SeatId) -> Result<(), Refusal> {
+    if alive(world, seat) {
+        return Err(Refusal::OnlyEliminatedGive);
+    }
+    another(world, seat, to)?;
+    if !alive(world, to) {
+        return Err(Refusal::GiveToLiving);
+    }
+    if !part::<PredatorCards>(world, seat).0.contains(&card) {
+        return Err(Refusal::NoSuchCard);
+    }
+    if card == to || !alive(world, card) {
+        return Err(Refusal::UselessCard);
+    }
+    Ok(())
+}
+
+fn asked(world: &World, seat: SeatId) -> Result<(), Refusal> {
+    if world.resource::<Asking>().asked() != Some(seat) {
+        return Err(Refusal::NotYourTurn);
+    }
+    Ok(())
+}
+
+fn prey(world: &World, seat: SeatId, target: SeatId) -> Result<(), Refusal> {
+    asked(world, seat)?;
+    another(world, seat, target)?;
+    if !alive(world, target) {
+        return Err(Refusal::TargetOut);
+    }
+    if !part::<PredatorCards>(world, seat).0.contains(&target) {
+        return Err(Refusal::CardGone(target));
+    }
+    if world.resource::<Calendar>().reserve_open() && part::<InReserve>(world, target).0 {
+        return Err(Refusal::InReserve);
+    }
+    Ok(())
+}
+
+fn choose(world: &World, seat: SeatId) -> Result<(), Refusal> {
+    let Some(d) = duel(world) else {
+        return Err(Refusal::NoDuel);
+    };
+    match d.side(seat) {
+        None => Err(Refusal::NotInDuel),
+        Some(i) if d.choice[i].is_some() => Err(Refusal::ChosenAlready),
+        Some(_) if world.resource::<Settings<CruelerGame>>().0.duel == DuelKind::Dice => {
+            Err(Refusal::DiceNeedNoChoice)
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+impl From<Refusal> for Rejection {
+    fn from(r: Refusal) -> Self {
+        match r {
+            Refusal::GameOver => Rejection::game_over(),
+            Refusal::NotYourTurn => Rejection::not_your_turn(),
+            Refusal::NotNow => Rejection::new("not now", "现在不能这样做"),
+            Refusal::OnlyBetweenPhases => Rejection::new(
+                "life is given or exchanged only between predation phases",
+                "生命值只能在捕食阶段之外赠送或交换",
+            ),
+            Refusal::Eliminated => Rejection::new(
+                "you are eliminated: you can only give your predator cards away",
+                "你已被淘汰：只能转赠捕食卡",
+            ),
+            Refusal::OnlyEliminatedGive => Rejection::new(
+                "only an eliminated player gives predator cards away",
+                "只有被淘汰的玩家才能转赠捕食卡",
+            ),
+            Refusal::NotDuringDuel => Rejection::new("not during a duel", "决斗进行中不能转赠"),
+            Refusal::NameAnother => Rejection::new(
+                "name another player at this table",
+                "请指定本桌的另一名玩家",
+            ),
+            Refusal::GiveToLiving => {
+                Rejection::new("give it to a living player", "只能转赠给存活的玩家")
+            }
+            Refusal::NoSuchCard => {
+                Rejection::new("you hold no such predator card", "你没有这张捕食卡")
+            }
+            Refusal::UselessCard => Rejection::new(
+                "that card could prey on nobody: its number is the receiver's, or out",
+                "这张卡无法使用：号码是接收者本人或已出局的玩家",
+            ),
+            Refusal::AlreadyReady => Rejection::new("you are ready already", "你已经准备好了"),
+            Refusal::TargetOut => Rejection::new("that player is eliminated", "对方已被淘汰"),
+            Refusal::TradesNothing => {
+                Rejection::new("the offer trades nothing", "这笔交易什么也没有交换")
+            }
+            Refusal::TooMuch => Rejection::new(
+                format!("at most {MAX_TRADE} life a side"),
+                format!("每方最多 {MAX_TRADE} 点生命"),
+            ),
+            Refusal::HoldOnly(life) => Rejection::new(
+                format!("you hold only {life} life"),
+                format!("你只有 {life} 点生命"),
+            ),
+            Refusal::EmptyBox => {
+                Rejection::new("that would leave your box empty", "这会让你的生命木盒清空")
+            }
+            Refusal::Unaffordable => Rejection::new(
+                "that trade asks for more life than a box holds, or would leave one empty: ask for a new one",
+                "这笔交易超出了木盒中的生命，或会让一方木盒清空，请重新提出",
+            ),
+            Refusal::Trade(t) => t.into(),
+            Refusal::CardGone(target) => Rejection::new(
+                format!("you no longer hold the predator card for seat {target}"),
+                format!("你已经没有 {target} 号的捕食卡了"),
+            ),
+            Refusal::InReserve => Rejection::new(
+                "that player is in the Nature Reserve this round",
+                "对方本轮在自然保护区内，不能被捕食",
+            ),
+            Refusal::NoDuel => Rejection::new("no duel", "没有决斗"),
+            Refusal::NotInDuel => Rejection::new("you are not in this duel", "你不在这场决斗中"),
+            Refusal::ChosenAlready => {
+                Rejection::new("you have chosen for this throw", "你已经为这一回合做出选择")
+            }
+            Refusal::DiceNeedNoChoice => {
+                Rejection::new("dice duels need no choice", "掷骰决斗无需选择")
+            }
+        }
+    }
+}

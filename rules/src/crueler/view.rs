@@ -1,0 +1,184 @@
+//! What one seat may know of a Crueler World table (rules.md §6, §9): its
+//! own life and box, its cards, the public results; never another seat's
+//! life, nor who is asked unless it is the viewer.
+
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::game::{CruelerGame, result, to_act};
+use super::moves::{duel, part, targets};
+use super::numbers::numbers;
+use super::scenario::CruelerFact;
+use super::state::*;
+use crate::table::{Deadlines, GameResult, SeatId, Seats, Settings, TableClock};
+
+use super::game::CruelerTimer;
+
+/// The duel as one of its two sides sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DuelView {
+    pub predator: SeatId,
+    pub prey: SeatId,
+    pub wins: [u8; 2],
+    pub throws: Vec<(Beast, Beast)>,
+    /// The viewer has chosen for this throw.
+    pub chosen: bool,
+}
+
+/// What one seat may know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CruelerView {
+    pub me: Option<SeatId>,
+    pub names: Vec<String>,
+    pub phase: CruelerPhase,
+    pub round: u8,
+    pub phase_no: u8,
+    /// N of the current (or next) predation phase.
+    pub n: i32,
+    pub start_life: i32,
+    pub alive: Vec<bool>,
+    /// Who is in the Nature Reserve (living players only: an out seat
+    /// shows nothing of how it fell).
+    pub reserve: Vec<bool>,
+    pub die: Option<u8>,
+    pub asked: Option<SeatId>,
+    pub second_ask: bool,
+    /// A duel is under way (its sides know who).
+    pub dueling: bool,
+    pub duel: Option<DuelView>,
+    pub to_act: bool,
+    pub ready: bool,
+    /// The viewer's own life: always known to its owner (rules.md §6).
+    pub my_life: Option<i32>,
+    /// The viewer's box, token by token marks, between phases only.
+    pub my_tokens: Vec<(Option<SeatId>, u32)>,
+    pub my_cards: Vec<SeatId>,
+    /// Whom the viewer may prey on now.
+    pub targets: Vec<SeatId>,
+    pub preyed: bool,
+    pub preyed_upon: bool,
+    pub offers: Vec<LifeOffer>,
+    /// Every public result so far.
+    pub history: Vec<Outcome>,
+    pub result: Option<GameResult>,
+    /// When the viewer must act by, if the table waits on it (table time),
+    /// and the time now.
+    pub my_deadline_ms: Option<u64>,
+    pub now_ms: u64,
+}
+
+impl CruelerView {
+    /// Whether this view shows the fact (scenario `Sees` checks).
+    pub fn shows(&self, fact: &CruelerFact) -> bool {
+        let mine = |s: SeatId| Some(s) == self.me;
+        match *fact {
+            CruelerFact::Life(s, life) => {
+                (mine(s) && self.my_life == Some(life))
+                    || self
+                        .result
+                        .as_ref()
+                        .is_some_and(|r| r.scores.get(s.index()) == Some(&i64::from(life)))
+            }
+            CruelerFact::Cards(s, n) => mine(s) && self.my_cards.len() == n,
+            CruelerFact::Holds(s, card) => mine(s) && self.my_cards.contains(&card),
+            CruelerFact::Reserve(s) => self.reserve.get(s.index()) == Some(&true),
+            CruelerFact::Dueling(s) => self
+                .duel
+                .as_ref()
+                .is_some_and(|d| d.predator == s || d.prey == s),
+            CruelerFact::Asked(s) => self.asked == Some(s),
+        }
+    }
+}
+
+pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
+    let phase = *world.resource::<State<CruelerPhase>>().get();
+    let calendar = world.resource::<Calendar>();
+    let asking = world.resource::<Asking>();
+    let seats = world.resource::<Seats>();
+    let settings = &world.resource::<Settings<CruelerGame>>().0;
+    let to_act = seat.is_some_and(|s| to_act(world).contains(&s));
+    let between = matches!(phase, CruelerPhase::Interlude | CruelerPhase::GameOver);
+    let the_duel = duel(world);
+    let duel_view = the_duel.and_then(|d| {
+        let side = d.side(seat?)?;
+        Some(DuelView {
+            predator: d.predator,
+            prey: d.prey,
+            wins: d.wins,
+            throws: d.throws.clone(),
+            chosen: d.choice[side].is_some(),
+        })
+    });
+    let living = |s: SeatId| part::<Standing>(world, s).alive;
+    let reserve_open = numbers().reserve(calendar.round);
+    let me_alive = seat.is_some_and(living);
+    CruelerView {
+        me: seat,
+        names: seats.names.clone(),
+        phase,
+        round: calendar.round,
+        phase_no: calendar.phase_no,
+        n: calendar.n(),
+        start_life: settings.start_life,
+        alive: seats.ids().map(living).collect(),
+        reserve: seats
+            .ids()
+            .map(|s| living(s) && part::<InReserve>(world, s).0 && reserve_open)
+            .collect(),
+        die: world.resource::<Die>().0,
+        // The referee asks each player in private (rules.md §9).
+        asked: match phase {
+            CruelerPhase::Predation | CruelerPhase::Duel => {
+                asking.asked().filter(|a| Some(*a) == seat)
+            }
+            _ => None,
+        },
+        second_ask: asking.second,
+        dueling: the_duel.is_some(),
+        duel: duel_view,
+        to_act,
+        ready: seat.is_some_and(|s| part::<Ready>(world, s).0),
+        my_life: seat
+            .filter(|_| me_alive)
+            .map(|s| part::<LifeBox>(world, s).life()),
+        my_tokens: match seat {
+            Some(s) if between => {
+                let mut counts: std::collections::BTreeMap<Option<SeatId>, u32> =
+                    Default::default();
+                for t in &part::<LifeBox>(world, s).0 {
+                    *counts.entry(*t).or_default() += 1;
+                }
+                counts.into_iter().collect()
+            }
+            _ => Vec::new(),
+        },
+        my_cards: seat
+            .map(|s| part::<PredatorCards>(world, s).0.clone())
+            .unwrap_or_default(),
+        targets: match seat {
+            Some(s) if to_act && phase == CruelerPhase::Predation => targets(world, s),
+            _ => Vec::new(),
+        },
+        preyed: seat.is_some_and(|s| part::<Hunger>(world, s).preyed),
+        preyed_upon: seat.is_some_and(|s| part::<Hunger>(world, s).preyed_upon),
+        offers: match seat {
+            Some(s) => world.resource::<LifeOffers>().involving(s),
+            None => Vec::new(),
+        },
+        history: world.resource::<History>().0.clone(),
+        result: result(world),
+        my_deadline_ms: if to_act {
+            world
+                .resource::<Deadlines<CruelerTimer>>()
+                .pending
+                .iter()
+                .map(|d| d.at_ms)
+                .min()
+        } else {
+            None
+        },
+        now_ms: world.resource::<TableClock>().now_ms,
+    }
+}

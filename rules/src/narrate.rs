@@ -1,0 +1,133 @@
+//! Words for what happened at a table. Rule systems say *what* happened
+//! (a game's domain events and typed refusals); a game's narrator says it
+//! in both languages from the Fluent files in `rules/i18n/`. Rule code
+//! formats no text.
+//!
+//! A table narrates only when someone will read the words: a simulated
+//! game (`foodweb sim`) leaves the narrator out and pays nothing for text.
+
+use std::collections::HashMap;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+
+use crate::text::Bilingual;
+
+/// One game's words in English and Chinese.
+pub struct Phrasebook {
+    en: FluentBundle<FluentResource>,
+    zh: FluentBundle<FluentResource>,
+}
+
+fn bundle(text: &'static str, lang: &str) -> FluentBundle<FluentResource> {
+    let resource = FluentResource::try_new(text.to_string())
+        .unwrap_or_else(|(_, errors)| panic!("{lang} rules text does not parse: {errors:?}"));
+    let id: unic_langid::LanguageIdentifier = lang.parse().expect("a language tag");
+    let mut bundle = FluentBundle::new_concurrent(vec![id]);
+    // Plain text: the words end up in logs, files and terminals too.
+    bundle.set_use_isolating(false);
+    bundle
+        .add_resource(resource)
+        .expect("rules text keys are unique");
+    bundle
+}
+
+/// A value to put into a phrase.
+pub enum Arg {
+    Text(String),
+    Number(i64),
+    /// Words that differ by language (a seat's name, a card's name).
+    Words(Bilingual),
+}
+
+impl From<&str> for Arg {
+    fn from(s: &str) -> Self {
+        Arg::Text(s.to_string())
+    }
+}
+
+impl From<String> for Arg {
+    fn from(s: String) -> Self {
+        Arg::Text(s)
+    }
+}
+
+impl From<Bilingual> for Arg {
+    fn from(b: Bilingual) -> Self {
+        Arg::Words(b)
+    }
+}
+
+macro_rules! number_arg {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Arg {
+            fn from(n: $t) -> Self {
+                Arg::Number(n as i64)
+            }
+        }
+    )*};
+}
+number_arg!(i32, i64, u8, u32, usize);
+
+impl Phrasebook {
+    /// Reads both languages' files; every key must be in both
+    /// (checked by [`Phrasebook::missing`] in each game's tests).
+    pub fn new(en: &'static str, zh: &'static str) -> Self {
+        Self {
+            en: bundle(en, "en"),
+            zh: bundle(zh, "zh-CN"),
+        }
+    }
+
+    /// The phrase `key` in both languages.
+    pub fn say(&self, key: &str, args: &[(&str, Arg)]) -> Bilingual {
+        Bilingual::new(
+            Self::format(&self.en, key, args, false),
+            Self::format(&self.zh, key, args, true),
+        )
+    }
+
+    fn format(
+        bundle: &FluentBundle<FluentResource>,
+        key: &str,
+        args: &[(&str, Arg)],
+        zh: bool,
+    ) -> String {
+        let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) else {
+            debug_assert!(false, "no rules text for {key}");
+            return key.to_string();
+        };
+        let mut fa = FluentArgs::new();
+        for (name, arg) in args {
+            let value = match arg {
+                Arg::Text(s) => FluentValue::from(s.as_str()),
+                Arg::Number(n) => FluentValue::from(n.to_string()),
+                Arg::Words(b) => FluentValue::from(if zh { b.zh.as_str() } else { b.en.as_str() }),
+            };
+            fa.set(*name, value);
+        }
+        let mut errors = Vec::new();
+        bundle
+            .format_pattern(pattern, Some(&fa), &mut errors)
+            .into_owned()
+    }
+
+    /// Keys one language has and the other lacks (tests: empty).
+    pub fn missing(en: &str, zh: &str) -> Vec<String> {
+        let keys = |text: &str| -> HashMap<String, ()> {
+            text.lines()
+                .filter(|l| !l.starts_with(['#', ' ', '\t']))
+                .filter_map(|l| l.split_once(" = ").map(|(k, _)| (k.trim().to_string(), ())))
+                .collect()
+        };
+        let (e, z) = (keys(en), keys(zh));
+        let mut out: Vec<String> = e
+            .keys()
+            .filter(|k| !z.contains_key(*k))
+            .chain(z.keys().filter(|k| !e.contains_key(*k)))
+            .cloned()
+            .collect();
+        out.sort();
+        out
+    }
+}
