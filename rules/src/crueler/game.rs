@@ -4,7 +4,6 @@
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
-use bevy_ecs::system::SystemState;
 use bevy_state::prelude::*;
 use rand::RngExt;
 use rand::seq::IndexedRandom;
@@ -501,19 +500,6 @@ pub(crate) fn result(world: &World) -> Option<GameResult> {
             .collect(),
         places: places(world),
     })
-}
-
-/// Runs `f` with a system parameter over the world (set-up and scripts).
-pub(crate) fn with_param<P: bevy_ecs::system::SystemParam + 'static, R>(
-    world: &mut World,
-    f: impl FnOnce(P::Item<'_, '_>) -> R,
-) -> R {
-    let mut state = SystemState::<P>::new(world);
-    let r = f(state
-        .get_mut(world)
-        .expect("the table has what the param needs"));
-    state.apply(world);
-    r
 }
 
 /// Plays a random legal move.

@@ -6,14 +6,14 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::game::{CruelerGame, places, result, with_param};
+use super::game::{CruelerGame, places, result};
 use super::interlude::Opening;
 use super::moves::{alive, life, part};
 use super::numbers::numbers;
 use super::state::*;
 use super::view::CruelerView;
 use crate::scenario::{Heard, verify_heard, verify_sight};
-use crate::table::{Rejection, SeatEntities, SeatId};
+use crate::table::{Rejection, SeatEntities, SeatId, with_param};
 
 /// A table as it stands at some point of the game.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

@@ -1,46 +1,78 @@
-//! The one place Forest Showdown input is judged. It reads the world and
-//! never changes it, so a refused action leaves the table as it was.
+//! The one place Forest Showdown input is judged: which moves each phase
+//! accepts, and a small check for each. It reads the world and never
+//! changes it, so a refused action leaves the table as it was. Refusals
+//! are typed; their words are at the bottom.
 
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
 use super::deck::{CardId, deck};
+use super::news::{card_name, seat_name};
 use super::state::*;
-use super::table::{card_name, seat_name};
 use crate::table::{Rejection, SeatId, Seats};
+
+/// The kinds of move, one per action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    AskShowdown,
+    Challenge,
+    PlayCard,
+}
+
+impl ForestAction {
+    pub fn kind(&self) -> Move {
+        match self {
+            ForestAction::AskShowdown { .. } => Move::AskShowdown,
+            ForestAction::Challenge { .. } => Move::Challenge,
+            ForestAction::PlayCard { .. } => Move::PlayCard,
+        }
+    }
+}
+
+/// What each phase accepts (seed: "Play", "Showdown").
+pub fn moves(phase: ForestPhase) -> &'static [Move] {
+    match phase {
+        ForestPhase::Turn => &[Move::AskShowdown, Move::Challenge],
+        ForestPhase::Showdown => &[Move::PlayCard],
+        ForestPhase::Idle | ForestPhase::GameOver => &[],
+    }
+}
+
+/// Why a move is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    NotStarted,
+    GameOver,
+    ShowdownUnderWay,
+    ChallengeOnYourTurn,
+    NoShowdown,
+    NotYourTurn,
+    UnknownSeat(SeatId),
+    NotYourself,
+    HoldsNoCards(SeatId),
+    OpeningShowdown,
+    NotHolding(CardId),
+    Card(ChallengeRefusal),
+    NotInShowdown,
+    AlreadyLaid,
+}
 
 fn hand(world: &World, seat: SeatId) -> &[CardId] {
     let entity = world.resource::<SeatEntities>().get(seat);
     &world.get::<Hand>(entity).expect("every seat has a hand").0
 }
 
-fn check_target(world: &World, seat: SeatId, target: SeatId) -> Result<(), Rejection> {
-    let seats = world.resource::<Seats>();
-    if !seats.contains(target) {
-        return Err(Rejection::unknown_seat(target));
+fn check_target(world: &World, seat: SeatId, target: SeatId) -> Result<(), Refusal> {
+    if !world.resource::<Seats>().contains(target) {
+        return Err(Refusal::UnknownSeat(target));
     }
     if target == seat {
-        return Err(Rejection::new(
-            "choose another player, not yourself",
-            "请选择其他玩家，不能选自己",
-        ));
+        return Err(Refusal::NotYourself);
     }
     if hand(world, target).is_empty() {
-        let t = seat_name(seats, target);
-        return Err(Rejection::new(
-            format!("{} holds no cards", t.en),
-            format!("{}手上没有牌", t.zh),
-        ));
+        return Err(Refusal::HoldsNoCards(target));
     }
     Ok(())
-}
-
-fn not_holding(card: CardId) -> Rejection {
-    let n = card_name(card);
-    Rejection::new(
-        format!("you do not hold {}", n.en),
-        format!("你手上没有{}", n.zh),
-    )
 }
 
 /// The card rules of a challenge, which a seat can judge from its own view
@@ -100,83 +132,127 @@ impl From<ChallengeRefusal> for Rejection {
 }
 
 pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Rejection> {
+    judge(world, seat, action).map_err(|r| r.words(world.resource::<Seats>()))
+}
+
+fn judge(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Refusal> {
     let phase = *world.resource::<State<ForestPhase>>().get();
     match phase {
-        ForestPhase::Idle => {
-            return Err(Rejection::new("the game has not started", "游戏尚未开始"));
-        }
-        ForestPhase::GameOver => return Err(Rejection::game_over()),
+        ForestPhase::Idle => return Err(Refusal::NotStarted),
+        ForestPhase::GameOver => return Err(Refusal::GameOver),
         ForestPhase::Turn | ForestPhase::Showdown => {}
     }
+    if !moves(phase).contains(&action.kind()) {
+        return Err(match action.kind() {
+            Move::AskShowdown => Refusal::ShowdownUnderWay,
+            Move::Challenge => Refusal::ChallengeOnYourTurn,
+            Move::PlayCard => Refusal::NoShowdown,
+        });
+    }
     match *action {
-        ForestAction::AskShowdown { target } => {
-            if phase != ForestPhase::Turn {
-                return Err(Rejection::new(
-                    "a showdown is already under way",
-                    "一场对决正在进行",
-                ));
-            }
-            if world.resource::<Turn>().active != seat {
-                return Err(Rejection::not_your_turn());
-            }
-            check_target(world, seat, target)
-        }
+        ForestAction::AskShowdown { target } => ask_showdown(world, seat, target),
         ForestAction::Challenge {
             target,
             named,
             with,
-        } => {
-            if phase != ForestPhase::Turn {
-                return Err(Rejection::new(
-                    "a showdown is under way; challenge on your turn",
-                    "对决进行中；请在你的回合挑战",
-                ));
+        } => challenge(world, seat, target, named, with),
+        ForestAction::PlayCard { card } => play_card(world, seat, card),
+    }
+}
+
+fn ask_showdown(world: &World, seat: SeatId, target: SeatId) -> Result<(), Refusal> {
+    if world.resource::<Turn>().active != seat {
+        return Err(Refusal::NotYourTurn);
+    }
+    check_target(world, seat, target)
+}
+
+fn challenge(
+    world: &World,
+    seat: SeatId,
+    target: SeatId,
+    named: CardId,
+    with: CardId,
+) -> Result<(), Refusal> {
+    let turn = world.resource::<Turn>();
+    if turn.active != seat {
+        return Err(Refusal::NotYourTurn);
+    }
+    if turn.opening {
+        return Err(Refusal::OpeningShowdown);
+    }
+    check_target(world, seat, target)?;
+    if !hand(world, seat).contains(&with) {
+        return Err(Refusal::NotHolding(with));
+    }
+    challenge_cards(
+        with,
+        named,
+        turn.death_decay_challenges > 0,
+        turn.death_decay_captures > 0,
+    )
+    .map_err(Refusal::Card)
+}
+
+fn play_card(world: &World, seat: SeatId, card: CardId) -> Result<(), Refusal> {
+    let Some(pending) = world.resource::<Showdown>().0.as_ref() else {
+        return Err(Refusal::NoShowdown);
+    };
+    match pending.choice(seat) {
+        None => Err(Refusal::NotInShowdown),
+        Some(Some(_)) => Err(Refusal::AlreadyLaid),
+        Some(None) if !hand(world, seat).contains(&card) => Err(Refusal::NotHolding(card)),
+        Some(None) => Ok(()),
+    }
+}
+
+impl Refusal {
+    /// The refusal in words.
+    pub fn words(self, seats: &Seats) -> Rejection {
+        match self {
+            Refusal::NotStarted => Rejection::new("the game has not started", "游戏尚未开始"),
+            Refusal::GameOver => Rejection::game_over(),
+            Refusal::ShowdownUnderWay => {
+                Rejection::new("a showdown is already under way", "一场对决正在进行")
             }
-            let turn = world.resource::<Turn>();
-            if turn.active != seat {
-                return Err(Rejection::not_your_turn());
+            Refusal::ChallengeOnYourTurn => Rejection::new(
+                "a showdown is under way; challenge on your turn",
+                "对决进行中；请在你的回合挑战",
+            ),
+            Refusal::NoShowdown => Rejection::new(
+                "there is no showdown to play a card in",
+                "当前没有对决可以出牌",
+            ),
+            Refusal::NotYourTurn => Rejection::not_your_turn(),
+            Refusal::UnknownSeat(s) => Rejection::unknown_seat(s),
+            Refusal::NotYourself => Rejection::new(
+                "choose another player, not yourself",
+                "请选择其他玩家，不能选自己",
+            ),
+            Refusal::HoldsNoCards(s) => {
+                let t = seat_name(seats, s);
+                Rejection::new(
+                    format!("{} holds no cards", t.en),
+                    format!("{}手上没有牌", t.zh),
+                )
             }
-            if turn.opening {
-                return Err(Rejection::new(
-                    "the round opens with a showdown: ask another player for one",
-                    "本轮以对决开局：请向其他玩家发起对决",
-                ));
+            Refusal::OpeningShowdown => Rejection::new(
+                "the round opens with a showdown: ask another player for one",
+                "本轮以对决开局：请向其他玩家发起对决",
+            ),
+            Refusal::NotHolding(card) => {
+                let n = card_name(card);
+                Rejection::new(
+                    format!("you do not hold {}", n.en),
+                    format!("你手上没有{}", n.zh),
+                )
             }
-            check_target(world, seat, target)?;
-            if !hand(world, seat).contains(&with) {
-                return Err(not_holding(with));
+            Refusal::Card(c) => c.into(),
+            Refusal::NotInShowdown => {
+                Rejection::new("you are not in this showdown", "你不在这场对决中")
             }
-            challenge_cards(
-                with,
-                named,
-                turn.death_decay_challenges > 0,
-                turn.death_decay_captures > 0,
-            )
-            .map_err(Rejection::from)
-        }
-        ForestAction::PlayCard { card } => {
-            let showdown = world.resource::<Showdown>();
-            let Some(pending) = showdown
-                .0
-                .as_ref()
-                .filter(|_| phase == ForestPhase::Showdown)
-            else {
-                return Err(Rejection::new(
-                    "there is no showdown to play a card in",
-                    "当前没有对决可以出牌",
-                ));
-            };
-            match pending.choice(seat) {
-                None => Err(Rejection::new(
-                    "you are not in this showdown",
-                    "你不在这场对决中",
-                )),
-                Some(Some(_)) => Err(Rejection::new(
-                    "you have already laid down your card",
-                    "你已经出过牌了",
-                )),
-                Some(None) if !hand(world, seat).contains(&card) => Err(not_holding(card)),
-                Some(None) => Ok(()),
+            Refusal::AlreadyLaid => {
+                Rejection::new("you have already laid down your card", "你已经出过牌了")
             }
         }
     }

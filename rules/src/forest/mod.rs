@@ -1,29 +1,38 @@
 //! Forest Showdown (seed: `into-the-forest.txt`). The rules document is
 //! `rules.md` beside this file.
 
+//!
+//! The shape: seats are entities with `Hand`, `Known` and `Scores`
+//! (`state.rs`); each phase is a file of systems (`turn.rs`,
+//! `showdown.rs`, `round.rs`); `judge.rs` lists what each phase accepts;
+//! `news.rs` puts what happened into words.
+
 pub mod bots;
+mod cards;
 pub mod deck;
 pub mod judge;
+pub mod news;
+pub mod round;
 pub mod settings;
+pub mod showdown;
 pub mod state;
-mod table;
+pub mod turn;
 pub mod view;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
-use bevy_ecs::system::SystemState;
 use bevy_state::prelude::*;
 
 pub use deck::{CardId, Deck, DeckError, Role, deck};
 pub use settings::{ForestSettings, ForestTiming};
+pub use showdown::showdown_outcome;
 pub use state::*;
-pub use table::{ForestTable, showdown_outcome};
 pub use view::{ForestView, SeatPublic, ShowdownPublic};
 
 use crate::game_id::GameId;
 use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::{
-    Accepted, DeadlinePassed, Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet,
+    AfterSet, Aftermath, Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet, with_param,
 };
 
 /// The rules document, in both languages.
@@ -31,7 +40,8 @@ pub const RULES_MD: &str = include_str!("rules.md");
 
 pub struct ForestGame;
 
-/// Forest Showdown's systems, in the table's step order.
+/// Forest Showdown's schedule: each phase's moves under `in_state`, the
+/// clocks' defaults, then the settlement in the rules' order.
 pub struct ForestPlugin;
 
 impl Plugin for ForestPlugin {
@@ -54,34 +64,34 @@ impl Plugin for ForestPlugin {
             .init_resource::<Turn>()
             .init_resource::<Showdown>()
             .init_resource::<Reveals>()
-            .add_systems(Update, fire_deadlines.in_set(TableSet::Deadlines))
-            .add_systems(Update, apply_actions.in_set(TableSet::Apply))
-            .add_systems(Update, settle_turns.in_set(TableSet::Settle));
+            .add_message::<ForestNews>()
+            .add_message::<RoundOver>()
+            .add_systems(
+                Update,
+                (round::time_up, turn::time_up, showdown::time_up).in_set(TableSet::Deadlines),
+            )
+            .add_systems(
+                Update,
+                (
+                    (turn::ask_showdown, turn::challenge).run_if(in_state(ForestPhase::Turn)),
+                    showdown::play_card.run_if(in_state(ForestPhase::Showdown)),
+                )
+                    .in_set(TableSet::Apply),
+            )
+            .add_systems(
+                Update,
+                (
+                    showdown::reveal.run_if(in_state(ForestPhase::Showdown)),
+                    turn::pass_turn.run_if(
+                        in_state(ForestPhase::Turn).or_else(in_state(ForestPhase::Showdown)),
+                    ),
+                    round::end_round.run_if(on_message::<RoundOver>),
+                )
+                    .chain()
+                    .in_set(TableSet::Settle),
+            )
+            .add_systems(Aftermath, news::narrate.in_set(AfterSet::Narrate));
     }
-}
-
-fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<ForestTimer>>, mut table: ForestTable) {
-    for DeadlinePassed { timer } in passed.read() {
-        table.on_deadline(timer);
-    }
-}
-
-fn apply_actions(mut accepted: MessageReader<Accepted<ForestAction>>, mut table: ForestTable) {
-    for Accepted { seat, action } in accepted.read() {
-        match *action {
-            ForestAction::AskShowdown { target } => table.ask_showdown(*seat, target),
-            ForestAction::PlayCard { card } => table.play_card(*seat, card),
-            ForestAction::Challenge {
-                target,
-                named,
-                with,
-            } => table.challenge(*seat, target, named, with),
-        }
-    }
-}
-
-fn settle_turns(mut table: ForestTable) {
-    table.settle_turn();
 }
 
 fn seat_components<T: Component>(world: &World, seat: SeatId) -> &T {
@@ -143,7 +153,7 @@ fn check_setup(world: &World, setup: &ForestSetup) -> Result<(), Rejection> {
                 left.remove(i);
             }
             None => {
-                let n = table::card_name(*card);
+                let n = news::card_name(*card);
                 return Err(Rejection::new(
                     format!("the setup deals more {} than the deck has", n.en),
                     format!("设定发出的{}比牌堆里的多", n.zh),
@@ -178,12 +188,7 @@ impl Game for ForestGame {
             check_setup(world, setup)?;
         }
         let first = setup.and_then(|s| s.first).unwrap_or(SeatId(0));
-        let mut state = SystemState::<ForestTable>::new(world);
-        state
-            .get_mut(world)
-            .expect("a forest table has every resource it needs")
-            .deal(first, setup);
-        state.apply(world);
+        with_param::<round::Dealer<'static, 'static>, _>(world, |mut d| d.deal(first, setup));
         Ok(())
     }
 

@@ -241,3 +241,63 @@ pub enum ForestFact {
     /// The seat's face-down card in the showdown under way.
     Chose(SeatId, CardId),
 }
+
+// ----- what happened, for the narrator -----------------------------------
+
+/// What Forest Showdown's rule systems tell the narrator (`news.rs`), in
+/// the order it happened. Nothing here is text.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum ForestNews {
+    /// A seat's hand for the round (told only to that seat).
+    Dealt {
+        seat: SeatId,
+        cards: Vec<CardId>,
+    },
+    RoundDealt {
+        round: u8,
+    },
+    /// These seats were dealt one card fewer and get the bonus.
+    ShortHand {
+        seats: Vec<SeatId>,
+        bonus: i64,
+    },
+    TurnBegins {
+        seat: SeatId,
+        opening: bool,
+    },
+    ShowdownAsked {
+        asker: SeatId,
+        target: SeatId,
+    },
+    /// A showdown card laid face down (the table hears only that it was).
+    CardLaid {
+        seat: SeatId,
+        card: CardId,
+    },
+    ShowdownRevealed(ShowdownReveal),
+    Challenged(ChallengeReveal),
+    RoundTimeUp,
+    /// The turn's clock ran out after the round's time: the turn is over.
+    TurnTimedOut {
+        seat: SeatId,
+    },
+    /// The turn's clock ran out: the table asks a showdown for the seat.
+    ShowdownForced {
+        seat: SeatId,
+    },
+    RandomCard {
+        seat: SeatId,
+    },
+    RoundOver {
+        round: u8,
+        scores: Vec<i64>,
+    },
+    GameOver {
+        totals: Vec<i64>,
+    },
+}
+
+/// The turn is over and nobody may take the next (time is up, or fewer
+/// than two hold cards): the round ends.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct RoundOver;

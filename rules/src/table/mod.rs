@@ -31,6 +31,20 @@ use bevy_ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// Runs `f` with a system parameter over the world: a game's set-up and
+/// scripts use the same parameters as its systems.
+pub fn with_param<P: bevy_ecs::system::SystemParam + 'static, R>(
+    world: &mut World,
+    f: impl FnOnce(P::Item<'_, '_>) -> R,
+) -> R {
+    let mut state = bevy_ecs::system::SystemState::<P>::new(world);
+    let r = f(state
+        .get_mut(world)
+        .expect("the table has what the parameter needs"));
+    state.apply(world);
+    r
+}
+
 /// How a table is set up: seed, seats and the game's rule variant.
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]

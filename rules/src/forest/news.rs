@@ -1,0 +1,229 @@
+//! The narrator: Forest Showdown's news in words, from
+//! `rules/i18n/{en,zh}/forest.ftl`. A seat's dealt hand and its face-down
+//! card are told to that seat only; everything else is public.
+
+use std::sync::OnceLock;
+
+use bevy_ecs::prelude::*;
+
+use super::deck::{CardId, deck};
+use super::state::*;
+use crate::narrate::{Arg, Phrasebook};
+use crate::table::{Announcements, Said, SeatId, Seats, TableClock};
+use crate::text::Bilingual;
+
+pub const EN: &str = include_str!("../../i18n/en/forest.ftl");
+pub const ZH: &str = include_str!("../../i18n/zh/forest.ftl");
+
+/// Forest Showdown's words, read once.
+pub fn book() -> &'static Phrasebook {
+    static BOOK: OnceLock<Phrasebook> = OnceLock::new();
+    BOOK.get_or_init(|| Phrasebook::new(EN, ZH))
+}
+
+fn say(key: &str, args: &[(&str, Arg)]) -> Bilingual {
+    book().say(key, args)
+}
+
+/// "Seat 2 (Bob)" in both languages.
+pub fn seat_name(seats: &Seats, seat: SeatId) -> Bilingual {
+    say(
+        "seat",
+        &[
+            ("n", seat.to_string().into()),
+            ("name", seats.name(seat).into()),
+        ],
+    )
+}
+
+pub fn card_name(card: CardId) -> &'static Bilingual {
+    &deck().card(card).name
+}
+
+fn card(card: CardId) -> Arg {
+    card_name(card).clone().into()
+}
+
+/// A list: "a, b" in English, "a、b" in Chinese.
+fn list(items: impl IntoIterator<Item = Bilingual>, en: &str, zh: &str) -> Bilingual {
+    let items: Vec<Bilingual> = items.into_iter().collect();
+    Bilingual::new(
+        items
+            .iter()
+            .map(|b| b.en.as_str())
+            .collect::<Vec<_>>()
+            .join(en),
+        items
+            .iter()
+            .map(|b| b.zh.as_str())
+            .collect::<Vec<_>>()
+            .join(zh),
+    )
+}
+
+/// "Seat 1 (Ann) wins the round with 35." or "Seat 1 (Ann) and Seat 3
+/// (Cy) share the round, with 35.": the seats with the highest score.
+fn winners(seats: &Seats, scores: &[i64], what: &str) -> Bilingual {
+    let top = scores.iter().copied().max().unwrap_or(0);
+    let names: Vec<Bilingual> = seats
+        .ids()
+        .filter(|s| scores[s.index()] == top)
+        .map(|s| seat_name(seats, s))
+        .collect();
+    let (key, who) = match names.len() {
+        1 => ("wins", names[0].clone()),
+        _ => ("share", list(names, " and ", "、")),
+    };
+    say(
+        key,
+        &[
+            ("who", who.into()),
+            ("what", say(what, &[]).into()),
+            ("top", top.into()),
+        ],
+    )
+}
+
+/// Puts the step's news into words, in the order it happened.
+pub fn narrate(
+    mut news: MessageReader<ForestNews>,
+    seats: Res<Seats>,
+    clock: Res<TableClock>,
+    mut said: ResMut<Announcements>,
+) {
+    let lines: Vec<Said> = news.read().flat_map(|n| words(n, &seats)).collect();
+    said.speak(clock.now_ms, lines);
+}
+
+fn words(news: &ForestNews, seats: &Seats) -> Vec<Said> {
+    let name = |s: SeatId| Arg::from(seat_name(seats, s));
+    let all = |key: &str, args: &[(&str, Arg)]| Said::All(say(key, args));
+    match news {
+        ForestNews::Dealt { seat, cards } => {
+            let cards = list(cards.iter().map(|&c| card_name(c).clone()), ", ", "、");
+            vec![Said::To(*seat, say("dealt", &[("cards", cards.into())]))]
+        }
+        ForestNews::RoundDealt { round } => vec![all("round-dealt", &[("n", (*round).into())])],
+        ForestNews::ShortHand {
+            seats: short,
+            bonus,
+        } => {
+            let names = list(short.iter().map(|&s| seat_name(seats, s)), ", ", "、");
+            vec![all(
+                "short-hand",
+                &[("bonus", (*bonus).into()), ("names", names.into())],
+            )]
+        }
+        ForestNews::TurnBegins { seat, opening } => {
+            let key = if *opening { "turn-opening" } else { "turn" };
+            vec![all(key, &[("who", name(*seat))])]
+        }
+        ForestNews::ShowdownAsked { asker, target } => vec![all(
+            "showdown-asked",
+            &[("asker", name(*asker)), ("target", name(*target))],
+        )],
+        ForestNews::CardLaid { seat, card: c } => vec![
+            Said::To(*seat, say("card-laid", &[("card", card(*c))])),
+            all("card-chosen", &[("who", name(*seat))]),
+        ],
+        ForestNews::ShowdownRevealed(r) => {
+            let result = match r.outcome {
+                ShowdownOutcome::AskerTakes => say(
+                    "takes",
+                    &[("who", name(r.asker)), ("card", card(r.target_card))],
+                ),
+                ShowdownOutcome::TargetTakes => say(
+                    "takes",
+                    &[("who", name(r.target)), ("card", card(r.asker_card))],
+                ),
+                ShowdownOutcome::StandOff => say("stand-off", &[]),
+            };
+            vec![all(
+                "showdown",
+                &[
+                    ("asker", name(r.asker)),
+                    ("asker-card", card(r.asker_card)),
+                    ("target", name(r.target)),
+                    ("target-card", card(r.target_card)),
+                    ("result", result.into()),
+                ],
+            )]
+        }
+        ForestNews::Challenged(c) => {
+            let result = if c.right {
+                say(
+                    "challenge-right",
+                    &[("challenger", name(c.challenger)), ("named", card(c.named))],
+                )
+            } else {
+                say(
+                    "challenge-wrong",
+                    &[
+                        ("challenger", name(c.challenger)),
+                        ("with", card(c.with)),
+                        ("target", name(c.target)),
+                    ],
+                )
+            };
+            vec![all(
+                "challenge",
+                &[
+                    ("challenger", name(c.challenger)),
+                    ("target", name(c.target)),
+                    ("named", card(c.named)),
+                    ("with", card(c.with)),
+                    ("result", result.into()),
+                ],
+            )]
+        }
+        ForestNews::RoundTimeUp => vec![all("round-time-up", &[])],
+        ForestNews::TurnTimedOut { seat } => {
+            vec![all("timed-out-turn-over", &[("who", name(*seat))])]
+        }
+        ForestNews::ShowdownForced { seat } => {
+            vec![all("timed-out-showdown", &[("who", name(*seat))])]
+        }
+        ForestNews::RandomCard { seat } => {
+            vec![all("timed-out-random-card", &[("who", name(*seat))])]
+        }
+        ForestNews::RoundOver { round, scores } => {
+            let energy = seats.ids().map(|s| {
+                say(
+                    "energy",
+                    &[("who", name(s)), ("score", scores[s.index()].into())],
+                )
+            });
+            let energy = list(energy, ", ", "，");
+            vec![all(
+                "round-over",
+                &[
+                    ("n", (*round).into()),
+                    ("energy", energy.into()),
+                    ("won", winners(seats, scores, "the-round").into()),
+                ],
+            )]
+        }
+        ForestNews::GameOver { totals } => vec![all(
+            "game-over",
+            &[("won", winners(seats, totals, "the-game").into())],
+        )],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Chinese and English throughout: both files give every phrase.
+    #[test]
+    fn both_languages_have_every_phrase() {
+        assert_eq!(Phrasebook::missing(EN, ZH), Vec::<String>::new());
+        let seats = Seats {
+            names: vec!["Ann".into(), "Bo".into()],
+        };
+        assert_eq!(
+            seat_name(&seats, SeatId(1)),
+            Bilingual::new("Seat 2 (Bo)", "2 号（Bo）")
+        );
+    }
+}
