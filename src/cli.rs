@@ -60,6 +60,9 @@ pub enum Command {
     /// Measures a server's hall: many 4-seat bot tables at the normal pace
     /// on one thread, no sockets; prints CPU and memory per table as JSON.
     BenchHall {
+        /// forest, crueler or gene.
+        #[arg(long, default_value = "forest")]
+        game: String,
         /// Tables to run at once (1 to 10,000).
         #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         tables: u32,
@@ -176,13 +179,16 @@ pub fn run(command: Command) -> Result<i32, CliError> {
         Command::Serve(args) => crate::net_cli::serve(args),
         Command::Client(args) => crate::net_cli::client(args),
         Command::BenchHall {
+            game,
             tables,
             seconds,
             hz,
             bot_delay_ms,
             data,
         } => {
+            let game = playable_game(&game)?;
             let report = foodweb_netcode::bench::bench_hall(
+                game,
                 tables as usize,
                 seconds,
                 hz,

@@ -4,15 +4,17 @@
 
 use std::time::Instant;
 
+use foodweb_rules::GameId;
 use foodweb_rules::forest::ForestSettings;
 use serde::Serialize;
 
-use crate::games::AnySettings;
+use crate::games::{AnySettings, bot_kinds};
 use crate::hall::{Hall, HallConfig};
 use crate::messages::{ClientMsg, PROTOCOL_VERSION};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct HallBench {
+    pub game: GameId,
     pub tables: usize,
     pub simulated_secs: f64,
     pub wall_secs: f64,
@@ -37,6 +39,7 @@ pub fn rss_kib() -> u64 {
 }
 
 pub fn bench_hall(
+    game: GameId,
     tables: usize,
     simulated_secs: f64,
     hz: f64,
@@ -53,9 +56,16 @@ pub fn bench_hall(
     })
     .map_err(|e| e.to_string())?;
     let rss_before_kib = rss_kib();
-    // Each table: a person opens it, fills it with bots, starts it and
-    // leaves; with no grace time a bot stands in at once.
-    let settings = AnySettings::Forest(ForestSettings::quick());
+    // Each table: a person opens it, fills it with bots (the game's best
+    // kind), starts it and leaves; with no grace time a bot stands in at
+    // once. Forest Showdown plays its quick timing, so rounds end inside
+    // a short run.
+    let settings = match game {
+        GameId::Forest => AnySettings::Forest(ForestSettings::quick()),
+        other => AnySettings::default_for(other)
+            .ok_or_else(|| format!("{other} is not hosted by this build"))?,
+    };
+    let bot = bot_kinds(game).first().copied().unwrap_or("random");
     for i in 0..tables as u64 {
         hall.connect(i);
         for msg in [
@@ -69,9 +79,7 @@ pub fn bench_hall(
                 host_seat: false,
                 seed: Some(i),
             },
-            ClientMsg::FillWithBots {
-                kind: "memory".into(),
-            },
+            ClientMsg::FillWithBots { kind: bot.into() },
             ClientMsg::Start,
         ] {
             hall.handle(i, msg);
@@ -91,6 +99,7 @@ pub fn bench_hall(
     let rss_after_kib = rss_kib();
     let realtime_factor = simulated_secs / wall_secs;
     Ok(HallBench {
+        game,
         tables,
         simulated_secs,
         wall_secs,

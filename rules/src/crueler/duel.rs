@@ -94,7 +94,6 @@ pub fn throw(
 /// first, the bank makes up what the box lacks); a loser left with life
 /// enters the Nature Reserve in its rounds; a loser left with nothing is
 /// out and the winner gets the elimination bonus.
-#[allow(clippy::too_many_arguments)]
 pub fn settle(
     duels: Query<(Entity, &Duel)>,
     seats: Res<SeatEntities>,

@@ -190,7 +190,6 @@ fn sync_clock(
 /// is ready; the asked player passes; a duelist who has not chosen gets a
 /// beast drawn at random. The referee's moves go to the same systems as
 /// the players'.
-#[allow(clippy::too_many_arguments)]
 fn time_up(
     mut passed: MessageReader<DeadlinePassed<CruelerTimer>>,
     state: ClockState,

@@ -69,7 +69,6 @@ pub fn prey(
 /// The asked player does not prey. On the second asking, unless preyed
 /// upon, that is starving: -N, and out at 0 (named, since nobody
 /// eliminated them).
-#[allow(clippy::too_many_arguments)]
 pub fn pass(
     mut acts: Acts,
     seats: Res<SeatEntities>,

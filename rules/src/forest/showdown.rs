@@ -47,7 +47,6 @@ pub fn play_card(
 }
 
 /// A side whose clock ran out plays a random card from its hand.
-#[allow(clippy::too_many_arguments)]
 pub fn time_up(
     mut passed: MessageReader<DeadlinePassed<ForestTimer>>,
     mut showdown: ResMut<Showdown>,

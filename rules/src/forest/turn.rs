@@ -122,7 +122,6 @@ pub fn challenge(
 /// The turn's clock ran out. Before the round's time is up the table asks
 /// the next player holding cards for a showdown on the player's behalf;
 /// after it, the turn is over (rules.md §7).
-#[allow(clippy::too_many_arguments)]
 pub fn time_up(
     mut passed: MessageReader<DeadlinePassed<ForestTimer>>,
     mut turn: ResMut<Turn>,
