@@ -150,7 +150,7 @@ fn no_client_ever_receives_another_seats_secret() {
                     let mut expected = seat_views[me.index()].clone();
                     expected.now_ms = v.now_ms;
                     assert_eq!(
-                        v, &expected,
+                        **v, expected,
                         "{name}'s view at revision {r} is not its seat's view"
                     );
                 }

@@ -3,82 +3,128 @@
 //!
 //! On the wire a game's actions, views and settings travel inside the
 //! `Any*` enums: one variant per playable game, so a message that names a
-//! game the server does not host cannot even be decoded.
+//! game the server does not host cannot even be decoded. All of it comes
+//! from one list, `hosted_games!`.
+
+use std::marker::PhantomData;
 
 use foodweb_rules::GameId;
 use foodweb_rules::bot::Bot;
-use foodweb_rules::crueler::{self, CruelerAction, CruelerGame, CruelerSettings, CruelerView};
-use foodweb_rules::forest::{self, ForestAction, ForestGame, ForestSettings, ForestView};
-use foodweb_rules::gene::{self, GeneAction, GeneGame, GeneSettings, GeneView};
+use foodweb_rules::crueler::{self, CruelerGame};
+use foodweb_rules::forest::{self, ForestGame};
+use foodweb_rules::gene::{self, GeneGame};
 use foodweb_rules::table::{
-    Announcements, Game, GameResult, LogEntry, Rejection, SeatId, Seats, SnapshotError, Table,
-    TableConfig, TableSnapshot,
+    Announcements, Game, GameResult, LogEntry, Rejection, SeatId, SeatView, Seats, SnapshotError,
+    Table, TableConfig, TableSnapshot,
 };
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-/// An action of any hosted game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum AnyAction {
-    Forest(ForestAction),
-    Gene(GeneAction),
-    Crueler(CruelerAction),
+/// Every game this build hosts, once: the `GameId` variant, the `Game`
+/// type and its bots module. From this one list come the `Any*` enums that
+/// carry a game's types on the wire, the `HostGame` impls, and the
+/// registry the hall asks for tables (`entry`). Adding a game to the
+/// server is one line here.
+macro_rules! hosted_games {
+    ($($id:ident: $game:ty, $bots:path;)*) => {
+        /// An action of any hosted game.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum AnyAction {
+            $($id(<$game as Game>::Action),)*
+        }
+
+        /// One seat's view (or a spectator's) of any hosted game.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum AnyView {
+            $($id(Box<<$game as Game>::View>),)*
+        }
+
+        /// The rule variant a table is created with.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum AnySettings {
+            $($id(<$game as Game>::Settings),)*
+        }
+
+        impl AnySettings {
+            pub fn game(&self) -> GameId {
+                match self {
+                    $(AnySettings::$id(_) => GameId::$id,)*
+                }
+            }
+
+            /// Whether the variant is one the game can be played with (the
+            /// check the game makes when a table starts).
+            pub fn check(&self) -> Result<(), Rejection> {
+                match self {
+                    $(AnySettings::$id(s) => s.check(),)*
+                }
+            }
+
+            /// The default variant of a game, if this build hosts it.
+            pub fn default_for(game: GameId) -> Option<Self> {
+                match game {
+                    $(GameId::$id => Some(AnySettings::$id(Default::default())),)*
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        }
+
+        impl AnyView {
+            pub fn game(&self) -> GameId {
+                match self {
+                    $(AnyView::$id(_) => GameId::$id,)*
+                }
+            }
+
+            /// What every view tells, whatever the game.
+            pub fn seat(&self) -> &dyn SeatView {
+                match self {
+                    $(AnyView::$id(v) => v.as_ref(),)*
+                }
+            }
+        }
+
+        $(
+            impl HostGame for $game {
+                fn wrap_action(action: Self::Action) -> AnyAction {
+                    AnyAction::$id(action)
+                }
+                fn unwrap_action(action: &AnyAction) -> Option<&Self::Action> {
+                    #[allow(irrefutable_let_patterns)]
+                    if let AnyAction::$id(a) = action { Some(a) } else { None }
+                }
+                fn wrap_view(view: Self::View) -> AnyView {
+                    AnyView::$id(Box::new(view))
+                }
+                fn unwrap_view(view: &AnyView) -> Option<&Self::View> {
+                    #[allow(irrefutable_let_patterns)]
+                    if let AnyView::$id(v) = view { Some(v) } else { None }
+                }
+                fn unwrap_settings(settings: &AnySettings) -> Option<&Self::Settings> {
+                    #[allow(irrefutable_let_patterns)]
+                    if let AnySettings::$id(s) = settings { Some(s) } else { None }
+                }
+                fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
+                    use $bots as bots;
+                    bots::bot(kind)
+                }
+                fn bot_kinds() -> &'static [&'static str] {
+                    use $bots as bots;
+                    &bots::BOT_KINDS
+                }
+            }
+        )*
+
+        /// The hosted games, for the hall to look up by id.
+        static GAMES: &[&(dyn GameEntry + Sync)] = &[$(&Entry::<$game>(PhantomData),)*];
+    };
 }
 
-/// One seat's view (or a spectator's) of any hosted game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum AnyView {
-    Forest(ForestView),
-    Gene(Box<GeneView>),
-    Crueler(Box<CruelerView>),
-}
-
-/// The rule variant a table is created with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum AnySettings {
-    Forest(ForestSettings),
-    Gene(GeneSettings),
-    Crueler(CruelerSettings),
-}
-
-impl AnySettings {
-    pub fn game(&self) -> GameId {
-        match self {
-            AnySettings::Forest(_) => GameId::Forest,
-            AnySettings::Gene(_) => GameId::Gene,
-            AnySettings::Crueler(_) => GameId::Crueler,
-        }
-    }
-
-    /// Whether the variant is one the game can be played with (the check
-    /// the game makes when a table starts).
-    pub fn check(&self) -> Result<(), Rejection> {
-        match self {
-            AnySettings::Forest(s) => s.check(),
-            AnySettings::Gene(s) => s.check(),
-            AnySettings::Crueler(s) => s.check(),
-        }
-    }
-
-    /// The default variant of a game, if this build hosts it.
-    pub fn default_for(game: GameId) -> Option<Self> {
-        match game {
-            GameId::Forest => Some(AnySettings::Forest(ForestSettings::default())),
-            GameId::Gene => Some(AnySettings::Gene(GeneSettings::default())),
-            GameId::Crueler => Some(AnySettings::Crueler(CruelerSettings::default())),
-            _ => None,
-        }
-    }
-}
-
-impl AnyView {
-    pub fn game(&self) -> GameId {
-        match self {
-            AnyView::Forest(_) => GameId::Forest,
-            AnyView::Gene(_) => GameId::Gene,
-            AnyView::Crueler(_) => GameId::Crueler,
-        }
-    }
+hosted_games! {
+    Forest: ForestGame, forest::bots;
+    Gene: GeneGame, gene::bots;
+    Crueler: CruelerGame, crueler::bots;
 }
 
 /// What the hall needs of a game beyond the rules: how its types travel
@@ -87,100 +133,76 @@ pub trait HostGame: Game<View: for<'de> Deserialize<'de>> {
     fn wrap_action(action: Self::Action) -> AnyAction;
     fn unwrap_action(action: &AnyAction) -> Option<&Self::Action>;
     fn wrap_view(view: Self::View) -> AnyView;
+    fn unwrap_view(view: &AnyView) -> Option<&Self::View>;
     fn unwrap_settings(settings: &AnySettings) -> Option<&Self::Settings>;
     fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>>;
     fn bot_kinds() -> &'static [&'static str];
 }
 
-impl HostGame for ForestGame {
-    fn wrap_action(action: ForestAction) -> AnyAction {
-        AnyAction::Forest(action)
+/// A hosted game, as the hall looks it up by its id: every entry point
+/// that needs the game's type, behind one object.
+trait GameEntry {
+    fn id(&self) -> GameId;
+    fn bot_kinds(&self) -> &'static [&'static str];
+    fn new_table(
+        &self,
+        settings: &AnySettings,
+        seed: u64,
+        names: Vec<String>,
+    ) -> Result<Box<dyn HostedTable>, Rejection>;
+    fn restore(&self, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError>;
+    fn replay(&self, ron: &str) -> Result<Box<dyn HostedTable>, String>;
+    fn bot_move(&self, kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyAction>;
+}
+
+struct Entry<G>(PhantomData<G>);
+
+impl<G: HostGame> GameEntry for Entry<G> {
+    fn id(&self) -> GameId {
+        G::ID
     }
-    fn unwrap_action(action: &AnyAction) -> Option<&ForestAction> {
-        match action {
-            AnyAction::Forest(a) => Some(a),
-            _ => None,
-        }
+    fn bot_kinds(&self) -> &'static [&'static str] {
+        G::bot_kinds()
     }
-    fn wrap_view(view: ForestView) -> AnyView {
-        AnyView::Forest(view)
+    fn new_table(
+        &self,
+        settings: &AnySettings,
+        seed: u64,
+        names: Vec<String>,
+    ) -> Result<Box<dyn HostedTable>, Rejection> {
+        let settings = G::unwrap_settings(settings)
+            .ok_or_else(|| unknown_game(settings.game()))?
+            .clone();
+        let config = TableConfig::<G> {
+            seed,
+            seats: Seats { names },
+            settings,
+        };
+        Ok(Box::new(Hosted::new(Table::new(config)?)))
     }
-    fn unwrap_settings(settings: &AnySettings) -> Option<&ForestSettings> {
-        match settings {
-            AnySettings::Forest(s) => Some(s),
-            _ => None,
-        }
+    fn restore(&self, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError> {
+        Ok(Box::new(Hosted::new(Table::<G>::from_saved(ron)?)))
     }
-    fn bot(kind: &str) -> Option<Box<dyn Bot<ForestGame>>> {
-        forest::bots::bot(kind)
+    fn replay(&self, ron: &str) -> Result<Box<dyn HostedTable>, String> {
+        let snapshot = TableSnapshot::<G>::from_ron(ron).map_err(|e| e.to_string())?;
+        let table = Table::replay(snapshot.config, None, &snapshot.log, snapshot.clock_ms)
+            .map_err(|e| e.to_string())?;
+        Ok(Box::new(Hosted::new(table)))
     }
-    fn bot_kinds() -> &'static [&'static str] {
-        &forest::bots::BOT_KINDS
+    fn bot_move(&self, kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyAction> {
+        let view = G::unwrap_view(view)?;
+        G::bot(kind)?.act(view, rng).map(G::wrap_action)
     }
 }
 
-impl HostGame for GeneGame {
-    fn wrap_action(action: GeneAction) -> AnyAction {
-        AnyAction::Gene(action)
-    }
-    fn unwrap_action(action: &AnyAction) -> Option<&GeneAction> {
-        match action {
-            AnyAction::Gene(a) => Some(a),
-            _ => None,
-        }
-    }
-    fn wrap_view(view: GeneView) -> AnyView {
-        AnyView::Gene(Box::new(view))
-    }
-    fn unwrap_settings(settings: &AnySettings) -> Option<&GeneSettings> {
-        match settings {
-            AnySettings::Gene(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn bot(kind: &str) -> Option<Box<dyn Bot<GeneGame>>> {
-        gene::bots::bot(kind)
-    }
-    fn bot_kinds() -> &'static [&'static str] {
-        &gene::bots::BOT_KINDS
-    }
-}
-
-impl HostGame for CruelerGame {
-    fn wrap_action(action: CruelerAction) -> AnyAction {
-        AnyAction::Crueler(action)
-    }
-    fn unwrap_action(action: &AnyAction) -> Option<&CruelerAction> {
-        match action {
-            AnyAction::Crueler(a) => Some(a),
-            _ => None,
-        }
-    }
-    fn wrap_view(view: CruelerView) -> AnyView {
-        AnyView::Crueler(Box::new(view))
-    }
-    fn unwrap_settings(settings: &AnySettings) -> Option<&CruelerSettings> {
-        match settings {
-            AnySettings::Crueler(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn bot(kind: &str) -> Option<Box<dyn Bot<CruelerGame>>> {
-        crueler::bots::bot(kind)
-    }
-    fn bot_kinds() -> &'static [&'static str] {
-        &crueler::bots::BOT_KINDS
-    }
+/// The hosted game with this id.
+fn entry(game: GameId) -> Option<&'static (dyn GameEntry + Sync)> {
+    GAMES.iter().copied().find(|e| e.id() == game)
 }
 
 /// Bot kinds a game's seats can be given; the first is the best player.
 pub fn bot_kinds(game: GameId) -> &'static [&'static str] {
-    match game {
-        GameId::Forest => ForestGame::bot_kinds(),
-        GameId::Gene => GeneGame::bot_kinds(),
-        GameId::Crueler => CruelerGame::bot_kinds(),
-        _ => &[],
-    }
+    entry(game).map_or(&[], |e| e.bot_kinds())
 }
 
 /// One accepted action as the hall's journal keeps it: appended (and
@@ -352,89 +374,39 @@ pub fn new_table(
     seed: u64,
     names: Vec<String>,
 ) -> Result<Box<dyn HostedTable>, Rejection> {
-    fn make<G: HostGame>(
-        settings: &AnySettings,
-        seed: u64,
-        names: Vec<String>,
-    ) -> Result<Box<dyn HostedTable>, Rejection> {
-        let settings = G::unwrap_settings(settings)
-            .ok_or_else(|| unknown_game(settings.game()))?
-            .clone();
-        let config = TableConfig::<G> {
-            seed,
-            seats: Seats { names },
-            settings,
-        };
-        Ok(Box::new(Hosted::new(Table::new(config)?)))
-    }
-    match settings.game() {
-        GameId::Forest => make::<ForestGame>(settings, seed, names),
-        GameId::Gene => make::<GeneGame>(settings, seed, names),
-        GameId::Crueler => make::<CruelerGame>(settings, seed, names),
-        other => Err(unknown_game(other)),
-    }
+    let game = settings.game();
+    entry(game)
+        .ok_or_else(|| unknown_game(game))?
+        .new_table(settings, seed, names)
 }
 
 /// Rebuilds a table from its saved snapshot.
 pub fn restore_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError> {
-    fn make<G: HostGame>(ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError> {
-        Ok(Box::new(Hosted::new(Table::<G>::from_saved(ron)?)))
-    }
-    match game {
-        GameId::Forest => make::<ForestGame>(ron),
-        GameId::Gene => make::<GeneGame>(ron),
-        GameId::Crueler => make::<CruelerGame>(ron),
-        other => Err(SnapshotError::Inconsistent(format!(
-            "{other} is not hosted by this build"
-        ))),
-    }
+    entry(game)
+        .ok_or_else(|| SnapshotError::Inconsistent(format!("{game} is not hosted by this build")))?
+        .restore(ron)
 }
 
 /// The same game played again from the snapshot's seed and action log, to
 /// the snapshot's clock: what an uninterrupted table would have reached.
 pub fn replay_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, String> {
-    fn make<G: HostGame>(ron: &str) -> Result<Box<dyn HostedTable>, String> {
-        let snapshot = TableSnapshot::<G>::from_ron(ron).map_err(|e| e.to_string())?;
-        let table = Table::replay(snapshot.config, None, &snapshot.log, snapshot.clock_ms)
-            .map_err(|e| e.to_string())?;
-        Ok(Box::new(Hosted::new(table)))
-    }
-    match game {
-        GameId::Forest => make::<ForestGame>(ron),
-        GameId::Gene => make::<GeneGame>(ron),
-        GameId::Crueler => make::<CruelerGame>(ron),
-        other => Err(format!("{other} is not hosted by this build")),
-    }
+    entry(game)
+        .ok_or_else(|| format!("{game} is not hosted by this build"))?
+        .replay(ron)
 }
 
 /// What a bot of `kind` would do given a seat's view, for clients that let
 /// a bot play their seat (headless test clients, "autoplay").
 pub fn bot_move(kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyAction> {
-    match view {
-        AnyView::Forest(v) => ForestGame::bot(kind)?
-            .act(v, rng)
-            .map(ForestGame::wrap_action),
-        AnyView::Gene(v) => GeneGame::bot(kind)?.act(v, rng).map(GeneGame::wrap_action),
-        AnyView::Crueler(v) => CruelerGame::bot(kind)?
-            .act(v, rng)
-            .map(CruelerGame::wrap_action),
-    }
+    entry(view.game())?.bot_move(kind, view, rng)
 }
 
 /// Whether the view's seat is being waited on.
 pub fn my_turn(view: &AnyView) -> bool {
-    match view {
-        AnyView::Forest(v) => v.to_act,
-        AnyView::Gene(v) => v.to_act,
-        AnyView::Crueler(v) => v.to_act,
-    }
+    view.seat().to_act()
 }
 
 /// Whether the game in the view is over.
 pub fn view_over(view: &AnyView) -> bool {
-    match view {
-        AnyView::Forest(v) => v.result.is_some(),
-        AnyView::Gene(v) => v.result.is_some(),
-        AnyView::Crueler(v) => v.result.is_some(),
-    }
+    view.seat().result().is_some()
 }

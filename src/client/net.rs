@@ -8,15 +8,15 @@ use std::net::SocketAddr;
 
 use bevy::prelude::*;
 use foodweb_netcode::client::{ClientModel, LocalServer, NetClientPlugin, Outbox, PlayerName};
-use foodweb_netcode::games::AnyView;
+use foodweb_netcode::games::HostGame;
 use foodweb_netcode::lightyear;
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_netcode::protocol::ProtocolPlugin;
 use foodweb_netcode::server::{Endpoints, HallServerPlugin, Listeners};
 use foodweb_netcode::{Hall, HallConfig};
-use foodweb_rules::crueler::CruelerView;
-use foodweb_rules::forest::ForestView;
-use foodweb_rules::gene::GeneView;
+use foodweb_rules::crueler::{CruelerGame, CruelerView};
+use foodweb_rules::forest::{ForestGame, ForestView};
+use foodweb_rules::gene::{GeneGame, GeneView};
 
 pub use foodweb_netcode::client::{LinkState, Session, Target};
 
@@ -24,31 +24,25 @@ pub use foodweb_netcode::client::{LinkState, Session, Target};
 pub const LAN_PORT: u16 = 5410;
 pub const LAN_WS_PORT: u16 = 5411;
 
-/// A seat's side of the table for the screens.
+/// A seat's side of the table for the screens: the view of game `G`, if
+/// the seat is at a table of that game.
 pub trait SeatSide {
-    fn forest_view(&self) -> Option<&ForestView>;
-    fn gene_view(&self) -> Option<&GeneView>;
-    fn crueler_view(&self) -> Option<&CruelerView>;
+    fn view_of<G: HostGame>(&self) -> Option<&G::View>;
+
+    fn forest_view(&self) -> Option<&ForestView> {
+        self.view_of::<ForestGame>()
+    }
+    fn gene_view(&self) -> Option<&GeneView> {
+        self.view_of::<GeneGame>()
+    }
+    fn crueler_view(&self) -> Option<&CruelerView> {
+        self.view_of::<CruelerGame>()
+    }
 }
 
 impl SeatSide for ClientModel {
-    fn forest_view(&self) -> Option<&ForestView> {
-        match &self.view {
-            Some(AnyView::Forest(v)) => Some(v),
-            _ => None,
-        }
-    }
-    fn gene_view(&self) -> Option<&GeneView> {
-        match &self.view {
-            Some(AnyView::Gene(v)) => Some(v),
-            _ => None,
-        }
-    }
-    fn crueler_view(&self) -> Option<&CruelerView> {
-        match &self.view {
-            Some(AnyView::Crueler(v)) => Some(v),
-            _ => None,
-        }
+    fn view_of<G: HostGame>(&self) -> Option<&G::View> {
+        G::unwrap_view(self.view.as_ref()?)
     }
 }
 

@@ -182,3 +182,12 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
         now_ms: world.resource::<TableClock>().now_ms,
     }
 }
+
+impl crate::table::SeatView for CruelerView {
+    fn to_act(&self) -> bool {
+        self.to_act
+    }
+    fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+}

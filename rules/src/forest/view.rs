@@ -175,3 +175,12 @@ impl ForestView {
         )
     }
 }
+
+impl crate::table::SeatView for ForestView {
+    fn to_act(&self) -> bool {
+        self.to_act
+    }
+    fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+}

@@ -679,3 +679,12 @@ impl Bot<GeneGame> for RandomBot {
         }
     }
 }
+
+impl crate::table::SeatView for GeneView {
+    fn to_act(&self) -> bool {
+        self.to_act
+    }
+    fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+}

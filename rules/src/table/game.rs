@@ -39,6 +39,14 @@ impl GameResult {
     }
 }
 
+/// What every game's seat view tells whoever holds it, whatever the game.
+pub trait SeatView {
+    /// The table is waiting on this seat.
+    fn to_act(&self) -> bool;
+    /// The final result, once the game is over.
+    fn result(&self) -> Option<&GameResult>;
+}
+
 pub trait Game: Sized + Send + Sync + 'static {
     const ID: GameId;
     /// What a seat may ask to do.
@@ -52,7 +60,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Everything of the game's own world that a snapshot must hold.
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
     /// What one seat may know.
-    type View: Clone + Debug + Serialize;
+    type View: Clone + Debug + Serialize + SeatView;
     /// A scripted start (for example dealt hands), for scenarios and tests.
     type Setup: Clone + Debug + Serialize + DeserializeOwned;
     /// A statement about the table that a scenario can check.

@@ -14,7 +14,7 @@ mod trade;
 
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
 pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
-pub use game::{Game, GameResult};
+pub use game::{Game, GameResult, SeatView};
 pub use input::{Accepted, ActionRequest, Rejection, Verdicts, judge_requests};
 pub use log::{ActionLog, LogEntry};
 pub use rng::TableRng;
