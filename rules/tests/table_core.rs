@@ -220,3 +220,64 @@ fn an_old_format_snapshot_is_replayed_from_its_seed_and_log() {
         .expect("refused");
     assert!(err.to_string().contains("played again"), "{err}");
 }
+
+/// Issue 16: "words rendered only when someone reads them (no narration in
+/// `sim`)". A quiet table plays exactly the game a narrated one plays (the
+/// same log, the same world, the same result) and keeps no words; the
+/// narrated one keeps them.
+#[test]
+fn a_quiet_table_plays_the_same_game_without_words() {
+    use foodweb_rules::bot::Bot;
+    use foodweb_rules::sim::{play_one, play_quiet};
+    use foodweb_rules::table::Game;
+
+    fn same_game<G: Game>(players: usize, lineup: impl Fn() -> Vec<Box<dyn Bot<G>>>, silent: bool)
+    where
+        G::State: PartialEq + std::fmt::Debug,
+    {
+        for seed in 0..4 {
+            let config = TableConfig::<G>::new(seed, players);
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+            let (loud, _) = play_one(config.clone(), &mut lineup(), &mut rng).unwrap();
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+            let (quiet, _) = play_quiet(config, &mut lineup(), &mut rng).unwrap();
+            let (a, b) = (loud.snapshot(), quiet.snapshot());
+            assert_eq!(a.log, b.log, "{} seed {seed}: the same moves", G::ID);
+            assert_eq!(a.state, b.state, "{} seed {seed}: the same world", G::ID);
+            assert_eq!(loud.result(), quiet.result());
+            assert!(!loud.announcements().public.is_empty());
+            if silent {
+                assert!(quiet.announcements().public.is_empty());
+                assert!(quiet.announcements().private.is_empty());
+            }
+        }
+    }
+    same_game::<ForestGame>(
+        4,
+        || {
+            (0..4)
+                .map(|_| foodweb_rules::forest::bots::bot("random").unwrap())
+                .collect()
+        },
+        true,
+    );
+    same_game::<foodweb_rules::crueler::CruelerGame>(
+        5,
+        || {
+            (0..5)
+                .map(|_| foodweb_rules::crueler::bots::bot("survivor").unwrap())
+                .collect()
+        },
+        true,
+    );
+    // Gene Survival still speaks from its rules (not yet ported).
+    same_game::<foodweb_rules::gene::GeneGame>(
+        4,
+        || {
+            (0..4)
+                .map(|_| foodweb_rules::gene::bots::bot("random").unwrap())
+                .collect()
+        },
+        false,
+    );
+}
