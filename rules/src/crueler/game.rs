@@ -17,8 +17,8 @@ use super::{duel, interlude, moves, news, predation};
 use crate::bot::Bot;
 use crate::game_id::GameId;
 use crate::table::{
-    Accepted, ActionLog, AfterSet, Aftermath, DeadlinePassed, Deadlines, Game, GameResult,
-    LogEntry, Rejection, SeatEntities, SeatId, Settings, TableClock, TableRng, TableSet,
+    Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
+    SeatEntities, SeatId, Settings, TableClock, TableRng, TableSet,
 };
 
 pub struct CruelerGame;
@@ -168,7 +168,7 @@ impl ClockState<'_, '_> {
 }
 
 /// The one clock that should run now: set if it is new; any other
-/// dropped (in the [`Aftermath`], once the step's phase changes are made).
+/// dropped (`TableSet::Clocks`, once the step's phase changes are made).
 fn sync_clock(
     state: ClockState,
     clock: Res<TableClock>,
@@ -317,8 +317,8 @@ impl Plugin for CruelerPlugin {
                     .in_set(TableSet::Settle),
             )
             .add_systems(OnEnter(GameOver), predation::open_boxes)
-            .add_systems(Aftermath, sync_clock.in_set(AfterSet::Clocks))
-            .add_systems(Aftermath, news::narrate.in_set(AfterSet::Narrate));
+            .add_systems(Update, sync_clock.in_set(TableSet::Clocks))
+            .add_systems(Update, news::narrate.in_set(TableSet::Narrate));
     }
 }
 

@@ -31,9 +31,7 @@ pub use view::{ForestView, SeatPublic, ShowdownPublic};
 
 use crate::game_id::GameId;
 use crate::scenario::{Heard, verify_heard, verify_sight};
-use crate::table::{
-    AfterSet, Aftermath, Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet, with_param,
-};
+use crate::table::{Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet, with_param};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");
@@ -90,7 +88,7 @@ impl Plugin for ForestPlugin {
                     .chain()
                     .in_set(TableSet::Settle),
             )
-            .add_systems(Aftermath, news::narrate.in_set(AfterSet::Narrate));
+            .add_systems(Update, news::narrate.in_set(TableSet::Narrate));
     }
 }
 

@@ -18,7 +18,7 @@ pub use game::{Game, GameResult, SeatView};
 pub use input::{Accepted, ActionRequest, Rejection, Verdicts, judge_requests};
 pub use log::{ActionLog, LogEntry};
 pub use rng::TableRng;
-pub use schedule::{AfterSet, Aftermath, Narrating, TablePlugin, TableSet};
+pub use schedule::{Narrating, TablePlugin, TableSet, apply_phases};
 pub use seat::{SeatEntities, SeatId, Seats};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
 pub use trade::{Offer, Offers, TradeRefusal};
@@ -143,8 +143,9 @@ impl<G: Game> Table<G> {
         }
         let mut table = Self::assemble(config, narrate);
         G::start(table.app.world_mut(), setup)?;
-        table.settle_phases();
-        table.app.world_mut().run_schedule(Aftermath);
+        // The opening step: no input, so only the phase the start asked
+        // for, its clocks and its words.
+        table.step();
         Ok(table)
     }
 
@@ -245,17 +246,14 @@ impl<G: Game> Table<G> {
             .min()
     }
 
-    /// One step: the table's `Update` (deadlines, judge, the phase's
-    /// systems, settlement), then the phase changes it asked for, then the
-    /// [`Aftermath`] (clocks, narrator). Only
-    /// these run: a table has no frame, so `App::update`'s other schedules
-    /// (`First`, `PreUpdate`, `PostUpdate`, `Last` ...) would cost time
-    /// for nothing.
+    /// One step: the table's one schedule, `Update` ([`TableSet`]:
+    /// deadlines, judge, the phase's systems, settlement, phase changes,
+    /// clocks, words). Only it runs: a table has no frame, so
+    /// `App::update`'s other schedules (`First`, `PreUpdate`, `PostUpdate`,
+    /// `Last` ...) would cost time for nothing.
     fn step(&mut self) {
-        self.app.world_mut().run_schedule(Update);
-        self.settle_phases();
         let world = self.app.world_mut();
-        world.run_schedule(Aftermath);
+        world.run_schedule(Update);
         // Messages live two steps, as under `App::update`'s `First`.
         let last = self.last_step;
         world.resource_scope(|world, mut registry: Mut<MessageRegistry>| {
@@ -263,36 +261,6 @@ impl<G: Game> Table<G> {
         });
         self.last_step = world.change_tick();
         world.clear_trackers();
-    }
-
-    /// Applies phase changes now rather than at the next step, so every
-    /// input is judged in the phase its predecessor left: the new phase is
-    /// set, then `OnExit(old)`, `OnTransition { old, new }` and
-    /// `OnEnter(new)` run, as under Bevy's `StateTransition`. The table
-    /// drives them itself: building `StateTransition`'s schedule for every
-    /// table cost a sixth of a simulated game, and a table has one phase
-    /// type and no computed states.
-    fn settle_phases(&mut self) {
-        for _ in 0..64 {
-            let world = self.app.world_mut();
-            let (next, always) = match world.resource::<NextState<G::Phase>>() {
-                NextState::Unchanged => break,
-                NextState::Pending(next) => (*next, true),
-                NextState::PendingIfNeq(next) => (*next, false),
-            };
-            world.resource_mut::<NextState<G::Phase>>().reset();
-            let old = *world.resource::<State<G::Phase>>().get();
-            if !always && next == old {
-                continue;
-            }
-            world.insert_resource(State::new(next));
-            let _ = world.try_run_schedule(OnExit(old));
-            let _ = world.try_run_schedule(OnTransition {
-                exited: old,
-                entered: next,
-            });
-            let _ = world.try_run_schedule(OnEnter(next));
-        }
     }
 
     pub fn view(&self, seat: SeatId) -> G::View {
