@@ -131,3 +131,25 @@ impl Phrasebook {
         out
     }
 }
+
+/// A game's phrasebook from `rules/i18n/{en,zh}/<name>.ftl`: the texts
+/// (`EN`, `ZH`, for tests), `book()` reading them once, and `say(key,
+/// args)`. One line in each game's narrator.
+#[macro_export]
+macro_rules! phrasebook {
+    ($name:literal) => {
+        pub const EN: &str = include_str!(concat!("../../i18n/en/", $name, ".ftl"));
+        pub const ZH: &str = include_str!(concat!("../../i18n/zh/", $name, ".ftl"));
+
+        /// The game's words, read once.
+        pub fn book() -> &'static $crate::narrate::Phrasebook {
+            static BOOK: std::sync::OnceLock<$crate::narrate::Phrasebook> =
+                std::sync::OnceLock::new();
+            BOOK.get_or_init(|| $crate::narrate::Phrasebook::new(EN, ZH))
+        }
+
+        fn say(key: &str, args: &[(&str, $crate::narrate::Arg)]) -> $crate::text::Bilingual {
+            book().say(key, args)
+        }
+    };
+}

@@ -3,8 +3,6 @@
 //! what to one seat is decided here, by the rules of secrecy (rules.md
 //! §9: the asking is private; an elimination names neither side).
 
-use std::sync::OnceLock;
-
 use bevy_ecs::prelude::*;
 
 use super::state::*;
@@ -12,18 +10,7 @@ use crate::narrate::{Arg, Phrasebook};
 use crate::table::{Announcements, Said, SeatEntities, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
-pub const EN: &str = include_str!("../../i18n/en/crueler.ftl");
-pub const ZH: &str = include_str!("../../i18n/zh/crueler.ftl");
-
-/// Crueler World's words, read once.
-pub fn book() -> &'static Phrasebook {
-    static BOOK: OnceLock<Phrasebook> = OnceLock::new();
-    BOOK.get_or_init(|| Phrasebook::new(EN, ZH))
-}
-
-fn say(key: &str, args: &[(&str, Arg)]) -> Bilingual {
-    book().say(key, args)
-}
+crate::phrasebook!("crueler");
 
 impl Beast {
     pub fn name(self) -> Bilingual {

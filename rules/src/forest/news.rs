@@ -2,8 +2,6 @@
 //! `rules/i18n/{en,zh}/forest.ftl`. A seat's dealt hand and its face-down
 //! card are told to that seat only; everything else is public.
 
-use std::sync::OnceLock;
-
 use bevy_ecs::prelude::*;
 
 use super::deck::{CardId, deck};
@@ -12,18 +10,7 @@ use crate::narrate::{Arg, Phrasebook};
 use crate::table::{Announcements, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
-pub const EN: &str = include_str!("../../i18n/en/forest.ftl");
-pub const ZH: &str = include_str!("../../i18n/zh/forest.ftl");
-
-/// Forest Showdown's words, read once.
-pub fn book() -> &'static Phrasebook {
-    static BOOK: OnceLock<Phrasebook> = OnceLock::new();
-    BOOK.get_or_init(|| Phrasebook::new(EN, ZH))
-}
-
-fn say(key: &str, args: &[(&str, Arg)]) -> Bilingual {
-    book().say(key, args)
-}
+crate::phrasebook!("forest");
 
 /// "Seat 2 (Bob)" in both languages.
 pub fn seat_name(seats: &Seats, seat: SeatId) -> Bilingual {
