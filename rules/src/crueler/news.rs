@@ -6,7 +6,7 @@
 use bevy_ecs::prelude::*;
 
 use super::state::*;
-use crate::narrate::{Arg, Phrasebook};
+use crate::narrate::Arg;
 use crate::table::{Announcements, Said, SeatEntities, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
@@ -272,6 +272,7 @@ fn words(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::narrate::Phrasebook;
 
     /// Chinese and English throughout: both files give every phrase.
     #[test]

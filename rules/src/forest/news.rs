@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 
 use super::deck::{CardId, deck};
 use super::state::*;
-use crate::narrate::{Arg, Phrasebook};
+use crate::narrate::Arg;
 use crate::table::{Announcements, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
@@ -200,6 +200,7 @@ fn words(news: &ForestNews, seats: &Seats) -> Vec<Said> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::narrate::Phrasebook;
 
     /// Chinese and English throughout: both files give every phrase.
     #[test]
