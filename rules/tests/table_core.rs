@@ -231,7 +231,7 @@ fn a_quiet_table_plays_the_same_game_without_words() {
     use foodweb_rules::sim::{play_one, play_quiet};
     use foodweb_rules::table::Game;
 
-    fn same_game<G: Game>(players: usize, lineup: impl Fn() -> Vec<Box<dyn Bot<G>>>, silent: bool)
+    fn same_game<G: Game>(players: usize, lineup: impl Fn() -> Vec<Box<dyn Bot<G>>>)
     where
         G::State: PartialEq + std::fmt::Debug,
     {
@@ -246,10 +246,8 @@ fn a_quiet_table_plays_the_same_game_without_words() {
             assert_eq!(a.state, b.state, "{} seed {seed}: the same world", G::ID);
             assert_eq!(loud.result(), quiet.result());
             assert!(!loud.announcements().public.is_empty());
-            if silent {
-                assert!(quiet.announcements().public.is_empty());
-                assert!(quiet.announcements().private.is_empty());
-            }
+            assert!(quiet.announcements().public.is_empty());
+            assert!(quiet.announcements().private.is_empty());
         }
     }
     same_game::<ForestGame>(
@@ -259,7 +257,6 @@ fn a_quiet_table_plays_the_same_game_without_words() {
                 .map(|_| foodweb_rules::forest::bots::bot("random").unwrap())
                 .collect()
         },
-        true,
     );
     same_game::<foodweb_rules::crueler::CruelerGame>(
         5,
@@ -268,9 +265,7 @@ fn a_quiet_table_plays_the_same_game_without_words() {
                 .map(|_| foodweb_rules::crueler::bots::bot("survivor").unwrap())
                 .collect()
         },
-        true,
     );
-    // Gene Survival still speaks from its rules (not yet ported).
     same_game::<foodweb_rules::gene::GeneGame>(
         4,
         || {
@@ -278,6 +273,5 @@ fn a_quiet_table_plays_the_same_game_without_words() {
                 .map(|_| foodweb_rules::gene::bots::bot("random").unwrap())
                 .collect()
         },
-        false,
     );
 }

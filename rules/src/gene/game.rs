@@ -1,25 +1,29 @@
-//! Gene Survival on the table core: phases, the one judge, the systems
-//! that apply accepted actions, the view, and a random bot. Not yet offered
-//! in the game picker or the lobby (`GameId::playable`).
+//! Gene Survival on the table core: settings and clocks, the schedule of
+//! its phases (one system per move, the settlement as one chain), the view,
+//! and the entry points the core calls.
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use rand::RngExt;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::action::{self, Hands};
+use super::free;
+use super::items::items;
 use super::map::{FloorId, ItemKind, RoomId, map};
+use super::moves::{self, part};
 use super::scenario::{GeneCheck, GeneFact, GeneSetup};
-use super::settle::{Genes, numbers};
-use super::state::{GeneAction, GenePhase, GeneState, Offer, SettleLine};
+use super::settle::{Genes, numbers, places as rank};
+use super::state::*;
+use super::{news, settlement, setup};
 use crate::bot::Bot;
 use crate::game_id::GameId;
-use crate::table::Said;
 use crate::table::{
-    Accepted, ActionLog, Announcements, DeadlinePassed, Deadlines, Game, GameResult, LogEntry,
-    Rejection, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
+    Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
+    SeatEntities, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
 };
 
 pub struct GeneGame;
@@ -219,140 +223,260 @@ impl GeneView {
     }
 }
 
-/// What the table's systems need to carry the rules out.
-#[derive(bevy_ecs::system::SystemParam)]
-struct GeneTable<'w> {
-    state: ResMut<'w, GeneState>,
-    rng: ResMut<'w, TableRng>,
-    said: ResMut<'w, Announcements>,
-    clock: Res<'w, TableClock>,
-    phase: Res<'w, State<GenePhase>>,
-    next: ResMut<'w, NextState<GenePhase>>,
-    deadlines: ResMut<'w, Deadlines<GeneTimer>>,
-    settings: Res<'w, Settings<GeneGame>>,
-    log: ResMut<'w, ActionLog<GeneAction>>,
-}
-
-impl GeneTable<'_> {
-    /// The phase after this step's changes (the state machine moves at
-    /// the next frame).
-    fn phase(&self) -> GenePhase {
-        if self.state.over {
-            return GenePhase::GameOver;
-        }
-        *self.phase.get()
-    }
-
-    fn speak(&mut self, lines: Vec<Said>) {
-        self.said.speak(self.clock.now_ms, lines);
-    }
-
-    /// The clocks that should run now: each is set if it is new, and any
-    /// other is dropped. One per phase (per turn in the action phase),
-    /// and beside a turn's the over-the-carry choice's.
-    fn sync_clock(&mut self, phase: GenePhase) {
-        let s = &self.settings.0;
-        let round = self.state.round;
-        let turn = self.state.turn as u8;
-        let mut wanted = match phase {
-            GenePhase::Setup => vec![(GeneTimer::Setup, s.setup_secs)],
-            GenePhase::Free => vec![(GeneTimer::Free { round }, s.free_secs)],
-            GenePhase::Action => vec![(GeneTimer::Turn { round, turn }, s.turn_secs)],
-            GenePhase::Idle | GenePhase::GameOver => Vec::new(),
-        };
-        let dropping = self
-            .state
-            .active()
-            .is_some_and(|a| self.state.player(a).must_drop > 0);
-        if phase == GenePhase::Action && dropping {
-            wanted.push((GeneTimer::Drop { round, turn }, s.drop_secs));
-        }
-        wanted.retain(|(_, secs)| *secs > 0);
-        self.deadlines
-            .pending
-            .retain(|d| wanted.iter().any(|(t, _)| *t == d.timer));
-        for (timer, secs) in wanted {
-            if self.deadlines.get(&timer).is_none() {
-                let at = self.clock.now_ms + u64::from(secs) * 1000;
-                self.deadlines.set(timer, at);
-            }
-        }
-    }
-}
-
-fn apply_actions(mut accepted: MessageReader<Accepted<GeneAction>>, mut t: GeneTable) {
-    for Accepted { seat, action } in accepted.read() {
-        let mut phase = t.phase();
-        let mut lines = Vec::new();
-        if let GeneAction::Chat { text } = action {
-            let line = crate::Bilingual::new(
-                format!("{}: {text}", t.state.name(*seat)),
-                format!("{}：{text}", t.state.name(*seat)),
-            );
-            match phase {
-                GenePhase::Action => {
-                    for s in t.state.audience(phase, *seat).unwrap_or_default() {
-                        lines.push(Said::To(s, line.clone()));
-                    }
-                }
-                _ => lines.push(Said::All(line)),
-            }
-        } else {
-            let (state, rng) = (&mut t.state, &mut t.rng);
-            if let Some(p) = state.apply(*seat, action, &mut rng.0, &mut lines) {
-                phase = p;
-                NextState::set_if_neq(&mut t.next, p);
-            }
-        }
-        t.speak(lines);
-        t.sync_clock(phase);
-    }
-}
-
-/// A clock ran out: the referee moves the game on (rules.md §10).
-fn fire_deadlines(mut passed: MessageReader<DeadlinePassed<GeneTimer>>, mut t: GeneTable) {
-    for DeadlinePassed { timer } in passed.read() {
-        let phase = t.phase();
-        let current = match (timer, phase) {
+impl GeneTimer {
+    /// Whether this clock is the one running now.
+    fn current(&self, phase: GenePhase, calendar: &Calendar) -> bool {
+        match (self, phase) {
             (GeneTimer::Setup, GenePhase::Setup) => true,
-            (GeneTimer::Free { round }, GenePhase::Free) => *round == t.state.round,
+            (GeneTimer::Free { round }, GenePhase::Free) => *round == calendar.round,
             (
                 GeneTimer::Turn { round, turn } | GeneTimer::Drop { round, turn },
                 GenePhase::Action,
-            ) => *round == t.state.round && usize::from(*turn) == t.state.turn,
+            ) => *round == calendar.round && usize::from(*turn) == calendar.turn,
             _ => false,
-        };
-        if !current {
-            continue;
         }
-        let now = t.clock.now_ms;
-        t.log.entries.push(LogEntry::Auto {
-            at_ms: now,
-            what: format!("time ran out: {timer:?}"),
-        });
-        let mut lines = Vec::new();
-        let (state, rng) = (&mut t.state, &mut t.rng);
-        let mut next = phase;
-        if let GeneTimer::Drop { .. } = timer {
-            // The choice ran out: the oldest cards over the carry are left.
-            if let Some(seat) = state.active() {
-                state.drop_oldest(seat, &mut lines);
-            }
-        } else if let Some(p) = state.time_out(phase, &mut rng.0, &mut lines) {
-            next = p;
-            NextState::set_if_neq(&mut t.next, p);
-        }
-        t.speak(lines);
-        t.sync_clock(next);
     }
 }
 
+/// The clocks that should run now: each is set if it is new, and any other
+/// is dropped. One per phase (per turn in the action phase), and beside a
+/// turn's the over-the-carry choice's.
+fn sync_clock(
+    phase: Res<State<GenePhase>>,
+    calendar: Res<Calendar>,
+    settings: Res<Settings<GeneGame>>,
+    seats: Res<SeatEntities>,
+    hands: Query<&Hand>,
+    clock: Res<TableClock>,
+    mut deadlines: ResMut<Deadlines<GeneTimer>>,
+) {
+    let s = &settings.0;
+    let (round, turn) = (calendar.round, calendar.turn as u8);
+    let phase = *phase.get();
+    let mut wanted = match phase {
+        GenePhase::Setup => vec![(GeneTimer::Setup, s.setup_secs)],
+        GenePhase::Free => vec![(GeneTimer::Free { round }, s.free_secs)],
+        GenePhase::Action => vec![(GeneTimer::Turn { round, turn }, s.turn_secs)],
+        GenePhase::Idle | GenePhase::GameOver => Vec::new(),
+    };
+    let dropping = calendar
+        .active()
+        .is_some_and(|a| hands.get(seats.get(a)).is_ok_and(|h| h.must_drop > 0));
+    if phase == GenePhase::Action && dropping {
+        wanted.push((GeneTimer::Drop { round, turn }, s.drop_secs));
+    }
+    wanted.retain(|(_, secs)| *secs > 0);
+    deadlines
+        .pending
+        .retain(|d| wanted.iter().any(|(t, _)| *t == d.timer));
+    for (timer, secs) in wanted {
+        if deadlines.get(&timer).is_none() {
+            deadlines.set(timer, clock.now_ms + u64::from(secs) * 1000);
+        }
+    }
+}
+
+/// The clocks that ran out this step and still run (rules.md §10).
+fn ran_out(
+    passed: &mut MessageReader<DeadlinePassed<GeneTimer>>,
+    phase: GenePhase,
+    calendar: &Calendar,
+    clock: &TableClock,
+    log: &mut ActionLog<GeneAction>,
+) -> Vec<GeneTimer> {
+    let mut out = Vec::new();
+    for DeadlinePassed { timer } in passed.read() {
+        if timer.current(phase, calendar) {
+            log.entries.push(LogEntry::Auto {
+                at_ms: clock.now_ms,
+                what: format!("time ran out: {timer:?}"),
+            });
+            out.push(timer.clone());
+        }
+    }
+    out
+}
+
+/// Set-up's clock ran out: the referee prepares whoever has not.
+#[allow(clippy::too_many_arguments)]
+fn setup_clock(
+    mut passed: MessageReader<DeadlinePassed<GeneTimer>>,
+    calendar: Res<Calendar>,
+    clock: Res<TableClock>,
+    mut log: ResMut<ActionLog<GeneAction>>,
+    seats: Res<SeatEntities>,
+    mut players: Query<(&mut Panel, &mut Place)>,
+    mut rng: ResMut<TableRng>,
+    mut news: MessageWriter<GeneNews>,
+) {
+    let out = ran_out(&mut passed, GenePhase::Setup, &calendar, &clock, &mut log);
+    if !out.is_empty() {
+        setup::setup_time_up(&seats, &mut players, &mut rng, &mut news);
+    }
+}
+
+/// The free phase's clock ran out: everyone is ready.
+fn free_clock(
+    mut passed: MessageReader<DeadlinePassed<GeneTimer>>,
+    calendar: Res<Calendar>,
+    clock: Res<TableClock>,
+    mut log: ResMut<ActionLog<GeneAction>>,
+    mut doings: Query<&mut Doings>,
+    mut news: MessageWriter<GeneNews>,
+) {
+    let out = ran_out(&mut passed, GenePhase::Free, &calendar, &clock, &mut log);
+    if !out.is_empty() {
+        news.write(GeneNews::FreeTimeUp);
+        for mut d in &mut doings {
+            d.ready = true;
+        }
+    }
+}
+
+/// A turn's clock ran out: the surplus is left, a player who has not moved
+/// is moved to a room in reach, and the turn ends (no vote is cast). The
+/// carry choice's clock: the oldest surplus is left.
+#[allow(clippy::too_many_arguments)]
+fn turn_clock(
+    mut passed: MessageReader<DeadlinePassed<GeneTimer>>,
+    calendar: Res<Calendar>,
+    clock: Res<TableClock>,
+    mut log: ResMut<ActionLog<GeneAction>>,
+    mut hands: Hands,
+    mut rng: ResMut<TableRng>,
+    mut acts: MessageWriter<Accepted<GeneAction>>,
+    mut ended: MessageWriter<TurnEnded>,
+) {
+    let out = ran_out(&mut passed, GenePhase::Action, &calendar, &clock, &mut log);
+    let Some(seat) = calendar.active() else {
+        return;
+    };
+    for timer in out {
+        if let GeneTimer::Drop { .. } = timer {
+            hands.drop_oldest(seat);
+            continue;
+        }
+        hands.news.write(GeneNews::TurnTimeUp { seat });
+        let (must_drop, moved, to) = {
+            let (hand, doings, panel, vitals, place) =
+                hands.players.get(hands.seats.get(seat)).expect("a seat");
+            let options = map().destinations(
+                place.0.expect("placed"),
+                speed(panel, doings),
+                vitals.shadow,
+            );
+            (hand.must_drop > 0, doings.moved, options)
+        };
+        if must_drop {
+            hands.drop_oldest(seat);
+        }
+        if !moved {
+            // Everyone must move: the referee picks a room in reach.
+            if let Some(&to) = to.choose(&mut rng.0) {
+                acts.write(Accepted {
+                    seat,
+                    action: GeneAction::Move { to },
+                });
+            }
+        }
+        ended.write(TurnEnded);
+    }
+}
+
+/// Gene Survival's schedule: each phase's moves under `in_state`, the
+/// clocks' defaults, then the turn order and the settlement's seven steps
+/// as one chain, in the seed's order.
 pub struct GenePlugin;
 
 impl Plugin for GenePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, fire_deadlines.in_set(TableSet::Deadlines))
-            .add_systems(Update, apply_actions.in_set(TableSet::Apply));
+        use GenePhase::*;
+        let count = app.world().resource::<Seats>().count();
+        let seats = SeatEntities::spawn(app.world_mut(), count);
+        for (_, e) in seats.iter() {
+            app.world_mut().entity_mut(e).insert((
+                Panel::default(),
+                Vitals::default(),
+                Place::default(),
+                Hand::default(),
+                Doings::default(),
+                Battles::default(),
+            ));
+        }
+        app.insert_resource(seats)
+            .init_resource::<Calendar>()
+            .init_resource::<Gassed>()
+            .init_resource::<Supply>()
+            .init_resource::<Piles>()
+            .init_resource::<Secrets>()
+            .init_resource::<TradeOffers>()
+            .init_resource::<Report>()
+            .init_resource::<Settling>()
+            .add_message::<GeneNews>()
+            .add_message::<TurnEnded>()
+            .add_systems(
+                Update,
+                (
+                    setup_clock.run_if(in_state(Setup)),
+                    free_clock.run_if(in_state(Free)),
+                    turn_clock.run_if(in_state(Action)),
+                )
+                    .in_set(TableSet::Deadlines),
+            )
+            .add_systems(
+                Update,
+                (
+                    setup::prepare.run_if(in_state(Setup)),
+                    (
+                        free::ready,
+                        free::offer,
+                        free::accept,
+                        free::decline,
+                        free::withdraw,
+                    )
+                        .run_if(in_state(Free)),
+                    free::discard.run_if(in_state(Free).or_else(in_state(Action))),
+                    free::chat,
+                    (
+                        action::movement,
+                        action::draw,
+                        action::take_card,
+                        action::use_card,
+                        action::surgery,
+                        action::gas_vote,
+                        action::end_turn,
+                    )
+                        .run_if(in_state(Action)),
+                )
+                    .in_set(TableSet::Apply),
+            )
+            .add_systems(
+                Update,
+                (
+                    setup::begin_when_prepared.run_if(in_state(Setup)),
+                    free::end_when_ready.run_if(in_state(Free)),
+                    action::next_turn.run_if(on_message::<TurnEnded>),
+                    (
+                        settlement::surgery,
+                        settlement::room_battles,
+                        settlement::gas_vote,
+                        settlement::upkeep,
+                        settlement::rockets,
+                        settlement::state_changes,
+                        settlement::revivals,
+                    )
+                        .chain()
+                        // Checked before each step: once one player is
+                        // left living, the later steps are not settled.
+                        .distributive_run_if(settlement::settling),
+                    settlement::end_settlement.run_if(settlement::settling_any),
+                    settlement::next_round,
+                )
+                    .chain()
+                    .in_set(TableSet::Settle),
+            )
+            .add_systems(Update, sync_clock.in_set(TableSet::Clocks))
+            .add_systems(Update, news::narrate.in_set(TableSet::Narrate));
     }
 }
 
@@ -377,161 +501,75 @@ impl Game for GeneGame {
 
     fn start(world: &mut World, setup: Option<&GeneSetup>) -> Result<(), Rejection> {
         world.resource::<Settings<GeneGame>>().0.check()?;
-        let names = world.resource::<Seats>().names.clone();
-        let mut rng = world.resource::<TableRng>().0.clone();
-        let mut state = GeneState::new(names.len(), &mut rng);
-        state.names = names;
-        state.state_cards_limit = world.resource::<Settings<GeneGame>>().0.state_cards;
-        let points = numbers().gene_points;
-        let (phase, lines) = match setup {
-            Some(setup) => (GenePhase::Free, setup.apply(&mut state, &mut rng)?),
-            None => (
-                GenePhase::Setup,
-                vec![Said::All(crate::Bilingual::new(
-                    format!(
-                        "Spend your {points} gene points and choose your spawn room, in secret."
-                    ),
-                    format!("请秘密分配 {points} 点基因并选择出生房间。"),
-                ))],
-            ),
-        };
-        world.resource_mut::<TableRng>().0 = rng;
-        let round = state.round;
-        world.insert_resource(state);
-        world.resource_mut::<Announcements>().speak(0, lines);
-        world.resource_mut::<NextState<GenePhase>>().set(phase);
-        let s = world.resource::<Settings<GeneGame>>().0.clone();
-        let (timer, secs) = match phase {
-            GenePhase::Setup => (GeneTimer::Setup, s.setup_secs),
-            _ => (GeneTimer::Free { round }, s.free_secs),
-        };
-        if secs > 0 {
-            let at = world.resource::<TableClock>().now_ms + u64::from(secs) * 1000;
-            world.resource_mut::<Deadlines<GeneTimer>>().set(timer, at);
+        let mut supply: Vec<ItemKind> = items()
+            .items
+            .iter()
+            .flat_map(|i| std::iter::repeat_n(i.kind, i.supply as usize))
+            .collect();
+        supply.shuffle(&mut world.resource_mut::<TableRng>().0);
+        world.insert_resource(Supply(supply));
+        match setup {
+            Some(setup) => setup.apply(world)?,
+            None => {
+                world.write_message(GeneNews::Opening);
+                world
+                    .resource_mut::<NextState<GenePhase>>()
+                    .set(GenePhase::Setup);
+            }
         }
         Ok(())
     }
 
     fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rejection> {
-        world
-            .resource::<GeneState>()
-            .check(phase(world), seat, action)
+        moves::check(world, seat, action)
     }
 
     fn capture(world: &World) -> GeneState {
-        world.resource::<GeneState>().clone()
-    }
-
-    fn restore(world: &mut World, state: GeneState) {
-        world.insert_resource(state);
-    }
-
-    fn view(world: &World, seat: Option<SeatId>) -> GeneView {
-        let state = world.resource::<GeneState>();
-        let phase = phase(world);
-        let mine = seat.map(|s| state.player(s));
-        let moved = mine.is_some_and(|p| p.moved);
-        let to_act = seat.is_some_and(|s| state.to_act(phase).contains(&s));
-        GeneView {
-            me: seat,
-            names: state.names.clone(),
-            phase,
-            round: state.round,
-            hp: state.players.iter().map(|p| p.public_hp).collect(),
-            shadows: state.players.iter().map(|p| p.shadow).collect(),
-            gassed: state.gassed.clone(),
-            to_act,
-            genes: mine.and_then(|p| p.genes),
-            room: mine.and_then(|p| p.room),
-            hand: mine.map(|p| p.hand.clone()).unwrap_or_default(),
-            moved,
-            drew: mine.is_some_and(|p| p.drew),
-            ready: mine.is_some_and(|p| p.ready),
-            changed_state: seat.is_some_and(|s| state.state_cards_spent(s)),
-            must_drop: mine.map_or(0, |p| p.must_drop),
-            can_discard: match (seat, mine.and_then(|p| p.hand.first())) {
-                (Some(s), Some(&kind)) => {
-                    state.check(phase, s, &GeneAction::Discard { kind }).is_ok()
-                }
-                _ => false,
-            },
-            destinations: match (mine, to_act && phase == GenePhase::Action && !moved) {
-                (Some(p), true) => map().destinations(p.room.expect("placed"), p.speed(), p.shadow),
-                _ => Vec::new(),
-            },
-            can_draw: match (seat, mine) {
-                (Some(s), Some(p)) if to_act && moved && !p.drew && !p.shadow => {
-                    state.kinds_here(s)
-                }
-                _ => Vec::new(),
-            },
-            can_take: match (seat, mine) {
-                (Some(s), Some(p)) if to_act && moved && !p.drew && !p.shadow => {
-                    state.lying_here(s)
-                }
-                _ => Vec::new(),
-            },
-            open_floors: state.open_floors(),
-            result: result(world),
-            order_card: seat
-                .and_then(|s| state.order.iter().position(|o| *o == s))
-                .map(|n| n as u8 + 1),
-            order: if matches!(phase, GenePhase::Action) {
-                state.order.clone()
-            } else {
-                Vec::new()
-            },
-            acted: state.players.iter().map(|p| p.acted).collect(),
-            active: match phase {
-                GenePhase::Action => state.active(),
-                _ => None,
-            },
-            offers: match seat {
-                Some(s) => state
-                    .offers
-                    .iter()
-                    .filter(|o| o.from == s || o.to == s)
-                    .cloned()
-                    .collect::<Vec<Offer>>(),
-                None => Vec::new(),
-            },
-            lying: mine
-                .and_then(|p| p.room)
-                .and_then(|r| state.piles.get(&r).cloned())
-                .unwrap_or_default(),
-            reach: match mine {
-                Some(p) if p.room.is_some() && phase != GenePhase::GameOver => {
-                    let from = p.room.expect("checked");
-                    map()
-                        .reachable(from, p.speed(), p.shadow)
-                        .into_iter()
-                        .filter(|(r, _)| *r != from)
-                        .collect()
-                }
-                _ => Vec::new(),
-            },
-            speed: mine.map_or(0, |p| p.speed()),
-            carry: mine.map_or(0, |p| p.carry()),
-            drained: mine.map_or(0, |p| p.drained),
-            immune: mine.is_some_and(|p| p.immune),
-            vote: mine.and_then(|p| p.vote),
-            audience: seat
-                .and_then(|s| state.audience(phase, s).ok())
-                .unwrap_or_default(),
-            deadline_ms: world
-                .resource::<Deadlines<GeneTimer>>()
-                .pending
+        let seats = world.resource::<SeatEntities>();
+        GeneState {
+            seats: seats
                 .iter()
-                .map(|d| d.at_ms)
-                .min(),
-            now_ms: world.resource::<TableClock>().now_ms,
-            settlement: state.report.clone(),
-            fought: mine.map(|p| p.fought.clone()).unwrap_or_default(),
+                .map(|(s, _)| SeatState {
+                    panel: part::<Panel>(world, s).clone(),
+                    vitals: part::<Vitals>(world, s).clone(),
+                    place: part::<Place>(world, s).clone(),
+                    hand: part::<Hand>(world, s).clone(),
+                    doings: part::<Doings>(world, s).clone(),
+                    battles: part::<Battles>(world, s).clone(),
+                })
+                .collect(),
+            calendar: world.resource::<Calendar>().clone(),
+            gassed: world.resource::<Gassed>().clone(),
+            supply: world.resource::<Supply>().clone(),
+            piles: world.resource::<Piles>().clone(),
+            secrets: world.resource::<Secrets>().clone(),
+            offers: world.resource::<TradeOffers>().clone(),
+            report: world.resource::<Report>().clone(),
         }
     }
 
+    fn restore(world: &mut World, state: GeneState) {
+        let seats = world.resource::<SeatEntities>().clone();
+        for ((_, e), s) in seats.iter().zip(state.seats) {
+            world
+                .entity_mut(e)
+                .insert((s.panel, s.vitals, s.place, s.hand, s.doings, s.battles));
+        }
+        world.insert_resource(state.calendar);
+        world.insert_resource(state.gassed);
+        world.insert_resource(state.supply);
+        world.insert_resource(state.piles);
+        world.insert_resource(state.secrets);
+        world.insert_resource(state.offers);
+        world.insert_resource(state.report);
+    }
+
+    fn view(world: &World, seat: Option<SeatId>) -> GeneView {
+        view(world, seat)
+    }
+
     fn to_act(world: &World) -> Vec<SeatId> {
-        world.resource::<GeneState>().to_act(phase(world))
+        to_act(world)
     }
 
     fn result(world: &World) -> Option<GameResult> {
@@ -543,18 +581,212 @@ impl Game for GeneGame {
     }
 }
 
+/// Seats the table waits on.
+pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
+    let seats = world.resource::<SeatEntities>();
+    let all = seats.iter().map(|(s, _)| s);
+    match phase(world) {
+        GenePhase::Setup => all
+            .filter(|&s| part::<Panel>(world, s).genes.is_none())
+            .collect(),
+        // Not yet ready, or asked to answer a trade.
+        GenePhase::Free => {
+            let offers = &world.resource::<TradeOffers>().0;
+            all.filter(|&s| !part::<Doings>(world, s).ready || offers.iter().any(|o| o.to == s))
+                .collect()
+        }
+        GenePhase::Action => world.resource::<Calendar>().active().into_iter().collect(),
+        GenePhase::Idle | GenePhase::GameOver => Vec::new(),
+    }
+}
+
+/// Final places (1 = first), once over.
+pub fn places(world: &World) -> Vec<u8> {
+    let seats = world.resource::<SeatEntities>();
+    let everyone_shadow = seats.iter().all(|(s, _)| part::<Vitals>(world, s).shadow);
+    let standings: Vec<super::settle::Standing> = seats
+        .iter()
+        .map(|(s, _)| {
+            let v = part::<Vitals>(world, s);
+            super::settle::Standing {
+                alive: !v.shadow || everyone_shadow,
+                hp: if everyone_shadow {
+                    v.last_round_hp
+                } else {
+                    v.hp
+                },
+                strength: part::<Panel>(world, s).genes.map_or(0, |g| g.strength),
+            }
+        })
+        .collect();
+    rank(&standings)
+}
+
 pub(crate) fn result(world: &World) -> Option<GameResult> {
-    let state = world.resource::<GeneState>();
-    if !state.over {
+    if phase(world) != GenePhase::GameOver {
         return None;
     }
-    let places = state.places();
+    let places = places(world);
     let cubes = &numbers().place_cubes;
     let scores = places
         .iter()
         .map(|&p| i64::from(*cubes.get(p as usize - 1).unwrap_or(&0)))
         .collect();
     Some(GameResult { scores, places })
+}
+
+/// Kinds of card lying in the seat's room.
+fn lying_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
+    let Some(r) = part::<Place>(world, seat).0 else {
+        return Vec::new();
+    };
+    let kinds: std::collections::BTreeSet<ItemKind> = world
+        .resource::<Piles>()
+        .0
+        .get(&r)
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    kinds.into_iter().collect()
+}
+
+/// Kinds of card the seat's room gives that the supply still has.
+fn kinds_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
+    let Some(r) = part::<Place>(world, seat).0 else {
+        return Vec::new();
+    };
+    let present: std::collections::BTreeSet<ItemKind> =
+        world.resource::<Supply>().0.iter().copied().collect();
+    map()
+        .room(r)
+        .draws
+        .iter()
+        .copied()
+        .filter(|k| present.contains(k))
+        .collect()
+}
+
+pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
+    let phase = phase(world);
+    let seats = world.resource::<SeatEntities>();
+    let calendar = world.resource::<Calendar>();
+    let every = |f: &dyn Fn(SeatId) -> bool| seats.iter().map(|(s, _)| f(s)).collect::<Vec<_>>();
+    let to_act = seat.is_some_and(|s| to_act(world).contains(&s));
+    let mine = seat.map(|s| {
+        (
+            part::<Panel>(world, s),
+            part::<Vitals>(world, s),
+            part::<Place>(world, s),
+            part::<Hand>(world, s),
+            part::<Doings>(world, s),
+        )
+    });
+    let moved = mine.is_some_and(|m| m.4.moved);
+    GeneView {
+        me: seat,
+        names: world.resource::<Seats>().names.clone(),
+        phase,
+        round: calendar.round,
+        hp: seats
+            .iter()
+            .map(|(s, _)| part::<Vitals>(world, s).public_hp)
+            .collect(),
+        shadows: every(&|s| part::<Vitals>(world, s).shadow),
+        gassed: world.resource::<Gassed>().0.clone(),
+        to_act,
+        genes: mine.and_then(|m| m.0.genes),
+        room: mine.and_then(|m| m.2.0),
+        hand: mine.map(|m| m.3.cards.clone()).unwrap_or_default(),
+        moved,
+        drew: mine.is_some_and(|m| m.4.drew),
+        ready: mine.is_some_and(|m| m.4.ready),
+        changed_state: seat.is_some_and(|s| moves::state_cards_spent(world, s)),
+        must_drop: mine.map_or(0, |m| m.3.must_drop),
+        can_discard: match (seat, mine.and_then(|m| m.3.cards.first())) {
+            (Some(s), Some(&kind)) => moves::check(world, s, &GeneAction::Discard { kind }).is_ok(),
+            _ => false,
+        },
+        destinations: match (mine, to_act && phase == GenePhase::Action && !moved) {
+            (Some((panel, vitals, place, _, doings)), true) => {
+                action::destinations(place, panel, vitals, doings)
+            }
+            _ => Vec::new(),
+        },
+        can_draw: match (seat, mine) {
+            (Some(s), Some(m)) if to_act && moved && !m.4.drew && !m.1.shadow => {
+                kinds_here(world, s)
+            }
+            _ => Vec::new(),
+        },
+        can_take: match (seat, mine) {
+            (Some(s), Some(m)) if to_act && moved && !m.4.drew && !m.1.shadow => {
+                lying_here(world, s)
+            }
+            _ => Vec::new(),
+        },
+        open_floors: moves::open_floors(world),
+        result: result(world),
+        order_card: seat
+            .and_then(|s| calendar.order.iter().position(|o| *o == s))
+            .map(|n| n as u8 + 1),
+        order: if matches!(phase, GenePhase::Action) {
+            calendar.order.clone()
+        } else {
+            Vec::new()
+        },
+        acted: every(&|s| part::<Doings>(world, s).acted),
+        active: match phase {
+            GenePhase::Action => calendar.active(),
+            _ => None,
+        },
+        offers: match seat {
+            Some(s) => world
+                .resource::<TradeOffers>()
+                .0
+                .iter()
+                .filter(|o| o.from == s || o.to == s)
+                .cloned()
+                .collect::<Vec<Offer>>(),
+            None => Vec::new(),
+        },
+        lying: mine
+            .and_then(|m| m.2.0)
+            .and_then(|r| world.resource::<Piles>().0.get(&r).cloned())
+            .unwrap_or_default(),
+        reach: match mine {
+            Some((panel, vitals, place, _, doings))
+                if place.0.is_some() && phase != GenePhase::GameOver =>
+            {
+                let from = place.0.expect("checked");
+                map()
+                    .reachable(from, speed(panel, doings), vitals.shadow)
+                    .into_iter()
+                    .filter(|(r, _)| *r != from)
+                    .collect()
+            }
+            _ => Vec::new(),
+        },
+        speed: mine.map_or(0, |m| speed(m.0, m.4)),
+        carry: mine.map_or(0, |m| carry(m.0, m.1)),
+        drained: mine.map_or(0, |m| m.1.drained),
+        immune: mine.is_some_and(|m| m.1.immune),
+        vote: mine.and_then(|m| m.4.vote),
+        audience: seat
+            .and_then(|s| moves::hearers(world, s).ok())
+            .unwrap_or_default(),
+        deadline_ms: world
+            .resource::<Deadlines<GeneTimer>>()
+            .pending
+            .iter()
+            .map(|d| d.at_ms)
+            .min(),
+        now_ms: world.resource::<TableClock>().now_ms,
+        settlement: world.resource::<Report>().0.clone(),
+        fought: seat
+            .map(|s| part::<Battles>(world, s).0.clone())
+            .unwrap_or_default(),
+    }
 }
 
 /// Plays a random legal move.

@@ -7,16 +7,16 @@ use std::collections::BTreeSet;
 
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::game::{GeneGame, GeneView};
+use super::game::{GeneGame, GeneView, places, result};
 use super::map::{FloorId, ItemKind, RoomId, map};
+use super::moves::part;
 use super::settle::{Genes, numbers};
-use super::state::{GenePhase, GeneState};
+use super::setup::RoundStart;
+use super::state::*;
 use crate::scenario::{Heard, verify_heard, verify_sight};
-use crate::table::Said;
-use crate::table::{Rejection, SeatId};
+use crate::table::{Rejection, SeatEntities, SeatId, with_param};
 
 /// One player as a scenario sets them down.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -66,42 +66,41 @@ fn bad(why: String) -> Rejection {
 }
 
 impl GeneSetup {
-    /// Lays the table out as the set-up says and begins its round; returns
-    /// what the referee says as the round begins.
-    pub fn apply(
-        &self,
-        state: &mut GeneState,
-        rng: &mut ChaCha8Rng,
-    ) -> Result<Vec<Said>, Rejection> {
+    /// Lays the table out as the set-up says and begins its round.
+    pub fn apply(&self, world: &mut World) -> Result<(), Rejection> {
         let n = numbers();
-        if self.players.len() != state.players.len() {
+        let seats = world.resource::<SeatEntities>().clone();
+        let count = seats.0.len();
+        if self.players.len() != count {
             return Err(bad(format!(
-                "{} players set up for {} seats",
-                self.players.len(),
-                state.players.len()
+                "{} players set up for {count} seats",
+                self.players.len()
             )));
         }
         let round = self.round.unwrap_or(1);
         if round == 0 || round > n.rounds {
             return Err(bad(format!("there is no round {round}")));
         }
-        let mut take_from_supply = |kind: ItemKind| -> Result<(), Rejection> {
-            let at = state
-                .supply
-                .iter()
-                .position(|k| *k == kind)
-                .ok_or_else(|| bad(format!("more {kind:?} cards than the supply has")))?;
-            state.supply.remove(at);
-            Ok(())
-        };
-        for p in &self.players {
-            for k in &p.hand {
-                take_from_supply(*k)?;
+        {
+            let mut supply = world.resource_mut::<Supply>();
+            let mut take_from_supply = |kind: ItemKind| -> Result<(), Rejection> {
+                let at = supply
+                    .0
+                    .iter()
+                    .position(|k| *k == kind)
+                    .ok_or_else(|| bad(format!("more {kind:?} cards than the supply has")))?;
+                supply.0.remove(at);
+                Ok(())
+            };
+            for p in &self.players {
+                for k in &p.hand {
+                    take_from_supply(*k)?;
+                }
             }
-        }
-        for (_, cards) in &self.lying {
-            for k in cards {
-                take_from_supply(*k)?;
+            for (_, cards) in &self.lying {
+                for k in cards {
+                    take_from_supply(*k)?;
+                }
             }
         }
         for (i, s) in self.players.iter().enumerate() {
@@ -119,50 +118,60 @@ impl GeneSetup {
             if s.shadow && !s.hand.is_empty() {
                 return Err(bad(format!("seat {}: shadows hold no cards", i + 1)));
             }
-            let p = &mut state.players[i];
-            p.genes = Some(s.genes);
-            p.room = Some(s.room);
-            p.hand = s.hand.clone();
-            p.hp = hp;
-            p.public_hp = hp;
-            p.last_round_hp = hp;
-            p.shadow = s.shadow;
-            p.drained = s.drained;
-            p.immune = s.immune;
         }
-        for (room, cards) in &self.lying {
-            state.piles.entry(*room).or_default().extend(cards);
-        }
-        for f in &self.gassed {
-            if !state.gassed.contains(f) {
-                state.gassed.push(*f);
-            }
-        }
-        state.round = round - 1;
-        let mut said = Vec::new();
-        state.begin_round(rng, &mut said);
         if let Some(order) = &self.order {
-            let seats: BTreeSet<SeatId> = order.iter().copied().collect();
-            if order.len() != state.players.len()
-                || seats.len() != order.len()
-                || order.iter().any(|s| s.index() >= state.players.len())
+            let named: BTreeSet<SeatId> = order.iter().copied().collect();
+            if order.len() != count
+                || named.len() != order.len()
+                || order.iter().any(|s| s.index() >= count)
             {
                 return Err(bad("the order names every seat once".into()));
             }
-            state.order = order.clone();
-            // The order cards as the set-up dealt them.
-            said.retain(|l| matches!(l, Said::All(_)));
-            for (n, s) in order.iter().enumerate() {
-                said.push(Said::To(
-                    *s,
-                    crate::Bilingual::new(
-                        format!("Round {round}: your order card is {}.", n + 1),
-                        format!("第 {round} 轮：你的顺位卡是 {}。", n + 1),
-                    ),
-                ));
+        }
+        for ((_, e), s) in seats.iter().zip(&self.players) {
+            let hp = s.hp.unwrap_or(if s.shadow { 0 } else { n.start_hp });
+            world.entity_mut(e).insert((
+                Panel {
+                    genes: Some(s.genes),
+                    operated: false,
+                },
+                Place(Some(s.room)),
+                Hand {
+                    cards: s.hand.clone(),
+                    must_drop: 0,
+                },
+                Vitals {
+                    hp,
+                    public_hp: hp,
+                    last_round_hp: hp,
+                    shadow: s.shadow,
+                    drained: s.drained,
+                    immune: s.immune,
+                },
+            ));
+        }
+        for (room, cards) in &self.lying {
+            world
+                .resource_mut::<Piles>()
+                .0
+                .entry(*room)
+                .or_default()
+                .extend(cards);
+        }
+        {
+            let mut gassed = world.resource_mut::<Gassed>();
+            for f in &self.gassed {
+                if !gassed.0.contains(f) {
+                    gassed.0.push(*f);
+                }
             }
         }
-        Ok(said)
+        world.resource_mut::<Calendar>().round = round - 1;
+        let order = self.order.clone();
+        with_param::<RoundStart<'static, 'static>, _>(world, |mut start| {
+            start.begin(order.as_deref())
+        });
+        Ok(())
     }
 }
 
@@ -223,9 +232,10 @@ fn sorted(mut cards: Vec<ItemKind>) -> Vec<ItemKind> {
 
 /// Whether the check holds; if not, what is the case instead.
 pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
-    let state = world.resource::<GeneState>();
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
-    let p = |s: SeatId| state.players.get(s.index());
+    let count = world.resource::<SeatEntities>().0.len();
+    let seat = |s: SeatId| (s.index() < count).then_some(s);
+    let calendar = world.resource::<Calendar>();
     let room_key =
         |r: Option<RoomId>| r.map_or("nowhere".to_string(), |r| map().room(r).key.clone());
     match check {
@@ -233,31 +243,31 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
             let phase = *world.resource::<State<GenePhase>>().get();
             ok(phase == *want, format!("phase is {phase:?}, not {want:?}"))
         }
-        GeneCheck::Round(r) => ok(state.round == *r, format!("round is {}", state.round)),
+        GeneCheck::Round(r) => ok(calendar.round == *r, format!("round is {}", calendar.round)),
         GeneCheck::Hp(s, hp) => {
-            let have = p(*s).map(|p| p.hp);
+            let have = seat(*s).map(|s| part::<Vitals>(world, s).hp);
             ok(
                 have == Some(*hp),
                 format!("seat {s} has {have:?} HP, not {hp}"),
             )
         }
         GeneCheck::PublicHp(s, hp) => {
-            let have = p(*s).map(|p| p.public_hp);
+            let have = seat(*s).map(|s| part::<Vitals>(world, s).public_hp);
             ok(
                 have == Some(*hp),
                 format!("seat {s}'s public HP is {have:?}, not {hp}"),
             )
         }
         GeneCheck::Shadow(s, b) => {
-            let have = p(*s).map(|p| p.shadow);
+            let have = seat(*s).map(|s| part::<Vitals>(world, s).shadow);
             ok(have == Some(*b), format!("seat {s} shadow: {have:?}"))
         }
         GeneCheck::Immune(s, b) => {
-            let have = p(*s).map(|p| p.immune);
+            let have = seat(*s).map(|s| part::<Vitals>(world, s).immune);
             ok(have == Some(*b), format!("seat {s} immune: {have:?}"))
         }
         GeneCheck::Room(s, r) => {
-            let have = p(*s).and_then(|p| p.room);
+            let have = seat(*s).and_then(|s| part::<Place>(world, s).0);
             ok(
                 have == Some(*r),
                 format!(
@@ -268,18 +278,22 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
             )
         }
         GeneCheck::Hand(s, cards) => {
-            let have = sorted(p(*s).map(|p| p.hand.clone()).unwrap_or_default());
+            let have = sorted(
+                seat(*s)
+                    .map(|s| part::<Hand>(world, s).cards.clone())
+                    .unwrap_or_default(),
+            );
             ok(
                 have == sorted(cards.clone()),
                 format!("seat {s} holds {have:?}, not {cards:?}"),
             )
         }
         GeneCheck::Genes(s, g) => {
-            let have = p(*s).and_then(|p| p.genes);
+            let have = seat(*s).and_then(|s| part::<Panel>(world, s).genes);
             ok(have == Some(*g), format!("seat {s} has genes {have:?}"))
         }
         GeneCheck::Gassed(floors) => {
-            let have: BTreeSet<FloorId> = state.gassed.iter().copied().collect();
+            let have: BTreeSet<FloorId> = world.resource::<Gassed>().0.iter().copied().collect();
             let want: BTreeSet<FloorId> = floors.iter().copied().collect();
             let keys = |s: &BTreeSet<FloorId>| s.iter().map(FloorId::key).collect::<Vec<_>>();
             ok(
@@ -288,34 +302,41 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
             )
         }
         GeneCheck::Lying(room, cards) => {
-            let have = sorted(state.piles.get(room).cloned().unwrap_or_default());
+            let have = sorted(
+                world
+                    .resource::<Piles>()
+                    .0
+                    .get(room)
+                    .cloned()
+                    .unwrap_or_default(),
+            );
             ok(
                 have == sorted(cards.clone()),
                 format!("{} holds {have:?}, not {cards:?}", room_key(Some(*room))),
             )
         }
         GeneCheck::Active(s) => {
-            let have = state.active();
+            let have = calendar.active();
             ok(
                 have == Some(*s),
                 format!("the active seat is {have:?}, not {s}"),
             )
         }
         GeneCheck::Order(order) => ok(
-            state.order == *order,
-            format!("the order is {:?}", state.order),
+            calendar.order == *order,
+            format!("the order is {:?}", calendar.order),
         ),
         GeneCheck::Place(s, place) => {
-            if !state.over {
+            if result(world).is_none() {
                 return Err("the game is not over".into());
             }
-            let have = state.places()[s.index()];
+            let have = places(world)[s.index()];
             ok(
                 have == *place,
                 format!("seat {s} finished {have}, not {place}"),
             )
         }
-        GeneCheck::Score(s, n) => crate::scenario::verify_score(super::game::result(world), *s, *n),
+        GeneCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
         GeneCheck::Said(t) => verify_heard(world, Heard::Said(t)),
         GeneCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
         GeneCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),

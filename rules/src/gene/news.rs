@@ -1,0 +1,252 @@
+//! The narrator: Gene Survival's news in words, from
+//! `rules/i18n/{en,zh}/gene.ftl`. Secrets (a spawn room, a hand, an order
+//! card, a trade) are told only to their seats; in the action phase table
+//! talk reaches only those on the same side of the action room.
+
+use bevy_ecs::prelude::*;
+
+use super::items::items;
+use super::map::{FloorId, ItemKind, RoomId, map};
+use super::state::*;
+use crate::narrate::Arg;
+use crate::table::{Announcements, Said, SeatId, Seats, TableClock};
+use crate::text::Bilingual;
+
+crate::phrasebook!("gene");
+
+pub(crate) fn words(key: &str, args: &[(&str, Arg)]) -> Bilingual {
+    say(key, args)
+}
+
+pub fn room_name(r: RoomId) -> Bilingual {
+    map().room(r).name.clone()
+}
+
+pub fn floor_name(f: FloorId) -> Bilingual {
+    map().floor_name(f)
+}
+
+fn card(k: ItemKind) -> Arg {
+    items().get(k).name.clone().into()
+}
+
+/// "Water, Food" / "水、粮", or "nothing".
+pub fn card_list(cards: &[ItemKind]) -> Bilingual {
+    if cards.is_empty() {
+        return say("nothing", &[]);
+    }
+    let names: Vec<&Bilingual> = cards.iter().map(|k| &items().get(*k).name).collect();
+    Bilingual::new(
+        names
+            .iter()
+            .map(|n| n.en.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        names
+            .iter()
+            .map(|n| n.zh.as_str())
+            .collect::<Vec<_>>()
+            .join("、"),
+    )
+}
+
+/// Puts the step's news into words, in the order it happened.
+pub fn narrate(
+    mut news: MessageReader<GeneNews>,
+    seats: Res<Seats>,
+    clock: Res<TableClock>,
+    mut said: ResMut<Announcements>,
+) {
+    let mut lines = Vec::new();
+    for n in news.read() {
+        tell(n, &seats, &mut lines);
+    }
+    said.speak(clock.now_ms, lines);
+}
+
+fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
+    let name = |s: SeatId| Arg::Text(seats.name(s).to_string());
+    let to = |out: &mut Vec<Said>, seat: SeatId, key: &str, args: &[(&str, Arg)]| {
+        out.push(Said::To(seat, say(key, args)));
+    };
+    let all = |out: &mut Vec<Said>, key: &str, args: &[(&str, Arg)]| {
+        out.push(Said::All(say(key, args)));
+    };
+    match news {
+        GeneNews::Opening => all(
+            out,
+            "opening",
+            &[("points", super::settle::numbers().gene_points.into())],
+        ),
+        GeneNews::Spawned { seat, room } => {
+            to(out, *seat, "spawned", &[("room", room_name(*room).into())])
+        }
+        GeneNews::SetupTimeUp { seat, genes, room } => to(
+            out,
+            *seat,
+            "setup-time-up",
+            &[
+                ("strength", genes.strength.into()),
+                ("speed", genes.speed.into()),
+                ("carry", genes.carry.into()),
+                ("room", room_name(*room).into()),
+            ],
+        ),
+        GeneNews::OrderCard {
+            seat,
+            round,
+            card: n,
+        } => to(
+            out,
+            *seat,
+            "order-card",
+            &[("round", (*round).into()), ("n", (*n).into())],
+        ),
+        GeneNews::FreePhase { round } => all(out, "free-phase", &[("round", (*round).into())]),
+        GeneNews::FreeTimeUp => all(out, "free-time-up", &[]),
+        GeneNews::SurplusLeft { seat, cards, room } => to(
+            out,
+            *seat,
+            "surplus-left",
+            &[
+                ("cards", card_list(cards).into()),
+                ("room", room_name(*room).into()),
+            ],
+        ),
+        GeneNews::SurplusReturned { seat, cards } => to(
+            out,
+            *seat,
+            "surplus-returned",
+            &[("cards", card_list(cards).into())],
+        ),
+        GeneNews::ActionPhase { order } => {
+            let names: Vec<&str> = order.iter().map(|s| seats.name(*s)).collect();
+            let order = Bilingual::new(names.join(", "), names.join("、"));
+            all(out, "action-phase", &[("order", order.into())]);
+        }
+        GeneNews::Moved { seat, room } => {
+            to(out, *seat, "moved", &[("room", room_name(*room).into())])
+        }
+        GeneNews::Received {
+            seat,
+            card: k,
+            took,
+        } => {
+            let key = if *took { "took" } else { "drew" };
+            to(out, *seat, key, &[("card", card(*k))]);
+        }
+        GeneNews::OverCarry { seat, surplus } => {
+            to(out, *seat, "over-carry", &[("n", (*surplus).into())])
+        }
+        GeneNews::DroppedOldest { seat, cards, room } => to(
+            out,
+            *seat,
+            "dropped-oldest",
+            &[
+                ("cards", card_list(cards).into()),
+                ("room", room_name(*room).into()),
+            ],
+        ),
+        GeneNews::Used { seat, card: k } => to(out, *seat, "used", &[("card", card(*k))]),
+        GeneNews::Operated { seat, genes } => to(
+            out,
+            *seat,
+            "operated",
+            &[
+                ("strength", genes.strength.into()),
+                ("speed", genes.speed.into()),
+                ("carry", genes.carry.into()),
+            ],
+        ),
+        GeneNews::Offered(o) => {
+            let swap = if o.swap_order {
+                say("swap", &[])
+            } else {
+                Bilingual::new("", "")
+            };
+            let (g, w) = (card_list(&o.give), card_list(&o.want));
+            to(
+                out,
+                o.to,
+                "offer-to-you",
+                &[
+                    ("from", name(o.from)),
+                    ("give", g.clone().into()),
+                    ("want", w.clone().into()),
+                    ("swap", swap.clone().into()),
+                ],
+            );
+            to(
+                out,
+                o.from,
+                "offer-you-made",
+                &[
+                    ("to", name(o.to)),
+                    ("give", g.into()),
+                    ("want", w.into()),
+                    ("swap", swap.into()),
+                ],
+            );
+        }
+        GeneNews::Traded { offer: o, orders } => {
+            let sides = [
+                (o.from, o.to, &o.give, &o.want, orders.map(|(a, _)| a)),
+                (o.to, o.from, &o.want, &o.give, orders.map(|(_, b)| b)),
+            ];
+            for (me, them, gave, got, order) in sides {
+                let mut args = vec![
+                    ("other", name(them)),
+                    ("gave", card_list(gave).into()),
+                    ("got", card_list(got).into()),
+                ];
+                let key = match order {
+                    Some(n) => {
+                        args.push(("n", n.into()));
+                        "traded-order"
+                    }
+                    None => "traded",
+                };
+                to(out, me, key, &args);
+            }
+        }
+        GeneNews::OfferLapsed { a, b } => {
+            for (s, other) in [(*a, *b), (*b, *a)] {
+                to(out, s, "offer-lapsed", &[("other", name(other))]);
+            }
+        }
+        GeneNews::Declined { from, by } => to(out, *from, "declined", &[("by", name(*by))]),
+        GeneNews::Withdrawn { from, to: them } => {
+            to(out, *them, "withdrawn", &[("from", name(*from))])
+        }
+        GeneNews::Chat {
+            from,
+            text,
+            to: audience,
+        } => {
+            let line = say(
+                "chat",
+                &[("name", name(*from)), ("text", Arg::Text(text.clone()))],
+            );
+            match audience {
+                Some(seats) => out.extend(seats.iter().map(|s| Said::To(*s, line.clone()))),
+                None => out.push(Said::All(line)),
+            }
+        }
+        GeneNews::TurnTimeUp { seat } => all(out, "turn-time-up", &[("name", name(*seat))]),
+        GeneNews::Settled(line) => out.push(Said::All(line.text.clone())),
+        GeneNews::GameOver => all(out, "game-over", &[]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrate::Phrasebook;
+
+    /// Chinese and English throughout: both files give every phrase.
+    #[test]
+    fn both_languages_have_every_phrase() {
+        assert_eq!(Phrasebook::missing(EN, ZH), Vec::<String>::new());
+        assert_eq!(say("nothing", &[]), Bilingual::new("nothing", "无"));
+    }
+}

@@ -1,0 +1,354 @@
+//! The settlement (seed: 「结算」; rules.md §8), announced in the seed's
+//! order, one system a step, chained in `game.rs`:
+//! 1 surgery, 2 room battles, 3 gas vote, 4 upkeep, 5 rockets,
+//! 6 state changes, 7 revivals, then the HP roll-call. HP changes step by
+//! step: 「若在任意结算过程中，有玩家的生命值归零，则会公示成为暗影」, and
+//! 「若任意轮次中只剩1名玩家存活，则该玩家直接获胜，游戏立即结束」: once one
+//! player is left living, the later steps are not settled.
+
+use std::collections::BTreeMap;
+
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
+use bevy_state::prelude::*;
+
+use super::map::{FloorId, ItemKind, RoomId, map};
+use super::news::{floor_name, room_name, words};
+use super::settle::{battle_losses, numbers};
+use super::setup::RoundStart;
+use super::state::*;
+use crate::narrate::Arg;
+use crate::table::{SeatEntities, SeatId, Seats};
+use crate::text::Bilingual;
+
+/// A settlement is under way and the game is not yet decided.
+pub fn settling(s: Res<Settling>, vitals: Query<&Vitals>) -> bool {
+    s.on && vitals.iter().filter(|v| !v.shadow).count() > 1
+}
+
+/// A settlement is under way.
+pub fn settling_any(s: Res<Settling>) -> bool {
+    s.on
+}
+
+/// What every step touches.
+#[derive(SystemParam)]
+pub struct Step<'w, 's> {
+    pub seats: Res<'w, SeatEntities>,
+    pub names: Res<'w, Seats>,
+    pub calendar: Res<'w, Calendar>,
+    pub vitals: Query<'w, 's, (&'static mut Vitals, &'static mut Place, &'static mut Hand)>,
+    pub piles: ResMut<'w, Piles>,
+    pub settling: ResMut<'w, Settling>,
+    pub news: MessageWriter<'w, GeneNews>,
+}
+
+impl Step<'_, '_> {
+    fn name(&self, seat: SeatId) -> Arg {
+        Arg::Text(self.names.name(seat).to_string())
+    }
+
+    /// Announces a settlement line (and keeps it for the report).
+    fn line(&mut self, step: u8, text: Bilingual, rooms: Vec<RoomId>, floors: Vec<FloorId>) {
+        let line = SettleLine {
+            step,
+            round: self.calendar.round,
+            text,
+            rooms,
+            floors,
+        };
+        self.settling.lines.push(line.clone());
+        self.news.write(GeneNews::Settled(line));
+    }
+
+    /// Applies one step's HP changes (a negative loss heals, up to the
+    /// maximum); a player at 0 becomes a shadow at once, and their cards go
+    /// to the morgue.
+    fn hurt(&mut self, loss: &[i32], step: u8) {
+        let max = numbers().max_hp;
+        let morgue = map().morgue();
+        for (i, &l) in loss.iter().enumerate() {
+            let seat = SeatId(i as u8);
+            let cards = {
+                let (mut v, mut place, mut hand) =
+                    self.vitals.get_mut(self.seats.get(seat)).expect("a seat");
+                if v.shadow || l == 0 {
+                    continue;
+                }
+                v.hp = (v.hp - l).min(max);
+                if v.hp > 0 {
+                    continue;
+                }
+                v.hp = 0;
+                v.shadow = true;
+                v.drained = 0;
+                place.0 = Some(morgue);
+                std::mem::take(&mut hand.cards)
+            };
+            self.piles.0.entry(morgue).or_default().extend(cards);
+            self.settling.fallen.push(seat);
+            let text = words("s-shadow", &[("name", self.name(seat))]);
+            self.line(step, text, vec![], vec![]);
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.seats.0.len()
+    }
+}
+
+/// Step 1: Whether a surgery took place (not who, not what).
+pub fn surgery(mut step: Step, secrets: Res<Secrets>) {
+    let key = if secrets.surgery {
+        "s-surgery"
+    } else {
+        "s-no-surgery"
+    };
+    step.line(1, words(key, &[]), vec![], vec![]);
+}
+
+/// Step 2: Battles, brawls, shadows meeting the living (room names only).
+pub fn room_battles(mut step: Step, mut others: Query<(&Panel, &Doings, &mut Battles)>) {
+    let round = step.calendar.round;
+    let mut rooms: BTreeMap<RoomId, Vec<SeatId>> = BTreeMap::new();
+    for (seat, e) in step.seats.iter() {
+        if let Some(r) = step.vitals.get(e).expect("a seat").1.0 {
+            rooms.entry(r).or_default().push(seat);
+        }
+    }
+    let mut loss = vec![0i32; step.count()];
+    let mut events = Vec::new();
+    for (room, here) in &rooms {
+        let shadow = |s: &SeatId| {
+            step.vitals
+                .get(step.seats.get(*s))
+                .expect("a seat")
+                .0
+                .shadow
+        };
+        let (shadows, living): (Vec<SeatId>, Vec<SeatId>) = here.iter().partition(|s| shadow(s));
+        if living.len() >= 2 {
+            let strengths: Vec<i32> = living
+                .iter()
+                .map(|s| {
+                    let e = step.seats.get(*s);
+                    let (panel, doings, _) = others.get(e).expect("a seat");
+                    strength(panel, step.vitals.get(e).expect("a seat").0, doings)
+                })
+                .collect();
+            for (k, l) in battle_losses(&strengths).into_iter().enumerate() {
+                loss[living[k].index()] += l;
+                others
+                    .get_mut(step.seats.get(living[k]))
+                    .expect("a seat")
+                    .2
+                    .0
+                    .push((round, *room, l));
+            }
+            let key = if living.len() == 2 {
+                "s-battle"
+            } else {
+                "s-brawl"
+            };
+            events.push((words(key, &[("room", room_name(*room).into())]), *room));
+        }
+        if !living.is_empty() && !shadows.is_empty() {
+            for l in &living {
+                loss[l.index()] += shadows.len() as i32;
+            }
+            for sh in &shadows {
+                step.vitals
+                    .get_mut(step.seats.get(*sh))
+                    .expect("a seat")
+                    .0
+                    .drained += living.len() as i32;
+            }
+            events.push((
+                words("s-shadow-met", &[("room", room_name(*room).into())]),
+                *room,
+            ));
+        }
+    }
+    if events.is_empty() {
+        step.line(2, words("s-no-battles", &[]), vec![], vec![]);
+    }
+    for (text, room) in events {
+        step.line(2, text, vec![room], vec![]);
+    }
+    step.hurt(&loss, 2);
+}
+
+/// Step 3: The new gas floor(s): most votes; every floor tied at the top.
+/// Then the gas hurts the living on gassed floors (not the immune).
+pub fn gas_vote(mut step: Step, mut gassed: ResMut<Gassed>, doings: Query<&Doings>) {
+    let mut votes: BTreeMap<FloorId, u32> = BTreeMap::new();
+    for (_, e) in step.seats.iter() {
+        if let Some(f) = doings.get(e).expect("a seat").vote {
+            *votes.entry(f).or_default() += 1;
+        }
+    }
+    if let Some(&top) = votes.values().max() {
+        for (f, v) in &votes {
+            if *v == top && !gassed.0.contains(f) {
+                gassed.0.push(*f);
+                let text = words("s-gassed", &[("floor", floor_name(*f).into())]);
+                step.line(3, text, vec![], vec![*f]);
+            }
+        }
+    }
+    let gas = numbers().gas(step.calendar.round);
+    let loss: Vec<i32> = step
+        .seats
+        .iter()
+        .map(|(_, e)| {
+            let (v, place, _) = step.vitals.get(e).expect("a seat");
+            let on_gas = place
+                .0
+                .is_some_and(|r| gassed.0.contains(&map().room(r).floor));
+            if !v.shadow && !v.immune && on_gas {
+                gas
+            } else {
+                0
+            }
+        })
+        .collect();
+    step.hurt(&loss, 3);
+}
+
+/// Step 4: Upkeep from round 2: one water and one food.
+pub fn upkeep(mut step: Step) {
+    let n = numbers();
+    let round = step.calendar.round;
+    let mut loss = vec![0; step.count()];
+    for (seat, e) in step.seats.clone().iter() {
+        let (v, _, mut hand) = step.vitals.get_mut(e).expect("a seat");
+        if v.shadow || v.immune || round < n.upkeep_from_round {
+            continue;
+        }
+        let water = take(&mut hand.cards, ItemKind::Water);
+        let food = take(&mut hand.cards, ItemKind::Food);
+        loss[seat.index()] = n.upkeep_loss(round, water, food);
+    }
+    step.hurt(&loss, 4);
+}
+
+/// Step 5: The rooms the rocket launcher hit: every living player there.
+pub fn rockets(mut step: Step, mut secrets: ResMut<Secrets>) {
+    let mut loss = vec![0; step.count()];
+    for r in std::mem::take(&mut secrets.rockets) {
+        let text = words("s-rocket", &[("room", room_name(r).into())]);
+        step.line(5, text, vec![r], vec![]);
+        for (seat, e) in step.seats.iter() {
+            let (v, place, _) = step.vitals.get(e).expect("a seat");
+            if !v.shadow && place.0 == Some(r) {
+                loss[seat.index()] += 3;
+            }
+        }
+    }
+    step.hurt(&loss, 5);
+}
+
+/// Step 6: Whether anyone changed their own state with medicine, alcohol
+/// or adrenaline: 「是否有玩家……改变自身状态」 (whether, not who).
+pub fn state_changes(mut step: Step, doings: Query<&Doings>) {
+    let mut loss = vec![0; step.count()];
+    let mut changed = false;
+    for (seat, e) in step.seats.iter() {
+        let d = doings.get(e).expect("a seat");
+        if d.state_change != 0 || d.extra_strength != 0 || d.extra_speed != 0 {
+            changed = true;
+            if !step.vitals.get(e).expect("a seat").0.shadow {
+                loss[seat.index()] = -d.state_change;
+            }
+        }
+    }
+    let key = if changed {
+        "s-state-changed"
+    } else {
+        "s-state-unchanged"
+    };
+    step.line(6, words(key, &[]), vec![], vec![]);
+    step.hurt(&loss, 6);
+}
+
+/// Step 7: Shadows that drained enough revive, with their old panel.
+pub fn revivals(mut step: Step) {
+    let n = numbers();
+    for (seat, e) in step.seats.clone().iter() {
+        let fell_now = step.settling.fallen.contains(&seat);
+        let (mut v, _, _) = step.vitals.get_mut(e).expect("a seat");
+        v.immune = false;
+        if v.shadow && !fell_now && v.drained >= n.revive_after_drained {
+            v.shadow = false;
+            v.hp = n.revive_hp;
+            v.drained = 0;
+            v.immune = true;
+            let text = words("s-revived", &[("name", step.name(seat))]);
+            step.line(7, text, vec![], vec![]);
+        }
+    }
+}
+
+/// The end of a settlement, after its last step or the step that decided
+/// the game: every HP is announced, and the game ends or the living
+/// remember this round's HP (rules.md §8).
+pub fn end_settlement(
+    mut step: Step,
+    mut report: ResMut<Report>,
+    mut next: ResMut<NextState<GenePhase>>,
+) {
+    let round = step.calendar.round;
+    let living: Vec<SeatId> = step
+        .seats
+        .iter()
+        .filter(|(_, e)| !step.vitals.get(*e).expect("a seat").0.shadow)
+        .map(|(s, _)| s)
+        .collect();
+    let decided = living.len() <= 1;
+    if decided && let Some(&last) = living.first() {
+        let text = words("s-last-living", &[("name", step.name(last))]);
+        step.line(8, text, vec![], vec![]);
+    }
+    // Every player's HP is public after the settlement.
+    let mut hps = Vec::new();
+    for (seat, e) in step.seats.clone().iter() {
+        let (mut v, _, _) = step.vitals.get_mut(e).expect("a seat");
+        v.public_hp = v.hp;
+        hps.push(format!("{} {}", step.names.name(seat), v.hp));
+    }
+    let hps = hps.join(" · ");
+    let text = words("s-hp", &[("round", round.into()), ("hps", hps.into())]);
+    step.line(8, text, vec![], vec![]);
+    report.0 = std::mem::take(&mut step.settling.lines);
+    step.settling.on = false;
+    if round >= numbers().rounds || decided {
+        if round >= numbers().rounds {
+            // Gold bars become HP.
+            for (_, e) in step.seats.clone().iter() {
+                let (mut v, _, hand) = step.vitals.get_mut(e).expect("a seat");
+                if !v.shadow {
+                    v.hp += hand.cards.iter().filter(|k| **k == ItemKind::Gold).count() as i32;
+                }
+            }
+        }
+        step.news.write(GeneNews::GameOver);
+        next.set(GenePhase::GameOver);
+    } else {
+        // 「根据各自生前一轮的生命值进行排名」: a shadow keeps the HP of the
+        // last round it ended alive.
+        for (_, e) in step.seats.clone().iter() {
+            let (mut v, _, _) = step.vitals.get_mut(e).expect("a seat");
+            if !v.shadow {
+                v.last_round_hp = v.hp;
+            }
+        }
+        step.settling.next_round = true;
+    }
+}
+
+/// The settlement is over and the game goes on: the next round.
+pub fn next_round(mut settling: ResMut<Settling>, mut start: RoundStart) {
+    if std::mem::take(&mut settling.next_round) {
+        start.begin(None);
+    }
+}
