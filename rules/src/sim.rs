@@ -63,6 +63,15 @@ pub fn play_quiet<G: Game>(
     play(Table::quiet(config), bots, bot_rng)
 }
 
+/// Plays one game at a table already dealt (a reused one, say).
+pub fn play_table<G: Game>(
+    table: Table<G>,
+    bots: &mut [Box<dyn Bot<G>>],
+    bot_rng: &mut ChaCha8Rng,
+) -> Result<(Table<G>, GameRecord), String> {
+    play(Ok(table), bots, bot_rng)
+}
+
 fn play<G: Game>(
     table: Result<Table<G>, crate::table::Rejection>,
     bots: &mut [Box<dyn Bot<G>>],
@@ -137,6 +146,8 @@ pub fn simulate<G: Game>(
         .collect();
     let mut bots: Vec<BotReport> = Vec::new();
     let mut actions = 0usize;
+    // One quiet table plays every game, each from its own seed.
+    let mut table: Option<Table<G>> = None;
     for g in 0..games {
         let game_seed = seed.wrapping_add(g as u64);
         let mut config = TableConfig::<G>::new(game_seed, players);
@@ -144,8 +155,13 @@ pub fn simulate<G: Game>(
         let mut lineup_now: Vec<Box<dyn Bot<G>>> =
             (0..players).map(|i| lineup(g, SeatId(i as u8))).collect();
         let mut bot_rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x0b07_5eed);
-        let (_, record) = play_quiet(config, &mut lineup_now, &mut bot_rng)
+        let fresh = match table.take() {
+            Some(mut t) => t.reset(config).map(|()| t),
+            None => Table::quiet(config),
+        };
+        let (played, record) = play(fresh, &mut lineup_now, &mut bot_rng)
             .map_err(|e| format!("game {g} (seed {game_seed}): {e}"))?;
+        table = Some(played);
         actions += record.actions;
         let best = record.scores.iter().copied().max().unwrap_or(0);
         let winners = record.scores.iter().filter(|&&s| s == best).count() as f64;

@@ -250,28 +250,74 @@ fn a_quiet_table_plays_the_same_game_without_words() {
             assert!(quiet.announcements().private.is_empty());
         }
     }
-    same_game::<ForestGame>(
-        4,
-        || {
-            (0..4)
-                .map(|_| foodweb_rules::forest::bots::bot("random").unwrap())
-                .collect()
-        },
-    );
-    same_game::<foodweb_rules::crueler::CruelerGame>(
-        5,
-        || {
-            (0..5)
-                .map(|_| foodweb_rules::crueler::bots::bot("survivor").unwrap())
-                .collect()
-        },
-    );
-    same_game::<foodweb_rules::gene::GeneGame>(
-        4,
-        || {
-            (0..4)
-                .map(|_| foodweb_rules::gene::bots::bot("random").unwrap())
-                .collect()
-        },
-    );
+    same_game::<ForestGame>(4, || {
+        (0..4)
+            .map(|_| foodweb_rules::forest::bots::bot("random").unwrap())
+            .collect()
+    });
+    same_game::<foodweb_rules::crueler::CruelerGame>(5, || {
+        (0..5)
+            .map(|_| foodweb_rules::crueler::bots::bot("survivor").unwrap())
+            .collect()
+    });
+    same_game::<foodweb_rules::gene::GeneGame>(4, || {
+        (0..4)
+            .map(|_| foodweb_rules::gene::bots::bot("random").unwrap())
+            .collect()
+    });
+}
+
+/// A reused table (`Table::reset`, what `foodweb sim` does between games)
+/// plays exactly the game a new table plays: the same snapshot, hash for
+/// hash, whatever game it played before.
+#[test]
+fn a_reset_table_plays_as_a_new_one() {
+    use foodweb_rules::bot::Bot;
+    use foodweb_rules::table::Game;
+
+    fn same<G: Game>(players: usize, lineup: impl Fn() -> Vec<Box<dyn Bot<G>>>) {
+        let play = |table: Table<G>, seed: u64| {
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+            foodweb_rules::sim::play_table(table, &mut lineup(), &mut rng)
+                .unwrap()
+                .0
+        };
+        let first = Table::quiet(TableConfig::<G>::new(11, players)).unwrap();
+        let mut reused = play(first, 11);
+        for seed in [12, 13] {
+            reused.reset(TableConfig::<G>::new(seed, players)).unwrap();
+            reused = play(reused, seed);
+            let fresh = play(
+                Table::quiet(TableConfig::<G>::new(seed, players)).unwrap(),
+                seed,
+            );
+            assert_eq!(
+                reused.snapshot().hash(),
+                fresh.snapshot().hash(),
+                "{} seed {seed}",
+                G::ID
+            );
+        }
+        // Other seats or rules need a table of their own.
+        assert!(
+            reused
+                .reset(TableConfig::<G>::new(14, players + 1))
+                .is_err()
+        );
+    }
+    same::<ForestGame>(4, || {
+        (0..4)
+            .map(|_| foodweb_rules::forest::bots::bot("random").unwrap())
+            .collect()
+    });
+    same::<foodweb_rules::crueler::CruelerGame>(5, || {
+        (0..5)
+            .map(|_| foodweb_rules::crueler::bots::bot("survivor").unwrap())
+            .collect()
+    });
+    same::<foodweb_rules::gene::GeneGame>(4, || {
+        (0..4)
+            .map(|_| foodweb_rules::gene::bots::bot("random").unwrap())
+            .collect()
+    });
 }

@@ -408,6 +408,10 @@ impl Game for CruelerGame {
                 seat.ready,
             ));
         }
+        // A duel of the table's past (a reused table) is over.
+        if let Some(old) = world.resource::<Dueling>().0 {
+            world.despawn(old);
+        }
         let duel = state.duel.map(|d| world.spawn(d).id());
         world.insert_resource(Dueling(duel));
         world.insert_resource(state.calendar);

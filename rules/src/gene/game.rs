@@ -555,6 +555,7 @@ impl Game for GeneGame {
                 .entity_mut(e)
                 .insert((s.panel, s.vitals, s.place, s.hand, s.doings, s.battles));
         }
+        world.insert_resource(Settling::default());
         world.insert_resource(state.calendar);
         world.insert_resource(state.gassed);
         world.insert_resource(state.supply);

@@ -92,6 +92,9 @@ pub struct Settings<G: Game>(pub G::Settings);
 pub struct Table<G: Game> {
     app: App,
     config: TableConfig<G>,
+    /// The game's world as built, before the deal: what a reused table
+    /// starts again from ([`Table::reset`]).
+    pristine: G::State,
     /// The change tick at the end of the last step (message upkeep).
     last_step: Tick,
 }
@@ -172,11 +175,53 @@ impl<G: Game> Table<G> {
         let initial = *app.world().resource::<State<G::Phase>>().get();
         let _ = app.world_mut().try_run_schedule(OnEnter(initial));
         let last_step = app.world_mut().change_tick();
+        let pristine = G::capture(app.world());
         Self {
             app,
             config,
+            pristine,
             last_step,
         }
+    }
+
+    /// Starts a new game at this table, with the same seats and rule
+    /// variant and a new seed: the world is laid out again as built and
+    /// dealt afresh, but the schedule, built once, is kept. A reused table
+    /// plays exactly the game a new one would (`foodweb sim` plays game
+    /// after game at one table: building a table's schedule costs more
+    /// than a short game).
+    pub fn reset(&mut self, config: TableConfig<G>) -> Result<(), Rejection> {
+        if config.seats.count() != self.config.seats.count()
+            || config.settings != self.config.settings
+        {
+            return Err(Rejection::new(
+                "a table is reused only for the same seats and rules",
+                "只有座位和规则相同时才能重开一局",
+            ));
+        }
+        let world = self.app.world_mut();
+        world.insert_resource(config.seats.clone());
+        world.insert_resource(TableRng::seeded(config.seed));
+        world.insert_resource(TableClock::default());
+        world.insert_resource(Announcements::default());
+        world.insert_resource(Verdicts::default());
+        world.insert_resource(ActionLog::<G::Action>::default());
+        world.insert_resource(Deadlines::<G::Timer>::default());
+        world.insert_resource(State::new(G::Phase::default()));
+        world.insert_resource(NextState::<G::Phase>::default());
+        G::restore(world, self.pristine.clone());
+        // Every message of the last game is dropped (two updates).
+        for _ in 0..2 {
+            let last = self.last_step;
+            world.resource_scope(|world, mut registry: Mut<MessageRegistry>| {
+                registry.run_updates(world, last);
+            });
+            self.last_step = world.change_tick();
+        }
+        self.config = config;
+        G::start(self.app.world_mut(), None)?;
+        self.step();
+        Ok(())
     }
 
     pub fn config(&self) -> &TableConfig<G> {
