@@ -468,9 +468,10 @@ impl Plugin for GenePlugin {
                         .chain()
                         // Checked before each step: once one player is
                         // left living, the later steps are not settled.
-                        .distributive_run_if(settlement::settling),
+                        .distributive_run_if(settlement::undecided)
+                        .run_if(settlement::settling_any),
                     settlement::end_settlement.run_if(settlement::settling_any),
-                    settlement::next_round,
+                    settlement::next_round.run_if(settlement::next_round_due),
                 )
                     .chain()
                     .in_set(TableSet::Settle),
@@ -584,16 +585,16 @@ impl Game for GeneGame {
 
 /// Seats the table waits on.
 pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
-    let seats = world.resource::<SeatEntities>();
-    let all = seats.iter().map(|(s, _)| s);
+    let at = moves::Seated::new(world);
+    let all = at.seats.iter().map(|(s, _)| s);
     match phase(world) {
         GenePhase::Setup => all
-            .filter(|&s| part::<Panel>(world, s).genes.is_none())
+            .filter(|&s| at.get::<Panel>(s).genes.is_none())
             .collect(),
         // Not yet ready, or asked to answer a trade.
         GenePhase::Free => {
             let offers = &world.resource::<TradeOffers>().0;
-            all.filter(|&s| !part::<Doings>(world, s).ready || offers.iter().any(|o| o.to == s))
+            all.filter(|&s| !at.get::<Doings>(s).ready || offers.iter().any(|o| o.to == s))
                 .collect()
         }
         GenePhase::Action => world.resource::<Calendar>().active().into_iter().collect(),
@@ -603,12 +604,13 @@ pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
 
 /// Final places (1 = first), once over.
 pub fn places(world: &World) -> Vec<u8> {
-    let seats = world.resource::<SeatEntities>();
-    let everyone_shadow = seats.iter().all(|(s, _)| part::<Vitals>(world, s).shadow);
+    let at = moves::Seated::new(world);
+    let seats = at.seats;
+    let everyone_shadow = seats.iter().all(|(s, _)| at.get::<Vitals>(s).shadow);
     let standings: Vec<super::settle::Standing> = seats
         .iter()
         .map(|(s, _)| {
-            let v = part::<Vitals>(world, s);
+            let v = at.get::<Vitals>(s);
             super::settle::Standing {
                 alive: !v.shadow || everyone_shadow,
                 hp: if everyone_shadow {
@@ -616,7 +618,7 @@ pub fn places(world: &World) -> Vec<u8> {
                 } else {
                     v.hp
                 },
-                strength: part::<Panel>(world, s).genes.map_or(0, |g| g.strength),
+                strength: at.get::<Panel>(s).genes.map_or(0, |g| g.strength),
             }
         })
         .collect();
@@ -670,17 +672,18 @@ fn kinds_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
 
 pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
     let phase = phase(world);
-    let seats = world.resource::<SeatEntities>();
+    let at = moves::Seated::new(world);
+    let seats = at.seats;
     let calendar = world.resource::<Calendar>();
     let every = |f: &dyn Fn(SeatId) -> bool| seats.iter().map(|(s, _)| f(s)).collect::<Vec<_>>();
     let to_act = seat.is_some_and(|s| to_act(world).contains(&s));
     let mine = seat.map(|s| {
         (
-            part::<Panel>(world, s),
-            part::<Vitals>(world, s),
-            part::<Place>(world, s),
-            part::<Hand>(world, s),
-            part::<Doings>(world, s),
+            at.get::<Panel>(s),
+            at.get::<Vitals>(s),
+            at.get::<Place>(s),
+            at.get::<Hand>(s),
+            at.get::<Doings>(s),
         )
     });
     let moved = mine.is_some_and(|m| m.4.moved);
@@ -691,9 +694,9 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
         round: calendar.round,
         hp: seats
             .iter()
-            .map(|(s, _)| part::<Vitals>(world, s).public_hp)
+            .map(|(s, _)| at.get::<Vitals>(s).public_hp)
             .collect(),
-        shadows: every(&|s| part::<Vitals>(world, s).shadow),
+        shadows: every(&|s| at.get::<Vitals>(s).shadow),
         gassed: world.resource::<Gassed>().0.clone(),
         to_act,
         genes: mine.and_then(|m| m.0.genes),
@@ -736,7 +739,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
         } else {
             Vec::new()
         },
-        acted: every(&|s| part::<Doings>(world, s).acted),
+        acted: every(&|s| at.get::<Doings>(s).acted),
         active: match phase {
             GenePhase::Action => calendar.active(),
             _ => None,
@@ -785,7 +788,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
         now_ms: world.resource::<TableClock>().now_ms,
         settlement: world.resource::<Report>().0.clone(),
         fought: seat
-            .map(|s| part::<Battles>(world, s).0.clone())
+            .map(|s| at.get::<Battles>(s).0.clone())
             .unwrap_or_default(),
     }
 }

@@ -18,15 +18,38 @@ fn no(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
 
 /// Reading a seat's components from a world the judge may not change.
 pub(crate) fn part<T: Component>(world: &World, seat: SeatId) -> &T {
-    let e = world.resource::<SeatEntities>().get(seat);
-    world.get::<T>(e).expect("every seat has its components")
+    Seated::new(world).get(seat)
+}
+
+/// The seats' components, read with one lookup of the seat index (views
+/// and `to_act` read many).
+#[derive(Clone, Copy)]
+pub(crate) struct Seated<'w> {
+    world: &'w World,
+    pub seats: &'w SeatEntities,
+}
+
+impl<'w> Seated<'w> {
+    pub fn new(world: &'w World) -> Self {
+        Self {
+            world,
+            seats: world.resource::<SeatEntities>(),
+        }
+    }
+
+    pub fn get<T: Component>(&self, seat: SeatId) -> &'w T {
+        self.world
+            .get::<T>(self.seats.get(seat))
+            .expect("every seat has its components")
+    }
 }
 
 /// Whether the seat has used as many state-changing cards this round as
 /// the table allows (setting `state_cards`; 0 = no limit).
 pub fn state_cards_spent(world: &World, seat: SeatId) -> bool {
+    let at = Seated::new(world);
     let limit = world.resource::<Settings<GeneGame>>().0.state_cards;
-    limit > 0 && part::<Doings>(world, seat).state_cards >= limit
+    limit > 0 && at.get::<Doings>(seat).state_cards >= limit
 }
 
 /// Every floor a living player may still vote for.
@@ -41,29 +64,30 @@ pub fn open_floors(world: &World) -> Vec<super::map::FloorId> {
 
 /// Who hears `seat` talk now, or why nobody does.
 pub fn hearers(world: &World, seat: SeatId) -> Result<Vec<SeatId>, Rejection> {
+    let at = Seated::new(world);
     let phase = *world.resource::<State<GenePhase>>().get();
-    let seats = world.resource::<SeatEntities>();
     audience(
         phase,
         seat,
         world.resource::<Calendar>().active(),
-        |s| part::<Doings>(world, s).acted,
-        seats.iter().map(|(s, _)| s),
+        |s| at.get::<Doings>(s).acted,
+        at.seats.iter().map(|(s, _)| s),
     )
     .ok_or_else(|| no("you are alone in the action room", "你正独自在行动室里"))
 }
 
 /// The one place a Gene Survival action is judged.
 pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rejection> {
+    let at = Seated::new(world);
     let phase = *world.resource::<State<GenePhase>>().get();
     if let Some(refusal) = out_of_phase(phase, action) {
         return Err(refusal);
     }
-    let hand = part::<Hand>(world, seat);
-    let panel = part::<Panel>(world, seat);
-    let vitals = part::<Vitals>(world, seat);
-    let place = part::<Place>(world, seat);
-    let doings = part::<Doings>(world, seat);
+    let hand = at.get::<Hand>(seat);
+    let panel = at.get::<Panel>(seat);
+    let vitals = at.get::<Vitals>(seat);
+    let place = at.get::<Place>(seat);
+    let doings = at.get::<Doings>(seat);
     let calendar = world.resource::<Calendar>();
     if phase == GenePhase::Action && hand.must_drop > 0 {
         // 「将持有的道具卡数量调整至负重范围内」 comes first.
@@ -84,7 +108,7 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
     }
     let offers = &world.resource::<TradeOffers>().0;
     let offer = |from: SeatId, to: SeatId| offers.iter().find(|o| o.from == from && o.to == to);
-    let count = world.resource::<SeatEntities>().0.len();
+    let count = at.seats.0.len();
     match (phase, action) {
         (GenePhase::Setup, GeneAction::Prepare { genes, spawn }) => {
             if panel.genes.is_some() {
@@ -144,7 +168,7 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
                     format!("每方最多 {TRADE_CARDS} 张卡"),
                 ));
             }
-            let them = part::<Vitals>(world, *to);
+            let them = at.get::<Vitals>(*to);
             if (vitals.shadow || them.shadow) && !(give.is_empty() && want.is_empty()) {
                 return Err(no(
                     "shadows hold no cards: they trade order cards only",
@@ -165,8 +189,8 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
                 "对方没有向你提出交易",
             )),
             Some(o)
-                if !(holds_all(&part::<Hand>(world, o.from).cards, &o.give)
-                    && holds_all(&part::<Hand>(world, o.to).cards, &o.want)) =>
+                if !(holds_all(&at.get::<Hand>(o.from).cards, &o.give)
+                    && holds_all(&at.get::<Hand>(o.to).cards, &o.want)) =>
             {
                 Err(no(
                     "the cards that offer names are no longer held: ask for a new one",
@@ -352,12 +376,13 @@ fn check_use(
     kind: ItemKind,
     room: Option<RoomId>,
 ) -> Result<(), Rejection> {
-    let vitals = part::<Vitals>(world, seat);
-    let doings = part::<Doings>(world, seat);
+    let at = Seated::new(world);
+    let vitals = at.get::<Vitals>(seat);
+    let doings = at.get::<Doings>(seat);
     if vitals.shadow {
         return Err(no("shadows hold no cards", "暗影没有道具卡"));
     }
-    if !part::<Hand>(world, seat).cards.contains(&kind) {
+    if !at.get::<Hand>(seat).cards.contains(&kind) {
         return Err(no("you hold no such card", "你没有这张卡"));
     }
     match kind {

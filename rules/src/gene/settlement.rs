@@ -21,9 +21,14 @@ use crate::narrate::Arg;
 use crate::table::{SeatEntities, SeatId, Seats};
 use crate::text::Bilingual;
 
-/// A settlement is under way and the game is not yet decided.
-pub fn settling(s: Res<Settling>, vitals: Query<&Vitals>) -> bool {
-    s.on && vitals.iter().filter(|v| !v.shadow).count() > 1
+/// More than one player is living: the game is not yet decided.
+pub fn undecided(vitals: Query<&Vitals>) -> bool {
+    vitals.iter().filter(|v| !v.shadow).count() > 1
+}
+
+/// The settlement ended and the game goes on.
+pub fn next_round_due(s: Res<Settling>) -> bool {
+    s.next_round
 }
 
 /// A settlement is under way.

@@ -97,6 +97,9 @@ pub struct Table<G: Game> {
     pristine: G::State,
     /// The change tick at the end of the last step (message upkeep).
     last_step: Tick,
+    /// The final result, once the game is over (it cannot change then;
+    /// a hall asks for it every tick).
+    over: Option<GameResult>,
 }
 
 /// How many deadline defaults one clock move may fire before the table
@@ -181,6 +184,7 @@ impl<G: Game> Table<G> {
             config,
             pristine,
             last_step,
+            over: None,
         }
     }
 
@@ -219,6 +223,7 @@ impl<G: Game> Table<G> {
             self.last_step = world.change_tick();
         }
         self.config = config;
+        self.over = None;
         G::start(self.app.world_mut(), None)?;
         self.step();
         Ok(())
@@ -299,6 +304,9 @@ impl<G: Game> Table<G> {
     fn step(&mut self) {
         let world = self.app.world_mut();
         world.run_schedule(Update);
+        if self.over.is_none() {
+            self.over = G::result(world);
+        }
         // Messages live two steps, as under `App::update`'s `First`.
         let last = self.last_step;
         world.resource_scope(|world, mut registry: Mut<MessageRegistry>| {
@@ -321,11 +329,11 @@ impl<G: Game> Table<G> {
     }
 
     pub fn result(&self) -> Option<GameResult> {
-        G::result(self.world())
+        self.over.clone()
     }
 
     pub fn is_over(&self) -> bool {
-        self.result().is_some()
+        self.over.is_some()
     }
 
     pub fn announcements(&self) -> &Announcements {
@@ -365,6 +373,7 @@ impl<G: Game> Table<G> {
         world.insert_resource(snapshot.log);
         world.insert_resource(snapshot.announcements);
         G::restore(world, snapshot.state);
+        table.over = G::result(table.world());
         table
     }
 
