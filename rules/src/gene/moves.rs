@@ -223,16 +223,7 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
                     "自由阶段只有超出负重时才能丢弃道具卡",
                 ));
             }
-            if place.0.is_none_or(|r| map().room(r).draws.is_empty()) {
-                return Err(no(
-                    "cards may be left only in rooms that give cards",
-                    "只能在可抽卡的房间丢弃道具卡",
-                ));
-            }
-            if !hand.cards.contains(kind) {
-                return Err(no("you hold no such card", "你没有这张卡"));
-            }
-            Ok(())
+            leave_here(place, hand, *kind)
         }
         (GenePhase::Free, GeneAction::Ready) => {
             if doings.ready {
@@ -304,19 +295,7 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
                     }
                     Ok(())
                 }
-                GeneAction::Discard { kind } => {
-                    let room = map().room(place.0.expect("placed"));
-                    if room.draws.is_empty() {
-                        return Err(no(
-                            "cards may be left only in rooms that give cards",
-                            "只能在可抽卡的房间丢弃道具卡",
-                        ));
-                    }
-                    if !hand.cards.contains(kind) {
-                        return Err(no("you hold no such card", "你没有这张卡"));
-                    }
-                    Ok(())
-                }
+                GeneAction::Discard { kind } => leave_here(place, hand, *kind),
                 GeneAction::Draw { kind } => {
                     if vitals.shadow {
                         return Err(no("shadows cannot draw", "暗影不能抽卡"));
@@ -368,6 +347,21 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
         }
         _ => Err(no("not now", "现在不能这样做")),
     }
+}
+
+/// A card may be left only in a room that gives cards (「只能在可抽卡的房间
+/// 进行」), and only a card the player holds.
+fn leave_here(place: &Place, hand: &Hand, kind: ItemKind) -> Result<(), Rejection> {
+    if place.0.is_none_or(|r| map().room(r).draws.is_empty()) {
+        return Err(no(
+            "cards may be left only in rooms that give cards",
+            "只能在可抽卡的房间丢弃道具卡",
+        ));
+    }
+    if !hand.cards.contains(&kind) {
+        return Err(no("you hold no such card", "你没有这张卡"));
+    }
+    Ok(())
 }
 
 fn check_use(
