@@ -91,11 +91,7 @@ impl From<TradeRefusal> for Refusal {
     }
 }
 
-/// Reading a seat's components from a world the judge may not change.
-pub(crate) fn part<T: Component>(world: &World, seat: SeatId) -> &T {
-    let e = world.resource::<SeatEntities>().get(seat);
-    world.get::<T>(e).expect("every seat has its components")
-}
+pub(crate) use crate::table::seat_part as part;
 
 pub(crate) fn alive(world: &World, seat: SeatId) -> bool {
     part::<Standing>(world, seat).alive

@@ -92,10 +92,7 @@ impl Plugin for ForestPlugin {
     }
 }
 
-fn seat_components<T: Component>(world: &World, seat: SeatId) -> &T {
-    let e = world.resource::<SeatEntities>().get(seat);
-    world.get::<T>(e).expect("every seat has its components")
-}
+use crate::table::seat_part as seat_components;
 
 pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
     match *world.resource::<State<ForestPhase>>().get() {

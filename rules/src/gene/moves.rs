@@ -10,39 +10,13 @@ use super::game::GeneGame;
 use super::map::{ItemKind, RoomFunction, RoomId, map};
 use super::settle::numbers;
 use super::state::*;
-use crate::table::{Rejection, SeatEntities, SeatId, Settings};
+use crate::table::{Rejection, SeatId, Settings};
 
 fn no(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
     Rejection::new(en, zh)
 }
 
-/// Reading a seat's components from a world the judge may not change.
-pub(crate) fn part<T: Component>(world: &World, seat: SeatId) -> &T {
-    Seated::new(world).get(seat)
-}
-
-/// The seats' components, read with one lookup of the seat index (views
-/// and `to_act` read many).
-#[derive(Clone, Copy)]
-pub(crate) struct Seated<'w> {
-    world: &'w World,
-    pub seats: &'w SeatEntities,
-}
-
-impl<'w> Seated<'w> {
-    pub fn new(world: &'w World) -> Self {
-        Self {
-            world,
-            seats: world.resource::<SeatEntities>(),
-        }
-    }
-
-    pub fn get<T: Component>(&self, seat: SeatId) -> &'w T {
-        self.world
-            .get::<T>(self.seats.get(seat))
-            .expect("every seat has its components")
-    }
-}
+pub(crate) use crate::table::{Seated, seat_part as part};
 
 /// Whether the seat has used as many state-changing cards this round as
 /// the table allows (setting `state_cards`; 0 = no limit).

@@ -19,7 +19,7 @@ pub use input::{Accepted, ActionRequest, Rejection, Verdicts, judge_requests};
 pub use log::{ActionLog, LogEntry};
 pub use rng::TableRng;
 pub use schedule::{Narrating, TablePlugin, TableSet, apply_phases};
-pub use seat::{SeatEntities, SeatId, Seats};
+pub use seat::{SeatEntities, SeatId, Seated, Seats, seat_part};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
 pub use trade::{Offer, Offers, TradeRefusal};
 

@@ -100,3 +100,32 @@ impl SeatEntities {
             .map(|(i, e)| (SeatId(i as u8), *e))
     }
 }
+
+/// A seat's component, read from a world that may not change (a judge, a
+/// view). Every seat has its game's components.
+pub fn seat_part<T: Component>(world: &World, seat: SeatId) -> &T {
+    Seated::new(world).get(seat)
+}
+
+/// The seats' components, read with one lookup of the seat index (views
+/// and `to_act` read many).
+#[derive(Clone, Copy)]
+pub struct Seated<'w> {
+    world: &'w World,
+    pub seats: &'w SeatEntities,
+}
+
+impl<'w> Seated<'w> {
+    pub fn new(world: &'w World) -> Self {
+        Self {
+            world,
+            seats: world.resource::<SeatEntities>(),
+        }
+    }
+
+    pub fn get<T: Component>(&self, seat: SeatId) -> &'w T {
+        self.world
+            .get::<T>(self.seats.get(seat))
+            .expect("every seat has its components")
+    }
+}
