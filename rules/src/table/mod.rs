@@ -19,6 +19,7 @@ pub use input::{Accepted, ActionRequest, Rejection, Verdicts, judge_requests};
 pub use log::{ActionLog, LogEntry};
 pub use rng::TableRng;
 pub use schedule::{Narrating, TablePlugin, TableSet, apply_phases};
+use schedule::{PhaseWork, run_phase_work};
 pub use seat::{SeatEntities, SeatId, Seated, Seats, seat_part};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
 pub use trade::{Offer, Offers, TradeRefusal};
@@ -91,6 +92,10 @@ pub struct Settings<G: Game>(pub G::Settings);
 /// One table of game `G`.
 pub struct Table<G: Game> {
     app: App,
+    /// The step's schedule ([`TableSet`]), kept aside from `Schedules`:
+    /// `World::run_schedule` would find it by label and move it out and
+    /// back in every step.
+    update: Schedule,
     config: TableConfig<G>,
     /// The game's world as built, before the deal: what a reused table
     /// starts again from ([`Table::reset`]).
@@ -176,11 +181,18 @@ impl<G: Game> Table<G> {
         }
         // Enter the initial phase.
         let initial = *app.world().resource::<State<G::Phase>>().get();
-        let _ = app.world_mut().try_run_schedule(OnEnter(initial));
+        run_phase_work::<G>(app.world_mut(), PhaseWork::Enter(initial));
+        // The table runs its one schedule itself (`step`).
+        let update = app
+            .world_mut()
+            .resource_mut::<Schedules>()
+            .remove(Update)
+            .expect("the table plugin adds systems to Update");
         let last_step = app.world_mut().change_tick();
         let pristine = G::capture(app.world());
         Self {
             app,
+            update,
             config,
             pristine,
             last_step,
@@ -303,7 +315,7 @@ impl<G: Game> Table<G> {
     /// `Last` ...) would cost time for nothing.
     fn step(&mut self) {
         let world = self.app.world_mut();
-        world.run_schedule(Update);
+        self.update.run(world);
         if self.over.is_none() {
             self.over = G::result(world);
         }

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::Schedules;
 use bevy_state::prelude::*;
 
 use super::{
@@ -15,11 +16,14 @@ use super::{
 /// One step of a table runs these in order, in one schedule (`Update`).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableSet {
-    /// The referee applies defaults for deadlines that passed.
+    /// The referee applies defaults for deadlines that passed (only in a
+    /// step a deadline passed in).
     Deadlines,
-    /// Requests are judged; only [`judge_requests`] runs here.
+    /// Requests are judged; only [`judge_requests`] runs here (only in a
+    /// step with a request).
     Judge,
-    /// Accepted actions are carried out by the game's systems.
+    /// Accepted actions are carried out by the game's systems (only in a
+    /// step with an accepted action).
     Apply,
     /// Turns, rounds and the game end are settled.
     Settle,
@@ -54,6 +58,7 @@ impl<G: Game> Plugin for TablePlugin<G> {
         // table applies its changes itself (`apply_phases`).
         app.insert_resource(State::new(G::Phase::default()))
             .init_resource::<NextState<G::Phase>>()
+            .init_resource::<PhaseSchedules<G::Phase>>()
             .add_message::<ActionRequest<G::Action>>()
             .add_message::<Accepted<G::Action>>()
             .add_message::<DeadlinePassed<G::Timer>>()
@@ -65,9 +70,13 @@ impl<G: Game> Plugin for TablePlugin<G> {
             .configure_sets(
                 Update,
                 (
-                    TableSet::Deadlines,
-                    TableSet::Judge,
-                    TableSet::Apply,
+                    // A step does only the work it has: most steps carry
+                    // one input and no deadline. A set that waits on a
+                    // message also never reads one left from the step
+                    // before, when the table was in another phase.
+                    TableSet::Deadlines.run_if(on_message::<DeadlinePassed<G::Timer>>),
+                    TableSet::Judge.run_if(on_message::<ActionRequest<G::Action>>),
+                    TableSet::Apply.run_if(on_message::<Accepted<G::Action>>),
                     TableSet::Settle,
                     TableSet::Phases,
                     TableSet::Clocks,
@@ -98,12 +107,65 @@ pub fn apply_phases<G: Game>(world: &mut World) {
         if !always && next == old {
             continue;
         }
-        world.insert_resource(State::new(next));
-        let _ = world.try_run_schedule(OnExit(old));
-        let _ = world.try_run_schedule(OnTransition {
-            exited: old,
-            entered: next,
-        });
-        let _ = world.try_run_schedule(OnEnter(next));
+        *world.resource_mut::<State<G::Phase>>() = State::new(next);
+        run_phase_work::<G>(world, PhaseWork::Exit(old));
+        run_phase_work::<G>(world, PhaseWork::Transition(old, next));
+        run_phase_work::<G>(world, PhaseWork::Enter(next));
+    }
+}
+
+/// The work of entering, leaving or changing one phase: `OnEnter`,
+/// `OnExit` and `OnTransition`'s schedules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PhaseWork<P> {
+    Enter(P),
+    Exit(P),
+    Transition(P, P),
+}
+
+/// The phase schedules a table has used, kept aside from `Schedules`
+/// (with `None` for a phase that has no such work): finding a schedule
+/// by label and moving it out of `Schedules` and back, as
+/// `World::run_schedule` does, cost more than most phases' work.
+#[derive(Resource)]
+pub(crate) struct PhaseSchedules<P: States>(Vec<(PhaseWork<P>, Option<Schedule>)>);
+
+impl<P: States> Default for PhaseSchedules<P> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+/// Runs one phase's `OnEnter`, `OnExit` or `OnTransition` work, if the
+/// game has any.
+pub(crate) fn run_phase_work<G: Game>(world: &mut World, work: PhaseWork<G::Phase>) {
+    // A table's phases are few: a list is the quickest map.
+    let known = world
+        .resource::<PhaseSchedules<G::Phase>>()
+        .0
+        .iter()
+        .position(|(w, _)| *w == work);
+    let i = match known {
+        Some(i) => i,
+        None => {
+            let mut schedules = world.resource_mut::<Schedules>();
+            let schedule = match work {
+                PhaseWork::Enter(p) => schedules.remove(OnEnter(p)),
+                PhaseWork::Exit(p) => schedules.remove(OnExit(p)),
+                PhaseWork::Transition(exited, entered) => {
+                    schedules.remove(OnTransition { exited, entered })
+                }
+            };
+            let mut kept = world.resource_mut::<PhaseSchedules<G::Phase>>();
+            kept.0.push((work, schedule));
+            kept.0.len() - 1
+        }
+    };
+    // Lent out while it runs (a phase's work that asks for another phase
+    // is answered by `apply_phases`' next turn round its loop).
+    let lent = world.resource_mut::<PhaseSchedules<G::Phase>>().0[i].1.take();
+    if let Some(mut schedule) = lent {
+        schedule.run(world);
+        world.resource_mut::<PhaseSchedules<G::Phase>>().0[i].1 = Some(schedule);
     }
 }
