@@ -14,10 +14,6 @@ use crate::text::Bilingual;
 
 crate::phrasebook!("gene");
 
-pub(crate) fn words(key: &str, args: &[(&str, Arg)]) -> Bilingual {
-    say(key, args)
-}
-
 pub fn room_name(r: RoomId) -> Bilingual {
     map().room(r).name.clone()
 }
@@ -28,6 +24,36 @@ pub fn floor_name(f: FloorId) -> Bilingual {
 
 fn card(k: ItemKind) -> Arg {
     items().get(k).name.clone().into()
+}
+
+/// A settlement line in words; `name` names a seat (the table's names, or
+/// a view's).
+pub fn settle_words(line: &SettleLine, name: impl Fn(SeatId) -> String) -> Bilingual {
+    let room = |r: RoomId| [("room", Arg::from(room_name(r)))];
+    let who = |s: SeatId| [("name", Arg::Text(name(s)))];
+    match &line.fact {
+        SettleFact::Surgery(true) => say("s-surgery", &[]),
+        SettleFact::Surgery(false) => say("s-no-surgery", &[]),
+        SettleFact::Battle(r) => say("s-battle", &room(*r)),
+        SettleFact::Brawl(r) => say("s-brawl", &room(*r)),
+        SettleFact::ShadowMet(r) => say("s-shadow-met", &room(*r)),
+        SettleFact::NoBattles => say("s-no-battles", &[]),
+        SettleFact::Gassed(f) => say("s-gassed", &[("floor", floor_name(*f).into())]),
+        SettleFact::Rocket(r) => say("s-rocket", &room(*r)),
+        SettleFact::StateChanged(true) => say("s-state-changed", &[]),
+        SettleFact::StateChanged(false) => say("s-state-unchanged", &[]),
+        SettleFact::Shadow(s) => say("s-shadow", &who(*s)),
+        SettleFact::Revived(s) => say("s-revived", &who(*s)),
+        SettleFact::LastLiving(s) => say("s-last-living", &who(*s)),
+        SettleFact::Hps(hps) => {
+            let hps = hps
+                .iter()
+                .map(|(s, hp)| format!("{} {hp}", name(*s)))
+                .collect::<Vec<_>>()
+                .join(" · ");
+            say("s-hp", &[("round", line.round.into()), ("hps", hps.into())])
+        }
+    }
 }
 
 /// "Water, Food" / "水、粮", or "nothing".
@@ -233,7 +259,9 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
             }
         }
         GeneNews::TurnTimeUp { seat } => all(out, "turn-time-up", &[("name", name(*seat))]),
-        GeneNews::Settled(line) => out.push(Said::All(line.text.clone())),
+        GeneNews::Settled(line) => {
+            out.push(Said::All(settle_words(line, |s| seats.name(s).to_string())))
+        }
         GeneNews::GameOver => all(out, "game-over", &[]),
     }
 }

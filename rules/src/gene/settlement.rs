@@ -13,13 +13,10 @@ use bevy_ecs::system::SystemParam;
 use bevy_state::prelude::*;
 
 use super::map::{FloorId, ItemKind, RoomId, map};
-use super::news::{floor_name, room_name, words};
 use super::settle::{battle_losses, numbers};
 use super::setup::RoundStart;
 use super::state::*;
-use crate::narrate::Arg;
-use crate::table::{SeatEntities, SeatId, Seats};
-use crate::text::Bilingual;
+use crate::table::{SeatEntities, SeatId};
 
 /// More than one player is living: the game is not yet decided.
 pub fn undecided(vitals: Query<&Vitals>) -> bool {
@@ -40,7 +37,6 @@ pub fn settling_any(s: Res<Settling>) -> bool {
 #[derive(SystemParam)]
 pub struct Step<'w, 's> {
     pub seats: Res<'w, SeatEntities>,
-    pub names: Res<'w, Seats>,
     pub calendar: Res<'w, Calendar>,
     pub vitals: Query<'w, 's, (&'static mut Vitals, &'static mut Place, &'static mut Hand)>,
     pub piles: ResMut<'w, Piles>,
@@ -49,18 +45,12 @@ pub struct Step<'w, 's> {
 }
 
 impl Step<'_, '_> {
-    fn name(&self, seat: SeatId) -> Arg {
-        Arg::Text(self.names.name(seat).to_string())
-    }
-
     /// Announces a settlement line (and keeps it for the report).
-    fn line(&mut self, step: u8, text: Bilingual, rooms: Vec<RoomId>, floors: Vec<FloorId>) {
+    fn line(&mut self, step: u8, fact: SettleFact) {
         let line = SettleLine {
             step,
             round: self.calendar.round,
-            text,
-            rooms,
-            floors,
+            fact,
         };
         self.settling.lines.push(line.clone());
         self.news.write(GeneNews::Settled(line));
@@ -92,8 +82,7 @@ impl Step<'_, '_> {
             };
             self.piles.0.entry(morgue).or_default().extend(cards);
             self.settling.fallen.push(seat);
-            let text = words("s-shadow", &[("name", self.name(seat))]);
-            self.line(step, text, vec![], vec![]);
+            self.line(step, SettleFact::Shadow(seat));
         }
     }
 
@@ -104,12 +93,7 @@ impl Step<'_, '_> {
 
 /// Step 1: Whether a surgery took place (not who, not what).
 pub fn surgery(mut step: Step, secrets: Res<Secrets>) {
-    let key = if secrets.surgery {
-        "s-surgery"
-    } else {
-        "s-no-surgery"
-    };
-    step.line(1, words(key, &[]), vec![], vec![]);
+    step.line(1, SettleFact::Surgery(secrets.surgery));
 }
 
 /// Step 2: Battles, brawls, shadows meeting the living (room names only).
@@ -150,12 +134,11 @@ pub fn room_battles(mut step: Step, mut others: Query<(&Panel, &Doings, &mut Bat
                     .0
                     .push((round, *room, l));
             }
-            let key = if living.len() == 2 {
-                "s-battle"
+            events.push(if living.len() == 2 {
+                SettleFact::Battle(*room)
             } else {
-                "s-brawl"
-            };
-            events.push((words(key, &[("room", room_name(*room).into())]), *room));
+                SettleFact::Brawl(*room)
+            });
         }
         if !living.is_empty() && !shadows.is_empty() {
             for l in &living {
@@ -168,17 +151,14 @@ pub fn room_battles(mut step: Step, mut others: Query<(&Panel, &Doings, &mut Bat
                     .0
                     .drained += living.len() as i32;
             }
-            events.push((
-                words("s-shadow-met", &[("room", room_name(*room).into())]),
-                *room,
-            ));
+            events.push(SettleFact::ShadowMet(*room));
         }
     }
     if events.is_empty() {
-        step.line(2, words("s-no-battles", &[]), vec![], vec![]);
+        step.line(2, SettleFact::NoBattles);
     }
-    for (text, room) in events {
-        step.line(2, text, vec![room], vec![]);
+    for fact in events {
+        step.line(2, fact);
     }
     step.hurt(&loss, 2);
 }
@@ -196,8 +176,7 @@ pub fn gas_vote(mut step: Step, mut gassed: ResMut<Gassed>, doings: Query<&Doing
         for (f, v) in &votes {
             if *v == top && !gassed.0.contains(f) {
                 gassed.0.push(*f);
-                let text = words("s-gassed", &[("floor", floor_name(*f).into())]);
-                step.line(3, text, vec![], vec![*f]);
+                step.line(3, SettleFact::Gassed(*f));
             }
         }
     }
@@ -241,8 +220,7 @@ pub fn upkeep(mut step: Step) {
 pub fn rockets(mut step: Step, mut secrets: ResMut<Secrets>) {
     let mut loss = vec![0; step.count()];
     for r in std::mem::take(&mut secrets.rockets) {
-        let text = words("s-rocket", &[("room", room_name(r).into())]);
-        step.line(5, text, vec![r], vec![]);
+        step.line(5, SettleFact::Rocket(r));
         for (seat, e) in step.seats.iter() {
             let (v, place, _) = step.vitals.get(e).expect("a seat");
             if !v.shadow && place.0 == Some(r) {
@@ -267,12 +245,7 @@ pub fn state_changes(mut step: Step, doings: Query<&Doings>) {
             }
         }
     }
-    let key = if changed {
-        "s-state-changed"
-    } else {
-        "s-state-unchanged"
-    };
-    step.line(6, words(key, &[]), vec![], vec![]);
+    step.line(6, SettleFact::StateChanged(changed));
     step.hurt(&loss, 6);
 }
 
@@ -288,8 +261,7 @@ pub fn revivals(mut step: Step) {
             v.hp = n.revive_hp;
             v.drained = 0;
             v.immune = true;
-            let text = words("s-revived", &[("name", step.name(seat))]);
-            step.line(7, text, vec![], vec![]);
+            step.line(7, SettleFact::Revived(seat));
         }
     }
 }
@@ -311,19 +283,16 @@ pub fn end_settlement(
         .collect();
     let decided = living.len() <= 1;
     if decided && let Some(&last) = living.first() {
-        let text = words("s-last-living", &[("name", step.name(last))]);
-        step.line(8, text, vec![], vec![]);
+        step.line(8, SettleFact::LastLiving(last));
     }
     // Every player's HP is public after the settlement.
     let mut hps = Vec::new();
     for (seat, e) in step.seats.clone().iter() {
         let (mut v, _, _) = step.vitals.get_mut(e).expect("a seat");
         v.public_hp = v.hp;
-        hps.push(format!("{} {}", step.names.name(seat), v.hp));
+        hps.push((seat, v.hp));
     }
-    let hps = hps.join(" · ");
-    let text = words("s-hp", &[("round", round.into()), ("hps", hps.into())]);
-    step.line(8, text, vec![], vec![]);
+    step.line(8, SettleFact::Hps(hps));
     report.0 = std::mem::take(&mut step.settling.lines);
     step.settling.on = false;
     if round >= numbers().rounds || decided {

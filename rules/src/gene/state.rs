@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use super::map::{FloorId, ItemKind, RoomId};
 use super::settle::{Genes, numbers};
 use crate::table::{Rejection, SeatId};
-use crate::text::Bilingual;
 
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GenePhase {
@@ -94,15 +93,66 @@ impl Offer {
 }
 
 /// One announced line of a settlement: its step (1-7 as the seed numbers
-/// them, 8 for the HP roll-call) and the rooms or floors it names, so a
-/// client can play the settlement out on the map.
+/// them, 8 for the HP roll-call) and what it announces. The narrator puts
+/// it into words (`news::settle_words`); a client plays it out on the map
+/// from the rooms and floors it names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SettleLine {
     pub step: u8,
     pub round: u8,
-    pub text: Bilingual,
-    pub rooms: Vec<RoomId>,
-    pub floors: Vec<FloorId>,
+    pub fact: SettleFact,
+}
+
+/// What a settlement line announces, and no more than the seed lets the
+/// table announce (whether a surgery took place, not who; a room's
+/// battle, not who fought).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SettleFact {
+    /// Step 1: whether a surgery took place.
+    Surgery(bool),
+    /// Step 2: two living players fought in the room.
+    Battle(RoomId),
+    /// Step 2: three or more living players fought in the room.
+    Brawl(RoomId),
+    /// Step 2: a shadow met the living in the room.
+    ShadowMet(RoomId),
+    /// Step 2: nobody fought anywhere.
+    NoBattles,
+    /// Step 3: the floor is gassed from now on.
+    Gassed(FloorId),
+    /// Step 5: the rocket launcher hit the room.
+    Rocket(RoomId),
+    /// Step 6: whether anyone changed their own state.
+    StateChanged(bool),
+    /// Any step: the seat's HP reached 0.
+    Shadow(SeatId),
+    /// Step 7: the seat's shadow revived.
+    Revived(SeatId),
+    /// The seat is the last one living and wins.
+    LastLiving(SeatId),
+    /// The roll-call: every seat's HP, in seat order.
+    Hps(Vec<(SeatId, i32)>),
+}
+
+impl SettleLine {
+    /// The rooms the line names (what a map lights up).
+    pub fn rooms(&self) -> Vec<RoomId> {
+        match self.fact {
+            SettleFact::Battle(r)
+            | SettleFact::Brawl(r)
+            | SettleFact::ShadowMet(r)
+            | SettleFact::Rocket(r) => vec![r],
+            _ => vec![],
+        }
+    }
+
+    /// The floors the line names.
+    pub fn floors(&self) -> Vec<FloorId> {
+        match self.fact {
+            SettleFact::Gassed(f) => vec![f],
+            _ => vec![],
+        }
+    }
 }
 
 /// The longest chat line, in characters.

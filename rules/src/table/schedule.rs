@@ -163,7 +163,9 @@ pub(crate) fn run_phase_work<G: Game>(world: &mut World, work: PhaseWork<G::Phas
     };
     // Lent out while it runs (a phase's work that asks for another phase
     // is answered by `apply_phases`' next turn round its loop).
-    let lent = world.resource_mut::<PhaseSchedules<G::Phase>>().0[i].1.take();
+    let lent = world.resource_mut::<PhaseSchedules<G::Phase>>().0[i]
+        .1
+        .take();
     if let Some(mut schedule) = lent {
         schedule.run(world);
         world.resource_mut::<PhaseSchedules<G::Phase>>().0[i].1 = Some(schedule);

@@ -8,8 +8,8 @@ use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::{AnyAction, AnyView};
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::gene::{
-    self, GeneAction, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId, SettleLine,
-    items, map, numbers,
+    self, GeneAction, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId, SettleFact,
+    SettleLine, items, map, numbers,
 };
 use foodweb_rules::table::SeatId;
 use foodweb_rules::{Bilingual, Lang};
@@ -837,10 +837,10 @@ fn trade_window(
 
 /// The colour a settlement line flashes its rooms in.
 fn line_colour(line: &SettleLine) -> egui::Color32 {
-    match line.step {
-        2 if line.text.en.contains("shadow") => egui::Color32::from_rgb(150, 110, 220),
-        2 => theme::BAD,
-        5 => egui::Color32::from_rgb(250, 140, 40),
+    match line.fact {
+        SettleFact::ShadowMet(_) => egui::Color32::from_rgb(150, 110, 220),
+        SettleFact::Battle(_) | SettleFact::Brawl(_) => theme::BAD,
+        SettleFact::Rocket(_) => egui::Color32::from_rgb(250, 140, 40),
         _ => theme::ACCENT,
     }
 }
@@ -1001,8 +1001,8 @@ fn draw(
                 _ => {}
             }
             if let Some(line) = current {
-                marks.flash_rooms = line.rooms.clone();
-                marks.flash_floors = line.floors.clone();
+                marks.flash_rooms = line.rooms();
+                marks.flash_floors = line.floors();
                 marks.flash_colour = Some(line_colour(line));
             }
             for v in &model.host_views {
@@ -1045,7 +1045,10 @@ fn draw(
                 } else {
                     String::new()
                 };
-                let mut text = egui::RichText::new(format!("{step}{}", line.text.get(lang)));
+                let words = gene::news::settle_words(line, |s| {
+                    view.names.get(s.index()).cloned().unwrap_or_default()
+                });
+                let mut text = egui::RichText::new(format!("{step}{}", words.get(lang)));
                 if Some(line) == current {
                     text = text.strong().color(line_colour(line));
                 }
