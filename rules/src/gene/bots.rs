@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use super::game::{GeneGame, GeneView, RandomBot};
 use super::map::{ItemKind, RoomId, map};
 use super::settle::{Genes, numbers};
+use super::state::GeneOffer;
 use super::state::{GeneAction, GenePhase};
 use crate::bot::Bot;
 
@@ -117,12 +118,12 @@ impl Bot<GeneGame> for SurvivorBot {
                 // Answer offers: take a trade that leaves the hand better.
                 if let Some(o) = view.offers.iter().find(|o| o.to == me) {
                     let mut after = view.hand.clone();
-                    for k in &o.want {
+                    for k in &o.want.cards {
                         if let Some(i) = after.iter().position(|h| h == k) {
                             after.remove(i);
                         }
                     }
-                    after.extend(&o.give);
+                    after.extend(&o.give.cards);
                     let better = o.can_be_met_by(&view.hand)
                         && Self::hand_value(&after, view.carry)
                             > Self::hand_value(&view.hand, view.carry);

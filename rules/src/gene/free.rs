@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use bevy_state::prelude::*;
 
-use super::map::map;
+use super::map::{ItemKind, map};
 use super::state::*;
 use crate::table::{Accepted, SeatEntities, SeatId};
 
@@ -32,16 +32,18 @@ pub fn offer(mut acts: Acts, mut offers: ResMut<TradeOffers>, mut news: MessageW
         else {
             continue;
         };
-        offers.0.retain(|o| !(o.from == a.seat && o.to == *to));
+        let side = |cards: &Vec<ItemKind>| Goods {
+            cards: cards.clone(),
+            order_card: *swap_order,
+        };
         let offer = Offer {
             from: a.seat,
             to: *to,
-            give: give.clone(),
-            want: want.clone(),
-            swap_order: *swap_order,
+            give: side(give),
+            want: side(want),
         };
         news.write(GeneNews::Offered(offer.clone()));
-        offers.0.push(offer);
+        offers.put(offer);
     }
 }
 
@@ -59,13 +61,9 @@ pub fn accept(
         let GeneAction::Accept { from } = a.action else {
             continue;
         };
-        let at = offers
-            .0
-            .iter()
-            .position(|o| o.from == from && o.to == a.seat)
-            .expect("judged");
-        let o = offers.0.remove(at);
-        for (giver, taker, cards) in [(o.from, o.to, &o.give), (o.to, o.from, &o.want)] {
+        let o = offers.remove(from, a.seat).expect("judged");
+        for (giver, taker, goods) in [(o.from, o.to, &o.give), (o.to, o.from, &o.want)] {
+            let cards = &goods.cards;
             for k in cards {
                 take(
                     &mut hands.get_mut(seats.get(giver)).expect("a seat").cards,
@@ -78,7 +76,7 @@ pub fn accept(
                     .push(*k);
             }
         }
-        let orders = o.swap_order.then(|| {
+        let orders = o.swaps_order().then(|| {
             for s in &mut calendar.order {
                 if *s == o.from {
                     *s = o.to;
@@ -100,10 +98,9 @@ pub fn accept(
             orders,
         });
         let held = |s: SeatId| hands.get(seats.get(s)).expect("a seat").cards.clone();
-        let (kept, lapsed): (Vec<Offer>, Vec<Offer>) = std::mem::take(&mut offers.0)
-            .into_iter()
-            .partition(|x| holds_all(&held(x.from), &x.give) && holds_all(&held(x.to), &x.want));
-        offers.0 = kept;
+        let lapsed = offers.lapse(|x| {
+            holds_all(&held(x.from), &x.give.cards) && holds_all(&held(x.to), &x.want.cards)
+        });
         for x in lapsed {
             news.write(GeneNews::OfferLapsed { a: x.from, b: x.to });
         }
@@ -113,7 +110,7 @@ pub fn accept(
 pub fn decline(mut acts: Acts, mut offers: ResMut<TradeOffers>, mut news: MessageWriter<GeneNews>) {
     for a in acts.read() {
         if let GeneAction::Decline { from } = a.action {
-            offers.0.retain(|o| !(o.from == from && o.to == a.seat));
+            offers.remove(from, a.seat);
             news.write(GeneNews::Declined { from, by: a.seat });
         }
     }
@@ -126,7 +123,7 @@ pub fn withdraw(
 ) {
     for a in acts.read() {
         if let GeneAction::Withdraw { to } = a.action {
-            offers.0.retain(|o| !(o.from == a.seat && o.to == to));
+            offers.remove(a.seat, to);
             news.write(GeneNews::Withdrawn { from: a.seat, to });
         }
     }

@@ -593,8 +593,8 @@ pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
             .collect(),
         // Not yet ready, or asked to answer a trade.
         GenePhase::Free => {
-            let offers = &world.resource::<TradeOffers>().0;
-            all.filter(|&s| !at.get::<Doings>(s).ready || offers.iter().any(|o| o.to == s))
+            let offers = world.resource::<TradeOffers>();
+            all.filter(|&s| !at.get::<Doings>(s).ready || offers.waiting_on(s))
                 .collect()
         }
         GenePhase::Action => world.resource::<Calendar>().active().into_iter().collect(),
@@ -745,13 +745,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
             _ => None,
         },
         offers: match seat {
-            Some(s) => world
-                .resource::<TradeOffers>()
-                .0
-                .iter()
-                .filter(|o| o.from == s || o.to == s)
-                .cloned()
-                .collect::<Vec<Offer>>(),
+            Some(s) => world.resource::<TradeOffers>().involving(s),
             None => Vec::new(),
         },
         lying: mine

@@ -28,7 +28,9 @@ pub use items::{Item, Items, items};
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
 pub use scenario::{GeneCheck, GeneFact, GeneSetup, SeatSetup};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
-pub use state::{GeneAction, GenePhase, GeneState, Offer, SettleFact, SettleLine};
+pub use state::{
+    GeneAction, GeneOffer, GenePhase, GeneState, Goods, Offer, SettleFact, SettleLine, TradeOffers,
+};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");

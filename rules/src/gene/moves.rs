@@ -80,8 +80,7 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
             }
         }
     }
-    let offers = &world.resource::<TradeOffers>().0;
-    let offer = |from: SeatId, to: SeatId| offers.iter().find(|o| o.from == from && o.to == to);
+    let offers = world.resource::<TradeOffers>();
     let count = at.seats.0.len();
     match (phase, action) {
         (GenePhase::Setup, GeneAction::Prepare { genes, spawn }) => {
@@ -157,36 +156,26 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
             }
             Ok(())
         }
-        (GenePhase::Free, GeneAction::Accept { from }) => match offer(*from, seat) {
-            None => Err(no(
-                "that player has made you no offer",
-                "对方没有向你提出交易",
-            )),
-            Some(o)
-                if !(holds_all(&at.get::<Hand>(o.from).cards, &o.give)
-                    && holds_all(&at.get::<Hand>(o.to).cards, &o.want)) =>
+        (GenePhase::Free, GeneAction::Accept { from }) => {
+            let o = offers.to_answer(seat, *from)?;
+            if !(holds_all(&at.get::<Hand>(o.from).cards, &o.give.cards)
+                && holds_all(&at.get::<Hand>(o.to).cards, &o.want.cards))
             {
-                Err(no(
+                return Err(no(
                     "the cards that offer names are no longer held: ask for a new one",
                     "这笔交易涉及的卡已不在手中，请重新提出交易",
-                ))
+                ));
             }
-            Some(_) => Ok(()),
-        },
-        (GenePhase::Free, GeneAction::Decline { from }) => match offer(*from, seat) {
-            None => Err(no(
-                "that player has made you no offer",
-                "对方没有向你提出交易",
-            )),
-            Some(_) => Ok(()),
-        },
-        (GenePhase::Free, GeneAction::Withdraw { to }) => match offer(seat, *to) {
-            None => Err(no(
-                "you have made that player no offer",
-                "你没有向对方提出交易",
-            )),
-            Some(_) => Ok(()),
-        },
+            Ok(())
+        }
+        (GenePhase::Free, GeneAction::Decline { from }) => {
+            offers.to_answer(seat, *from)?;
+            Ok(())
+        }
+        (GenePhase::Free, GeneAction::Withdraw { to }) => {
+            offers.to_withdraw(seat, *to)?;
+            Ok(())
+        }
         (GenePhase::Free, GeneAction::Discard { kind }) => {
             // 「若持有的道具卡数量超过自身负重，则需要该阶段结束时调整至负重范围内」:
             // in the free phase only a player over the carry may drop

@@ -185,12 +185,12 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
             ],
         ),
         GeneNews::Offered(o) => {
-            let swap = if o.swap_order {
+            let swap = if o.swaps_order() {
                 say("swap", &[])
             } else {
                 Bilingual::new("", "")
             };
-            let (g, w) = (card_list(&o.give), card_list(&o.want));
+            let (g, w) = (card_list(&o.give.cards), card_list(&o.want.cards));
             to(
                 out,
                 o.to,
@@ -216,8 +216,20 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
         }
         GeneNews::Traded { offer: o, orders } => {
             let sides = [
-                (o.from, o.to, &o.give, &o.want, orders.map(|(a, _)| a)),
-                (o.to, o.from, &o.want, &o.give, orders.map(|(_, b)| b)),
+                (
+                    o.from,
+                    o.to,
+                    &o.give.cards,
+                    &o.want.cards,
+                    orders.map(|(a, _)| a),
+                ),
+                (
+                    o.to,
+                    o.from,
+                    &o.want.cards,
+                    &o.give.cards,
+                    orders.map(|(_, b)| b),
+                ),
             ];
             for (me, them, gave, got, order) in sides {
                 let mut args = vec![

@@ -75,20 +75,36 @@ pub enum GeneAction {
     Chat { text: String },
 }
 
-/// A trade one player has offered another (free phase).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Offer {
-    pub from: SeatId,
-    pub to: SeatId,
-    pub give: Vec<ItemKind>,
-    pub want: Vec<ItemKind>,
-    pub swap_order: bool,
+/// One side of a trade (free phase): item cards, and whether the side's
+/// order card goes too. Order cards change hands only both ways (an
+/// offer swaps them or not), so both sides of an offer say the same.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Goods {
+    pub cards: Vec<ItemKind>,
+    pub order_card: bool,
 }
 
-impl Offer {
+/// A trade one player has offered another: the table core's offer
+/// (offer, accept, decline, withdraw) with Gene's goods.
+pub type Offer = crate::table::Offer<Goods>;
+
+/// Trades offered and not yet answered (free phase only).
+pub type TradeOffers = crate::table::Offers<Goods>;
+
+/// What Gene's offers add to the core's.
+pub trait GeneOffer {
+    /// Whether the offer swaps the two players' order cards.
+    fn swaps_order(&self) -> bool;
     /// Whether the player offered this holds every card it asks for.
-    pub fn can_be_met_by(&self, hand: &[ItemKind]) -> bool {
-        holds_all(hand, &self.want)
+    fn can_be_met_by(&self, hand: &[ItemKind]) -> bool;
+}
+
+impl GeneOffer for Offer {
+    fn swaps_order(&self) -> bool {
+        self.give.order_card
+    }
+    fn can_be_met_by(&self, hand: &[ItemKind]) -> bool {
+        holds_all(hand, &self.want.cards)
     }
 }
 
@@ -293,10 +309,6 @@ pub struct Secrets {
     pub rockets: Vec<RoomId>,
     pub surgery: bool,
 }
-
-/// Trades offered and not yet answered (free phase only).
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TradeOffers(pub Vec<Offer>);
 
 /// The last settlement, line by line, as it was announced.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,8 +8,8 @@ use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::{AnyAction, AnyView};
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::gene::{
-    self, GeneAction, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId, SettleFact,
-    SettleLine, items, map, numbers,
+    self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
+    SettleFact, SettleLine, items, map, numbers,
 };
 use foodweb_rules::table::SeatId;
 use foodweb_rules::{Bilingual, Lang};
@@ -476,18 +476,20 @@ fn controls(
             for o in &view.offers {
                 let give = o
                     .give
+                    .cards
                     .iter()
                     .map(|k| card_name(*k, lang))
                     .collect::<Vec<_>>()
                     .join(", ");
                 let want = o
                     .want
+                    .cards
                     .iter()
                     .map(|k| card_name(*k, lang))
                     .collect::<Vec<_>>()
                     .join(", ");
                 let nothing = t(lang, "nothing", "无");
-                let order = if o.swap_order {
+                let order = if o.swaps_order() {
                     t(lang, " + swap order cards", " + 交换顺位卡")
                 } else {
                     String::new()
