@@ -67,7 +67,7 @@ macro_rules! number_arg {
         }
     )*};
 }
-number_arg!(i32, i64, u8, u32, usize);
+number_arg!(i32, i64, u8, u16, u32, usize);
 
 impl Phrasebook {
     /// Reads both languages' files; every key must be in both

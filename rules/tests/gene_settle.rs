@@ -1,7 +1,7 @@
 //! Gene Survival's settlement arithmetic against the seed's clauses.
 
 use foodweb_rules::gene::settle::{GeneNumbers, NumbersError};
-use foodweb_rules::gene::{Genes, Standing, battle_losses, numbers, places};
+use foodweb_rules::gene::{Genes, GenesRefusal, Standing, battle_losses, numbers, places};
 
 /// 「武力值最高的玩家生命值不变，其余玩家将扣除与该玩家武力值之差的等量生命值」
 #[test]
@@ -65,7 +65,7 @@ fn a_gene_panel_spends_every_point_and_can_move() {
     }
     .check(points)
     .unwrap_err();
-    assert!(short.en.contains("add up to 9"), "{short}");
+    assert_eq!(short, GenesRefusal::Unspent { points, total: 9 });
     let still = Genes {
         strength: 5,
         speed: 0,
@@ -73,7 +73,7 @@ fn a_gene_panel_spends_every_point_and_can_move() {
     }
     .check(points)
     .unwrap_err();
-    assert!(still.en.contains("speed"), "{still}");
+    assert_eq!(still, GenesRefusal::NoSpeed);
 }
 
 /// 「暗影玩家排名在存活玩家之后，若存活玩家生命值相同，则比较武力，暗影玩家之间

@@ -29,7 +29,8 @@ pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
 pub use scenario::{GeneCheck, GeneFact, GeneSetup, SeatSetup};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
 pub use state::{
-    GeneAction, GeneOffer, GenePhase, GeneState, Goods, Offer, SettleFact, SettleLine, TradeOffers,
+    GeneAction, GeneOffer, GenePhase, GeneState, GenesRefusal, Goods, Offer, Refusal, SettleFact,
+    SettleLine, TradeOffers,
 };
 
 /// The rules document, in both languages.

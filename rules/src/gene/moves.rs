@@ -12,10 +12,6 @@ use super::settle::numbers;
 use super::state::*;
 use crate::table::{Rejection, SeatId, Settings};
 
-fn no(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
-    Rejection::new(en, zh)
-}
-
 pub(crate) use crate::table::{Seated, seat_part as part};
 
 /// Whether the seat has used as many state-changing cards this round as
@@ -37,7 +33,7 @@ pub fn open_floors(world: &World) -> Vec<super::map::FloorId> {
 }
 
 /// Who hears `seat` talk now, or why nobody does.
-pub fn hearers(world: &World, seat: SeatId) -> Result<Vec<SeatId>, Rejection> {
+pub fn hearers(world: &World, seat: SeatId) -> Result<Vec<SeatId>, Refusal> {
     let at = Seated::new(world);
     let phase = *world.resource::<State<GenePhase>>().get();
     audience(
@@ -47,11 +43,16 @@ pub fn hearers(world: &World, seat: SeatId) -> Result<Vec<SeatId>, Rejection> {
         |s| at.get::<Doings>(s).acted,
         at.seats.iter().map(|(s, _)| s),
     )
-    .ok_or_else(|| no("you are alone in the action room", "你正独自在行动室里"))
+    .ok_or_else(|| Refusal::AloneInActionRoom)
 }
 
-/// The one place a Gene Survival action is judged.
+/// The one place a Gene Survival action is judged; the refusal in words.
 pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rejection> {
+    judge(world, seat, action).map_err(super::news::refusal)
+}
+
+/// The judge: why the action is refused, if it is.
+pub fn judge(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Refusal> {
     let at = Seated::new(world);
     let phase = *world.resource::<State<GenePhase>>().get();
     if let Some(refusal) = out_of_phase(phase, action) {
@@ -68,15 +69,12 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
         match action {
             GeneAction::Discard { kind } if hand.cards.contains(kind) => return Ok(()),
             GeneAction::Discard { .. } => {
-                return Err(no("you hold no such card", "你没有这张卡"));
+                return Err(Refusal::NoSuchCard);
             }
             GeneAction::Chat { .. } => {}
             _ => {
                 let n = hand.must_drop;
-                return Err(no(
-                    format!("you are over your carry: leave {n} card(s) here first"),
-                    format!("你超出了负重：请先在这里丢弃 {n} 张道具卡"),
-                ));
+                return Err(Refusal::OverCarry { n });
             }
         }
     }
@@ -85,35 +83,27 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
     match (phase, action) {
         (GenePhase::Setup, GeneAction::Prepare { genes, spawn }) => {
             if panel.genes.is_some() {
-                return Err(no("you have prepared already", "你已经准备好了"));
+                return Err(Refusal::PreparedAlready);
             }
-            genes
-                .check(numbers().gene_points)
-                .map_err(|reason| Rejection { reason })?;
+            genes.check(numbers().gene_points).map_err(Refusal::Genes)?;
             if spawn.0 as usize >= map().rooms.len() {
-                return Err(no("there is no such room", "没有这个房间"));
+                return Err(Refusal::NoSuchRoom);
             }
             if *spawn == map().morgue() {
-                return Err(no(
-                    "the morgue is for shadows: spawn elsewhere",
-                    "停尸间是暗影的地方：请选别的出生房间",
-                ));
+                return Err(Refusal::SpawnInMorgue);
             }
             Ok(())
         }
         (_, GeneAction::Chat { text }) => {
             let chars = text.chars().count();
             if chars == 0 || chars > CHAT_CHARS {
-                return Err(no(
-                    format!("say something of 1 to {CHAT_CHARS} characters"),
-                    format!("发言须为 1 到 {CHAT_CHARS} 个字符"),
-                ));
+                return Err(Refusal::ChatLength);
             }
             if text.chars().any(char::is_control) {
-                return Err(no("no control characters, please", "发言不能含控制字符"));
+                return Err(Refusal::ChatControl);
             }
             if phase == GenePhase::Idle {
-                return Err(no("not now", "现在不能这样做"));
+                return Err(Refusal::NotNow);
             }
             hearers(world, seat).map(|_| ())
         }
@@ -127,32 +117,20 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
             },
         ) => {
             if to.index() >= count || *to == seat {
-                return Err(no(
-                    "offer to another player at this table",
-                    "请向本桌的另一名玩家提出交易",
-                ));
+                return Err(Refusal::OfferToAnother);
             }
             if give.is_empty() && want.is_empty() && !swap_order {
-                return Err(no("the offer trades nothing", "这笔交易什么也没有交换"));
+                return Err(Refusal::TradesNothing);
             }
             if give.len() > TRADE_CARDS || want.len() > TRADE_CARDS {
-                return Err(no(
-                    format!("at most {TRADE_CARDS} cards a side"),
-                    format!("每方最多 {TRADE_CARDS} 张卡"),
-                ));
+                return Err(Refusal::TooManyTradeCards);
             }
             let them = at.get::<Vitals>(*to);
             if (vitals.shadow || them.shadow) && !(give.is_empty() && want.is_empty()) {
-                return Err(no(
-                    "shadows hold no cards: they trade order cards only",
-                    "暗影不能持有道具卡，只能交易顺位卡",
-                ));
+                return Err(Refusal::ShadowTradesCards);
             }
             if !holds_all(&hand.cards, give) {
-                return Err(no(
-                    "you do not hold every card you offer",
-                    "你没有你要给出的全部卡",
-                ));
+                return Err(Refusal::OfferNotHeld);
             }
             Ok(())
         }
@@ -161,10 +139,7 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
             if !(holds_all(&at.get::<Hand>(o.from).cards, &o.give.cards)
                 && holds_all(&at.get::<Hand>(o.to).cards, &o.want.cards))
             {
-                return Err(no(
-                    "the cards that offer names are no longer held: ask for a new one",
-                    "这笔交易涉及的卡已不在手中，请重新提出交易",
-                ));
+                return Err(Refusal::OfferStale);
             }
             Ok(())
         }
@@ -181,115 +156,98 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
             // in the free phase only a player over the carry may drop
             // cards, and only down to it; and 「只能在可抽卡的房间进行」.
             if hand.cards.len() <= carry(panel, vitals) {
-                return Err(no(
-                    "in the free phase you drop cards only to get back within your carry",
-                    "自由阶段只有超出负重时才能丢弃道具卡",
-                ));
+                return Err(Refusal::FreeDropWithinCarry);
             }
             leave_here(place, hand, *kind)
         }
         (GenePhase::Free, GeneAction::Ready) => {
             if doings.ready {
-                Err(no("you are ready already", "你已经准备好了"))
+                Err(Refusal::ReadyAlready)
             } else {
                 Ok(())
             }
         }
         (GenePhase::Action, a) => {
             if calendar.active() != Some(seat) {
-                return Err(Rejection::not_your_turn());
+                return Err(Refusal::NotYourTurn);
             }
             match a {
                 GeneAction::Move { to } => {
                     if doings.moved {
-                        return Err(no("you have moved this round", "你本轮已经移动过了"));
+                        return Err(Refusal::MovedAlready);
                     }
                     let from = place.0.expect("a player in play has a room");
                     if !map()
                         .destinations(from, speed(panel, doings), vitals.shadow)
                         .contains(to)
                     {
-                        return Err(no(
-                            "that room is not within your speed (and you must leave this one)",
-                            "那个房间不在你的速度范围内（而且你必须离开当前房间）",
-                        ));
+                        return Err(Refusal::OutOfReach);
                     }
                     Ok(())
                 }
                 GeneAction::Use { kind, room } => check_use(world, seat, *kind, *room),
-                _ if !doings.moved => Err(no("move first", "请先移动")),
+                _ if !doings.moved => Err(Refusal::MoveFirst),
                 GeneAction::Take { kind } => {
                     if vitals.shadow {
-                        return Err(no("shadows cannot take cards", "暗影不能拿取道具卡"));
+                        return Err(Refusal::ShadowTakes);
                     }
                     if doings.drew {
-                        return Err(no("you have drawn this round", "你本轮已经抽过卡了"));
+                        return Err(Refusal::DrewAlready);
                     }
                     let room = place.0.expect("placed");
                     let piles = &world.resource::<Piles>().0;
                     if !piles.get(&room).is_some_and(|p| p.contains(kind)) {
-                        return Err(no("no such card lies here", "这里没有这张卡"));
+                        return Err(Refusal::NotLyingHere);
                     }
                     Ok(())
                 }
                 GeneAction::Surgery { genes } => {
                     let old = panel.genes.expect("prepared");
                     if vitals.shadow {
-                        return Err(no("shadows cannot use rooms", "暗影不能使用房间功能"));
+                        return Err(Refusal::ShadowUsesRoom);
                     }
                     if map().room(place.0.expect("placed")).function != Some(RoomFunction::Surgery)
                     {
-                        return Err(no("surgery happens in the surgery", "手术只能在手术室进行"));
+                        return Err(Refusal::NotInSurgery);
                     }
                     if panel.operated {
-                        return Err(no("one surgery a round", "每轮只能做一次手术"));
+                        return Err(Refusal::SurgeryDone);
                     }
-                    genes
-                        .check(numbers().gene_points)
-                        .map_err(|reason| Rejection { reason })?;
+                    genes.check(numbers().gene_points).map_err(Refusal::Genes)?;
                     let moved = old.strength.abs_diff(genes.strength)
                         + old.speed.abs_diff(genes.speed)
                         + old.carry.abs_diff(genes.carry);
                     if moved / 2 > SURGERY_POINTS || moved == 0 {
-                        return Err(no(
-                            format!("a surgery moves 1 to {SURGERY_POINTS} gene points"),
-                            format!("一次手术可调整 1 到 {SURGERY_POINTS} 点基因"),
-                        ));
+                        return Err(Refusal::SurgeryPoints);
                     }
                     Ok(())
                 }
                 GeneAction::Discard { kind } => leave_here(place, hand, *kind),
                 GeneAction::Draw { kind } => {
                     if vitals.shadow {
-                        return Err(no("shadows cannot draw", "暗影不能抽卡"));
+                        return Err(Refusal::ShadowDraws);
                     }
                     if doings.drew {
-                        return Err(no("you have drawn this round", "你本轮已经抽过卡了"));
+                        return Err(Refusal::DrewAlready);
                     }
                     let room = map().room(place.0.expect("placed"));
                     if !room.draws.contains(kind) {
-                        return Err(no(
-                            "this room does not give that card",
-                            "这个房间不能抽这种卡",
-                        ));
+                        return Err(Refusal::RoomDoesNotGive);
                     }
                     if !world.resource::<Supply>().0.contains(kind) {
-                        return Err(no("none of those are left", "这种卡已经没有了"));
+                        return Err(Refusal::NoneLeft);
                     }
                     Ok(())
                 }
                 GeneAction::Vote { floor } => {
                     if vitals.shadow {
-                        return Err(no("shadows do not vote", "暗影不能投票"));
+                        return Err(Refusal::ShadowVotes);
                     }
                     if !map().floors().contains(floor) {
-                        return Err(no("there is no such floor", "没有这个楼层"));
+                        return Err(Refusal::NoSuchFloor);
                     }
                     if world.resource::<Gassed>().0.contains(floor) {
-                        return Err(no(
-                            "that floor is gassed already: it cannot be voted again",
-                            "该楼层已经是毒气楼层，不能重复被投",
-                        ));
+                        return Err(Refusal::FloorGassed);
                     }
                     Ok(())
                 }
@@ -299,30 +257,24 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
                     if vitals.shadow || open_floors(world).is_empty() {
                         Ok(())
                     } else {
-                        Err(no(
-                            "the living end their turn by voting",
-                            "存活玩家以投票结束回合",
-                        ))
+                        Err(Refusal::EndByVoting)
                     }
                 }
-                _ => Err(no("not now", "现在不能这样做")),
+                _ => Err(Refusal::NotNow),
             }
         }
-        _ => Err(no("not now", "现在不能这样做")),
+        _ => Err(Refusal::NotNow),
     }
 }
 
 /// A card may be left only in a room that gives cards (「只能在可抽卡的房间
 /// 进行」), and only a card the player holds.
-fn leave_here(place: &Place, hand: &Hand, kind: ItemKind) -> Result<(), Rejection> {
+fn leave_here(place: &Place, hand: &Hand, kind: ItemKind) -> Result<(), Refusal> {
     if place.0.is_none_or(|r| map().room(r).draws.is_empty()) {
-        return Err(no(
-            "cards may be left only in rooms that give cards",
-            "只能在可抽卡的房间丢弃道具卡",
-        ));
+        return Err(Refusal::LeaveOnlyWhereDrawn);
     }
     if !hand.cards.contains(&kind) {
-        return Err(no("you hold no such card", "你没有这张卡"));
+        return Err(Refusal::NoSuchCard);
     }
     Ok(())
 }
@@ -332,42 +284,33 @@ fn check_use(
     seat: SeatId,
     kind: ItemKind,
     room: Option<RoomId>,
-) -> Result<(), Rejection> {
+) -> Result<(), Refusal> {
     let at = Seated::new(world);
     let vitals = at.get::<Vitals>(seat);
     let doings = at.get::<Doings>(seat);
     if vitals.shadow {
-        return Err(no("shadows hold no cards", "暗影没有道具卡"));
+        return Err(Refusal::ShadowHoldsNoCards);
     }
     if !at.get::<Hand>(seat).cards.contains(&kind) {
-        return Err(no("you hold no such card", "你没有这张卡"));
+        return Err(Refusal::NoSuchCard);
     }
     match kind {
-        ItemKind::Water | ItemKind::Food | ItemKind::Gold => Err(no(
-            "water and food are handed in at settlement, gold bars count at the end",
-            "水和粮在结算时上交，金条在最后兑换",
-        )),
-        ItemKind::Adrenaline if doings.moved => Err(no(
-            "adrenaline is used before moving",
-            "肾上腺素须在移动前使用",
-        )),
+        ItemKind::Water | ItemKind::Food | ItemKind::Gold => Err(Refusal::NotUsable),
+        ItemKind::Adrenaline if doings.moved => Err(Refusal::AdrenalineAfterMove),
         // 「移动完毕后，可进行相应行动」: cards are used after moving
         // (adrenaline, which adds steps, is the written exception).
         ItemKind::Medicine | ItemKind::Alcohol | ItemKind::Rocket if !doings.moved => {
-            Err(no("move first", "请先移动"))
+            Err(Refusal::MoveFirst)
         }
         ItemKind::Medicine | ItemKind::Alcohol | ItemKind::Adrenaline
             if state_cards_spent(world, seat) =>
         {
             let n = world.resource::<Settings<GeneGame>>().0.state_cards;
-            Err(no(
-                format!("at most {n} card(s) that change your state a round at this table"),
-                format!("本桌每轮最多使用 {n} 张改变自身状态的卡"),
-            ))
+            Err(Refusal::StateCardsSpent { n })
         }
         ItemKind::Rocket => match room {
             Some(r) if (r.0 as usize) < map().rooms.len() => Ok(()),
-            _ => Err(no("name the room to fire at", "请指定火箭筒袭击的房间")),
+            _ => Err(Refusal::RocketNeedsRoom),
         },
         _ => Ok(()),
     }

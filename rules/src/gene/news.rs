@@ -9,7 +9,7 @@ use super::items::items;
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::state::*;
 use crate::narrate::Arg;
-use crate::table::{Announcements, Said, SeatId, Seats, TableClock};
+use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
 crate::phrasebook!("gene");
@@ -53,6 +53,76 @@ pub fn settle_words(line: &SettleLine, name: impl Fn(SeatId) -> String) -> Bilin
                 .join(" · ");
             say("s-hp", &[("round", line.round.into()), ("hps", hps.into())])
         }
+    }
+}
+
+/// A refusal in words.
+pub fn refusal(r: Refusal) -> Rejection {
+    let reason = match &r {
+        Refusal::GameOver => return Rejection::game_over(),
+        Refusal::NotYourTurn => return Rejection::not_your_turn(),
+        Refusal::Trade(t) => return (*t).into(),
+        Refusal::Genes(g) => genes_refusal(*g),
+        Refusal::AloneInActionRoom => say("no-alone-in-action-room", &[]),
+        Refusal::NoSuchCard => say("no-no-such-card", &[]),
+        Refusal::OverCarry { n } => say("no-over-carry", &[("n", (*n).into())]),
+        Refusal::PreparedAlready => say("no-prepared-already", &[]),
+        Refusal::NoSuchRoom => say("no-no-such-room", &[]),
+        Refusal::SpawnInMorgue => say("no-spawn-in-morgue", &[]),
+        Refusal::ChatLength => say("no-chat-length", &[("chars", CHAT_CHARS.into())]),
+        Refusal::ChatControl => say("no-chat-control", &[]),
+        Refusal::NotNow => say("no-not-now", &[]),
+        Refusal::OfferToAnother => say("no-offer-to-another", &[]),
+        Refusal::TradesNothing => say("no-trades-nothing", &[]),
+        Refusal::TooManyTradeCards => {
+            say("no-too-many-trade-cards", &[("cards", TRADE_CARDS.into())])
+        }
+        Refusal::ShadowTradesCards => say("no-shadow-trades-cards", &[]),
+        Refusal::OfferNotHeld => say("no-offer-not-held", &[]),
+        Refusal::OfferStale => say("no-offer-stale", &[]),
+        Refusal::FreeDropWithinCarry => say("no-free-drop-within-carry", &[]),
+        Refusal::ReadyAlready => say("no-ready-already", &[]),
+        Refusal::MovedAlready => say("no-moved-already", &[]),
+        Refusal::OutOfReach => say("no-out-of-reach", &[]),
+        Refusal::MoveFirst => say("no-move-first", &[]),
+        Refusal::ShadowTakes => say("no-shadow-takes", &[]),
+        Refusal::DrewAlready => say("no-drew-already", &[]),
+        Refusal::NotLyingHere => say("no-not-lying-here", &[]),
+        Refusal::ShadowUsesRoom => say("no-shadow-uses-room", &[]),
+        Refusal::NotInSurgery => say("no-not-in-surgery", &[]),
+        Refusal::SurgeryDone => say("no-surgery-done", &[]),
+        Refusal::SurgeryPoints => say("no-surgery-points", &[("points", SURGERY_POINTS.into())]),
+        Refusal::ShadowDraws => say("no-shadow-draws", &[]),
+        Refusal::RoomDoesNotGive => say("no-room-does-not-give", &[]),
+        Refusal::NoneLeft => say("no-none-left", &[]),
+        Refusal::ShadowVotes => say("no-shadow-votes", &[]),
+        Refusal::NoSuchFloor => say("no-no-such-floor", &[]),
+        Refusal::FloorGassed => say("no-floor-gassed", &[]),
+        Refusal::EndByVoting => say("no-end-by-voting", &[]),
+        Refusal::LeaveOnlyWhereDrawn => say("no-leave-only-where-drawn", &[]),
+        Refusal::ShadowHoldsNoCards => say("no-shadow-holds-no-cards", &[]),
+        Refusal::NotUsable => say("no-not-usable", &[]),
+        Refusal::AdrenalineAfterMove => say("no-adrenaline-after-move", &[]),
+        Refusal::StateCardsSpent { n } => say("no-state-cards-spent", &[("n", (*n).into())]),
+        Refusal::RocketNeedsRoom => say("no-rocket-needs-room", &[]),
+        Refusal::NotStarted => say("no-not-started", &[]),
+        Refusal::TradesClosed => say("no-trades-closed", &[]),
+        Refusal::SetupOver => say("no-setup-over", &[]),
+        Refusal::NothingToBeReadyFor => say("no-nothing-to-be-ready-for", &[]),
+        Refusal::ActionPhaseOnly => say("no-action-phase-only", &[]),
+        Refusal::NoCardsYet => say("no-no-cards-yet", &[]),
+    };
+    Rejection { reason }
+}
+
+/// Why genes are refused, in words (the set-up screen shows it too).
+pub fn genes_refusal(g: GenesRefusal) -> Bilingual {
+    match g {
+        GenesRefusal::Unspent { points, total } => say(
+            "no-genes-unspent",
+            &[("points", points.into()), ("total", total.into())],
+        ),
+        GenesRefusal::NoSpeed => say("no-genes-no-speed", &[]),
     }
 }
 

@@ -104,9 +104,10 @@ impl GeneSetup {
             }
         }
         for (i, s) in self.players.iter().enumerate() {
-            s.genes
-                .check(n.gene_points)
-                .map_err(|r| bad(format!("seat {}: {}", i + 1, r.en)))?;
+            s.genes.check(n.gene_points).map_err(|r| {
+                let r = super::news::genes_refusal(r);
+                bad(format!("seat {}: {}", i + 1, r.en))
+            })?;
             let hp = s.hp.unwrap_or(if s.shadow { 0 } else { n.start_hp });
             if !(0..=n.max_hp).contains(&hp) || (hp == 0) != s.shadow {
                 return Err(bad(format!(

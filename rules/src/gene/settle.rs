@@ -3,6 +3,7 @@
 //! final ranking. The table's systems call these; tests check them against
 //! the seed's clauses.
 
+use super::state::GenesRefusal;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -110,19 +111,13 @@ impl Genes {
 
     /// 「点数需全部用完」: every point spent; speed at least 1 (rules.md §1:
     /// everyone must move).
-    pub fn check(&self, points: u8) -> Result<(), crate::Bilingual> {
+    pub fn check(&self, points: u8) -> Result<(), GenesRefusal> {
         let total = u16::from(self.strength) + u16::from(self.speed) + u16::from(self.carry);
         if total != u16::from(points) {
-            return Err(crate::Bilingual::new(
-                format!("spend all {points} gene points (these add up to {total})"),
-                format!("必须用完全部 {points} 点基因（现在合计 {total} 点）"),
-            ));
+            return Err(GenesRefusal::Unspent { points, total });
         }
         if self.speed == 0 {
-            return Err(crate::Bilingual::new(
-                "speed must be at least 1: everyone moves every round",
-                "速度至少为 1：每轮每个玩家都必须移动",
-            ));
+            return Err(GenesRefusal::NoSpeed);
         }
         Ok(())
     }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::map::{FloorId, ItemKind, RoomId};
 use super::settle::{Genes, numbers};
-use crate::table::{Rejection, SeatId};
+use crate::table::{SeatId, TradeRefusal};
 
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GenePhase {
@@ -449,34 +449,142 @@ pub enum GeneNews {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct TurnEnded;
 
-fn no(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
-    Rejection::new(en, zh)
+/// Why an action is refused. Typed, so asking "is this legal?" costs no
+/// words; the narrator words it (`news::refusal`, `gene.ftl`'s `no-` keys).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The game is over.
+    GameOver,
+    /// It is another player's turn in the action room.
+    NotYourTurn,
+    /// A trade move the table core refuses.
+    Trade(TradeRefusal),
+    /// Genes that break the set-up's rules.
+    Genes(GenesRefusal),
+    /// you are alone in the action room
+    AloneInActionRoom,
+    /// you hold no such card
+    NoSuchCard,
+    /// you are over your carry: leave {n} card(s) here first
+    OverCarry { n: u8 },
+    /// you have prepared already
+    PreparedAlready,
+    /// there is no such room
+    NoSuchRoom,
+    /// the morgue is for shadows: spawn elsewhere
+    SpawnInMorgue,
+    /// say something of 1 to {CHAT_CHARS} characters
+    ChatLength,
+    /// no control characters, please
+    ChatControl,
+    /// not now
+    NotNow,
+    /// offer to another player at this table
+    OfferToAnother,
+    /// the offer trades nothing
+    TradesNothing,
+    /// at most {TRADE_CARDS} cards a side
+    TooManyTradeCards,
+    /// shadows hold no cards: they trade order cards only
+    ShadowTradesCards,
+    /// you do not hold every card you offer
+    OfferNotHeld,
+    /// the cards that offer names are no longer held: ask for a new one
+    OfferStale,
+    /// in the free phase you drop cards only to get back within your carry
+    FreeDropWithinCarry,
+    /// you are ready already
+    ReadyAlready,
+    /// you have moved this round
+    MovedAlready,
+    /// that room is not within your speed (and you must leave this one)
+    OutOfReach,
+    /// move first
+    MoveFirst,
+    /// shadows cannot take cards
+    ShadowTakes,
+    /// you have drawn this round
+    DrewAlready,
+    /// no such card lies here
+    NotLyingHere,
+    /// shadows cannot use rooms
+    ShadowUsesRoom,
+    /// surgery happens in the surgery
+    NotInSurgery,
+    /// one surgery a round
+    SurgeryDone,
+    /// a surgery moves 1 to {SURGERY_POINTS} gene points
+    SurgeryPoints,
+    /// shadows cannot draw
+    ShadowDraws,
+    /// this room does not give that card
+    RoomDoesNotGive,
+    /// none of those are left
+    NoneLeft,
+    /// shadows do not vote
+    ShadowVotes,
+    /// there is no such floor
+    NoSuchFloor,
+    /// that floor is gassed already: it cannot be voted again
+    FloorGassed,
+    /// the living end their turn by voting
+    EndByVoting,
+    /// cards may be left only in rooms that give cards
+    LeaveOnlyWhereDrawn,
+    /// shadows hold no cards
+    ShadowHoldsNoCards,
+    /// water and food are handed in at settlement, gold bars count at the end
+    NotUsable,
+    /// adrenaline is used before moving
+    AdrenalineAfterMove,
+    /// at most {n} card(s) that change your state a round at this table
+    StateCardsSpent { n: u8 },
+    /// name the room to fire at
+    RocketNeedsRoom,
+    /// the game has not started
+    NotStarted,
+    /// trades are closed: cards change hands only in the free phase
+    TradesClosed,
+    /// the set-up is over: genes change only by surgery
+    SetupOver,
+    /// there is nothing to be ready for: players get ready in the free phase
+    NothingToBeReadyFor,
+    /// that is done in the action phase, in your turn
+    ActionPhaseOnly,
+    /// you hold no cards before the game begins
+    NoCardsYet,
+}
+
+impl From<TradeRefusal> for Refusal {
+    fn from(r: TradeRefusal) -> Self {
+        Refusal::Trade(r)
+    }
+}
+
+/// Why a set of genes is refused (set-up and surgery alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenesRefusal {
+    /// 「点数需全部用完」: every point spent.
+    Unspent { points: u8, total: u16 },
+    /// Everyone moves every round: speed at least 1.
+    NoSpeed,
 }
 
 /// The refusal of an action its phase does not have, naming the real
 /// reason (trades are closed, not "it is not your turn").
-pub fn out_of_phase(phase: GenePhase, action: &GeneAction) -> Option<Rejection> {
+pub fn out_of_phase(phase: GenePhase, action: &GeneAction) -> Option<Refusal> {
     use GeneAction as A;
     use GenePhase as P;
     match (phase, action) {
         (P::GameOver, A::Chat { .. }) => None,
-        (P::GameOver, _) => Some(Rejection::game_over()),
-        (P::Idle, _) => Some(no("the game has not started", "游戏尚未开始")),
+        (P::GameOver, _) => Some(Refusal::GameOver),
+        (P::Idle, _) => Some(Refusal::NotStarted),
         (
             P::Setup | P::Action,
             A::Offer { .. } | A::Accept { .. } | A::Decline { .. } | A::Withdraw { .. },
-        ) => Some(no(
-            "trades are closed: cards change hands only in the free phase",
-            "交易已关闭：卡牌交易仅限在自由阶段进行",
-        )),
-        (P::Free | P::Action, A::Prepare { .. }) => Some(no(
-            "the set-up is over: genes change only by surgery",
-            "设定阶段已结束：基因只能通过手术调整",
-        )),
-        (P::Setup | P::Action, A::Ready) => Some(no(
-            "there is nothing to be ready for: players get ready in the free phase",
-            "现在无需准备：准备只在自由阶段进行",
-        )),
+        ) => Some(Refusal::TradesClosed),
+        (P::Free | P::Action, A::Prepare { .. }) => Some(Refusal::SetupOver),
+        (P::Setup | P::Action, A::Ready) => Some(Refusal::NothingToBeReadyFor),
         (
             P::Setup | P::Free,
             A::Move { .. }
@@ -486,14 +594,8 @@ pub fn out_of_phase(phase: GenePhase, action: &GeneAction) -> Option<Rejection> 
             | A::Surgery { .. }
             | A::Vote { .. }
             | A::EndTurn,
-        ) => Some(no(
-            "that is done in the action phase, in your turn",
-            "这要在行动阶段轮到你时进行",
-        )),
-        (P::Setup, A::Discard { .. }) => Some(no(
-            "you hold no cards before the game begins",
-            "游戏开始前没有道具卡",
-        )),
+        ) => Some(Refusal::ActionPhaseOnly),
+        (P::Setup, A::Discard { .. }) => Some(Refusal::NoCardsYet),
         _ => None,
     }
 }
