@@ -40,3 +40,27 @@ beast-drawn = Time is up: the referee draws { $beast } for you.
 beast-elephant = Elephant
 beast-tiger = Tiger
 beast-rat = Rat
+
+## Refusals: why an action is not allowed now
+no-not-now = not now
+no-only-between-phases = life is given or exchanged only between predation phases
+no-eliminated = you are eliminated: you can only give your predator cards away
+no-only-eliminated-give = only an eliminated player gives predator cards away
+no-not-during-duel = not during a duel
+no-name-another = name another player at this table
+no-give-to-living = give it to a living player
+no-no-such-card = you hold no such predator card
+no-useless-card = that card could prey on nobody: its number is the receiver's, or out
+no-already-ready = you are ready already
+no-target-out = that player is eliminated
+no-trades-nothing = the offer trades nothing
+no-empty-box = that would leave your box empty
+no-unaffordable = that trade asks for more life than a box holds, or would leave one empty: ask for a new one
+no-in-reserve = that player is in the Nature Reserve this round
+no-no-duel = no duel
+no-not-in-duel = you are not in this duel
+no-chosen-already = you have chosen for this throw
+no-dice-need-no-choice = dice duels need no choice
+no-too-much = at most { $most } life a side
+no-hold-only = you hold only { $life } life
+no-card-gone = you no longer hold the predator card for seat { $seat }

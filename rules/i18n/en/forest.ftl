@@ -26,3 +26,18 @@ the-game = the game
 energy = { $who } { $score }
 round-over = Round { $n } is over. Energy: { $energy }. { $won }
 game-over = The game is over. { $won }
+
+## Refusals: why an action is not allowed now
+no-death-decay-challenge-used = Death & Decay may be used as a challenging card only once in a turn
+no-death-decay-captured = only one Death & Decay card may be captured by challenge in a turn
+no-not-started = the game has not started
+no-showdown-under-way = a showdown is already under way
+no-challenge-on-your-turn = a showdown is under way; challenge on your turn
+no-no-showdown = there is no showdown to play a card in
+no-not-yourself = choose another player, not yourself
+no-opening-showdown = the round opens with a showdown: ask another player for one
+no-not-in-showdown = you are not in this showdown
+no-already-laid = you have already laid down your card
+no-holds-no-cards = { $who } holds no cards
+no-not-holding = you do not hold { $card }
+no-does-not-eat = { $with } does not eat { $named }

@@ -39,3 +39,27 @@ beast-drawn = 时间到：裁判为你抽出{ $beast }。
 beast-elephant = 象
 beast-tiger = 虎
 beast-rat = 鼠
+
+## Refusals: why an action is not allowed now
+no-not-now = 现在不能这样做
+no-only-between-phases = 生命值只能在捕食阶段之外赠送或交换
+no-eliminated = 你已被淘汰：只能转赠捕食卡
+no-only-eliminated-give = 只有被淘汰的玩家才能转赠捕食卡
+no-not-during-duel = 决斗进行中不能转赠
+no-name-another = 请指定本桌的另一名玩家
+no-give-to-living = 只能转赠给存活的玩家
+no-no-such-card = 你没有这张捕食卡
+no-useless-card = 这张卡无法使用：号码是接收者本人或已出局的玩家
+no-already-ready = 你已经准备好了
+no-target-out = 对方已被淘汰
+no-trades-nothing = 这笔交易什么也没有交换
+no-empty-box = 这会让你的生命木盒清空
+no-unaffordable = 这笔交易超出了木盒中的生命，或会让一方木盒清空，请重新提出
+no-in-reserve = 对方本轮在自然保护区内，不能被捕食
+no-no-duel = 没有决斗
+no-not-in-duel = 你不在这场决斗中
+no-chosen-already = 你已经为这一回合做出选择
+no-dice-need-no-choice = 掷骰决斗无需选择
+no-too-much = 每方最多 { $most } 点生命
+no-hold-only = 你只有 { $life } 点生命
+no-card-gone = 你已经没有 { $seat } 号的捕食卡了

@@ -26,3 +26,18 @@ the-game = 本局
 energy = { $who } { $score }
 round-over = 第 { $n } 轮结束。能量：{ $energy }。{ $won }
 game-over = 游戏结束。{ $won }
+
+## Refusals: why an action is not allowed now
+no-death-decay-challenge-used = 每回合只能用一次死亡与腐朽来挑战
+no-death-decay-captured = 每回合通过挑战最多只能夺取一张死亡与腐朽
+no-not-started = 游戏尚未开始
+no-showdown-under-way = 一场对决正在进行
+no-challenge-on-your-turn = 对决进行中；请在你的回合挑战
+no-no-showdown = 当前没有对决可以出牌
+no-not-yourself = 请选择其他玩家，不能选自己
+no-opening-showdown = 本轮以对决开局：请向其他玩家发起对决
+no-not-in-showdown = 你不在这场对决中
+no-already-laid = 你已经出过牌了
+no-holds-no-cards = { $who }手上没有牌
+no-not-holding = 你手上没有{ $card }
+no-does-not-eat = { $with }不吃{ $named }

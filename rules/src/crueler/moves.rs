@@ -7,7 +7,7 @@ use bevy_state::prelude::*;
 
 use super::game::CruelerGame;
 use super::state::*;
-use crate::table::{Rejection, SeatEntities, SeatId, Settings, TradeRefusal};
+use crate::table::{SeatEntities, SeatId, Settings, TradeRefusal};
 
 /// The kinds of move, one per action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,79 +266,5 @@ fn choose(world: &World, seat: SeatId) -> Result<(), Refusal> {
             Err(Refusal::DiceNeedNoChoice)
         }
         Some(_) => Ok(()),
-    }
-}
-
-impl From<Refusal> for Rejection {
-    fn from(r: Refusal) -> Self {
-        match r {
-            Refusal::GameOver => Rejection::game_over(),
-            Refusal::NotYourTurn => Rejection::not_your_turn(),
-            Refusal::NotNow => Rejection::new("not now", "现在不能这样做"),
-            Refusal::OnlyBetweenPhases => Rejection::new(
-                "life is given or exchanged only between predation phases",
-                "生命值只能在捕食阶段之外赠送或交换",
-            ),
-            Refusal::Eliminated => Rejection::new(
-                "you are eliminated: you can only give your predator cards away",
-                "你已被淘汰：只能转赠捕食卡",
-            ),
-            Refusal::OnlyEliminatedGive => Rejection::new(
-                "only an eliminated player gives predator cards away",
-                "只有被淘汰的玩家才能转赠捕食卡",
-            ),
-            Refusal::NotDuringDuel => Rejection::new("not during a duel", "决斗进行中不能转赠"),
-            Refusal::NameAnother => Rejection::new(
-                "name another player at this table",
-                "请指定本桌的另一名玩家",
-            ),
-            Refusal::GiveToLiving => {
-                Rejection::new("give it to a living player", "只能转赠给存活的玩家")
-            }
-            Refusal::NoSuchCard => {
-                Rejection::new("you hold no such predator card", "你没有这张捕食卡")
-            }
-            Refusal::UselessCard => Rejection::new(
-                "that card could prey on nobody: its number is the receiver's, or out",
-                "这张卡无法使用：号码是接收者本人或已出局的玩家",
-            ),
-            Refusal::AlreadyReady => Rejection::new("you are ready already", "你已经准备好了"),
-            Refusal::TargetOut => Rejection::new("that player is eliminated", "对方已被淘汰"),
-            Refusal::TradesNothing => {
-                Rejection::new("the offer trades nothing", "这笔交易什么也没有交换")
-            }
-            Refusal::TooMuch => Rejection::new(
-                format!("at most {MAX_TRADE} life a side"),
-                format!("每方最多 {MAX_TRADE} 点生命"),
-            ),
-            Refusal::HoldOnly(life) => Rejection::new(
-                format!("you hold only {life} life"),
-                format!("你只有 {life} 点生命"),
-            ),
-            Refusal::EmptyBox => {
-                Rejection::new("that would leave your box empty", "这会让你的生命木盒清空")
-            }
-            Refusal::Unaffordable => Rejection::new(
-                "that trade asks for more life than a box holds, or would leave one empty: ask for a new one",
-                "这笔交易超出了木盒中的生命，或会让一方木盒清空，请重新提出",
-            ),
-            Refusal::Trade(t) => t.into(),
-            Refusal::CardGone(target) => Rejection::new(
-                format!("you no longer hold the predator card for seat {target}"),
-                format!("你已经没有 {target} 号的捕食卡了"),
-            ),
-            Refusal::InReserve => Rejection::new(
-                "that player is in the Nature Reserve this round",
-                "对方本轮在自然保护区内，不能被捕食",
-            ),
-            Refusal::NoDuel => Rejection::new("no duel", "没有决斗"),
-            Refusal::NotInDuel => Rejection::new("you are not in this duel", "你不在这场决斗中"),
-            Refusal::ChosenAlready => {
-                Rejection::new("you have chosen for this throw", "你已经为这一回合做出选择")
-            }
-            Refusal::DiceNeedNoChoice => {
-                Rejection::new("dice duels need no choice", "掷骰决斗无需选择")
-            }
-        }
     }
 }

@@ -5,9 +5,10 @@
 
 use bevy_ecs::prelude::*;
 
+use super::moves::{MAX_TRADE, Refusal};
 use super::state::*;
 use crate::narrate::Arg;
-use crate::table::{Announcements, Said, SeatEntities, SeatId, Seats, TableClock};
+use crate::table::{Announcements, Rejection, Said, SeatEntities, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
 crate::phrasebook!("crueler");
@@ -266,6 +267,42 @@ fn words(
         CruelerNews::BeastDrawn { seat, beast } => {
             to(out, seat, "beast-drawn", &[("beast", beast.name().into())])
         }
+    }
+}
+
+/// A refusal in words.
+impl From<Refusal> for Rejection {
+    fn from(r: Refusal) -> Self {
+        let reason = match r {
+            Refusal::GameOver => return Rejection::game_over(),
+            Refusal::NotYourTurn => return Rejection::not_your_turn(),
+            Refusal::NotNow => say("no-not-now", &[]),
+            Refusal::OnlyBetweenPhases => say("no-only-between-phases", &[]),
+            Refusal::Eliminated => say("no-eliminated", &[]),
+            Refusal::OnlyEliminatedGive => say("no-only-eliminated-give", &[]),
+            Refusal::NotDuringDuel => say("no-not-during-duel", &[]),
+            Refusal::NameAnother => say("no-name-another", &[]),
+            Refusal::GiveToLiving => say("no-give-to-living", &[]),
+            Refusal::NoSuchCard => say("no-no-such-card", &[]),
+            Refusal::UselessCard => say("no-useless-card", &[]),
+            Refusal::AlreadyReady => say("no-already-ready", &[]),
+            Refusal::TargetOut => say("no-target-out", &[]),
+            Refusal::TradesNothing => say("no-trades-nothing", &[]),
+            Refusal::TooMuch => say("no-too-much", &[("most", MAX_TRADE.into())]),
+            Refusal::HoldOnly(life) => say("no-hold-only", &[("life", life.into())]),
+            Refusal::EmptyBox => say("no-empty-box", &[]),
+            Refusal::Unaffordable => say("no-unaffordable", &[]),
+            Refusal::Trade(t) => return t.into(),
+            Refusal::CardGone(target) => {
+                say("no-card-gone", &[("seat", target.to_string().into())])
+            }
+            Refusal::InReserve => say("no-in-reserve", &[]),
+            Refusal::NoDuel => say("no-no-duel", &[]),
+            Refusal::NotInDuel => say("no-not-in-duel", &[]),
+            Refusal::ChosenAlready => say("no-chosen-already", &[]),
+            Refusal::DiceNeedNoChoice => say("no-dice-need-no-choice", &[]),
+        };
+        Rejection { reason }
     }
 }
 

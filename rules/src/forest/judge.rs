@@ -7,7 +7,6 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
 use super::deck::{CardId, deck};
-use super::news::{card_name, seat_name};
 use super::state::*;
 use crate::table::{Rejection, SeatId, Seats};
 
@@ -109,30 +108,8 @@ pub enum ChallengeRefusal {
     DeathDecayCaptured,
 }
 
-impl From<ChallengeRefusal> for Rejection {
-    fn from(refusal: ChallengeRefusal) -> Self {
-        match refusal {
-            ChallengeRefusal::DoesNotEat { with, named } => {
-                let (w, n) = (card_name(with), card_name(named));
-                Rejection::new(
-                    format!("{} does not eat {}", w.en, n.en),
-                    format!("{}不吃{}", w.zh, n.zh),
-                )
-            }
-            ChallengeRefusal::DeathDecayChallengeUsed => Rejection::new(
-                "Death & Decay may be used as a challenging card only once in a turn",
-                "每回合只能用一次死亡与腐朽来挑战",
-            ),
-            ChallengeRefusal::DeathDecayCaptured => Rejection::new(
-                "only one Death & Decay card may be captured by challenge in a turn",
-                "每回合通过挑战最多只能夺取一张死亡与腐朽",
-            ),
-        }
-    }
-}
-
 pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Rejection> {
-    judge(world, seat, action).map_err(|r| r.words(world.resource::<Seats>()))
+    judge(world, seat, action).map_err(|r| super::news::refusal(r, world.resource::<Seats>()))
 }
 
 fn judge(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Refusal> {
@@ -203,57 +180,5 @@ fn play_card(world: &World, seat: SeatId, card: CardId) -> Result<(), Refusal> {
         Some(Some(_)) => Err(Refusal::AlreadyLaid),
         Some(None) if !hand(world, seat).contains(&card) => Err(Refusal::NotHolding(card)),
         Some(None) => Ok(()),
-    }
-}
-
-impl Refusal {
-    /// The refusal in words.
-    pub fn words(self, seats: &Seats) -> Rejection {
-        match self {
-            Refusal::NotStarted => Rejection::new("the game has not started", "游戏尚未开始"),
-            Refusal::GameOver => Rejection::game_over(),
-            Refusal::ShowdownUnderWay => {
-                Rejection::new("a showdown is already under way", "一场对决正在进行")
-            }
-            Refusal::ChallengeOnYourTurn => Rejection::new(
-                "a showdown is under way; challenge on your turn",
-                "对决进行中；请在你的回合挑战",
-            ),
-            Refusal::NoShowdown => Rejection::new(
-                "there is no showdown to play a card in",
-                "当前没有对决可以出牌",
-            ),
-            Refusal::NotYourTurn => Rejection::not_your_turn(),
-            Refusal::UnknownSeat(s) => Rejection::unknown_seat(s),
-            Refusal::NotYourself => Rejection::new(
-                "choose another player, not yourself",
-                "请选择其他玩家，不能选自己",
-            ),
-            Refusal::HoldsNoCards(s) => {
-                let t = seat_name(seats, s);
-                Rejection::new(
-                    format!("{} holds no cards", t.en),
-                    format!("{}手上没有牌", t.zh),
-                )
-            }
-            Refusal::OpeningShowdown => Rejection::new(
-                "the round opens with a showdown: ask another player for one",
-                "本轮以对决开局：请向其他玩家发起对决",
-            ),
-            Refusal::NotHolding(card) => {
-                let n = card_name(card);
-                Rejection::new(
-                    format!("you do not hold {}", n.en),
-                    format!("你手上没有{}", n.zh),
-                )
-            }
-            Refusal::Card(c) => c.into(),
-            Refusal::NotInShowdown => {
-                Rejection::new("you are not in this showdown", "你不在这场对决中")
-            }
-            Refusal::AlreadyLaid => {
-                Rejection::new("you have already laid down your card", "你已经出过牌了")
-            }
-        }
     }
 }

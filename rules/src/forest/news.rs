@@ -5,9 +5,10 @@
 use bevy_ecs::prelude::*;
 
 use super::deck::{CardId, deck};
+use super::judge::{ChallengeRefusal, Refusal};
 use super::state::*;
 use crate::narrate::Arg;
-use crate::table::{Announcements, Said, SeatId, Seats, TableClock};
+use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
 crate::phrasebook!("forest");
@@ -194,6 +195,44 @@ fn words(news: &ForestNews, seats: &Seats) -> Vec<Said> {
             "game-over",
             &[("won", winners(seats, totals, "the-game").into())],
         )],
+    }
+}
+
+/// A refusal in words.
+pub fn refusal(r: Refusal, seats: &Seats) -> Rejection {
+    let reason = match r {
+        Refusal::GameOver => return Rejection::game_over(),
+        Refusal::NotYourTurn => return Rejection::not_your_turn(),
+        Refusal::UnknownSeat(s) => return Rejection::unknown_seat(s),
+        Refusal::Card(c) => return c.into(),
+        Refusal::NotStarted => say("no-not-started", &[]),
+        Refusal::ShowdownUnderWay => say("no-showdown-under-way", &[]),
+        Refusal::ChallengeOnYourTurn => say("no-challenge-on-your-turn", &[]),
+        Refusal::NoShowdown => say("no-no-showdown", &[]),
+        Refusal::NotYourself => say("no-not-yourself", &[]),
+        Refusal::HoldsNoCards(s) => {
+            say("no-holds-no-cards", &[("who", seat_name(seats, s).into())])
+        }
+        Refusal::OpeningShowdown => say("no-opening-showdown", &[]),
+        Refusal::NotHolding(c) => say("no-not-holding", &[("card", card(c))]),
+        Refusal::NotInShowdown => say("no-not-in-showdown", &[]),
+        Refusal::AlreadyLaid => say("no-already-laid", &[]),
+    };
+    Rejection { reason }
+}
+
+/// The card rules' refusal of a challenge, in words.
+impl From<ChallengeRefusal> for Rejection {
+    fn from(refusal: ChallengeRefusal) -> Self {
+        let reason = match refusal {
+            ChallengeRefusal::DoesNotEat { with, named } => say(
+                "no-does-not-eat",
+                &[("with", card(with)), ("named", card(named))],
+            ),
+            ChallengeRefusal::DeathDecayChallengeUsed => say("no-death-decay-challenge-used", &[]),
+            ChallengeRefusal::DeathDecayCaptured => say("no-death-decay-captured", &[]),
+        };
+        Rejection { reason }
     }
 }
 

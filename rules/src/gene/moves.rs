@@ -43,7 +43,7 @@ pub fn hearers(world: &World, seat: SeatId) -> Result<Vec<SeatId>, Refusal> {
         |s| at.get::<Doings>(s).acted,
         at.seats.iter().map(|(s, _)| s),
     )
-    .ok_or_else(|| Refusal::AloneInActionRoom)
+    .ok_or(Refusal::AloneInActionRoom)
 }
 
 /// The one place a Gene Survival action is judged; the refusal in words.

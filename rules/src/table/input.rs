@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::{ActionLog, Game, LogEntry, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
+crate::phrasebook!("table");
+
 /// Why an action was refused. Nothing at the table changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("{reason}")]
@@ -20,19 +22,23 @@ impl Rejection {
         }
     }
 
+    /// A refusal worded from the table core's phrasebook (`table.ftl`).
+    pub(crate) fn said(key: &str, args: &[(&str, crate::narrate::Arg)]) -> Self {
+        Self {
+            reason: say(key, args),
+        }
+    }
+
     pub fn unknown_seat(seat: SeatId) -> Self {
-        Self::new(
-            format!("there is no seat {seat} at this table"),
-            format!("本桌没有 {seat} 号座位"),
-        )
+        Self::said("no-unknown-seat", &[("seat", seat.to_string().into())])
     }
 
     pub fn not_your_turn() -> Self {
-        Self::new("it is not your turn", "还没轮到你")
+        Self::said("no-not-your-turn", &[])
     }
 
     pub fn game_over() -> Self {
-        Self::new("the game is over", "游戏已经结束")
+        Self::said("no-game-over", &[])
     }
 }
 
@@ -84,5 +90,21 @@ pub fn judge_requests<G: Game>(world: &mut World) {
             });
         }
         world.resource_mut::<Verdicts>().0.push(verdict);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrate::Phrasebook;
+
+    /// Chinese and English throughout: both files give every phrase.
+    #[test]
+    fn both_languages_have_every_phrase() {
+        assert_eq!(Phrasebook::missing(EN, ZH), Vec::<String>::new());
+        assert_eq!(
+            Rejection::unknown_seat(SeatId(6)).reason,
+            Bilingual::new("there is no seat 7 at this table", "本桌没有 7 号座位")
+        );
     }
 }

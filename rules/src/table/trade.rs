@@ -40,12 +40,8 @@ pub enum TradeRefusal {
 impl From<TradeRefusal> for super::Rejection {
     fn from(r: TradeRefusal) -> Self {
         match r {
-            TradeRefusal::NoOfferToYou => {
-                Self::new("that player has made you no offer", "对方没有向你提出交易")
-            }
-            TradeRefusal::NoOfferFromYou => {
-                Self::new("you have made that player no offer", "你没有向对方提出交易")
-            }
+            TradeRefusal::NoOfferToYou => Self::said("no-offer-to-you", &[]),
+            TradeRefusal::NoOfferFromYou => Self::said("no-offer-from-you", &[]),
         }
     }
 }
