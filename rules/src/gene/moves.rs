@@ -8,7 +8,7 @@ use bevy_state::prelude::*;
 use super::free::audience;
 use super::game::GeneGame;
 use super::map::{ItemKind, RoomFunction, RoomId, map};
-use super::settle::numbers;
+use super::settle::{Genes, numbers};
 use super::state::*;
 use crate::table::{Rejection, SeatId, Settings};
 
@@ -51,91 +51,157 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
     judge(world, seat, action).map_err(super::news::refusal)
 }
 
-/// The judge: why the action is refused, if it is.
-pub fn judge(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Refusal> {
-    let at = Seated::new(world);
-    let phase = *world.resource::<State<GenePhase>>().get();
-    if let Some(refusal) = out_of_phase(phase, action) {
-        return Err(refusal);
+/// The kinds of move, one per action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    Prepare,
+    Ready,
+    Offer,
+    Accept,
+    Decline,
+    Withdraw,
+    Move,
+    Use,
+    Take,
+    Draw,
+    Surgery,
+    Discard,
+    Vote,
+    EndTurn,
+    Chat,
+}
+
+impl GeneAction {
+    pub fn kind(&self) -> Move {
+        match self {
+            GeneAction::Prepare { .. } => Move::Prepare,
+            GeneAction::Ready => Move::Ready,
+            GeneAction::Offer { .. } => Move::Offer,
+            GeneAction::Accept { .. } => Move::Accept,
+            GeneAction::Decline { .. } => Move::Decline,
+            GeneAction::Withdraw { .. } => Move::Withdraw,
+            GeneAction::Move { .. } => Move::Move,
+            GeneAction::Use { .. } => Move::Use,
+            GeneAction::Take { .. } => Move::Take,
+            GeneAction::Draw { .. } => Move::Draw,
+            GeneAction::Surgery { .. } => Move::Surgery,
+            GeneAction::Discard { .. } => Move::Discard,
+            GeneAction::Vote { .. } => Move::Vote,
+            GeneAction::EndTurn => Move::EndTurn,
+            GeneAction::Chat { .. } => Move::Chat,
+        }
     }
-    let hand = at.get::<Hand>(seat);
-    let panel = at.get::<Panel>(seat);
-    let vitals = at.get::<Vitals>(seat);
-    let place = at.get::<Place>(seat);
-    let doings = at.get::<Doings>(seat);
-    let calendar = world.resource::<Calendar>();
-    if phase == GenePhase::Action && hand.must_drop > 0 {
+}
+
+/// What each phase accepts (rules.md §4 set-up, §5 free phase, §6 action
+/// phase); table talk goes on after the game ends.
+pub fn moves(phase: GenePhase) -> &'static [Move] {
+    match phase {
+        GenePhase::Idle => &[],
+        GenePhase::Setup => &[Move::Prepare, Move::Chat],
+        GenePhase::Free => &[
+            Move::Offer,
+            Move::Accept,
+            Move::Decline,
+            Move::Withdraw,
+            Move::Discard,
+            Move::Ready,
+            Move::Chat,
+        ],
+        GenePhase::Action => &[
+            Move::Move,
+            Move::Use,
+            Move::Take,
+            Move::Draw,
+            Move::Surgery,
+            Move::Discard,
+            Move::Vote,
+            Move::EndTurn,
+            Move::Chat,
+        ],
+        GenePhase::GameOver => &[Move::Chat],
+    }
+}
+
+/// The seat a move is judged for, its parts read once.
+struct Mover<'w> {
+    world: &'w World,
+    seat: SeatId,
+    hand: &'w Hand,
+    panel: &'w Panel,
+    vitals: &'w Vitals,
+    place: &'w Place,
+    doings: &'w Doings,
+}
+
+impl<'w> Mover<'w> {
+    fn new(world: &'w World, seat: SeatId) -> Self {
+        let at = Seated::new(world);
+        Self {
+            world,
+            seat,
+            hand: at.get::<Hand>(seat),
+            panel: at.get::<Panel>(seat),
+            vitals: at.get::<Vitals>(seat),
+            place: at.get::<Place>(seat),
+            doings: at.get::<Doings>(seat),
+        }
+    }
+
+    fn room(&self) -> RoomId {
+        self.place.0.expect("a player in play has a room")
+    }
+
+    /// 「移动完毕后，可进行相应行动」: the action phase's other moves come
+    /// after moving.
+    fn moved(&self) -> Result<(), Refusal> {
+        if self.doings.moved {
+            Ok(())
+        } else {
+            Err(Refusal::MoveFirst)
+        }
+    }
+}
+
+/// The judge: why the action is refused, if it is. The phase's list of
+/// moves first, then the move's own check.
+pub fn judge(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Refusal> {
+    let phase = *world.resource::<State<GenePhase>>().get();
+    if !moves(phase).contains(&action.kind()) {
+        return Err(out_of_phase(phase, action).unwrap_or(Refusal::NotNow));
+    }
+    let me = Mover::new(world, seat);
+    if phase == GenePhase::Action {
         // 「将持有的道具卡数量调整至负重范围内」 comes first.
-        match action {
-            GeneAction::Discard { kind } if hand.cards.contains(kind) => return Ok(()),
-            GeneAction::Discard { .. } => {
-                return Err(Refusal::NoSuchCard);
+        if me.hand.must_drop > 0 {
+            match action {
+                GeneAction::Discard { kind } if me.hand.cards.contains(kind) => return Ok(()),
+                GeneAction::Discard { .. } => return Err(Refusal::NoSuchCard),
+                GeneAction::Chat { .. } => {}
+                _ => {
+                    let n = me.hand.must_drop;
+                    return Err(Refusal::OverCarry { n });
+                }
             }
-            GeneAction::Chat { .. } => {}
-            _ => {
-                let n = hand.must_drop;
-                return Err(Refusal::OverCarry { n });
-            }
+        }
+        let active = world.resource::<Calendar>().active();
+        if action.kind() != Move::Chat && active != Some(seat) {
+            return Err(Refusal::NotYourTurn);
         }
     }
     let offers = world.resource::<TradeOffers>();
-    let count = at.seats.0.len();
-    match (phase, action) {
-        (GenePhase::Setup, GeneAction::Prepare { genes, spawn }) => {
-            if panel.genes.is_some() {
-                return Err(Refusal::PreparedAlready);
-            }
-            genes.check(numbers().gene_points).map_err(Refusal::Genes)?;
-            if spawn.0 as usize >= map().rooms.len() {
-                return Err(Refusal::NoSuchRoom);
-            }
-            if *spawn == map().morgue() {
-                return Err(Refusal::SpawnInMorgue);
-            }
-            Ok(())
-        }
-        (_, GeneAction::Chat { text }) => {
-            let chars = text.chars().count();
-            if chars == 0 || chars > CHAT_CHARS {
-                return Err(Refusal::ChatLength);
-            }
-            if text.chars().any(char::is_control) {
-                return Err(Refusal::ChatControl);
-            }
-            if phase == GenePhase::Idle {
-                return Err(Refusal::NotNow);
-            }
-            hearers(world, seat).map(|_| ())
-        }
-        (
-            GenePhase::Free,
-            GeneAction::Offer {
-                to,
-                give,
-                want,
-                swap_order,
-            },
-        ) => {
-            if to.index() >= count || *to == seat {
-                return Err(Refusal::OfferToAnother);
-            }
-            if give.is_empty() && want.is_empty() && !swap_order {
-                return Err(Refusal::TradesNothing);
-            }
-            if give.len() > TRADE_CARDS || want.len() > TRADE_CARDS {
-                return Err(Refusal::TooManyTradeCards);
-            }
-            let them = at.get::<Vitals>(*to);
-            if (vitals.shadow || them.shadow) && !(give.is_empty() && want.is_empty()) {
-                return Err(Refusal::ShadowTradesCards);
-            }
-            if !holds_all(&hand.cards, give) {
-                return Err(Refusal::OfferNotHeld);
-            }
-            Ok(())
-        }
-        (GenePhase::Free, GeneAction::Accept { from }) => {
+    match action {
+        GeneAction::Prepare { genes, spawn } => prepare(&me, genes, *spawn),
+        GeneAction::Chat { text } => chat(&me, text),
+        GeneAction::Offer {
+            to,
+            give,
+            want,
+            swap_order,
+        } => offer(&me, *to, give, want, *swap_order),
+        GeneAction::Accept { from } => {
             let o = offers.to_answer(seat, *from)?;
+            let at = Seated::new(world);
             if !(holds_all(&at.get::<Hand>(o.from).cards, &o.give.cards)
                 && holds_all(&at.get::<Hand>(o.to).cards, &o.want.cards))
             {
@@ -143,128 +209,188 @@ pub fn judge(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Ref
             }
             Ok(())
         }
-        (GenePhase::Free, GeneAction::Decline { from }) => {
-            offers.to_answer(seat, *from)?;
-            Ok(())
-        }
-        (GenePhase::Free, GeneAction::Withdraw { to }) => {
-            offers.to_withdraw(seat, *to)?;
-            Ok(())
-        }
-        (GenePhase::Free, GeneAction::Discard { kind }) => {
+        GeneAction::Decline { from } => offers
+            .to_answer(seat, *from)
+            .map(|_| ())
+            .map_err(Into::into),
+        GeneAction::Withdraw { to } => offers
+            .to_withdraw(seat, *to)
+            .map(|_| ())
+            .map_err(Into::into),
+        GeneAction::Ready if me.doings.ready => Err(Refusal::ReadyAlready),
+        GeneAction::Ready => Ok(()),
+        GeneAction::Discard { kind } if phase == GenePhase::Free => {
             // 「若持有的道具卡数量超过自身负重，则需要该阶段结束时调整至负重范围内」:
             // in the free phase only a player over the carry may drop
             // cards, and only down to it; and 「只能在可抽卡的房间进行」.
-            if hand.cards.len() <= carry(panel, vitals) {
+            if me.hand.cards.len() <= carry(me.panel, me.vitals) {
                 return Err(Refusal::FreeDropWithinCarry);
             }
-            leave_here(place, hand, *kind)
+            leave_here(me.place, me.hand, *kind)
         }
-        (GenePhase::Free, GeneAction::Ready) => {
-            if doings.ready {
-                Err(Refusal::ReadyAlready)
-            } else {
+        GeneAction::Discard { kind } => {
+            me.moved()?;
+            leave_here(me.place, me.hand, *kind)
+        }
+        GeneAction::Move { to } => movement(&me, *to),
+        GeneAction::Use { kind, room } => check_use(world, seat, *kind, *room),
+        GeneAction::Take { kind } => take_card(&me, *kind),
+        GeneAction::Draw { kind } => draw(&me, *kind),
+        GeneAction::Surgery { genes } => surgery(&me, genes),
+        GeneAction::Vote { floor } => gas_vote(&me, *floor),
+        GeneAction::EndTurn => {
+            me.moved()?;
+            // With every floor gassed there is nothing to vote for
+            // (rules.md §5).
+            if me.vitals.shadow || open_floors(world).is_empty() {
                 Ok(())
+            } else {
+                Err(Refusal::EndByVoting)
             }
         }
-        (GenePhase::Action, a) => {
-            if calendar.active() != Some(seat) {
-                return Err(Refusal::NotYourTurn);
-            }
-            match a {
-                GeneAction::Move { to } => {
-                    if doings.moved {
-                        return Err(Refusal::MovedAlready);
-                    }
-                    let from = place.0.expect("a player in play has a room");
-                    if !map()
-                        .destinations(from, speed(panel, doings), vitals.shadow)
-                        .contains(to)
-                    {
-                        return Err(Refusal::OutOfReach);
-                    }
-                    Ok(())
-                }
-                GeneAction::Use { kind, room } => check_use(world, seat, *kind, *room),
-                _ if !doings.moved => Err(Refusal::MoveFirst),
-                GeneAction::Take { kind } => {
-                    if vitals.shadow {
-                        return Err(Refusal::ShadowTakes);
-                    }
-                    if doings.drew {
-                        return Err(Refusal::DrewAlready);
-                    }
-                    let room = place.0.expect("placed");
-                    let piles = &world.resource::<Piles>().0;
-                    if !piles.get(&room).is_some_and(|p| p.contains(kind)) {
-                        return Err(Refusal::NotLyingHere);
-                    }
-                    Ok(())
-                }
-                GeneAction::Surgery { genes } => {
-                    let old = panel.genes.expect("prepared");
-                    if vitals.shadow {
-                        return Err(Refusal::ShadowUsesRoom);
-                    }
-                    if map().room(place.0.expect("placed")).function != Some(RoomFunction::Surgery)
-                    {
-                        return Err(Refusal::NotInSurgery);
-                    }
-                    if panel.operated {
-                        return Err(Refusal::SurgeryDone);
-                    }
-                    genes.check(numbers().gene_points).map_err(Refusal::Genes)?;
-                    let moved = old.strength.abs_diff(genes.strength)
-                        + old.speed.abs_diff(genes.speed)
-                        + old.carry.abs_diff(genes.carry);
-                    if moved / 2 > SURGERY_POINTS || moved == 0 {
-                        return Err(Refusal::SurgeryPoints);
-                    }
-                    Ok(())
-                }
-                GeneAction::Discard { kind } => leave_here(place, hand, *kind),
-                GeneAction::Draw { kind } => {
-                    if vitals.shadow {
-                        return Err(Refusal::ShadowDraws);
-                    }
-                    if doings.drew {
-                        return Err(Refusal::DrewAlready);
-                    }
-                    let room = map().room(place.0.expect("placed"));
-                    if !room.draws.contains(kind) {
-                        return Err(Refusal::RoomDoesNotGive);
-                    }
-                    if !world.resource::<Supply>().0.contains(kind) {
-                        return Err(Refusal::NoneLeft);
-                    }
-                    Ok(())
-                }
-                GeneAction::Vote { floor } => {
-                    if vitals.shadow {
-                        return Err(Refusal::ShadowVotes);
-                    }
-                    if !map().floors().contains(floor) {
-                        return Err(Refusal::NoSuchFloor);
-                    }
-                    if world.resource::<Gassed>().0.contains(floor) {
-                        return Err(Refusal::FloorGassed);
-                    }
-                    Ok(())
-                }
-                GeneAction::EndTurn => {
-                    // With every floor gassed there is nothing to vote for
-                    // (rules.md §5).
-                    if vitals.shadow || open_floors(world).is_empty() {
-                        Ok(())
-                    } else {
-                        Err(Refusal::EndByVoting)
-                    }
-                }
-                _ => Err(Refusal::NotNow),
-            }
-        }
-        _ => Err(Refusal::NotNow),
     }
+}
+
+/// Set-up: a panel that spends every point, and a spawn room (not the
+/// morgue), once.
+fn prepare(me: &Mover, genes: &Genes, spawn: RoomId) -> Result<(), Refusal> {
+    if me.panel.genes.is_some() {
+        return Err(Refusal::PreparedAlready);
+    }
+    genes.check(numbers().gene_points).map_err(Refusal::Genes)?;
+    if spawn.0 as usize >= map().rooms.len() {
+        return Err(Refusal::NoSuchRoom);
+    }
+    if spawn == map().morgue() {
+        return Err(Refusal::SpawnInMorgue);
+    }
+    Ok(())
+}
+
+/// Table talk: a line of printable text that reaches somebody.
+fn chat(me: &Mover, text: &str) -> Result<(), Refusal> {
+    let chars = text.chars().count();
+    if chars == 0 || chars > CHAT_CHARS {
+        return Err(Refusal::ChatLength);
+    }
+    if text.chars().any(char::is_control) {
+        return Err(Refusal::ChatControl);
+    }
+    hearers(me.world, me.seat).map(|_| ())
+}
+
+/// A trade offered to another player: something changes hands, shadows
+/// trade order cards only, and the offerer holds what it gives.
+fn offer(
+    me: &Mover,
+    to: SeatId,
+    give: &[ItemKind],
+    want: &[ItemKind],
+    swap_order: bool,
+) -> Result<(), Refusal> {
+    let at = Seated::new(me.world);
+    if to.index() >= at.seats.0.len() || to == me.seat {
+        return Err(Refusal::OfferToAnother);
+    }
+    if give.is_empty() && want.is_empty() && !swap_order {
+        return Err(Refusal::TradesNothing);
+    }
+    if give.len() > TRADE_CARDS || want.len() > TRADE_CARDS {
+        return Err(Refusal::TooManyTradeCards);
+    }
+    let them = at.get::<Vitals>(to);
+    if (me.vitals.shadow || them.shadow) && !(give.is_empty() && want.is_empty()) {
+        return Err(Refusal::ShadowTradesCards);
+    }
+    if !holds_all(&me.hand.cards, give) {
+        return Err(Refusal::OfferNotHeld);
+    }
+    Ok(())
+}
+
+/// Movement: once a round, to a room within speed, leaving this one.
+fn movement(me: &Mover, to: RoomId) -> Result<(), Refusal> {
+    if me.doings.moved {
+        return Err(Refusal::MovedAlready);
+    }
+    let reach = map().destinations(me.room(), speed(me.panel, me.doings), me.vitals.shadow);
+    if !reach.contains(&to) {
+        return Err(Refusal::OutOfReach);
+    }
+    Ok(())
+}
+
+/// Taking a card left lying here, instead of drawing (the living only).
+fn take_card(me: &Mover, kind: ItemKind) -> Result<(), Refusal> {
+    me.moved()?;
+    if me.vitals.shadow {
+        return Err(Refusal::ShadowTakes);
+    }
+    if me.doings.drew {
+        return Err(Refusal::DrewAlready);
+    }
+    let piles = &me.world.resource::<Piles>().0;
+    if !piles.get(&me.room()).is_some_and(|p| p.contains(&kind)) {
+        return Err(Refusal::NotLyingHere);
+    }
+    Ok(())
+}
+
+/// Drawing a card this room gives, once a round, while the supply lasts.
+fn draw(me: &Mover, kind: ItemKind) -> Result<(), Refusal> {
+    me.moved()?;
+    if me.vitals.shadow {
+        return Err(Refusal::ShadowDraws);
+    }
+    if me.doings.drew {
+        return Err(Refusal::DrewAlready);
+    }
+    if !map().room(me.room()).draws.contains(&kind) {
+        return Err(Refusal::RoomDoesNotGive);
+    }
+    if !me.world.resource::<Supply>().0.contains(&kind) {
+        return Err(Refusal::NoneLeft);
+    }
+    Ok(())
+}
+
+/// Surgery, in the surgery, once a round: a valid panel that moves 1 to
+/// `SURGERY_POINTS` points.
+fn surgery(me: &Mover, genes: &Genes) -> Result<(), Refusal> {
+    me.moved()?;
+    let old = me.panel.genes.expect("prepared");
+    if me.vitals.shadow {
+        return Err(Refusal::ShadowUsesRoom);
+    }
+    if map().room(me.room()).function != Some(RoomFunction::Surgery) {
+        return Err(Refusal::NotInSurgery);
+    }
+    if me.panel.operated {
+        return Err(Refusal::SurgeryDone);
+    }
+    genes.check(numbers().gene_points).map_err(Refusal::Genes)?;
+    let moved = old.strength.abs_diff(genes.strength)
+        + old.speed.abs_diff(genes.speed)
+        + old.carry.abs_diff(genes.carry);
+    if moved / 2 > SURGERY_POINTS || moved == 0 {
+        return Err(Refusal::SurgeryPoints);
+    }
+    Ok(())
+}
+
+/// The gas vote (the living): a floor that is not gassed yet.
+fn gas_vote(me: &Mover, floor: super::map::FloorId) -> Result<(), Refusal> {
+    me.moved()?;
+    if me.vitals.shadow {
+        return Err(Refusal::ShadowVotes);
+    }
+    if !map().floors().contains(&floor) {
+        return Err(Refusal::NoSuchFloor);
+    }
+    if me.world.resource::<Gassed>().0.contains(&floor) {
+        return Err(Refusal::FloorGassed);
+    }
+    Ok(())
 }
 
 /// A card may be left only in a room that gives cards (「只能在可抽卡的房间
