@@ -161,6 +161,19 @@ impl<'w> Mover<'w> {
             Err(Refusal::MoveFirst)
         }
     }
+
+    /// A draw, or a take instead of one: after moving, once a round, and
+    /// not for a shadow (refused with `shadow`).
+    fn may_draw(&self, shadow: Refusal) -> Result<(), Refusal> {
+        self.moved()?;
+        if self.vitals.shadow {
+            return Err(shadow);
+        }
+        if self.doings.drew {
+            return Err(Refusal::DrewAlready);
+        }
+        Ok(())
+    }
 }
 
 /// The judge: why the action is refused, if it is. The phase's list of
@@ -322,13 +335,7 @@ fn movement(me: &Mover, to: RoomId) -> Result<(), Refusal> {
 
 /// Taking a card left lying here, instead of drawing (the living only).
 fn take_card(me: &Mover, kind: ItemKind) -> Result<(), Refusal> {
-    me.moved()?;
-    if me.vitals.shadow {
-        return Err(Refusal::ShadowTakes);
-    }
-    if me.doings.drew {
-        return Err(Refusal::DrewAlready);
-    }
+    me.may_draw(Refusal::ShadowTakes)?;
     let piles = &me.world.resource::<Piles>().0;
     if !piles.get(&me.room()).is_some_and(|p| p.contains(&kind)) {
         return Err(Refusal::NotLyingHere);
@@ -338,13 +345,7 @@ fn take_card(me: &Mover, kind: ItemKind) -> Result<(), Refusal> {
 
 /// Drawing a card this room gives, once a round, while the supply lasts.
 fn draw(me: &Mover, kind: ItemKind) -> Result<(), Refusal> {
-    me.moved()?;
-    if me.vitals.shadow {
-        return Err(Refusal::ShadowDraws);
-    }
-    if me.doings.drew {
-        return Err(Refusal::DrewAlready);
-    }
+    me.may_draw(Refusal::ShadowDraws)?;
     if !map().room(me.room()).draws.contains(&kind) {
         return Err(Refusal::RoomDoesNotGive);
     }
