@@ -126,7 +126,7 @@ pub fn playable_game(key: &str) -> Result<GameId, CliError> {
             "unknown game '{key}' (games: forest, crueler, wanning, gene)"
         ))
     })?;
-    if !game.has_rules() {
+    if !game.playable() {
         return Err(CliError(format!(
             "{} ({game}) is not playable yet",
             game.title().en
@@ -151,6 +151,7 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             // to players.
             let game = match GameId::from_key(&game) {
                 Some(GameId::Gene) => GameId::Gene,
+                Some(GameId::Wanning) => GameId::Wanning,
                 _ => playable_game(&game)?,
             };
             if !game.seats().contains(&players) {
@@ -164,7 +165,7 @@ pub fn run(command: Command) -> Result<i32, CliError> {
                 GameId::Forest => sim_forest(games, players, seed, bots, timing)?,
                 GameId::Gene => sim_gene(games, players, seed, bots)?,
                 GameId::Crueler => sim_crueler(games, players, seed, bots, timing)?,
-                other => return Err(CliError(format!("{other} is not playable yet"))),
+                GameId::Wanning => sim_wanning(games, players, seed, bots)?,
             };
             if json {
                 println!(
@@ -215,7 +216,9 @@ pub fn run(command: Command) -> Result<i32, CliError> {
                 GameId::Crueler => {
                     print_scenario::<foodweb_rules::crueler::CruelerGame>(&text, json, &file)?
                 }
-                other => return Err(CliError(format!("{other} is not playable yet"))),
+                GameId::Wanning => {
+                    print_scenario::<foodweb_rules::wanning::WanningGame>(&text, json, &file)?
+                }
             };
             Ok(if failures == 0 { 0 } else { 1 })
         }
@@ -238,6 +241,30 @@ fn print_scenario<G: Game>(
         print!("{}", report.to_text());
     }
     Ok(report.failures)
+}
+
+fn sim_wanning(
+    games: usize,
+    players: usize,
+    seed: u64,
+    bots: Option<Vec<String>>,
+) -> Result<SimReport, CliError> {
+    use foodweb_rules::wanning::{self, WanningGame};
+    let kinds = bots.unwrap_or_else(|| vec!["random".into()]);
+    for k in &kinds {
+        if wanning::bots::bot(k).is_none() {
+            return Err(CliError(format!(
+                "unknown wanning bot '{k}' (bots: {})",
+                wanning::bots::BOT_KINDS.join(", ")
+            )));
+        }
+    }
+    let lineup = move |game: usize, seat: SeatId| -> Box<dyn Bot<WanningGame>> {
+        let kind = &kinds[(seat.index() + game) % kinds.len()];
+        wanning::bots::bot(kind).expect("bot kinds were checked")
+    };
+    sim::simulate::<WanningGame>(games, players, seed, Default::default(), &lineup)
+        .map_err(CliError)
 }
 
 fn sim_forest(

@@ -31,7 +31,12 @@ fn one_line_error(args: &[&str], words: &str) {
 #[test]
 fn bad_commands_fail_with_one_line() {
     one_line_error(&["sim", "chess"], "unknown game 'chess'");
-    one_line_error(&["sim", "wanning"], "not playable yet");
+    one_line_error(&["bench-hall", "--game", "wanning"], "not playable yet");
+    one_line_error(
+        &["sim", "wanning", "--bots", "wizard"],
+        "unknown wanning bot 'wizard'",
+    );
+    one_line_error(&["sim", "wanning", "--players", "11"], "not 11");
     one_line_error(
         &["sim", "crueler", "--timing", "swords"],
         "unknown crueler duel 'swords'",

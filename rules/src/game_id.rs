@@ -83,7 +83,7 @@ impl GameId {
     /// Whether the game's rules are built: it can be simulated and
     /// scripted (`foodweb sim`, `foodweb scenario`) even before its screen.
     pub fn has_rules(self) -> bool {
-        self.playable()
+        self.playable() || self == GameId::Wanning
     }
 }
 

@@ -12,6 +12,7 @@ pub mod scenario;
 pub mod sim;
 pub mod table;
 pub mod text;
+pub mod wanning;
 
 pub use game_id::GameId;
 pub use text::{Bilingual, Lang};

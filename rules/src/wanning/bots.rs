@@ -1,0 +1,210 @@
+//! A Wanning Beast Chess bot that plays random legal moves: bans, pick,
+//! peek, attacks and sensing, 殺戮, wisdom guesses, its instinct, 預知,
+//! 警惕's guesses. It reads only its view.
+
+use rand::RngExt;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::data::{ALL_INSTINCTS, Form, InstinctId};
+use super::game::WanningGame;
+use super::moves::PLAYABLE;
+use super::state::*;
+use super::view::WanningView;
+use crate::bot::Bot;
+use crate::table::SeatId;
+
+pub const BOT_KINDS: [&str; 1] = ["random"];
+
+pub fn bot(kind: &str) -> Option<Box<dyn Bot<WanningGame>>> {
+    match kind {
+        "random" => Some(Box::new(RandomBot)),
+        _ => None,
+    }
+}
+
+pub struct RandomBot;
+
+impl Bot<WanningGame> for RandomBot {
+    fn kind(&self) -> &'static str {
+        "random"
+    }
+
+    fn act(&mut self, view: &WanningView, rng: &mut ChaCha8Rng) -> Option<WanningAction> {
+        if !view.to_act {
+            return None;
+        }
+        let me = view.me?;
+        let others: Vec<SeatId> = view
+            .seats
+            .iter()
+            .map(|p| p.seat)
+            .filter(|s| *s != me)
+            .collect();
+        match view.phase {
+            WanningPhase::Ban => {
+                let pool: Vec<InstinctId> = ALL_INSTINCTS
+                    .into_iter()
+                    .filter(|i| *i != InstinctId::Foresight)
+                    .collect();
+                let k = rng.random_range(0..=2);
+                let instincts = pool.sample(rng, k).copied().collect();
+                Some(WanningAction::Ban { instincts })
+            }
+            WanningPhase::Pick => {
+                let pool: Vec<InstinctId> = PLAYABLE
+                    .into_iter()
+                    .filter(|i| !view.banned.contains(i))
+                    .collect();
+                Some(WanningAction::Pick {
+                    instinct: *pool.choose(rng)?,
+                })
+            }
+            WanningPhase::Peek => Some(WanningAction::Peek {
+                target: others.choose(rng).copied(),
+            }),
+            WanningPhase::Orders => {
+                if view.foresights_left > 0 && rng.random_bool(0.3) {
+                    let all: Vec<SeatId> = view.seats.iter().map(|p| p.seat).collect();
+                    return Some(WanningAction::Foresee {
+                        a: *all.choose(rng)?,
+                        b: *all.choose(rng)?,
+                    });
+                }
+                Some(WanningAction::Orders(plan(view, me, rng)))
+            }
+            WanningPhase::Vigil => Some(WanningAction::Guard {
+                guess: others
+                    .iter()
+                    .filter(|s| Some(**s) != view.instinct_last_target)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .choose(rng)
+                    .map(|s| (*s, rng.random_range(1..=4))),
+            }),
+            WanningPhase::Idle | WanningPhase::GameOver => None,
+        }
+    }
+}
+
+fn plan(view: &WanningView, me: SeatId, rng: &mut ChaCha8Rng) -> Plan {
+    let living = view.others_living();
+    let level = view.level.unwrap_or(1);
+    let n = view.seats.len();
+    let mut plan = Plan {
+        target: living.choose(rng).copied(),
+        ..Plan::default()
+    };
+    // 發怒's second attack: 「自己上一回合血量小於等於最大血量的一半」.
+    if view.instinct == Some(InstinctId::Rage)
+        && view.last_hp.is_some_and(|hp| {
+            let max = n as i32 - 1;
+            hp * 2 <= max
+        })
+        && plan.target.is_some()
+    {
+        plan.second = living.choose(rng).copied();
+    }
+    if level == 4 && view.slaughters_left > 0 && view.round >= 2 && rng.random_bool(0.3) {
+        plan.slaughter = living.choose(rng).copied();
+    }
+    // Wisdom, now and then, as a wild guess of the right shape.
+    let wisdom_open = match level {
+        1 => true,
+        2 => view.round >= super::data::data().wisdom_from_round(n),
+        _ => false,
+    };
+    if wisdom_open && !view.wisdom_used && rng.random_bool(0.1) {
+        let forms = n / 2 + usize::from(view.round as usize >= n.div_ceil(2));
+        let picks: Vec<SeatId> = view
+            .seats
+            .iter()
+            .map(|p| p.seat)
+            .filter(|s| *s != me)
+            .collect::<Vec<_>>()
+            .sample(rng, forms)
+            .copied()
+            .collect();
+        plan.wisdom = Some(Guess {
+            levels: (0..n)
+                .map(|i| {
+                    if i == me.index() {
+                        level
+                    } else {
+                        rng.random_range(1..=4)
+                    }
+                })
+                .collect(),
+            forms: picks
+                .into_iter()
+                .map(|s| {
+                    (
+                        s,
+                        if rng.random_bool(0.5) {
+                            Form::At
+                        } else {
+                            Form::Pt
+                        },
+                    )
+                })
+                .collect(),
+        });
+    }
+    if rng.random_bool(0.4) {
+        plan.instinct = instinct_use(view, &mut plan, &living, rng);
+    }
+    plan
+}
+
+fn instinct_use(
+    view: &WanningView,
+    plan: &mut Plan,
+    living: &[SeatId],
+    rng: &mut ChaCha8Rng,
+) -> Option<InstinctUse> {
+    let id = view.instinct?;
+    if view.instinct_uses_left == Some(0) {
+        return None;
+    }
+    let rested = view.instinct_last_round.is_none_or(|r| r + 1 != view.round);
+    let other = |rng: &mut ChaCha8Rng| living.choose(rng).copied();
+    Some(match id {
+        InstinctId::Sturdy if rested => InstinctUse::Sturdy,
+        InstinctId::Poison if rested => InstinctUse::Poison,
+        InstinctId::Alliance if rested => {
+            plan.target = None;
+            plan.second = None;
+            InstinctUse::Alliance {
+                target: other(rng)?,
+            }
+        }
+        InstinctId::Bluff if rested => {
+            let t = living
+                .iter()
+                .copied()
+                .filter(|s| Some(*s) != view.instinct_last_target && view.seats[s.index()].hp > 2)
+                .collect::<Vec<_>>();
+            InstinctUse::Bluff {
+                target: *t.choose(rng)?,
+            }
+        }
+        InstinctId::Balance => InstinctUse::Balance,
+        InstinctId::Beast => {
+            let t = living
+                .iter()
+                .copied()
+                .filter(|s| Some(*s) != plan.target && Some(*s) != plan.second)
+                .collect::<Vec<_>>();
+            InstinctUse::Beast {
+                target: *t.choose(rng)?,
+            }
+        }
+        InstinctId::Diva => {
+            plan.target = None;
+            plan.second = None;
+            InstinctUse::Diva
+        }
+        InstinctId::Independence => InstinctUse::Independence,
+        _ => return None,
+    })
+}

@@ -1,0 +1,354 @@
+//! Wanning Beast Chess on the table core: its settings and clocks, the
+//! schedule (set-up phases, a round's orders, the settlement as one chain
+//! in the seed's order) and the entry points the core calls.
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::scenario::{WanningCheck, WanningSetup};
+use super::state::*;
+use super::view::WanningView;
+use super::{moves, news, round, settle, setup};
+use crate::game_id::GameId;
+use crate::table::{
+    DeadlinePassed, Deadlines, Game, GameResult, Rejection, SeatEntities, SeatId, Settings,
+    TableClock, TableSet, seat_part,
+};
+
+pub struct WanningGame;
+
+/// How a ban vote becomes a ban (rules.md §1). The seed's 「被選擇x次的本能
+/// 有 2n/x 的概率被禁用」 cannot be a probability (it exceeds 1); both
+/// readings here make more votes likelier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BanOdds {
+    /// x/n: an instinct every player names is banned for certain.
+    #[default]
+    VotesPerPlayer,
+    /// x/2n: each vote is one of the 2n cast.
+    VotesPerVote,
+}
+
+/// 殺戮's 「一回合不可使用」 (rules.md §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SlaughterRest {
+    /// Not in round 1.
+    #[default]
+    NotFirstRound,
+    /// Not in two rounds in a row.
+    NotTwiceInARow,
+}
+
+/// Table settings (rules.md §8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WanningSettings {
+    pub ban_odds: BanOdds,
+    /// Whether two players may pick the same instinct (the seed is
+    /// silent; each knows only their own).
+    pub same_instinct: bool,
+    pub slaughter_rest: SlaughterRest,
+    /// The last round: then the game ends (rules.md §7).
+    pub round_cap: u8,
+    /// Seconds for the ban, the pick and the peek, each. 0 = no limit.
+    pub setup_secs: u32,
+    /// Seconds for a round's orders. 0 = no limit.
+    pub orders_secs: u32,
+    /// Seconds for 警惕's guess. 0 = no limit.
+    pub vigil_secs: u32,
+}
+
+impl Default for WanningSettings {
+    fn default() -> Self {
+        Self {
+            ban_odds: BanOdds::VotesPerPlayer,
+            same_instinct: true,
+            slaughter_rest: SlaughterRest::NotFirstRound,
+            round_cap: 12,
+            setup_secs: 90,
+            orders_secs: 120,
+            vigil_secs: 60,
+        }
+    }
+}
+
+impl WanningSettings {
+    pub fn check(&self) -> Result<(), Rejection> {
+        if !(1..=50).contains(&self.round_cap) {
+            return Err(Rejection::new(
+                "the round cap is 1 to 50",
+                "回合上限須為 1 到 50",
+            ));
+        }
+        for secs in [self.setup_secs, self.orders_secs, self.vigil_secs] {
+            if secs != 0 && !(5..=3600).contains(&secs) {
+                return Err(Rejection::new(
+                    "each time limit is off (0) or 5 s to 1 hour",
+                    "每個時限須為 0（不限時）或 5 秒到 1 小時",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which clock runs: one per wait, so a new wait starts a fresh clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WanningTimer {
+    Ban,
+    Pick,
+    Peek,
+    Orders(u8),
+    Vigil(u8),
+}
+
+impl WanningTimer {
+    fn now(phase: WanningPhase, round: u8, s: &WanningSettings) -> Option<(Self, u32)> {
+        let (t, secs) = match phase {
+            WanningPhase::Ban => (Self::Ban, s.setup_secs),
+            WanningPhase::Pick => (Self::Pick, s.setup_secs),
+            WanningPhase::Peek => (Self::Peek, s.setup_secs),
+            WanningPhase::Orders => (Self::Orders(round), s.orders_secs),
+            WanningPhase::Vigil => (Self::Vigil(round), s.vigil_secs),
+            WanningPhase::Idle | WanningPhase::GameOver => return None,
+        };
+        (secs > 0).then_some((t, secs))
+    }
+}
+
+/// The one clock that should run now.
+fn sync_clock(
+    phase: Res<State<WanningPhase>>,
+    round: Res<Round>,
+    settings: Res<Settings<WanningGame>>,
+    clock: Res<TableClock>,
+    mut deadlines: ResMut<Deadlines<WanningTimer>>,
+) {
+    match WanningTimer::now(*phase.get(), round.0, &settings.0) {
+        Some((timer, secs)) => {
+            deadlines.pending.retain(|d| d.timer == timer);
+            if deadlines.get(&timer).is_none() {
+                deadlines.set(timer, clock.now_ms + u64::from(secs) * 1000);
+            }
+        }
+        None => deadlines.pending.clear(),
+    }
+}
+
+/// A clock ran out (rules.md §8): the referee gives the waiting players'
+/// defaults, through the same systems as their own moves.
+fn time_up(
+    mut passed: MessageReader<DeadlinePassed<WanningTimer>>,
+    phase: Res<State<WanningPhase>>,
+    round: Res<Round>,
+    settings: Res<Settings<WanningGame>>,
+    mut out: setup::Defaults,
+) {
+    let now = WanningTimer::now(*phase.get(), round.0, &settings.0).map(|(t, _)| t);
+    for DeadlinePassed { timer } in passed.read() {
+        if now.as_ref() == Some(timer) {
+            out.give(*phase.get());
+        }
+    }
+}
+
+/// The schedule: each phase's moves under `in_state`, then the settlement
+/// in the seed's order (「buff獲取->最大受到傷害->護盾->真實傷害->鎖血->特殊技能」),
+/// then clocks and words.
+pub struct WanningPlugin;
+
+impl Plugin for WanningPlugin {
+    fn build(&self, app: &mut App) {
+        use WanningPhase::*;
+        let count = app.world().resource::<crate::table::Seats>().count();
+        let seats = SeatEntities::spawn(app.world_mut(), count);
+        for (_, e) in seats.iter() {
+            app.world_mut().entity_mut(e).insert((
+                Beast::default(),
+                Life::default(),
+                Instinct::default(),
+                Abilities::default(),
+                Choices::default(),
+                super::state::Orders::default(),
+                Tally::default(),
+            ));
+        }
+        app.insert_resource(seats)
+            .init_state_resources()
+            .add_message::<WanningNews>()
+            .add_systems(Update, time_up.in_set(TableSet::Deadlines))
+            .add_systems(
+                Update,
+                (
+                    setup::ban.run_if(in_state(Ban)),
+                    setup::pick.run_if(in_state(Pick)),
+                    setup::peek.run_if(in_state(Peek)),
+                    round::orders.run_if(in_state(Orders)),
+                    round::guard.run_if(in_state(Vigil)),
+                    round::foresee,
+                    round::say,
+                )
+                    .in_set(TableSet::Apply),
+            )
+            .add_systems(
+                Update,
+                (
+                    setup::close_bans.run_if(in_state(Ban).and_then(setup::all_banned)),
+                    setup::close_picks.run_if(in_state(Pick).and_then(setup::all_picked)),
+                    setup::close_peeks.run_if(in_state(Peek).and_then(setup::all_peeked)),
+                    (
+                        settle::open,
+                        settle::invalidations,
+                        settle::actions,
+                        settle::instincts,
+                        settle::buffs,
+                        settle::max_damage,
+                        settle::shields,
+                        settle::true_damage,
+                        settle::hp_lock,
+                        settle::special,
+                        settle::wisdom,
+                        settle::announce,
+                    )
+                        .chain()
+                        .run_if(in_state(Orders).and_then(round::all_ordered)),
+                    round::close_vigil.run_if(in_state(Vigil).and_then(round::all_guarded)),
+                )
+                    .chain()
+                    .in_set(TableSet::Settle),
+            )
+            .add_systems(OnEnter(Orders), round::dawn)
+            .add_systems(Update, sync_clock.in_set(TableSet::Clocks))
+            .add_systems(Update, news::narrate.in_set(TableSet::Narrate));
+    }
+}
+
+trait InitStateResources {
+    fn init_state_resources(&mut self) -> &mut Self;
+}
+
+impl InitStateResources for App {
+    fn init_state_resources(&mut self) -> &mut Self {
+        self.init_resource::<Round>()
+            .init_resource::<Banned>()
+            .init_resource::<Outcome>()
+            .init_resource::<LastTargets>()
+            .init_resource::<DeathsLastRound>()
+            .init_resource::<Sung>()
+            .init_resource::<FormCounts>()
+    }
+}
+
+pub(crate) fn phase(world: &World) -> WanningPhase {
+    *world.resource::<State<WanningPhase>>().get()
+}
+
+impl Game for WanningGame {
+    const ID: GameId = GameId::Wanning;
+    type Action = WanningAction;
+    type Settings = WanningSettings;
+    type Phase = WanningPhase;
+    type Timer = WanningTimer;
+    type State = WanningState;
+    type View = WanningView;
+    type Setup = WanningSetup;
+    type Check = WanningCheck;
+
+    fn build(app: &mut App, _settings: &WanningSettings) {
+        app.add_plugins(WanningPlugin);
+    }
+
+    fn start(world: &mut World, setup: Option<&WanningSetup>) -> Result<(), Rejection> {
+        world.resource::<Settings<WanningGame>>().0.check()?;
+        if let Some(s) = setup {
+            s.check(world)?;
+        }
+        crate::table::with_param::<setup::Deal<'static, 'static>, _>(world, |mut d| d.deal(setup));
+        Ok(())
+    }
+
+    fn check(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), Rejection> {
+        moves::judge(world, seat, action).map_err(news::refusal)
+    }
+
+    fn capture(world: &World) -> WanningState {
+        let seats = world.resource::<SeatEntities>();
+        let part = |e: Entity| -> SeatState {
+            let seat = world.entity(e);
+            SeatState {
+                beast: seat.get::<Beast>().cloned().unwrap_or_default(),
+                life: seat.get::<Life>().cloned().unwrap_or_default(),
+                instinct: seat.get::<Instinct>().cloned().unwrap_or_default(),
+                abilities: seat.get::<Abilities>().cloned().unwrap_or_default(),
+                choices: seat.get::<Choices>().cloned().unwrap_or_default(),
+                orders: seat.get::<Orders>().cloned().unwrap_or_default(),
+                tally: seat.get::<Tally>().cloned().unwrap_or_default(),
+            }
+        };
+        WanningState {
+            seats: seats.iter().map(|(_, e)| part(e)).collect(),
+            round: world.resource::<Round>().clone(),
+            banned: world.resource::<Banned>().clone(),
+            outcome: world.resource::<Outcome>().clone(),
+            last_targets: world.resource::<LastTargets>().clone(),
+            deaths_last_round: world.resource::<DeathsLastRound>().clone(),
+            sung: world.resource::<Sung>().clone(),
+            forms: world.resource::<FormCounts>().clone(),
+        }
+    }
+
+    fn restore(world: &mut World, state: WanningState) {
+        let seats = world.resource::<SeatEntities>().clone();
+        for ((_, e), s) in seats.iter().zip(state.seats) {
+            world.entity_mut(e).insert((
+                s.beast,
+                s.life,
+                s.instinct,
+                s.abilities,
+                s.choices,
+                s.orders,
+                s.tally,
+            ));
+        }
+        world.insert_resource(state.round);
+        world.insert_resource(state.banned);
+        world.insert_resource(state.outcome);
+        world.insert_resource(state.last_targets);
+        world.insert_resource(state.deaths_last_round);
+        world.insert_resource(state.sung);
+        world.insert_resource(state.forms);
+    }
+
+    fn view(world: &World, seat: Option<SeatId>) -> WanningView {
+        super::view::view(world, seat)
+    }
+
+    fn to_act(world: &World) -> Vec<SeatId> {
+        moves::to_act(world)
+    }
+
+    fn result(world: &World) -> Option<GameResult> {
+        result(world)
+    }
+
+    fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
+        super::scenario::verify(world, check)
+    }
+}
+
+/// The result: the winning level's players (dead ones too: 「死亡的獲勝
+/// 等級者同樣獲勝」) score 1, the rest 0.
+pub(crate) fn result(world: &World) -> Option<GameResult> {
+    if phase(world) != WanningPhase::GameOver {
+        return None;
+    }
+    let (level, _) = world.resource::<Outcome>().0?;
+    let seats = world.resource::<SeatEntities>();
+    let scores = seats
+        .iter()
+        .map(|(s, _)| i64::from(seat_part::<Beast>(world, s).level == level))
+        .collect();
+    Some(GameResult::from_scores(scores))
+}

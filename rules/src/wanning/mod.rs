@@ -1,0 +1,28 @@
+//! Wanning Beast Chess (萬寧斗獸棋; seed: `wanning-beast-chess.txt`): 4 to
+//! 10 players of hidden levels 1-4, 24 instincts, damage, shields and HP
+//! locks settled in the seed's order. The rules document is `rules.md`
+//! beside this file.
+//!
+//! The shape: each seat is an entity with its components (`state.rs`);
+//! `setup.rs` deals and runs the bans, the pick and the peek; `round.rs`
+//! takes a round's orders; `settle.rs` is the settlement, one system a
+//! step, chained in the seed's order; `moves.rs` is the judge; `news.rs`
+//! the narrator; `game.rs` the schedule and the entry points.
+
+pub mod bots;
+pub mod data;
+pub mod game;
+pub mod moves;
+pub mod news;
+pub mod round;
+pub mod scenario;
+pub mod settle;
+pub mod setup;
+pub mod state;
+pub mod view;
+
+pub use data::{Form, InstinctId, Kind, WanningData, data};
+pub use game::{BanOdds, SlaughterRest, WanningGame, WanningSettings, WanningTimer};
+pub use scenario::{WanningCheck, WanningFact, WanningSetup};
+pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState};
+pub use view::{SeatPublic, WanningView};

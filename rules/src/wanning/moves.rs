@@ -1,0 +1,481 @@
+//! The one place a Wanning Beast Chess action is judged: what each phase
+//! accepts, and a small check for each move. It reads the world and never
+//! changes it. It never refuses on what the seat cannot know (another
+//! seat's level, instinct or true HP): a condition that rests on a secret
+//! is the settlement's to apply, silently (rules.md §3).
+
+use bevy_ecs::prelude::*;
+
+use super::data::{InstinctId, data};
+use super::game::{SlaughterRest, WanningGame, phase};
+use super::state::*;
+use crate::table::{SeatEntities, SeatId, Seated, Settings};
+
+/// The longest private message, in characters.
+pub const SAY_CHARS: usize = 200;
+
+/// The instincts this build plays. The others are listed in the data and
+/// the rules document but cannot be picked yet (rules.md §6).
+pub const PLAYABLE: [InstinctId; 13] = [
+    InstinctId::Sturdy,
+    InstinctId::Rage,
+    InstinctId::Bloodlust,
+    InstinctId::EarlyBird,
+    InstinctId::Foresight,
+    InstinctId::Vigilance,
+    InstinctId::Poison,
+    InstinctId::Alliance,
+    InstinctId::Bluff,
+    InstinctId::Balance,
+    InstinctId::Beast,
+    InstinctId::Diva,
+    InstinctId::Independence,
+];
+
+/// Locked instincts (「鎖定」): no instinct-invalid reaches them.
+pub fn locked(id: InstinctId) -> bool {
+    matches!(
+        id,
+        InstinctId::Grudge | InstinctId::Spokesman | InstinctId::Omens
+    )
+}
+
+/// Where an instinct stands on the invalid ladder.
+pub fn instinct_priority(id: InstinctId) -> Priority {
+    match id {
+        InstinctId::Balance => Priority::Balance,
+        InstinctId::Stand | InstinctId::Omens => Priority::StandOmens,
+        _ => Priority::Others,
+    }
+}
+
+/// The kinds of move, one per action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    Ban,
+    Pick,
+    Peek,
+    Orders,
+    Foresee,
+    Guard,
+    Say,
+}
+
+impl WanningAction {
+    pub fn kind(&self) -> Move {
+        match self {
+            WanningAction::Ban { .. } => Move::Ban,
+            WanningAction::Pick { .. } => Move::Pick,
+            WanningAction::Peek { .. } => Move::Peek,
+            WanningAction::Orders(_) => Move::Orders,
+            WanningAction::Foresee { .. } => Move::Foresee,
+            WanningAction::Guard { .. } => Move::Guard,
+            WanningAction::Say { .. } => Move::Say,
+        }
+    }
+}
+
+/// What each phase accepts. 預知 「可在任意時刻發動」 once instincts are
+/// picked; talk from round 1's announcement on.
+pub fn moves(phase: WanningPhase) -> &'static [Move] {
+    match phase {
+        WanningPhase::Idle | WanningPhase::GameOver => &[],
+        WanningPhase::Ban => &[Move::Ban],
+        WanningPhase::Pick => &[Move::Pick],
+        WanningPhase::Peek => &[Move::Peek, Move::Foresee],
+        WanningPhase::Orders => &[Move::Orders, Move::Foresee, Move::Say],
+        WanningPhase::Vigil => &[Move::Guard, Move::Foresee, Move::Say],
+    }
+}
+
+/// Why an action is refused. The narrator words it (`news::refusal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    NotNow,
+    GameOver,
+    UnknownSeat(SeatId),
+    Dead,
+    TooManyBans,
+    BanTwice,
+    ForesightUnbannable,
+    BannedAlready,
+    Picked,
+    InstinctBanned,
+    NotPlayableYet,
+    TakenInstinct,
+    Peeked,
+    NotYourself,
+    TargetDead,
+    OrdersGiven,
+    NoTargetForSecond,
+    NoSecondAttack,
+    NotLevel4,
+    SlaughterSpent,
+    SlaughterResting,
+    WisdomNotYours,
+    WisdomSpent,
+    WisdomTooEarly { from: u8 },
+    WisdomShape,
+    NotYourInstinct,
+    InstinctSpent,
+    InstinctResting,
+    SameTargetTwice,
+    TargetTooLow,
+    GivesUpAction,
+    BeastTarget,
+    NoGuardOwed,
+    BadLevel,
+    TalkNotYet,
+    SayLength,
+}
+
+fn seat_exists(world: &World, s: SeatId) -> Result<(), Refusal> {
+    if s.index() < world.resource::<SeatEntities>().0.len() {
+        Ok(())
+    } else {
+        Err(Refusal::UnknownSeat(s))
+    }
+}
+
+/// A living player other than the mover.
+fn other_living(world: &World, me: SeatId, s: SeatId) -> Result<(), Refusal> {
+    seat_exists(world, s)?;
+    if s == me {
+        return Err(Refusal::NotYourself);
+    }
+    if Seated::new(world).get::<Life>(s).dead() {
+        return Err(Refusal::TargetDead);
+    }
+    Ok(())
+}
+
+pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), Refusal> {
+    let phase = phase(world);
+    if phase == WanningPhase::GameOver {
+        return Err(Refusal::GameOver);
+    }
+    if !moves(phase).contains(&action.kind()) {
+        return Err(Refusal::NotNow);
+    }
+    let at = Seated::new(world);
+    if at.get::<Life>(seat).dead() {
+        // The dead give no orders and do not talk; a 警惕 owner who died
+        // this round still guesses (「死亡時可用」).
+        let died_now = at.get::<Life>(seat).died == Some(world.resource::<Round>().0);
+        if !(died_now && action.kind() == Move::Guard) {
+            return Err(Refusal::Dead);
+        }
+    }
+    match action {
+        WanningAction::Ban { instincts } => ban(world, seat, instincts),
+        WanningAction::Pick { instinct } => pick(world, seat, *instinct),
+        WanningAction::Peek { target } => {
+            if at.get::<Choices>(seat).peeked {
+                return Err(Refusal::Peeked);
+            }
+            match target {
+                Some(t) if *t == seat => Err(Refusal::NotYourself),
+                Some(t) => seat_exists(world, *t),
+                None => Ok(()),
+            }
+        }
+        WanningAction::Orders(plan) => orders(world, seat, plan),
+        WanningAction::Foresee { a, b } => {
+            seat_exists(world, *a)?;
+            seat_exists(world, *b)?;
+            if at.get::<Instinct>(seat).id != Some(InstinctId::Foresight) {
+                return Err(Refusal::NotYourInstinct);
+            }
+            if at.get::<Choices>(seat).foresights >= foresights(at.seats.0.len()) {
+                return Err(Refusal::InstinctSpent);
+            }
+            Ok(())
+        }
+        WanningAction::Guard { guess } => {
+            if !at.get::<Tally>(seat).guard_owed {
+                return Err(Refusal::NoGuardOwed);
+            }
+            if let Some((t, level)) = guess {
+                seat_exists(world, *t)?;
+                if *t == seat {
+                    return Err(Refusal::NotYourself);
+                }
+                if !(1..=4).contains(level) {
+                    return Err(Refusal::BadLevel);
+                }
+                if at.get::<Instinct>(seat).last_target == Some(*t) {
+                    return Err(Refusal::SameTargetTwice);
+                }
+            }
+            Ok(())
+        }
+        WanningAction::Say { to, text } => {
+            // 「第一回合公布血量後，任意兩名玩家可以自由交流」.
+            let round = world.resource::<Round>().0;
+            if round == 0 || (phase == WanningPhase::Orders && round < 2) {
+                return Err(Refusal::TalkNotYet);
+            }
+            other_living(world, seat, *to)?;
+            let n = text.chars().count();
+            if n == 0 || n > SAY_CHARS || text.chars().any(char::is_control) {
+                return Err(Refusal::SayLength);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// 預知's uses: 「每局觸發次數在人數達到4-5/6-8/9時為1/2/3」 (10: as 9).
+pub fn foresights(players: usize) -> u8 {
+    match players {
+        4..=5 => 1,
+        6..=8 => 2,
+        _ => 3,
+    }
+}
+
+fn ban(world: &World, seat: SeatId, instincts: &[InstinctId]) -> Result<(), Refusal> {
+    if Seated::new(world).get::<Choices>(seat).banned.is_some() {
+        return Err(Refusal::BannedAlready);
+    }
+    if instincts.len() > 2 {
+        return Err(Refusal::TooManyBans);
+    }
+    if instincts.len() == 2 && instincts[0] == instincts[1] {
+        return Err(Refusal::BanTwice);
+    }
+    if instincts.contains(&InstinctId::Foresight) {
+        return Err(Refusal::ForesightUnbannable);
+    }
+    Ok(())
+}
+
+fn pick(world: &World, seat: SeatId, id: InstinctId) -> Result<(), Refusal> {
+    let at = Seated::new(world);
+    if at.get::<Choices>(seat).picked {
+        return Err(Refusal::Picked);
+    }
+    if world.resource::<Banned>().0.contains(&id) {
+        return Err(Refusal::InstinctBanned);
+    }
+    if !PLAYABLE.contains(&id) {
+        return Err(Refusal::NotPlayableYet);
+    }
+    if !world.resource::<Settings<WanningGame>>().0.same_instinct
+        && at
+            .seats
+            .iter()
+            .any(|(s, _)| s != seat && at.get::<Instinct>(s).id == Some(id))
+    {
+        return Err(Refusal::TakenInstinct);
+    }
+    Ok(())
+}
+
+/// How many uses an instinct has at `players` (`None`: no limit).
+pub fn uses(id: InstinctId, players: usize) -> Option<u8> {
+    Some(match id {
+        InstinctId::Beast if players <= 7 => 2,
+        InstinctId::Beast => 3,
+        InstinctId::Diva | InstinctId::Survive => 1,
+        InstinctId::Independence => match players {
+            4..=6 => 2,
+            7..=8 => 3,
+            _ => 4,
+        },
+        _ => return None,
+    })
+}
+
+/// Instincts with 「一回合冷卻」: not in two rounds in a row.
+fn resting(id: InstinctId) -> bool {
+    matches!(
+        id,
+        InstinctId::Sturdy | InstinctId::Poison | InstinctId::Alliance | InstinctId::Bluff
+    )
+}
+
+fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
+    let at = Seated::new(world);
+    let n = at.seats.0.len();
+    let round = world.resource::<Round>().0;
+    if at.get::<Orders>(seat).0.is_some() {
+        return Err(Refusal::OrdersGiven);
+    }
+    let level = at.get::<Beast>(seat).level;
+    let life = at.get::<Life>(seat);
+    for t in [plan.target, plan.second, plan.slaughter]
+        .into_iter()
+        .flatten()
+    {
+        other_living(world, seat, t)?;
+    }
+    if plan.second.is_some() {
+        if plan.target.is_none() {
+            return Err(Refusal::NoTargetForSecond);
+        }
+        // 發怒: 「自己上一回合血量小於等於最大血量的一半」 (the seat knows its
+        // own HP); 野心 (level 4): its public half (last round's HP not the
+        // table's highest) — the rest is the settlement's.
+        let max = n as i32 - 1;
+        let rage = at.get::<Instinct>(seat).id == Some(InstinctId::Rage) && life.last_hp * 2 <= max;
+        let ambition = level == 4
+            && at
+                .seats
+                .iter()
+                .any(|(s, _)| s != seat && at.get::<Life>(s).announced >= life.announced);
+        if !(rage || ambition) {
+            return Err(Refusal::NoSecondAttack);
+        }
+    }
+    if plan.slaughter.is_some() {
+        if level != 4 {
+            return Err(Refusal::NotLevel4);
+        }
+        let a = at.get::<Abilities>(seat);
+        if a.slaughter_used >= data().slaughter_uses(n) {
+            return Err(Refusal::SlaughterSpent);
+        }
+        let rest = match world.resource::<Settings<WanningGame>>().0.slaughter_rest {
+            SlaughterRest::NotFirstRound => round == 1,
+            SlaughterRest::NotTwiceInARow => a.slaughter_last == Some(round.saturating_sub(1)),
+        };
+        if rest {
+            return Err(Refusal::SlaughterResting);
+        }
+    }
+    if let Some(g) = &plan.wisdom {
+        wisdom(world, seat, g)?;
+    }
+    if let Some(i) = &plan.instinct {
+        instinct(world, seat, plan, i)?;
+    }
+    Ok(())
+}
+
+/// 智慧: 「判斷其他所有玩家的等級，並且選定n/2下取整個除自己等級以外的動物，
+/// 指出他們的本能形態。在n/2上取整回合及以後智慧則需額外指出一名玩家的本能
+/// 形態」; level 2 from round 2/3/4 at 4-5/6-8/9-10 players; once each.
+fn wisdom(world: &World, seat: SeatId, g: &Guess) -> Result<(), Refusal> {
+    let at = Seated::new(world);
+    let n = at.seats.0.len();
+    let round = world.resource::<Round>().0;
+    let level = at.get::<Beast>(seat).level;
+    if level > 2 {
+        return Err(Refusal::WisdomNotYours);
+    }
+    if at.get::<Abilities>(seat).wisdom_used {
+        return Err(Refusal::WisdomSpent);
+    }
+    let from = data().wisdom_from_round(n);
+    if level == 2 && round < from {
+        return Err(Refusal::WisdomTooEarly { from });
+    }
+    let forms = n / 2 + usize::from(round as usize >= n.div_ceil(2));
+    let mut named: Vec<SeatId> = g.forms.iter().map(|(s, _)| *s).collect();
+    named.sort();
+    named.dedup();
+    let shape = g.levels.len() == n
+        && g.levels.iter().all(|l| (1..=4).contains(l))
+        && g.levels[seat.index()] == level
+        && g.forms.len() == forms
+        && named.len() == forms
+        && named.iter().all(|s| s.index() < n && *s != seat);
+    if !shape {
+        return Err(Refusal::WisdomShape);
+    }
+    Ok(())
+}
+
+fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result<(), Refusal> {
+    let at = Seated::new(world);
+    let n = at.seats.0.len();
+    let round = world.resource::<Round>().0;
+    let mine = at.get::<Instinct>(seat);
+    let needed = match i {
+        InstinctUse::Sturdy => InstinctId::Sturdy,
+        InstinctUse::Poison => InstinctId::Poison,
+        InstinctUse::Alliance { .. } => InstinctId::Alliance,
+        InstinctUse::Bluff { .. } => InstinctId::Bluff,
+        InstinctUse::Balance => InstinctId::Balance,
+        InstinctUse::Beast { .. } => InstinctId::Beast,
+        InstinctUse::Diva => InstinctId::Diva,
+        InstinctUse::Independence => InstinctId::Independence,
+    };
+    if mine.id != Some(needed) {
+        return Err(Refusal::NotYourInstinct);
+    }
+    if uses(needed, n).is_some_and(|u| mine.used >= u) {
+        return Err(Refusal::InstinctSpent);
+    }
+    if resting(needed) && mine.last_round.is_some_and(|r| r + 1 == round) {
+        return Err(Refusal::InstinctResting);
+    }
+    if let Some(t) = super::settle::instinct_target(i) {
+        other_living(world, seat, t)?;
+    }
+    match i {
+        // 「放棄攻擊/感應」, 「放棄行動」.
+        InstinctUse::Alliance { .. } | InstinctUse::Diva
+            if plan.target.is_some() || plan.second.is_some() =>
+        {
+            Err(Refusal::GivesUpAction)
+        }
+        // 狐假虎威: 「目標的血量>2……不可對同一目標連續發動」 (the HP the table
+        // heard).
+        InstinctUse::Bluff { target } => {
+            if mine.last_target == Some(*target) {
+                return Err(Refusal::SameTargetTwice);
+            }
+            if at.get::<Life>(*target).announced <= 2 {
+                return Err(Refusal::TargetTooLow);
+            }
+            Ok(())
+        }
+        // 獸性: 「不可指定其為行動目標」.
+        InstinctUse::Beast { target }
+            if plan.target == Some(*target) || plan.second == Some(*target) =>
+        {
+            Err(Refusal::BeastTarget)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Seats the table waits on.
+pub fn to_act(world: &World) -> Vec<SeatId> {
+    let at = Seated::new(world);
+    let round = world.resource::<Round>().0;
+    at.seats
+        .iter()
+        .map(|(s, _)| s)
+        .filter(|&s| match phase(world) {
+            WanningPhase::Ban => at.get::<Choices>(s).banned.is_none(),
+            WanningPhase::Pick => !at.get::<Choices>(s).picked,
+            WanningPhase::Peek => !at.get::<Choices>(s).peeked,
+            WanningPhase::Orders => !at.get::<Life>(s).dead() && at.get::<Orders>(s).0.is_none(),
+            WanningPhase::Vigil => {
+                at.get::<Tally>(s).guard_owed && at.get::<Life>(s).died.is_none_or(|r| r == round)
+            }
+            WanningPhase::Idle | WanningPhase::GameOver => false,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wanning::data::PLAYERS;
+
+    #[test]
+    fn the_seeds_counts() {
+        assert_eq!(foresights(5), 1);
+        assert_eq!(foresights(8), 2);
+        assert_eq!(foresights(10), 3);
+        assert_eq!(uses(InstinctId::Beast, 7), Some(2));
+        assert_eq!(uses(InstinctId::Beast, 8), Some(3));
+        for n in PLAYERS {
+            assert!(uses(InstinctId::Independence, n).is_some());
+        }
+    }
+}

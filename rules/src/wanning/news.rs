@@ -1,0 +1,262 @@
+//! The narrator: Wanning Beast Chess's news in words, from
+//! `rules/i18n/{en,zh}/wanning.ftl`. Levels, animals, instincts, sensing,
+//! 預知's answers, wisdom's feedback and talk go only to their seat; the
+//! table hears the bans, the forms' comparison and the HP.
+
+use bevy_ecs::prelude::*;
+
+use super::data::{InstinctId, Kind, data};
+use super::moves::{Refusal, SAY_CHARS};
+use super::state::*;
+use crate::narrate::Arg;
+use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
+use crate::text::Bilingual;
+
+crate::phrasebook!("wanning");
+
+/// "Ann (1)".
+fn name(seats: &Seats, seat: SeatId) -> Arg {
+    Arg::Text(format!("{} ({seat})", seats.name(seat)))
+}
+
+pub fn instinct_name(id: InstinctId) -> Bilingual {
+    data().instinct(id).name.clone()
+}
+
+pub fn kind_name(k: Kind) -> Bilingual {
+    say(
+        match k {
+            Kind::Information => "kind-information",
+            Kind::Defence => "kind-defence",
+            Kind::Attack => "kind-attack",
+            Kind::AllRound => "kind-all-round",
+            Kind::Drawn => "kind-drawn",
+        },
+        &[],
+    )
+}
+
+fn list(items: impl Iterator<Item = Bilingual>) -> Bilingual {
+    let items: Vec<Bilingual> = items.collect();
+    if items.is_empty() {
+        return say("none", &[]);
+    }
+    Bilingual::new(
+        items
+            .iter()
+            .map(|b| b.en.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        items
+            .iter()
+            .map(|b| b.zh.as_str())
+            .collect::<Vec<_>>()
+            .join("、"),
+    )
+}
+
+/// Puts the step's news into words, in the order it happened.
+pub fn narrate(
+    mut news: MessageReader<WanningNews>,
+    seats: Res<Seats>,
+    clock: Res<TableClock>,
+    mut said: ResMut<Announcements>,
+) {
+    let mut lines = Vec::new();
+    for n in news.read() {
+        words(n, &seats, &mut lines);
+    }
+    said.speak(clock.now_ms, lines);
+}
+
+fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
+    let name = |s: SeatId| name(seats, s);
+    let all = |out: &mut Vec<Said>, key: &str, args: &[(&str, Arg)]| {
+        out.push(Said::All(say(key, args)));
+    };
+    let to = |out: &mut Vec<Said>, seat: SeatId, key: &str, args: &[(&str, Arg)]| {
+        out.push(Said::To(seat, say(key, args)));
+    };
+    match news {
+        WanningNews::Dealt {
+            seat,
+            level,
+            animal,
+        } => to(
+            out,
+            *seat,
+            "dealt",
+            &[
+                ("animal", data().animals[*animal].name.clone().into()),
+                ("level", (*level).into()),
+            ],
+        ),
+        WanningNews::BansOpen => all(out, "bans-open", &[]),
+        WanningNews::Banned(ids) => all(
+            out,
+            "banned",
+            &[(
+                "instincts",
+                list(ids.iter().map(|i| instinct_name(*i))).into(),
+            )],
+        ),
+        WanningNews::PickOpen => all(out, "pick-open", &[]),
+        WanningNews::Picked {
+            seat,
+            instinct,
+            early_bird,
+        } => {
+            let key = if *early_bird {
+                "picked-early-bird"
+            } else {
+                "picked"
+            };
+            to(
+                out,
+                *seat,
+                key,
+                &[("instinct", instinct_name(*instinct).into())],
+            );
+        }
+        WanningNews::Forms { at, pt } => {
+            let key = match at.cmp(pt) {
+                std::cmp::Ordering::Greater => "forms-at",
+                std::cmp::Ordering::Less => "forms-pt",
+                std::cmp::Ordering::Equal => "forms-equal",
+            };
+            all(out, key, &[]);
+        }
+        WanningNews::Peeked { seat, target, kind } => to(
+            out,
+            *seat,
+            "peeked",
+            &[("who", name(*target)), ("kind", kind_name(*kind).into())],
+        ),
+        WanningNews::RoundBegins(n) => all(out, "round-begins", &[("n", (*n).into())]),
+        WanningNews::Sensed {
+            seat,
+            target,
+            named,
+        } => match named {
+            Some(o) => to(
+                out,
+                *seat,
+                "sensed",
+                &[("who", name(*target)), ("object", name(*o))],
+            ),
+            None => to(out, *seat, "sensed-nobody", &[("who", name(*target))]),
+        },
+        WanningNews::Foreseen { seat, a, b, order } => {
+            let key = match order {
+                std::cmp::Ordering::Greater => "foreseen-higher",
+                std::cmp::Ordering::Less => "foreseen-lower",
+                std::cmp::Ordering::Equal => "foreseen-equal",
+            };
+            to(out, *seat, key, &[("a", name(*a)), ("b", name(*b))]);
+        }
+        WanningNews::InstinctInvalid(s) => to(out, *s, "instinct-invalid", &[]),
+        WanningNews::Wisdom { seat, right } => to(
+            out,
+            *seat,
+            if *right {
+                "wisdom-right"
+            } else {
+                "wisdom-wrong"
+            },
+            &[],
+        ),
+        WanningNews::Announced { round, hps, dead } => {
+            let hps = hps
+                .iter()
+                .enumerate()
+                .map(|(i, hp)| format!("{} {hp}", seats.name(SeatId(i as u8))))
+                .collect::<Vec<_>>()
+                .join(" · ");
+            all(
+                out,
+                "announced",
+                &[("n", (*round).into()), ("hps", hps.into())],
+            );
+            for d in dead {
+                all(out, "died", &[("who", name(*d))]);
+            }
+        }
+        WanningNews::TrueHp { seat, hp } => to(out, *seat, "true-hp", &[("hp", (*hp).into())]),
+        WanningNews::Said {
+            from,
+            to: them,
+            text,
+        } => {
+            let args = [
+                ("from", name(*from)),
+                ("to", name(*them)),
+                ("text", Arg::Text(text.clone())),
+            ];
+            to(out, *them, "said", &args);
+            to(out, *from, "said", &args);
+        }
+        WanningNews::GameOver { level, by } => {
+            let key = match by {
+                WinBy::LastLevel => "won-last-level",
+                WinBy::Wisdom(_) => "won-wisdom",
+                WinBy::Cap => "won-cap",
+            };
+            all(out, key, &[("level", (*level).into())]);
+        }
+    }
+}
+
+/// A refusal in words.
+pub fn refusal(r: Refusal) -> Rejection {
+    let reason = match r {
+        Refusal::GameOver => return Rejection::game_over(),
+        Refusal::UnknownSeat(s) => return Rejection::unknown_seat(s),
+        Refusal::NotNow => say("no-not-now", &[]),
+        Refusal::Dead => say("no-dead", &[]),
+        Refusal::TooManyBans => say("no-too-many-bans", &[]),
+        Refusal::BanTwice => say("no-ban-twice", &[]),
+        Refusal::ForesightUnbannable => say("no-foresight-unbannable", &[]),
+        Refusal::BannedAlready => say("no-banned-already", &[]),
+        Refusal::Picked => say("no-picked", &[]),
+        Refusal::InstinctBanned => say("no-instinct-banned", &[]),
+        Refusal::NotPlayableYet => say("no-not-playable-yet", &[]),
+        Refusal::TakenInstinct => say("no-taken-instinct", &[]),
+        Refusal::Peeked => say("no-peeked", &[]),
+        Refusal::NotYourself => say("no-not-yourself", &[]),
+        Refusal::TargetDead => say("no-target-dead", &[]),
+        Refusal::OrdersGiven => say("no-orders-given", &[]),
+        Refusal::NoTargetForSecond => say("no-target-for-second", &[]),
+        Refusal::NoSecondAttack => say("no-second-attack", &[]),
+        Refusal::NotLevel4 => say("no-not-level-4", &[]),
+        Refusal::SlaughterSpent => say("no-slaughter-spent", &[]),
+        Refusal::SlaughterResting => say("no-slaughter-resting", &[]),
+        Refusal::WisdomNotYours => say("no-wisdom-not-yours", &[]),
+        Refusal::WisdomSpent => say("no-wisdom-spent", &[]),
+        Refusal::WisdomTooEarly { from } => say("no-wisdom-too-early", &[("from", from.into())]),
+        Refusal::WisdomShape => say("no-wisdom-shape", &[]),
+        Refusal::NotYourInstinct => say("no-not-your-instinct", &[]),
+        Refusal::InstinctSpent => say("no-instinct-spent", &[]),
+        Refusal::InstinctResting => say("no-instinct-resting", &[]),
+        Refusal::SameTargetTwice => say("no-same-target-twice", &[]),
+        Refusal::TargetTooLow => say("no-target-too-low", &[]),
+        Refusal::GivesUpAction => say("no-gives-up-action", &[]),
+        Refusal::BeastTarget => say("no-beast-target", &[]),
+        Refusal::NoGuardOwed => say("no-guard-owed", &[]),
+        Refusal::BadLevel => say("no-bad-level", &[]),
+        Refusal::TalkNotYet => say("no-talk-not-yet", &[]),
+        Refusal::SayLength => say("no-say-length", &[("chars", SAY_CHARS.into())]),
+    };
+    Rejection { reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrate::Phrasebook;
+
+    /// Chinese and English throughout: both files give every phrase.
+    #[test]
+    fn both_languages_have_every_phrase() {
+        assert_eq!(Phrasebook::missing(EN, ZH), Vec::<String>::new());
+    }
+}

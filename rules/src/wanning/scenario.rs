@@ -1,0 +1,204 @@
+//! Scripted Wanning Beast Chess tables: the set-up a scenario file may
+//! give and the statements its `Check` steps make (format:
+//! `rules/SCENARIOS.md`; files: `rules/scenarios/wanning/`).
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::data::InstinctId;
+use super::game::{phase, result};
+use super::state::*;
+use super::view::WanningView;
+use crate::scenario::{Heard, verify_heard, verify_sight};
+use crate::table::{Rejection, SeatEntities, SeatId, seat_part};
+
+/// A table as it stands when round 1 begins: levels, instincts, HP and
+/// shields as given (anything not given is dealt). A set-up skips the
+/// bans, the pick and the peek.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WanningSetup {
+    /// A level (1-4) for every seat.
+    pub levels: Option<Vec<u8>>,
+    /// An instinct for every seat (`None`: none).
+    pub instincts: Option<Vec<Option<InstinctId>>>,
+    /// HP for every seat (and last round's HP).
+    pub hp: Option<Vec<i32>>,
+    /// Shields for every seat.
+    pub shields: Option<Vec<i32>>,
+    pub banned: Vec<InstinctId>,
+}
+
+fn bad(why: String) -> Rejection {
+    Rejection::new(
+        format!("scenario set-up: {why}"),
+        format!("場景設定有誤：{why}"),
+    )
+}
+
+impl WanningSetup {
+    pub fn check(&self, world: &World) -> Result<(), Rejection> {
+        let n = world.resource::<SeatEntities>().0.len();
+        let len = |what: &str, got: Option<usize>| match got {
+            Some(k) if k != n => Err(bad(format!("{k} {what} for {n} seats"))),
+            _ => Ok(()),
+        };
+        len("levels", self.levels.as_ref().map(Vec::len))?;
+        len("instincts", self.instincts.as_ref().map(Vec::len))?;
+        len("HP values", self.hp.as_ref().map(Vec::len))?;
+        len("shield counts", self.shields.as_ref().map(Vec::len))?;
+        if let Some(l) = &self.levels
+            && let Some(bad_level) = l.iter().find(|l| !(1..=4).contains(*l))
+        {
+            return Err(bad(format!("level {bad_level}: levels are 1 to 4")));
+        }
+        if self
+            .hp
+            .as_ref()
+            .is_some_and(|h| h.iter().any(|hp| *hp <= 0))
+        {
+            return Err(bad("every HP must be above 0".into()));
+        }
+        if self
+            .shields
+            .as_ref()
+            .is_some_and(|s| s.iter().any(|k| *k < 0))
+        {
+            return Err(bad("shields cannot be negative".into()));
+        }
+        Ok(())
+    }
+
+    /// Sets the seats as the script says, after the deal.
+    pub(crate) fn apply_to_seats(
+        &self,
+        seats: &SeatEntities,
+        players: &mut Query<(&mut Beast, &mut Life, &mut Instinct)>,
+        banned: &mut Banned,
+    ) {
+        banned.0 = self.banned.clone();
+        for (s, e) in seats.iter() {
+            let (_, mut life, mut instinct) = players.get_mut(e).expect("a seat");
+            if let Some(hp) = &self.hp {
+                let hp = hp[s.index()];
+                life.hp = hp;
+                life.last_hp = hp;
+                life.announced = hp;
+                life.known = hp;
+            }
+            if let Some(k) = &self.shields {
+                life.shields = k[s.index()];
+            }
+            if let Some(i) = &self.instincts {
+                instinct.id = i[s.index()];
+            }
+        }
+    }
+}
+
+/// What a seat's view may show, for `Sees`/`NotSees` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WanningFact {
+    Level(SeatId, u8),
+    Instinct(SeatId, InstinctId),
+    Hp(SeatId, i32),
+    Shields(SeatId, i32),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum WanningCheck {
+    Phase(WanningPhase),
+    Round(u8),
+    Level(SeatId, u8),
+    /// The seat's true HP.
+    Hp(SeatId, i32),
+    /// The HP the table last heard for the seat.
+    Announced(SeatId, i32),
+    Shields(SeatId, i32),
+    Dead(SeatId),
+    Alive(SeatId),
+    Instinct(SeatId, Option<InstinctId>),
+    Banned(InstinctId),
+    NotBanned(InstinctId),
+    /// The level that won.
+    Winner(u8),
+    /// The seat's score (1 for the winning level's players).
+    Score(SeatId, i64),
+    Said(String),
+    NotSaid(String),
+    Told(SeatId, String),
+    NotTold(SeatId, String),
+    SaidInOrder(Vec<String>),
+    Sees(SeatId, WanningFact),
+    NotSees(SeatId, WanningFact),
+}
+
+pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
+    let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
+    let life = |s: SeatId| seat_part::<Life>(world, s);
+    match check {
+        WanningCheck::Phase(p) => {
+            let now = phase(world);
+            ok(now == *p, format!("phase is {now:?}, not {p:?}"))
+        }
+        WanningCheck::Round(n) => {
+            let r = world.resource::<Round>().0;
+            ok(r == *n, format!("round is {r}, not {n}"))
+        }
+        WanningCheck::Level(s, l) => {
+            let have = seat_part::<Beast>(world, *s).level;
+            ok(have == *l, format!("seat {s} is level {have}, not {l}"))
+        }
+        WanningCheck::Hp(s, hp) => {
+            let have = life(*s).hp;
+            ok(have == *hp, format!("seat {s} has {have} HP, not {hp}"))
+        }
+        WanningCheck::Announced(s, hp) => {
+            let have = life(*s).announced;
+            ok(
+                have == *hp,
+                format!("seat {s} was announced at {have} HP, not {hp}"),
+            )
+        }
+        WanningCheck::Shields(s, k) => {
+            let have = life(*s).shields;
+            ok(have == *k, format!("seat {s} has {have} shields, not {k}"))
+        }
+        WanningCheck::Dead(s) => ok(life(*s).dead(), format!("seat {s} is alive")),
+        WanningCheck::Alive(s) => ok(!life(*s).dead(), format!("seat {s} is dead")),
+        WanningCheck::Instinct(s, i) => {
+            let have = seat_part::<Instinct>(world, *s).id;
+            ok(
+                have == *i,
+                format!("seat {s}'s instinct is {have:?}, not {i:?}"),
+            )
+        }
+        WanningCheck::Banned(i) => ok(
+            world.resource::<Banned>().0.contains(i),
+            format!("{i:?} is not banned"),
+        ),
+        WanningCheck::NotBanned(i) => ok(
+            !world.resource::<Banned>().0.contains(i),
+            format!("{i:?} is banned"),
+        ),
+        WanningCheck::Winner(l) => {
+            let have = world.resource::<Outcome>().0.map(|(l, _)| l);
+            ok(
+                have == Some(*l),
+                format!("the winner is {have:?}, not level {l}"),
+            )
+        }
+        WanningCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
+        WanningCheck::Said(t) => verify_heard(world, Heard::Said(t)),
+        WanningCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
+        WanningCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
+        WanningCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
+        WanningCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
+        WanningCheck::Sees(v, fact) => {
+            verify_sight::<super::WanningGame, _>(world, *v, fact, true, WanningView::shows)
+        }
+        WanningCheck::NotSees(v, fact) => {
+            verify_sight::<super::WanningGame, _>(world, *v, fact, false, WanningView::shows)
+        }
+    }
+}

@@ -1,0 +1,662 @@
+//! The settlement (seed 「8.結算順序」): 「公布血量前進行血量結算，順序為
+//! buff獲取->最大受到傷害->護盾->真實傷害->鎖血->特殊技能」, one system a
+//! step, chained in `game.rs`, after the round's invalidations, actions
+//! and instincts; then wisdom and the announcement. Every choice the seed
+//! leaves open is in rules.md §5.
+
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
+use bevy_state::prelude::*;
+
+use super::data::{InstinctId, data};
+use super::game::WanningGame;
+use super::moves::{instinct_priority, locked};
+use super::setup::form_of;
+use super::state::*;
+use crate::table::{SeatEntities, SeatId, Settings};
+
+type SeatParts = (
+    &'static Beast,
+    &'static mut Life,
+    &'static mut Instinct,
+    &'static mut Abilities,
+    &'static Orders,
+    &'static mut Tally,
+);
+
+/// What every step reads and writes.
+#[derive(SystemParam)]
+pub struct Step<'w, 's> {
+    seats: Res<'w, SeatEntities>,
+    round: Res<'w, Round>,
+    players: Query<'w, 's, SeatParts>,
+    news: MessageWriter<'w, WanningNews>,
+}
+
+impl Step<'_, '_> {
+    fn ids(&self) -> Vec<SeatId> {
+        self.seats.iter().map(|(s, _)| s).collect()
+    }
+
+    fn level(&self, s: SeatId) -> u8 {
+        self.players.get(self.seats.get(s)).expect("a seat").0.level
+    }
+
+    fn life(&self, s: SeatId) -> &Life {
+        self.players.get(self.seats.get(s)).expect("a seat").1
+    }
+
+    fn plan(&self, s: SeatId) -> Option<&Plan> {
+        let (_, life, _, _, orders, _) = self.players.get(self.seats.get(s)).expect("a seat");
+        if life.dead() { None } else { orders.0.as_ref() }
+    }
+
+    fn tally(&mut self, s: SeatId) -> Mut<'_, Tally> {
+        self.players.get_mut(self.seats.get(s)).expect("a seat").5
+    }
+
+    fn tally_of(&self, s: SeatId) -> &Tally {
+        self.players.get(self.seats.get(s)).expect("a seat").5
+    }
+
+    /// The instinct `s` used this round, if it has it and it is not made
+    /// invalid by a higher priority (locked instincts cannot be).
+    fn used_instinct(&self, s: SeatId) -> Option<&InstinctUse> {
+        let use_ = self.plan(s)?.instinct.as_ref()?;
+        self.works(s).then_some(use_)
+    }
+
+    /// Whether `s`'s instinct is not invalid this round.
+    fn works(&self, s: SeatId) -> bool {
+        let (_, _, instinct, _, _, tally) = self.players.get(self.seats.get(s)).expect("a seat");
+        let Some(id) = instinct.id else { return false };
+        locked(id)
+            || tally
+                .instinct_invalid
+                .is_none_or(|p| p <= instinct_priority(id) as u8)
+    }
+
+    fn has(&self, s: SeatId, id: InstinctId) -> bool {
+        self.players.get(self.seats.get(s)).expect("a seat").2.id == Some(id)
+    }
+
+    fn living(&self) -> Vec<SeatId> {
+        self.ids()
+            .into_iter()
+            .filter(|s| !self.life(*s).dead())
+            .collect()
+    }
+}
+
+/// The round's targets, as the settlement began.
+fn targets(plan: &Plan) -> Vec<SeatId> {
+    let mut t: Vec<SeatId> = [plan.target, plan.second, plan.slaughter]
+        .into_iter()
+        .flatten()
+        .collect();
+    if let Some(i) = &plan.instinct {
+        t.extend(instinct_target(i));
+    }
+    t
+}
+
+pub fn instinct_target(i: &InstinctUse) -> Option<SeatId> {
+    match i {
+        InstinctUse::Alliance { target }
+        | InstinctUse::Bluff { target }
+        | InstinctUse::Beast { target } => Some(*target),
+        _ => None,
+    }
+}
+
+/// Opens the tallies: every HP as the settlement begins, who named whom,
+/// and 恐懼 (「一二級玩家第一回合本能無效」, a locked level ability).
+pub fn open(mut step: Step) {
+    let round = step.round.0;
+    let named: Vec<(SeatId, SeatId)> = step
+        .living()
+        .into_iter()
+        .flat_map(|s| {
+            step.plan(s)
+                .map(targets)
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |t| (s, t))
+        })
+        .collect();
+    for s in step.ids() {
+        let hp = step.life(s).hp;
+        let level = step.level(s);
+        let mut t = step.tally(s);
+        t.start_hp = hp;
+        if round == 1 && level <= 2 {
+            t.instinct_invalid = Some(Priority::Fear as u8);
+        }
+    }
+    for (from, to) in named {
+        step.tally(to).targeted_by.push(from);
+    }
+}
+
+fn invalidate(t: &mut Tally, p: Priority) {
+    t.instinct_invalid = Some(t.instinct_invalid.unwrap_or(0).max(p as u8));
+}
+
+/// The invalidations, highest priority first (「殺戮>制衡>幸運休>替身力量、
+/// 趨吉避兇>其它本能」): 殺戮, then 制衡 (if its own owner's instinct still
+/// works).
+pub fn invalidations(mut step: Step) {
+    let round = step.round.0;
+    // 殺戮: 「使其本能無效一回合，並對其造成其上回合血量一半（向下取整）點真實
+    // 傷害，同時自己本回合鎖血為當前血量-1」.
+    for s in step.living() {
+        let Some(target) = step.plan(s).and_then(|p| p.slaughter) else {
+            continue;
+        };
+        let half = step.life(target).last_hp.max(0) / 2;
+        let hp = step.life(s).hp;
+        {
+            let mut t = step.tally(target);
+            invalidate(&mut t, Priority::Slaughter);
+            t.true_damage += half;
+        }
+        step.tally(s).locks.push(hp - 1);
+        let mut a = step.players.get_mut(step.seats.get(s)).expect("a seat").3;
+        a.slaughter_used += 1;
+        a.slaughter_last = Some(round);
+    }
+    // 制衡: 「扣除自己一點血量，使全體其他等級動物的本能失效」.
+    let balancers: Vec<SeatId> = step
+        .living()
+        .into_iter()
+        .filter(|s| matches!(step.used_instinct(*s), Some(InstinctUse::Balance)))
+        .collect();
+    for s in balancers {
+        step.tally(s).true_damage += 1;
+        let mine = step.level(s);
+        for o in step.living() {
+            if step.level(o) != mine {
+                invalidate(&mut step.tally(o), Priority::Balance);
+            }
+        }
+    }
+}
+
+/// The actions: 「攻擊」 for levels 2-4 and 「感應」 for level 1.
+pub fn actions(mut step: Step, settings: Res<Settings<WanningGame>>) {
+    let n = step.ids().len();
+    let _ = &settings;
+    for s in step.living() {
+        let Some(plan) = step.plan(s).cloned() else {
+            continue;
+        };
+        let Some(target) = plan.target else { continue };
+        let level = step.level(s);
+        if level == 1 {
+            let named = object_of(&step, target);
+            step.news.write(WanningNews::Sensed {
+                seat: s,
+                target,
+                named,
+            });
+            continue;
+        }
+        let mut hits = vec![target];
+        if let Some(second) = plan.second
+            && second_attack(&step, s, n)
+        {
+            hits.push(second);
+        }
+        for t in hits {
+            attack(&mut step, s, t);
+        }
+    }
+}
+
+/// What sensing returns: 「獲得ta本回合的對象（攻擊對象/感應對象/本能行動
+/// 對象），若有多個對象則優先返回攻擊對象」; then the sensing target, then a
+/// level ability's target, then an instinct's (rules.md §3). 我是歌姬's
+/// owner's object is itself.
+fn object_of(step: &Step, s: SeatId) -> Option<SeatId> {
+    let plan = step.plan(s)?;
+    if matches!(plan.instinct, Some(InstinctUse::Diva)) {
+        return Some(s);
+    }
+    plan.target
+        .or(plan.slaughter)
+        .or_else(|| plan.instinct.as_ref().and_then(instinct_target))
+}
+
+/// A second attack happens if the seat's instinct allows it now (發怒) or
+/// 野心's condition holds: 「若4級玩家上回合血量不為全場血量最高，且除自己
+/// 等級外存活玩家小於等於總玩家數的一半（向下取整）」.
+fn second_attack(step: &Step, s: SeatId, n: usize) -> bool {
+    if matches!(
+        step.players.get(step.seats.get(s)).expect("a seat").2.id,
+        Some(InstinctId::Rage)
+    ) && step.works(s)
+    {
+        return true;
+    }
+    if step.level(s) != 4 {
+        return false;
+    }
+    let mine = step.life(s).last_hp;
+    let highest = step
+        .ids()
+        .iter()
+        .any(|o| *o != s && step.life(*o).last_hp >= mine);
+    let others = step
+        .living()
+        .into_iter()
+        .filter(|o| step.level(*o) != 4)
+        .count();
+    highest && others <= n / 2
+}
+
+/// 「若攻擊對象等級低於攻擊者將會使被攻擊者受到一次一點傷害，否則攻擊無效。
+/// 低等級動物……在被等級比自己高兩級或兩級以上的動物攻擊時此次傷害額外增加
+/// 一點」. 嗜殺 rides on a valid attack.
+fn attack(step: &mut Step, s: SeatId, t: SeatId) {
+    if step.tally_of(s).attack_invalid {
+        return;
+    }
+    let (mine, theirs) = (step.level(s), step.level(t));
+    if theirs >= mine {
+        return;
+    }
+    let damage = if mine - theirs >= 2 { 2 } else { 1 };
+    // 嗜殺: 「自己的上一回合血量和等級都大於等於被攻擊者，且被攻擊者上回合血量
+    // 小於等於3時自動發動」.
+    let slay = step.has(s, InstinctId::Bloodlust)
+        && step.works(s)
+        && step.life(s).last_hp >= step.life(t).last_hp
+        && step.life(t).last_hp <= 3;
+    let mut tally = step.tally(t);
+    tally.damage += damage;
+    tally.slain |= slay;
+}
+
+/// The instincts' effects this round (those that are not their own
+/// settlement step), each if it works.
+pub fn instincts(mut step: Step, settings: Res<Settings<WanningGame>>, mut sung: ResMut<Sung>) {
+    let n = step.ids().len();
+    let _ = &settings;
+    let round = step.round.0;
+    for s in step.living() {
+        // 警惕's revenge, owed since last round.
+        let revenge = step
+            .players
+            .get_mut(step.seats.get(s))
+            .expect("a seat")
+            .2
+            .revenge
+            .take();
+        if let Some((t, x)) = revenge
+            && !step.life(t).dead()
+        {
+            step.tally(t).true_damage += x;
+            step.players
+                .get_mut(step.seats.get(s))
+                .expect("a seat")
+                .2
+                .last_target = Some(t);
+        }
+        let Some(plan) = step.plan(s).cloned() else {
+            continue;
+        };
+        let Some(use_) = plan.instinct else { continue };
+        let worked = step.works(s);
+        {
+            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            // 「本能無法發動，計入冷卻時長，不扣除使用次數」.
+            i.last_round = Some(round);
+            if worked {
+                i.used += 1;
+                i.last_target = instinct_target(&use_);
+            }
+        }
+        step.tally(s).instinct_worked = worked;
+        if !worked {
+            continue;
+        }
+        let last_hp = step.life(s).last_hp;
+        let hp = step.life(s).hp;
+        match use_ {
+            // 「發動本能時鎖血到上一回合自己血量一半（向下取整）」.
+            InstinctUse::Sturdy => step.tally(s).locks.push(last_hp.max(0) / 2),
+            // 「鎖血為當前血量……選定一個目標，使其在回合內……最大受到傷害為
+            // 2/3/4」.
+            InstinctUse::Alliance { target } => {
+                step.tally(s).locks.push(hp);
+                let cap = match n {
+                    4..=5 => 2,
+                    6..=8 => 3,
+                    _ => 4,
+                };
+                step.tally(target).max_damage.push(cap);
+            }
+            // 「使目標受到2點真實傷害並使目標本回合獲得2點護盾」.
+            InstinctUse::Bluff { target } => {
+                let mut t = step.tally(target);
+                t.true_damage += 2;
+                t.shields_gained += 2;
+            }
+            // 「使其在回合內受到的所有傷害乘2」.
+            InstinctUse::Beast { target } => step.tally(target).doubled = true,
+            // 「全體成員在這一回合智慧……必定失敗……同時自己+1護盾」.
+            InstinctUse::Diva => {
+                sung.0 = true;
+                step.tally(s).shields_gained += 1;
+            }
+            InstinctUse::Independence => step.tally(s).independent = true,
+            // 制衡 was settled with the invalidations; 飲鴆止渴 is a special
+            // skill.
+            InstinctUse::Balance | InstinctUse::Poison => {}
+        }
+    }
+}
+
+/// 「buff獲取」: shields gained this round; 獸性's doubling (of damage and
+/// true damage alike: 「所有傷害」).
+pub fn buffs(mut step: Step) {
+    for s in step.ids() {
+        let gained = step.tally_of(s).shields_gained;
+        step.players
+            .get_mut(step.seats.get(s))
+            .expect("a seat")
+            .1
+            .shields += gained;
+        let mut t = step.tally(s);
+        if t.doubled {
+            t.damage *= 2;
+            t.true_damage *= 2;
+        }
+    }
+}
+
+/// 「最大受到傷害」: 「本回合受到傷害=min(本回合受到傷害，最大受到傷害)。若有
+/// 多個此狀態，則最大受到傷害最小的狀態生效」.
+pub fn max_damage(mut step: Step) {
+    for s in step.ids() {
+        let mut t = step.tally(s);
+        if let Some(&cap) = t.max_damage.iter().min() {
+            t.damage = t.damage.min(cap);
+        }
+    }
+}
+
+/// 「護盾」: 「擁有護盾的玩家會自動消耗一個護盾抵擋一點傷害」 (ordinary
+/// damage only: true damage 「不會被護盾……影響」).
+pub fn shields(mut step: Step) {
+    for s in step.ids() {
+        let (_, mut life, _, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
+        let absorbed = life.shields.min(t.damage).max(0);
+        life.shields -= absorbed;
+        t.damage -= absorbed;
+    }
+}
+
+/// 「真實傷害」: the HP falls by the damage left and the true damage.
+pub fn true_damage(mut step: Step) {
+    for s in step.ids() {
+        let (_, mut life, _, _, _, t) = step.players.get_mut(step.seats.get(s)).expect("a seat");
+        if !life.dead() {
+            life.hp -= t.damage + t.true_damage;
+        }
+    }
+}
+
+/// 「鎖血」: 「玩家血量=max(鎖血血量，玩家血量)」; with several locks, the
+/// highest holds.
+pub fn hp_lock(mut step: Step) {
+    for s in step.ids() {
+        let (_, mut life, _, _, _, t) = step.players.get_mut(step.seats.get(s)).expect("a seat");
+        if let Some(&lock) = t.locks.iter().max()
+            && !life.dead()
+        {
+            life.hp = life.hp.max(lock);
+        }
+    }
+}
+
+/// 「特殊技能」: 兇殘 first (it counts the others' losses, so it comes when
+/// they are known: rules.md §5), then 「嗜殺->飲鴆止渴->替身力量」.
+pub fn special(mut step: Step) {
+    let round = step.round.0;
+    let n = step.ids().len();
+    // 兇殘 (level 4, locked): 「第二回合及之後的回合，4級動物將在公布血量前受到
+    // 傷害」: none if every other-level player lost HP; 2 if at most
+    // 1/2/3 did; 1 otherwise. A shield stops it as any damage.
+    if round >= 2 {
+        for s in step.living() {
+            if step.level(s) != 4 {
+                continue;
+            }
+            let others: Vec<SeatId> = step
+                .ids()
+                .into_iter()
+                .filter(|o| {
+                    step.level(*o) != 4 && step.tally_of(*o).start_hp > 0 && !step.life(*o).dead()
+                })
+                .collect();
+            let lost = others
+                .iter()
+                .filter(|o| step.life(**o).hp < step.tally_of(**o).start_hp)
+                .count();
+            let damage = if lost == others.len() {
+                0
+            } else if lost <= data().brutal_threshold(n) as usize {
+                2
+            } else {
+                1
+            };
+            let (_, mut life, _, _, _, _) =
+                step.players.get_mut(step.seats.get(s)).expect("a seat");
+            let absorbed = life.shields.min(damage);
+            life.shields -= absorbed;
+            life.hp -= damage - absorbed;
+        }
+    }
+    // 嗜殺: 「將被攻擊者的狀態設置為死亡，公布血量時顯示血量為0」.
+    for s in step.ids() {
+        if step.tally_of(s).slain {
+            step.players
+                .get_mut(step.seats.get(s))
+                .expect("a seat")
+                .1
+                .hp = 0;
+        }
+    }
+    // 飲鴆止渴: 「若自己在本回合受到傷害及真實傷害大於等於當前血量，則鎖血為當前
+    // 血量，並增加一個護盾，否則使自己受到一點傷害」 (current HP: as the round
+    // began; the damage: what got past max damage and shields).
+    for s in step.living() {
+        if !matches!(step.used_instinct(s), Some(InstinctUse::Poison)) {
+            continue;
+        }
+        let t = step.tally_of(s).clone();
+        let (_, mut life, _, _, _, _) = step.players.get_mut(step.seats.get(s)).expect("a seat");
+        if t.damage + t.true_damage >= t.start_hp {
+            life.hp = t.start_hp;
+            life.shields += 1;
+        } else if life.shields > 0 {
+            life.shields -= 1;
+        } else {
+            life.hp -= 1;
+        }
+    }
+}
+
+/// 智慧 (levels 1-2): right if every level and every named form is right
+/// and the named players are indeed of other levels; 「若與一級同時成功則一級
+/// 獲勝效果優先」; 我是歌姬 makes every guess fail.
+pub fn wisdom(mut step: Step, sung: Res<Sung>, mut outcome: ResMut<Outcome>) {
+    let mut right: Vec<(u8, SeatId)> = Vec::new();
+    for s in step.living() {
+        let Some(guess) = step.plan(s).and_then(|p| p.wisdom.clone()) else {
+            continue;
+        };
+        let mine = step.level(s);
+        step.players
+            .get_mut(step.seats.get(s))
+            .expect("a seat")
+            .3
+            .wisdom_used = true;
+        let levels_right = step
+            .ids()
+            .iter()
+            .all(|o| guess.levels.get(o.index()) == Some(&step.level(*o)));
+        let forms_right = guess.forms.iter().all(|(o, f)| {
+            let (beast, _, instinct, _, _, _) =
+                step.players.get(step.seats.get(*o)).expect("a seat");
+            beast.level != mine && form_of(instinct) == Some(*f)
+        });
+        let ok = levels_right && forms_right && !sung.0;
+        step.news.write(WanningNews::Wisdom { seat: s, right: ok });
+        if ok {
+            right.push((mine, s));
+        }
+    }
+    if outcome.0.is_none()
+        && let Some(&(level, s)) = right.iter().min()
+    {
+        outcome.0 = Some((level, WinBy::Wisdom(s)));
+    }
+}
+
+/// The announcement: 「實際血量小於等於0的玩家將死亡」; every HP as the table
+/// hears it (獨立宣言: last round's); then the game ends, 警惕's owners
+/// guess, or the next round begins.
+pub fn announce(
+    mut step: Step,
+    settings: Res<Settings<WanningGame>>,
+    mut outcome: ResMut<Outcome>,
+    mut last: ResMut<LastTargets>,
+    mut deaths: ResMut<DeathsLastRound>,
+    mut next: ResMut<NextState<WanningPhase>>,
+) {
+    let round = step.round.0;
+    let mut dead = Vec::new();
+    let mut named = Vec::new();
+    for s in step.ids() {
+        if let Some(plan) = step.plan(s) {
+            named.extend(targets(plan).into_iter().map(|t| (s, t)));
+        }
+    }
+    for s in step.ids() {
+        let guard = step.has(s, InstinctId::Vigilance) && step.works(s);
+        let (_, mut life, _, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
+        if life.dead() {
+            continue;
+        }
+        t.lost = (t.start_hp - life.hp).max(0);
+        if life.hp <= 0 {
+            life.died = Some(round);
+            dead.push(s);
+        }
+        if t.independent {
+            // The table hears last round's announcement; the seat learns
+            // the truth (「自身將會在公布血量後得知自己的真實血量」).
+            life.known = life.hp;
+            step.news.write(WanningNews::TrueHp {
+                seat: s,
+                hp: life.hp,
+            });
+        } else {
+            life.announced = life.hp;
+            life.known = life.hp;
+        }
+        life.last_hp = life.hp;
+        // 警惕: 「回合結束後，自己回合內被扣除至少一點血量（死亡時可用）」.
+        t.guard_owed = guard && t.lost > 0;
+    }
+    for s in step.ids() {
+        if step.tally_of(s).instinct_invalid.is_some()
+            && step
+                .players
+                .get(step.seats.get(s))
+                .expect("a seat")
+                .2
+                .id
+                .is_some()
+            && step.tally_of(s).start_hp > 0
+            && !dead.contains(&s)
+            && step.life(s).died.is_none_or(|r| r == round)
+        {
+            step.news.write(WanningNews::InstinctInvalid(s));
+        }
+    }
+    let hps = step
+        .ids()
+        .iter()
+        .map(|s| step.life(*s).announced.max(0))
+        .collect();
+    let slain: Vec<SeatId> = step
+        .ids()
+        .into_iter()
+        .filter(|s| step.tally_of(*s).slain)
+        .collect();
+    let hps = {
+        let mut h: Vec<i32> = hps;
+        for s in slain {
+            h[s.index()] = 0;
+        }
+        h
+    };
+    step.news.write(WanningNews::Announced {
+        round,
+        hps,
+        dead: dead.clone(),
+    });
+    last.0 = named;
+    deaths.0 = dead.len() as u8;
+    // Victory: a wisdom win, else the last level standing, else the cap.
+    if outcome.0.is_none() {
+        let living = step.living();
+        let mut levels: Vec<u8> = living.iter().map(|s| step.level(*s)).collect();
+        levels.sort();
+        levels.dedup();
+        outcome.0 = match levels.as_slice() {
+            [only] => Some((*only, WinBy::LastLevel)),
+            [] => Some((
+                best_level(&step, &step.ids(), |s| step.tally_of(s).start_hp),
+                WinBy::Cap,
+            )),
+            _ if round >= settings.0.round_cap => {
+                Some((best_level(&step, &living, |s| step.life(s).hp), WinBy::Cap))
+            }
+            _ => None,
+        };
+    }
+    if let Some((level, by)) = outcome.0 {
+        step.news.write(WanningNews::GameOver { level, by });
+        next.set(WanningPhase::GameOver);
+    } else if step.ids().iter().any(|s| step.tally_of(*s).guard_owed) {
+        next.set(WanningPhase::Vigil);
+    } else {
+        next.set(WanningPhase::Orders);
+    }
+}
+
+/// The level the cap (or a settlement nobody survived) gives the game to
+/// (rules.md §7): the most of `among`, then the most HP by `hp`, then the
+/// lower level.
+fn best_level(step: &Step, among: &[SeatId], hp: impl Fn(SeatId) -> i32) -> u8 {
+    (1..=4u8)
+        .max_by_key(|l| {
+            let mine: Vec<SeatId> = among
+                .iter()
+                .copied()
+                .filter(|s| step.level(*s) == *l)
+                .collect();
+            (
+                mine.len(),
+                mine.iter().map(|s| hp(*s)).sum::<i32>(),
+                std::cmp::Reverse(*l),
+            )
+        })
+        .expect("four levels")
+}

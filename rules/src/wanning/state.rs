@@ -1,0 +1,361 @@
+//! What a Wanning Beast Chess table holds: the phases, the actions, each
+//! seat's components, the game-wide resources and what the systems tell
+//! the narrator. The rules document (`rules.md`) gives every clause and
+//! every choice.
+
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::data::{Form, InstinctId};
+use crate::table::SeatId;
+
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WanningPhase {
+    #[default]
+    Idle,
+    /// Everyone names up to two instincts to ban (「選擇2個想禁用的本能」).
+    Ban,
+    /// Everyone picks one instinct that was not banned, in secret.
+    Pick,
+    /// The forms' counts are announced; everyone may learn one player's
+    /// instinct type.
+    Peek,
+    /// A round: every living player gives their orders (action, level
+    /// ability, instinct); the last orders in settle the round.
+    Orders,
+    /// After a round: 警惕's owners who lost HP guess a level.
+    Vigil,
+    GameOver,
+}
+
+/// What a level-2-4 player's action hits, or a level-1 player senses.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// The attack (levels 2-4) or sensing (level 1) target; `None` gives
+    /// up the action.
+    pub target: Option<SeatId>,
+    /// A second attack: 發怒, 垂死抗爭, or 野心's extra action.
+    pub second: Option<SeatId>,
+    /// 殺戮's target (level 4).
+    pub slaughter: Option<SeatId>,
+    /// A wisdom guess (智慧, levels 1-2).
+    pub wisdom: Option<Guess>,
+    /// The instinct used this round, with what it needs.
+    pub instinct: Option<InstinctUse>,
+}
+
+/// A wisdom guess: every other player's level, and the form of some
+/// players outside the guesser's level (「選定 n/2 下取整個除自己等級以外的
+/// 動物，指出他們的本能形態」).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guess {
+    /// A level for every seat, in seat order (the guesser's own is its own).
+    pub levels: Vec<u8>,
+    pub forms: Vec<(SeatId, Form)>,
+}
+
+/// An instinct used in a round's orders.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InstinctUse {
+    /// 強健: HP locked at half of last round's.
+    Sturdy,
+    /// 飲鴆止渴: drink the poisoned cup.
+    Poison,
+    /// 合縱連橫: give up the action; own HP locked; `target`'s damage at most
+    /// 2/3/4 this round.
+    Alliance { target: SeatId },
+    /// 狐假虎威: 2 true damage and 2 shields to `target`.
+    Bluff { target: SeatId },
+    /// 制衡: lose 1 HP; every other level's instincts are invalid.
+    Balance,
+    /// 獸性: `target`'s damage is doubled; it may not be an action target.
+    Beast { target: SeatId },
+    /// 我是歌姬: give up the action; every wisdom this round fails; a shield.
+    Diva,
+    /// 獨立宣言: the table hears last round's HP; the owner learns the truth.
+    Independence,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WanningAction {
+    /// Ban phase: up to two instincts to ban (not 預知).
+    Ban { instincts: Vec<InstinctId> },
+    /// Pick phase: the seat's instinct.
+    Pick { instinct: InstinctId },
+    /// Peek phase: learn `target`'s instinct type, or not (`None`).
+    Peek { target: Option<SeatId> },
+    /// A round's orders.
+    Orders(Plan),
+    /// 預知, at any moment after the pick: how `a`'s and `b`'s levels
+    /// compare.
+    Foresee { a: SeatId, b: SeatId },
+    /// Vigil: 警惕's guess of `target`'s level, or no guess (`None`).
+    Guard { guess: Option<(SeatId, u8)> },
+    /// Private talk with one living player (from round 1's announcement).
+    Say { to: SeatId, text: String },
+}
+
+// ----- each seat's components ------------------------------------------------
+
+/// The seat's animal and level (secret: 「玩家只能得知自己的等級」).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Beast {
+    pub level: u8,
+    /// Index into the data's animals.
+    pub animal: usize,
+}
+
+/// HP, as it is and as it was announced, and shields.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Life {
+    pub hp: i32,
+    /// Last round's HP (「上回合血量」): the HP after the last settlement,
+    /// the start HP before the first.
+    pub last_hp: i32,
+    /// The HP the table last heard.
+    pub announced: i32,
+    pub shields: i32,
+    /// The round the seat died in (at its announcement).
+    pub died: Option<u8>,
+    /// The HP the seat itself knows it has: the announced HP, or the true
+    /// one after 獨立宣言.
+    pub known: i32,
+}
+
+impl Life {
+    /// Dead from the round after the one it died in.
+    pub fn dead(&self) -> bool {
+        self.died.is_some()
+    }
+}
+
+/// The seat's instinct and what it has spent.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instinct {
+    pub id: Option<InstinctId>,
+    /// Picked as 笨鳥先飛 and turned into `id`.
+    pub early_bird: bool,
+    /// Times used this game.
+    pub used: u8,
+    /// The last round it was used in (cooldowns, "not twice in a row").
+    pub last_round: Option<u8>,
+    /// Its last target ("not twice in a row at the same player").
+    pub last_target: Option<SeatId>,
+    /// 警惕: true damage owed to a player next round, after a right guess.
+    pub revenge: Option<(SeatId, i32)>,
+}
+
+/// The level abilities' uses.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Abilities {
+    pub slaughter_used: u8,
+    pub slaughter_last: Option<u8>,
+    pub wisdom_used: bool,
+}
+
+/// The set-up's choices: bans, pick, peek.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Choices {
+    pub banned: Option<Vec<InstinctId>>,
+    pub picked: bool,
+    pub peeked: bool,
+    /// 預知's uses so far.
+    pub foresights: u8,
+}
+
+/// This round's orders, once given.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Orders(pub Option<Plan>);
+
+/// This round's tally: what the settlement reads and writes, step by step.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// 「本回合受到傷害」 (ordinary damage), before max damage and shields.
+    pub damage: i32,
+    /// 「本回合受到真實傷害」.
+    pub true_damage: i32,
+    /// Max damage states gained this round (the smallest applies).
+    pub max_damage: Vec<i32>,
+    /// HP locks gained this round (the highest applies: rules.md §2).
+    pub locks: Vec<i32>,
+    /// 「攻擊無效」: the seat's attacks do nothing (it is not told).
+    pub attack_invalid: bool,
+    /// 「本能無效」 at this priority (higher stops more; see `Priority`).
+    pub instinct_invalid: Option<u8>,
+    /// 獸性: the seat's damage is doubled.
+    pub doubled: bool,
+    /// Shields gained this round (buffs), added before damage.
+    pub shields_gained: i32,
+    /// Who named this seat as a target this round (attack, sense, ability
+    /// or instinct).
+    pub targeted_by: Vec<SeatId>,
+    /// HP lost in the round (after everything).
+    pub lost: i32,
+    /// 嗜殺: the seat is set dead by an attack.
+    pub slain: bool,
+    /// 獨立宣言: the table hears last round's HP.
+    pub independent: bool,
+    /// 警惕: the seat owes a guess after the round.
+    pub guard_owed: bool,
+    /// HP when the round's settlement began.
+    pub start_hp: i32,
+    /// The seat's instinct worked this round (used and not invalid).
+    pub instinct_worked: bool,
+}
+
+/// The instinct-invalid ladder: 「殺戮>制衡>幸運休>替身力量、趨吉避兇>其它本能」.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Priority {
+    Others = 1,
+    StandOmens = 2,
+    LuckRest = 3,
+    Balance = 4,
+    Slaughter = 5,
+    /// 恐懼 is a locked level ability: it invalidates every instinct of its
+    /// own seat, whatever its priority (rules.md §4).
+    Fear = 6,
+}
+
+// ----- game-wide resources ---------------------------------------------------
+
+/// The round under way (0 before the first).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Round(pub u8);
+
+/// The instincts banned, in the seed's order.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Banned(pub Vec<InstinctId>);
+
+/// How the game ended: the winning level, and why.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome(pub Option<(u8, WinBy)>);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WinBy {
+    /// Only this level has living players.
+    LastLevel,
+    /// A wisdom guess was right (「觸發獲勝效果」).
+    Wisdom(SeatId),
+    /// Everyone died in one settlement, or the round cap was reached: the
+    /// level with the most HP left (rules.md §7).
+    Cap,
+}
+
+/// Last round's targets, for 茍且偷生 and 臥薪嘗膽: who named whom.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastTargets(pub Vec<(SeatId, SeatId)>);
+
+/// Whether anyone died at last round's announcement (幸運, 斷井頹垣).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeathsLastRound(pub u8);
+
+/// The forms' announcement after the pick: AT and PT picks.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormCounts(pub Option<(u8, u8)>);
+
+/// Every wisdom this round fails (我是歌姬).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sung(pub bool);
+
+// ----- news --------------------------------------------------------------------
+
+/// What happened, for the narrator.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum WanningNews {
+    /// The seat was dealt its animal (private).
+    Dealt {
+        seat: SeatId,
+        level: u8,
+        animal: usize,
+    },
+    BansOpen,
+    /// The bans, announced.
+    Banned(Vec<InstinctId>),
+    PickOpen,
+    /// The seat's instinct (private); `early_bird` if 笨鳥先飛 drew it.
+    Picked {
+        seat: SeatId,
+        instinct: InstinctId,
+        early_bird: bool,
+    },
+    /// Which form was picked more often.
+    Forms {
+        at: u8,
+        pt: u8,
+    },
+    /// A peek's answer (private).
+    Peeked {
+        seat: SeatId,
+        target: SeatId,
+        kind: super::data::Kind,
+    },
+    /// A round begins.
+    RoundBegins(u8),
+    /// Sensing's answer (private): whom `target` named, or nobody.
+    Sensed {
+        seat: SeatId,
+        target: SeatId,
+        named: Option<SeatId>,
+    },
+    /// 預知's answer (private).
+    Foreseen {
+        seat: SeatId,
+        a: SeatId,
+        b: SeatId,
+        order: std::cmp::Ordering,
+    },
+    /// The seat's instinct was invalid this round (it is told).
+    InstinctInvalid(SeatId),
+    /// A wisdom guess: right or not (private feedback).
+    Wisdom {
+        seat: SeatId,
+        right: bool,
+    },
+    /// The announcement: every seat's HP as the table hears it.
+    Announced {
+        round: u8,
+        hps: Vec<i32>,
+        dead: Vec<SeatId>,
+    },
+    /// 獨立宣言's owner learns its true HP (private).
+    TrueHp {
+        seat: SeatId,
+        hp: i32,
+    },
+    /// Private talk.
+    Said {
+        from: SeatId,
+        to: SeatId,
+        text: String,
+    },
+    GameOver {
+        level: u8,
+        by: WinBy,
+    },
+}
+
+/// Everything of the game's own world a snapshot holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WanningState {
+    pub seats: Vec<SeatState>,
+    pub round: Round,
+    pub banned: Banned,
+    pub outcome: Outcome,
+    pub last_targets: LastTargets,
+    pub deaths_last_round: DeathsLastRound,
+    pub sung: Sung,
+    pub forms: FormCounts,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatState {
+    pub beast: Beast,
+    pub life: Life,
+    pub instinct: Instinct,
+    pub abilities: Abilities,
+    pub choices: Choices,
+    pub orders: Orders,
+    pub tally: Tally,
+}

@@ -1,0 +1,178 @@
+//! What one seat of a Wanning Beast Chess table may know, and nothing
+//! more: its own level, animal, instinct, shields and known HP; everyone's
+//! HP as announced; who has given orders. Private answers (sensing,
+//! 預知, peeks, wisdom's feedback) reach the seat as notes.
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::WanningTimer;
+use super::data::{Form, InstinctId, data};
+use super::game::{WanningGame, result};
+use super::moves::{foresights, uses};
+use super::state::*;
+use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPublic {
+    pub seat: SeatId,
+    pub name: String,
+    /// HP as the table last heard it.
+    pub hp: i32,
+    pub dead: bool,
+    /// The seat has given its orders (or bans, pick, peek) for this step.
+    pub done: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WanningView {
+    pub me: Option<SeatId>,
+    pub phase: WanningPhase,
+    pub round: u8,
+    pub round_cap: u8,
+    pub seats: Vec<SeatPublic>,
+    pub banned: Vec<InstinctId>,
+    /// AT and PT picks, once announced.
+    pub forms: Option<(u8, u8)>,
+    /// The viewer's own secrets.
+    pub level: Option<u8>,
+    pub animal: Option<usize>,
+    pub instinct: Option<InstinctId>,
+    pub instinct_form: Option<Form>,
+    pub shields: i32,
+    /// The viewer's HP as it knows it.
+    pub hp: Option<i32>,
+    /// The viewer's HP last round (what its instincts' conditions read).
+    pub last_hp: Option<i32>,
+    pub instinct_uses_left: Option<u8>,
+    /// The round the viewer's instinct was last used in.
+    pub instinct_last_round: Option<u8>,
+    pub instinct_last_target: Option<SeatId>,
+    pub slaughters_left: u8,
+    pub foresights_left: u8,
+    pub wisdom_used: bool,
+    pub orders: Option<Plan>,
+    pub to_act: bool,
+    pub deadline_ms: Option<u64>,
+    pub now_ms: u64,
+    pub result: Option<GameResult>,
+    pub winner: Option<u8>,
+}
+
+impl crate::table::SeatView for WanningView {
+    fn to_act(&self) -> bool {
+        self.to_act
+    }
+    fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+}
+
+pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
+    let at = Seated::new(world);
+    let names = world.resource::<Seats>();
+    let n = at.seats.0.len();
+    let phase = super::game::phase(world);
+    let to_act = super::moves::to_act(world);
+    let seats = at
+        .seats
+        .iter()
+        .map(|(s, _)| {
+            let life = at.get::<Life>(s);
+            SeatPublic {
+                seat: s,
+                name: names.name(s).to_string(),
+                hp: life.announced.max(0),
+                dead: life.dead(),
+                done: !to_act.contains(&s),
+            }
+        })
+        .collect();
+    let mine = me.map(|m| {
+        (
+            at.get::<Beast>(m),
+            at.get::<Life>(m),
+            at.get::<Instinct>(m),
+            at.get::<Abilities>(m),
+            at.get::<Choices>(m),
+            at.get::<Orders>(m),
+        )
+    });
+    let instinct = mine.and_then(|m| m.2.id);
+    WanningView {
+        me,
+        phase,
+        round: world.resource::<Round>().0,
+        round_cap: world.resource::<Settings<WanningGame>>().0.round_cap,
+        seats,
+        banned: world.resource::<Banned>().0.clone(),
+        forms: world.resource::<FormCounts>().0,
+        level: mine.map(|m| m.0.level),
+        animal: mine.map(|m| m.0.animal),
+        instinct,
+        instinct_form: instinct.and_then(|i| data().instinct(i).form),
+        shields: mine.map_or(0, |m| m.1.shields),
+        hp: mine.map(|m| m.1.known),
+        last_hp: mine.map(|m| m.1.last_hp),
+        instinct_uses_left: mine.and_then(|m| {
+            let id = m.2.id?;
+            uses(id, n).map(|u| u.saturating_sub(m.2.used))
+        }),
+        instinct_last_round: mine.and_then(|m| m.2.last_round),
+        instinct_last_target: mine.and_then(|m| m.2.last_target),
+        slaughters_left: mine.map_or(0, |m| {
+            if m.0.level == 4 {
+                data().slaughter_uses(n).saturating_sub(m.3.slaughter_used)
+            } else {
+                0
+            }
+        }),
+        foresights_left: mine.map_or(0, |m| {
+            if m.2.id == Some(InstinctId::Foresight) {
+                foresights(n).saturating_sub(m.4.foresights)
+            } else {
+                0
+            }
+        }),
+        wisdom_used: mine.is_some_and(|m| m.3.wisdom_used),
+        orders: mine.and_then(|m| m.5.0.clone()),
+        to_act: me.is_some_and(|m| to_act.contains(&m)),
+        deadline_ms: world
+            .resource::<Deadlines<WanningTimer>>()
+            .pending
+            .iter()
+            .map(|d| d.at_ms)
+            .min(),
+        now_ms: world.resource::<TableClock>().now_ms,
+        result: result(world),
+        winner: world.resource::<Outcome>().0.map(|(l, _)| l),
+    }
+}
+
+impl WanningView {
+    /// Whether this view shows the fact (scenario `Sees` checks).
+    pub fn shows(&self, fact: &super::scenario::WanningFact) -> bool {
+        use super::scenario::WanningFact as F;
+        match *fact {
+            F::Level(s, l) => Some(s) == self.me && self.level == Some(l),
+            F::Instinct(s, i) => Some(s) == self.me && self.instinct == Some(i),
+            F::Hp(s, hp) => {
+                if Some(s) == self.me {
+                    self.hp == Some(hp)
+                } else {
+                    self.seats.get(s.index()).is_some_and(|p| p.hp == hp)
+                }
+            }
+            F::Shields(s, k) => Some(s) == self.me && self.shields == k,
+        }
+    }
+
+    /// The living players other than the viewer.
+    pub fn others_living(&self) -> Vec<SeatId> {
+        self.seats
+            .iter()
+            .filter(|p| Some(p.seat) != self.me && !p.dead)
+            .map(|p| p.seat)
+            .collect()
+    }
+}
