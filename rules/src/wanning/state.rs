@@ -31,6 +31,7 @@ pub enum WanningPhase {
 
 /// What a level-2-4 player's action hits, or a level-1 player senses.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Plan {
     /// The attack (levels 2-4) or sensing (level 1) target; `None` gives
     /// up the action.

@@ -1,0 +1,93 @@
+//! Wanning Beast Chess played whole by random bots at every player count
+//! (4 to 10): every game ends, no bot move is refused, and no seat's view
+//! depends on another seat's secrets (level, instinct, shields, true HP).
+
+use foodweb_rules::bot::Bot;
+use foodweb_rules::table::{SeatId, Table, TableConfig};
+use foodweb_rules::wanning::{WanningGame, WanningPhase, bots};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Every seat's view but `o`'s, at a table where `o`'s secrets changed.
+fn views_without(table: &Table<WanningGame>, o: usize) -> Vec<String> {
+    let mut snap = table.snapshot();
+    let s = &mut snap.state.seats[o];
+    s.beast.level = 5 - s.beast.level.clamp(1, 4);
+    s.beast.animal = (s.beast.animal + 1) % 8;
+    s.life.shields += 3;
+    s.life.hp += 7;
+    s.life.known += 7;
+    s.instinct.id = match s.instinct.id {
+        Some(foodweb_rules::wanning::InstinctId::Rage) => {
+            Some(foodweb_rules::wanning::InstinctId::Diva)
+        }
+        _ => Some(foodweb_rules::wanning::InstinctId::Rage),
+    };
+    s.instinct.used += 1;
+    let other = Table::restore(snap);
+    let n = table.config().seats.count();
+    (0..n)
+        .filter(|v| *v != o)
+        .map(|v| format!("{:?}", other.view(SeatId(v as u8))))
+        .collect()
+}
+
+fn views_but(table: &Table<WanningGame>, o: usize) -> Vec<String> {
+    let n = table.config().seats.count();
+    (0..n)
+        .filter(|v| *v != o)
+        .map(|v| format!("{:?}", table.view(SeatId(v as u8))))
+        .collect()
+}
+
+fn play(players: usize, seed: u64, secrecy_checks: bool) {
+    let mut table = Table::<WanningGame>::new(TableConfig::new(seed, players)).unwrap();
+    let mut bots: Vec<Box<dyn Bot<WanningGame>>> =
+        (0..players).map(|_| bots::bot("random").unwrap()).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xbeef);
+    let mut steps = 0;
+    while !table.is_over() {
+        steps += 1;
+        assert!(
+            steps < 5_000,
+            "{players} players, seed {seed}: the game stalled"
+        );
+        if secrecy_checks && table.phase() == WanningPhase::Orders && rng.random_bool(0.2) {
+            let o = rng.random_range(0..players);
+            assert_eq!(
+                views_but(&table, o),
+                views_without(&table, o),
+                "{players} players, seed {seed}: a view shows seat {}'s secrets",
+                o + 1
+            );
+        }
+        let mut acted = false;
+        for seat in table.to_act() {
+            let view = table.view(seat);
+            if let Some(action) = bots[seat.index()].act(&view, &mut rng) {
+                table
+                    .submit(seat, action.clone())
+                    .unwrap_or_else(|e| panic!("seed {seed}: seat {seat} tried {action:?}: {e}"));
+                acted = true;
+            }
+        }
+        if !acted {
+            let at = table
+                .next_deadline()
+                .expect("a waiting table has a deadline");
+            table.advance_to(at);
+        }
+    }
+    let result = table.result().unwrap();
+    assert!(result.scores.iter().any(|s| *s == 1), "somebody wins");
+}
+
+/// 「由4~10名玩家……組成」: games at every count end, with a winner.
+#[test]
+fn random_games_end_at_every_player_count() {
+    for players in 4..=10 {
+        for seed in 0..50 {
+            play(players, seed, seed < 10);
+        }
+    }
+}
