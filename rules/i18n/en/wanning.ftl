@@ -30,6 +30,13 @@ said = { $from } to { $to }: { $text }
 won-last-level = Only level { $level } has living players: level { $level } wins.
 won-wisdom = A wisdom guess was right: level { $level } wins.
 won-cap = The game has reached its end: level { $level } wins.
+luck-attack = Luck: this round your instinct action is Attack (1 true damage to a player).
+luck-guard = Luck: this round your instinct action is Guard (a shield for a player).
+luck-rest = Luck: this round your instinct action is Rest (a player's instinct invalid).
+malice = Malice sense: { $count } player(s) named you last round.
+radical = Ruins: someone died, and you are radical from now on.
+scarecrows = Your scarecrows brought you back: +{ $hp } HP.
+no-condition-unmet = your instinct's condition does not hold now
 none = none
 
 ## Refusals: why an action is not allowed now

@@ -30,6 +30,13 @@ said = { $from }對{ $to }說：{ $text }
 won-last-level = 僅剩{ $level }級玩家存活：{ $level }級獲勝。
 won-wisdom = 智慧完全正確：{ $level }級獲勝。
 won-cap = 遊戲到達終局：{ $level }級獲勝。
+luck-attack = 幸運：本回合你的本能行動是「攻」（對一名玩家造成一點真實傷害）。
+luck-guard = 幸運：本回合你的本能行動是「守」（為一名玩家增加一點護盾）。
+luck-rest = 幸運：本回合你的本能行動是「休」（使一名玩家本能失效）。
+malice = 惡意感知：上一回合有 { $count } 人的對象包含你。
+radical = 斷井頹垣：有人死亡，你從此進入激進狀態。
+scarecrows = 你的稻草人讓你回復了 { $hp } 點血量。
+no-condition-unmet = 你的本能現在不滿足發動條件
 none = 無
 
 ## 拒絕理由

@@ -168,6 +168,7 @@ fn instinct_use(
     }
     let rested = view.instinct_last_round.is_none_or(|r| r + 1 != view.round);
     let other = |rng: &mut ChaCha8Rng| living.choose(rng).copied();
+    let n = view.seats.len();
     Some(match id {
         InstinctId::Sturdy if rested => InstinctUse::Sturdy,
         InstinctId::Poison if rested => InstinctUse::Poison,
@@ -205,6 +206,43 @@ fn instinct_use(
             InstinctUse::Diva
         }
         InstinctId::Independence => InstinctUse::Independence,
+        InstinctId::LastStand if view.hp.is_some_and(|hp| hp <= 3) => InstinctUse::LastStand,
+        InstinctId::Ruins if view.radical => InstinctUse::Ruins {
+            target: other(rng)?,
+        },
+        InstinctId::Luck => {
+            let target = match view.luck? {
+                LuckDraw::Guard if rng.random_bool(0.5) => view.me?,
+                _ => other(rng)?,
+            };
+            InstinctUse::Luck { target }
+        }
+        InstinctId::Grudge if view.lost_last > 0 => InstinctUse::Grudge {
+            target: other(rng)?,
+        },
+        InstinctId::Pair | InstinctId::Stand => {
+            let t = living
+                .iter()
+                .copied()
+                .filter(|s| Some(*s) != view.instinct_last_target)
+                .collect::<Vec<_>>();
+            let target = *t.choose(rng)?;
+            plan.target = None;
+            plan.second = None;
+            if id == InstinctId::Pair {
+                InstinctUse::Pair { target }
+            } else {
+                InstinctUse::Stand { target }
+            }
+        }
+        InstinctId::Survive => InstinctUse::Survive,
+        InstinctId::Mercy => {
+            let t = plan.target?;
+            if view.seats[t.index()].hp * 2 > n as i32 - 1 {
+                return None;
+            }
+            InstinctUse::Mercy
+        }
         _ => return None,
     })
 }

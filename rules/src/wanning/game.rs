@@ -203,6 +203,7 @@ impl Plugin for WanningPlugin {
                         settle::invalidations,
                         settle::actions,
                         settle::instincts,
+                        settle::last_stand,
                         settle::buffs,
                         settle::max_damage,
                         settle::shields,
@@ -238,6 +239,7 @@ impl InitStateResources for App {
             .init_resource::<DeathsLastRound>()
             .init_resource::<Sung>()
             .init_resource::<FormCounts>()
+            .init_resource::<LastHits>()
     }
 }
 
@@ -296,6 +298,7 @@ impl Game for WanningGame {
             deaths_last_round: world.resource::<DeathsLastRound>().clone(),
             sung: world.resource::<Sung>().clone(),
             forms: world.resource::<FormCounts>().clone(),
+            last_hits: world.resource::<LastHits>().clone(),
         }
     }
 
@@ -319,6 +322,7 @@ impl Game for WanningGame {
         world.insert_resource(state.deaths_last_round);
         world.insert_resource(state.sung);
         world.insert_resource(state.forms);
+        world.insert_resource(state.last_hits);
     }
 
     fn view(world: &World, seat: Option<SeatId>) -> WanningView {

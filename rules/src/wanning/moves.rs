@@ -16,10 +16,18 @@ pub const SAY_CHARS: usize = 200;
 
 /// The instincts this build plays. The others are listed in the data and
 /// the rules document but cannot be picked yet (rules.md §6).
-pub const PLAYABLE: [InstinctId; 13] = [
+pub const PLAYABLE: [InstinctId; 21] = [
     InstinctId::Sturdy,
     InstinctId::Rage,
     InstinctId::Bloodlust,
+    InstinctId::LastStand,
+    InstinctId::Ruins,
+    InstinctId::Luck,
+    InstinctId::Grudge,
+    InstinctId::Pair,
+    InstinctId::Survive,
+    InstinctId::Stand,
+    InstinctId::Mercy,
     InstinctId::EarlyBird,
     InstinctId::Foresight,
     InstinctId::Vigilance,
@@ -121,6 +129,7 @@ pub enum Refusal {
     InstinctResting,
     SameTargetTwice,
     TargetTooLow,
+    ConditionUnmet,
     GivesUpAction,
     BeastTarget,
     NoGuardOwed,
@@ -277,7 +286,10 @@ pub fn uses(id: InstinctId, players: usize) -> Option<u8> {
     Some(match id {
         InstinctId::Beast if players <= 7 => 2,
         InstinctId::Beast => 3,
-        InstinctId::Diva | InstinctId::Survive => 1,
+        InstinctId::Diva | InstinctId::Survive | InstinctId::LastStand => 1,
+        // 斷井頹垣, radical: 「當人數為4-6/7-9時最多使用3/4次」 (10: as 9).
+        InstinctId::Ruins if players <= 6 => 3,
+        InstinctId::Ruins => 4,
         InstinctId::Independence => match players {
             4..=6 => 2,
             7..=8 => 3,
@@ -318,13 +330,18 @@ fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
         // own HP); 野心 (level 4): its public half (last round's HP not the
         // table's highest) — the rest is the settlement's.
         let max = n as i32 - 1;
-        let rage = at.get::<Instinct>(seat).id == Some(InstinctId::Rage) && life.last_hp * 2 <= max;
+        let mine = at.get::<Instinct>(seat);
+        let rage = mine.id == Some(InstinctId::Rage) && life.last_hp * 2 <= max;
+        // 垂死抗爭, this round or the one after it was used.
+        let stand = mine.id == Some(InstinctId::LastStand)
+            && (mine.stand_until.is_some_and(|r| r >= round)
+                || matches!(plan.instinct, Some(InstinctUse::LastStand)));
         let ambition = level == 4
             && at
                 .seats
                 .iter()
                 .any(|(s, _)| s != seat && at.get::<Life>(s).announced >= life.announced);
-        if !(rage || ambition) {
+        if !(rage || stand || ambition) {
             return Err(Refusal::NoSecondAttack);
         }
     }
@@ -401,6 +418,14 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
         InstinctUse::Beast { .. } => InstinctId::Beast,
         InstinctUse::Diva => InstinctId::Diva,
         InstinctUse::Independence => InstinctId::Independence,
+        InstinctUse::LastStand => InstinctId::LastStand,
+        InstinctUse::Ruins { .. } => InstinctId::Ruins,
+        InstinctUse::Luck { .. } => InstinctId::Luck,
+        InstinctUse::Grudge { .. } => InstinctId::Grudge,
+        InstinctUse::Pair { .. } => InstinctId::Pair,
+        InstinctUse::Survive => InstinctId::Survive,
+        InstinctUse::Stand { .. } => InstinctId::Stand,
+        InstinctUse::Mercy => InstinctId::Mercy,
     };
     if mine.id != Some(needed) {
         return Err(Refusal::NotYourInstinct);
@@ -411,16 +436,44 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
     if resting(needed) && mine.last_round.is_some_and(|r| r + 1 == round) {
         return Err(Refusal::InstinctResting);
     }
-    if let Some(t) = super::settle::instinct_target(i) {
-        other_living(world, seat, t)?;
+    match (i, super::settle::instinct_target(i)) {
+        // 幸運守 may shield the owner itself.
+        (InstinctUse::Luck { .. }, Some(t)) if t == seat && mine.luck == Some(LuckDraw::Guard) => {}
+        (_, Some(t)) => other_living(world, seat, t)?,
+        (_, None) => {}
     }
+    let life = at.get::<Life>(seat);
+    let max = n as i32 - 1;
     match i {
         // 「放棄攻擊/感應」, 「放棄行動」.
-        InstinctUse::Alliance { .. } | InstinctUse::Diva
+        InstinctUse::Alliance { .. }
+        | InstinctUse::Diva
+        | InstinctUse::Pair { .. }
+        | InstinctUse::Stand { .. }
             if plan.target.is_some() || plan.second.is_some() =>
         {
             Err(Refusal::GivesUpAction)
         }
+        // 「不可連續對同一人發動」 / 「不可連續對同一人使用」.
+        InstinctUse::Pair { target } | InstinctUse::Stand { target }
+            if mine.last_target == Some(*target) =>
+        {
+            Err(Refusal::SameTargetTwice)
+        }
+        // 垂死抗爭: 「剩餘血量小於等於3」.
+        InstinctUse::LastStand if life.known > 3 => Err(Refusal::ConditionUnmet),
+        // 斷井頹垣: the radical state's action only.
+        InstinctUse::Ruins { .. } if !mine.radical => Err(Refusal::ConditionUnmet),
+        // 幸運: 「上回合無人死亡」, drawn at the round's start.
+        InstinctUse::Luck { .. } if mine.luck.is_none() => Err(Refusal::ConditionUnmet),
+        // 臥薪嘗膽: 「上回合受到傷害」.
+        InstinctUse::Grudge { .. } if life.lost_last == 0 => Err(Refusal::ConditionUnmet),
+        // 仁慈: 「被攻擊目標上回合血量小於等於最大生命值1/2」 (as announced).
+        InstinctUse::Mercy => match plan.target {
+            None => Err(Refusal::ConditionUnmet),
+            Some(t) if at.get::<Life>(t).announced * 2 > max => Err(Refusal::ConditionUnmet),
+            Some(_) => Ok(()),
+        },
         // 狐假虎威: 「目標的血量>2……不可對同一目標連續發動」 (the HP the table
         // heard).
         InstinctUse::Bluff { target } => {

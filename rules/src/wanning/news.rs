@@ -155,6 +155,21 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
             to(out, *seat, key, &[("a", name(*a)), ("b", name(*b))]);
         }
         WanningNews::InstinctInvalid(s) => to(out, *s, "instinct-invalid", &[]),
+        WanningNews::LuckDrawn { seat, draw } => {
+            let key = match draw {
+                LuckDraw::Attack => "luck-attack",
+                LuckDraw::Guard => "luck-guard",
+                LuckDraw::Rest => "luck-rest",
+            };
+            to(out, *seat, key, &[]);
+        }
+        WanningNews::Malice { seat, count } => {
+            to(out, *seat, "malice", &[("count", (*count).into())])
+        }
+        WanningNews::Radical(s) => to(out, *s, "radical", &[]),
+        WanningNews::Scarecrows { seat, healed } => {
+            to(out, *seat, "scarecrows", &[("hp", (*healed).into())])
+        }
         WanningNews::Wisdom { seat, right } => to(
             out,
             *seat,
@@ -239,6 +254,7 @@ pub fn refusal(r: Refusal) -> Rejection {
         Refusal::InstinctResting => say("no-instinct-resting", &[]),
         Refusal::SameTargetTwice => say("no-same-target-twice", &[]),
         Refusal::TargetTooLow => say("no-target-too-low", &[]),
+        Refusal::ConditionUnmet => say("no-condition-unmet", &[]),
         Refusal::GivesUpAction => say("no-gives-up-action", &[]),
         Refusal::BeastTarget => say("no-beast-target", &[]),
         Refusal::NoGuardOwed => say("no-guard-owed", &[]),

@@ -6,25 +6,72 @@
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
+use rand::RngExt;
+
+use super::data::InstinctId;
 use super::state::*;
-use crate::table::{Accepted, SeatEntities};
+use crate::table::{Accepted, SeatEntities, SeatId, TableRng};
 
 type Acts<'w, 's> = MessageReader<'w, 's, Accepted<WanningAction>>;
 
-/// A round opens: its number, fresh orders and tallies.
+/// A round opens: its number, fresh orders and tallies; and what comes
+/// before the round's orders: 斷井頹垣 turns radical 「若上回合有人死亡」;
+/// 幸運 draws 「玩家會在行動前先獲知本能行動類型」 「上回合無人死亡」; 茍且偷生
+/// 「每回合前可發動惡意感知，知曉上一回合有多少人對象包含自己」.
 pub fn dawn(
     mut round: ResMut<Round>,
-    mut players: Query<(&mut Orders, &mut Tally)>,
+    mut players: Query<(&Life, &mut Instinct, &mut Orders, &mut Tally)>,
+    seats: Res<SeatEntities>,
+    last: Res<LastTargets>,
+    deaths: Res<DeathsLastRound>,
+    mut rng: ResMut<TableRng>,
     mut sung: ResMut<Sung>,
     mut news: MessageWriter<WanningNews>,
 ) {
     round.0 += 1;
     sung.0 = false;
-    for (mut orders, mut tally) in &mut players {
+    for (seat, e) in seats.iter() {
+        let (life, mut instinct, mut orders, mut tally) = players.get_mut(e).expect("a seat");
         orders.0 = None;
         *tally = Tally::default();
+        instinct.luck = None;
+        if life.dead() {
+            continue;
+        }
+        match instinct.id {
+            Some(InstinctId::Ruins) if deaths.0 > 0 && !instinct.radical => {
+                instinct.radical = true;
+                news.write(WanningNews::Radical(seat));
+            }
+            Some(InstinctId::Luck) if deaths.0 == 0 => {
+                let draw =
+                    [LuckDraw::Attack, LuckDraw::Guard, LuckDraw::Rest][rng.0.random_range(0..3)];
+                instinct.luck = Some(draw);
+                news.write(WanningNews::LuckDrawn { seat, draw });
+            }
+            Some(InstinctId::Survive) if round.0 >= 2 => {
+                news.write(WanningNews::Malice {
+                    seat,
+                    count: malice(&last, seat),
+                });
+            }
+            _ => {}
+        }
     }
     news.write(WanningNews::RoundBegins(round.0));
+}
+
+/// How many players named `seat` as an object last round.
+pub fn malice(last: &LastTargets, seat: SeatId) -> u8 {
+    let mut from: Vec<SeatId> = last
+        .0
+        .iter()
+        .filter(|(f, t)| *t == seat && *f != seat)
+        .map(|(f, _)| *f)
+        .collect();
+    from.sort();
+    from.dedup();
+    from.len() as u8
 }
 
 pub fn orders(mut acts: Acts, seats: Res<SeatEntities>, mut orders: Query<&mut Orders>) {

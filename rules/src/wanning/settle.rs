@@ -70,10 +70,10 @@ impl Step<'_, '_> {
     fn works(&self, s: SeatId) -> bool {
         let (_, _, instinct, _, _, tally) = self.players.get(self.seats.get(s)).expect("a seat");
         let Some(id) = instinct.id else { return false };
-        locked(id)
-            || tally
-                .instinct_invalid
-                .is_none_or(|p| p <= instinct_priority(id) as u8)
+        // 仁慈: 「被攻擊者下回合無法使用本能」, an invalid of the bottom tier.
+        let spared = (instinct.spared_in == Some(self.round.0)).then_some(Priority::Others as u8);
+        let invalid = tally.instinct_invalid.max(spared);
+        locked(id) || invalid.is_none_or(|p| !stops(p, instinct_priority(id) as u8))
     }
 
     fn has(&self, s: SeatId, id: InstinctId) -> bool {
@@ -104,9 +104,22 @@ pub fn instinct_target(i: &InstinctUse) -> Option<SeatId> {
     match i {
         InstinctUse::Alliance { target }
         | InstinctUse::Bluff { target }
-        | InstinctUse::Beast { target } => Some(*target),
+        | InstinctUse::Beast { target }
+        | InstinctUse::Ruins { target }
+        | InstinctUse::Luck { target }
+        | InstinctUse::Grudge { target }
+        | InstinctUse::Pair { target }
+        | InstinctUse::Stand { target } => Some(*target),
         _ => None,
     }
+}
+
+/// Whether an instinct-invalid of priority `p` stops an instinct of
+/// priority `of`: 「本能無效只能對優先級小於它……的本能生效」; the bottom tier
+/// (「其它本能」) stops the bottom tier too, or its invalidations (臥薪嘗膽,
+/// 仁慈) would stop nothing (rules.md §5).
+pub fn stops(p: u8, of: u8) -> bool {
+    of < p || (p == Priority::Others as u8 && of == p)
 }
 
 /// Opens the tallies: every HP as the settlement begins, who named whom,
@@ -145,7 +158,7 @@ fn invalidate(t: &mut Tally, p: Priority) {
 /// The invalidations, highest priority first (「殺戮>制衡>幸運休>替身力量、
 /// 趨吉避兇>其它本能」): 殺戮, then 制衡 (if its own owner's instinct still
 /// works).
-pub fn invalidations(mut step: Step) {
+pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
     let round = step.round.0;
     // 殺戮: 「使其本能無效一回合，並對其造成其上回合血量一半（向下取整）點真實
     // 傷害，同時自己本回合鎖血為當前血量-1」.
@@ -180,6 +193,59 @@ pub fn invalidations(mut step: Step) {
             }
         }
     }
+    // 幸運休: 「選定一個目標，使其本能失效」.
+    for s in step.living() {
+        if let Some(InstinctUse::Luck { target }) = step.used_instinct(s).cloned()
+            && step.players.get(step.seats.get(s)).expect("a seat").2.luck == Some(LuckDraw::Rest)
+        {
+            invalidate(&mut step.tally(target), Priority::LuckRest);
+        }
+    }
+    // 替身力量: 「獲得兩個稻草人，同時選擇一個目標，使其本能失效」.
+    for s in step.living() {
+        if let Some(InstinctUse::Stand { target }) = step.used_instinct(s).cloned() {
+            invalidate(&mut step.tally(target), Priority::StandOmens);
+            step.players
+                .get_mut(step.seats.get(s))
+                .expect("a seat")
+                .2
+                .scarecrows += 2;
+        }
+    }
+    // The bottom tier: 臥薪嘗膽 (locked) and 磕CP.
+    for s in step.living() {
+        match step.used_instinct(s).cloned() {
+            // 「選定一個目標，使其本能無效，若其上回合對自己造成了傷害，則額外
+            // 使其本回合攻擊無效。觸發偶數次時，額外造成1點真實傷害並使本回合
+            // 最大扣除血量為0」 (the owner's: rules.md §6).
+            Some(InstinctUse::Grudge { target }) => {
+                let hurt_me = last_hits.0.contains(&(target, s));
+                let even = {
+                    let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+                    i.grudges += 1;
+                    i.grudges % 2 == 0
+                };
+                {
+                    let mut t = step.tally(target);
+                    invalidate(&mut t, Priority::Others);
+                    t.attack_invalid |= hurt_me;
+                    if even {
+                        t.true_damage += 1;
+                        t.hit_by.push(s);
+                    }
+                }
+                if even {
+                    let hp = step.life(s).hp;
+                    step.tally(s).locks.push(hp);
+                }
+            }
+            // 磕CP: 「若目標等級和你相等……否則使其本次攻擊無效」.
+            Some(InstinctUse::Pair { target }) if step.level(target) != step.level(s) => {
+                step.tally(target).attack_invalid = true;
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The actions: 「攻擊」 for levels 2-4 and 「感應」 for level 1.
@@ -193,7 +259,15 @@ pub fn actions(mut step: Step, settings: Res<Settings<WanningGame>>) {
         let Some(target) = plan.target else { continue };
         let level = step.level(s);
         if level == 1 {
-            let named = object_of(&step, target);
+            // 斷井頹垣, dispirited: 「感應無法獲取目標的攻擊信息」.
+            let dispirited = step.has(s, InstinctId::Ruins)
+                && !step
+                    .players
+                    .get(step.seats.get(s))
+                    .expect("a seat")
+                    .2
+                    .radical;
+            let named = object_of(&step, target, dispirited);
             step.news.write(WanningNews::Sensed {
                 seat: s,
                 target,
@@ -202,10 +276,15 @@ pub fn actions(mut step: Step, settings: Res<Settings<WanningGame>>) {
             continue;
         }
         let mut hits = vec![target];
-        if let Some(second) = plan.second
-            && second_attack(&step, s, n)
-        {
-            hits.push(second);
+        if let Some(second) = plan.second {
+            match second_attack(&step, s, n) {
+                Some(Second::Ambition) => {
+                    step.tally(s).ambition = true;
+                    hits.push(second);
+                }
+                Some(Second::Instinct) => hits.push(second),
+                None => {}
+            }
         }
         for t in hits {
             attack(&mut step, s, t);
@@ -217,41 +296,66 @@ pub fn actions(mut step: Step, settings: Res<Settings<WanningGame>>) {
 /// 對象），若有多個對象則優先返回攻擊對象」; then the sensing target, then a
 /// level ability's target, then an instinct's (rules.md §3). 我是歌姬's
 /// owner's object is itself.
-fn object_of(step: &Step, s: SeatId) -> Option<SeatId> {
+fn object_of(step: &Step, s: SeatId, no_attacks: bool) -> Option<SeatId> {
     let plan = step.plan(s)?;
     if matches!(plan.instinct, Some(InstinctUse::Diva)) {
         return Some(s);
     }
-    plan.target
+    let attack = plan.target.filter(|_| !no_attacks && step.level(s) >= 2);
+    let sensing = plan.target.filter(|_| step.level(s) == 1);
+    attack
+        .or(sensing)
         .or(plan.slaughter)
         .or_else(|| plan.instinct.as_ref().and_then(instinct_target))
 }
 
+/// Where a second attack comes from.
+enum Second {
+    /// 發怒.
+    Instinct,
+    /// 野心's extra action.
+    Ambition,
+}
+
 /// A second attack happens if the seat's instinct allows it now (發怒) or
 /// 野心's condition holds: 「若4級玩家上回合血量不為全場血量最高，且除自己
-/// 等級外存活玩家小於等於總玩家數的一半（向下取整）」.
-fn second_attack(step: &Step, s: SeatId, n: usize) -> bool {
-    if matches!(
-        step.players.get(step.seats.get(s)).expect("a seat").2.id,
-        Some(InstinctId::Rage)
-    ) && step.works(s)
+/// 等級外存活玩家小於等於總玩家數的一半（向下取整）」 (last round's HP as
+/// the table heard it).
+fn second_attack(step: &Step, s: SeatId, n: usize) -> Option<Second> {
+    if step.has(s, InstinctId::Rage) && step.works(s) {
+        return Some(Second::Instinct);
+    }
+    // 垂死抗爭: 「可額外進行一次和第一次效果完全相同的攻擊……持續兩回合」.
+    let stand = step
+        .players
+        .get(step.seats.get(s))
+        .expect("a seat")
+        .2
+        .stand_until;
+    if step.has(s, InstinctId::LastStand)
+        && step.works(s)
+        && (stand.is_some_and(|r| r >= step.round.0)
+            || matches!(
+                step.plan(s).and_then(|p| p.instinct.as_ref()),
+                Some(InstinctUse::LastStand)
+            ))
     {
-        return true;
+        return Some(Second::Instinct);
     }
     if step.level(s) != 4 {
-        return false;
+        return None;
     }
-    let mine = step.life(s).last_hp;
-    let highest = step
+    let mine = step.life(s).announced;
+    let not_highest = step
         .ids()
         .iter()
-        .any(|o| *o != s && step.life(*o).last_hp >= mine);
+        .any(|o| *o != s && step.life(*o).announced >= mine);
     let others = step
         .living()
         .into_iter()
         .filter(|o| step.level(*o) != 4)
         .count();
-    highest && others <= n / 2
+    (not_highest && others <= n / 2).then_some(Second::Ambition)
 }
 
 /// 「若攻擊對象等級低於攻擊者將會使被攻擊者受到一次一點傷害，否則攻擊無效。
@@ -259,6 +363,17 @@ fn second_attack(step: &Step, s: SeatId, n: usize) -> bool {
 /// 一點」. 嗜殺 rides on a valid attack.
 fn attack(step: &mut Step, s: SeatId, t: SeatId) {
     if step.tally_of(s).attack_invalid {
+        return;
+    }
+    // 斷井頹垣, dispirited: 「回合內攻擊無法造成傷害」.
+    if step.has(s, InstinctId::Ruins)
+        && !step
+            .players
+            .get(step.seats.get(s))
+            .expect("a seat")
+            .2
+            .radical
+    {
         return;
     }
     let (mine, theirs) = (step.level(s), step.level(t));
@@ -272,14 +387,28 @@ fn attack(step: &mut Step, s: SeatId, t: SeatId) {
         && step.works(s)
         && step.life(s).last_hp >= step.life(t).last_hp
         && step.life(t).last_hp <= 3;
+    // 替身力量's scarecrows: 「被攻擊成功時增加1個稻草人」.
+    if step.has(t, InstinctId::Stand) {
+        step.players
+            .get_mut(step.seats.get(t))
+            .expect("a seat")
+            .2
+            .scarecrows += 1;
+    }
     let mut tally = step.tally(t);
     tally.damage += damage;
     tally.slain |= slay;
+    tally.hit_by.push(s);
 }
 
 /// The instincts' effects this round (those that are not their own
 /// settlement step), each if it works.
-pub fn instincts(mut step: Step, settings: Res<Settings<WanningGame>>, mut sung: ResMut<Sung>) {
+pub fn instincts(
+    mut step: Step,
+    settings: Res<Settings<WanningGame>>,
+    last: Res<LastTargets>,
+    mut sung: ResMut<Sung>,
+) {
     let n = step.ids().len();
     let _ = &settings;
     let round = step.round.0;
@@ -296,6 +425,7 @@ pub fn instincts(mut step: Step, settings: Res<Settings<WanningGame>>, mut sung:
             && !step.life(t).dead()
         {
             step.tally(t).true_damage += x;
+            step.tally(t).hit_by.push(s);
             step.players
                 .get_mut(step.seats.get(s))
                 .expect("a seat")
@@ -341,7 +471,58 @@ pub fn instincts(mut step: Step, settings: Res<Settings<WanningGame>>, mut sung:
                 let mut t = step.tally(target);
                 t.true_damage += 2;
                 t.shields_gained += 2;
+                t.hit_by.push(s);
             }
+            // 垂死抗爭: 「鎖血為上一回合血量……持續兩回合」 (below).
+            InstinctUse::LastStand => {
+                step.players
+                    .get_mut(step.seats.get(s))
+                    .expect("a seat")
+                    .2
+                    .stand_until = Some(round + 1);
+            }
+            // 斷井頹垣, radical: 「若其血量高於自己，對其造成兩點真實傷害，否則
+            // 造成一點真實傷害」.
+            InstinctUse::Ruins { target } => {
+                let x = if step.life(target).hp > hp { 2 } else { 1 };
+                let mut t = step.tally(target);
+                t.true_damage += x;
+                t.hit_by.push(s);
+            }
+            // 幸運: 「攻：……造成一點真實傷害 守：……增加一點護盾」 (休: with the
+            // invalidations).
+            InstinctUse::Luck { target } => {
+                match step.players.get(step.seats.get(s)).expect("a seat").2.luck {
+                    Some(LuckDraw::Attack) => {
+                        let mut t = step.tally(target);
+                        t.true_damage += 1;
+                        t.hit_by.push(s);
+                    }
+                    Some(LuckDraw::Guard) => step.tally(target).shields_gained += 1,
+                    Some(LuckDraw::Rest) | None => {}
+                }
+            }
+            // 茍且偷生: 「鎖血為當前血量，並獲得x點護盾（x為上一回合內對象包含
+            // 你的人數）」.
+            InstinctUse::Survive => {
+                let x = super::round::malice(&last, s) as i32;
+                let mut t = step.tally(s);
+                t.locks.push(hp);
+                t.shields_gained += x;
+            }
+            // 仁慈: 「將被攻擊者血量鎖血為1一回合，被攻擊者下回合無法使用本能，
+            // 發動智慧必定失敗」.
+            InstinctUse::Mercy => {
+                if let Some(target) = plan.target {
+                    step.tally(target).locks.push(1);
+                    step.players
+                        .get_mut(step.seats.get(target))
+                        .expect("a seat")
+                        .2
+                        .spared_in = Some(round + 1);
+                }
+            }
+            InstinctUse::Grudge { .. } | InstinctUse::Pair { .. } | InstinctUse::Stand { .. } => {}
             // 「使其在回合內受到的所有傷害乘2」.
             InstinctUse::Beast { target } => step.tally(target).doubled = true,
             // 「全體成員在這一回合智慧……必定失敗……同時自己+1護盾」.
@@ -353,6 +534,24 @@ pub fn instincts(mut step: Step, settings: Res<Settings<WanningGame>>, mut sung:
             // 制衡 was settled with the invalidations; 飲鴆止渴 is a special
             // skill.
             InstinctUse::Balance | InstinctUse::Poison => {}
+        }
+    }
+}
+
+/// 垂死抗爭's lock, for the two rounds it lasts: 「鎖血為上一回合血量」.
+pub fn last_stand(mut step: Step) {
+    let round = step.round.0;
+    for s in step.living() {
+        let until = step
+            .players
+            .get(step.seats.get(s))
+            .expect("a seat")
+            .2
+            .stand_until;
+        if step.has(s, InstinctId::LastStand) && step.works(s) && until.is_some_and(|r| r >= round)
+        {
+            let last = step.life(s).last_hp;
+            step.tally(s).locks.push(last);
         }
     }
 }
@@ -371,6 +570,17 @@ pub fn buffs(mut step: Step) {
         if t.doubled {
             t.damage *= 2;
             t.true_damage *= 2;
+        }
+    }
+    // 磕CP, same level: 「你和目標在回合內受到傷害均為你和目標中受傷更少的人
+    // 受到的傷害」.
+    for s in step.living() {
+        if let Some(InstinctUse::Pair { target }) = step.used_instinct(s).cloned()
+            && step.level(target) == step.level(s)
+        {
+            let least = step.tally_of(s).damage.min(step.tally_of(target).damage);
+            step.tally(s).damage = least;
+            step.tally(target).damage = least;
         }
     }
 }
@@ -401,10 +611,12 @@ pub fn shields(mut step: Step) {
 /// 「真實傷害」: the HP falls by the damage left and the true damage.
 pub fn true_damage(mut step: Step) {
     for s in step.ids() {
-        let (_, mut life, _, _, _, t) = step.players.get_mut(step.seats.get(s)).expect("a seat");
+        let (_, mut life, _, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
         if !life.dead() {
             life.hp -= t.damage + t.true_damage;
         }
+        t.taken = t.damage + t.true_damage;
     }
 }
 
@@ -412,11 +624,18 @@ pub fn true_damage(mut step: Step) {
 /// highest holds.
 pub fn hp_lock(mut step: Step) {
     for s in step.ids() {
-        let (_, mut life, _, _, _, t) = step.players.get_mut(step.seats.get(s)).expect("a seat");
-        if let Some(&lock) = t.locks.iter().max()
-            && !life.dead()
-        {
+        let (_, mut life, instinct, _, _, t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
+        if life.dead() {
+            continue;
+        }
+        if let Some(&lock) = t.locks.iter().max() {
             life.hp = life.hp.max(lock);
+        }
+        // 斷井頹垣, dispirited: 「每回合自身至多扣除2點血量」, a cap on the
+        // round's loss (not a max-damage state: it holds true damage too).
+        if instinct.id == Some(InstinctId::Ruins) && !instinct.radical {
+            life.hp = life.hp.max(t.start_hp - 2);
         }
     }
 }
@@ -487,6 +706,23 @@ pub fn special(mut step: Step) {
             life.hp -= 1;
         }
     }
+    // 替身力量: 「死亡時，若擁有5個以上的稻草人，消耗6個稻草人，回復本回合受到
+    // 的一半傷害點生命值（向下取整且最小為1）」 (5個以上 read as "more than
+    // five": six are spent).
+    for s in step.living() {
+        if !step.has(s, InstinctId::Stand) || step.life(s).hp > 0 {
+            continue;
+        }
+        let taken = step.tally_of(s).taken;
+        let (_, mut life, mut instinct, _, _, _) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
+        if instinct.scarecrows >= 6 {
+            instinct.scarecrows -= 6;
+            let healed = (taken / 2).max(1);
+            life.hp += healed;
+            step.news.write(WanningNews::Scarecrows { seat: s, healed });
+        }
+    }
 }
 
 /// 智慧 (levels 1-2): right if every level and every named form is right
@@ -513,7 +749,15 @@ pub fn wisdom(mut step: Step, sung: Res<Sung>, mut outcome: ResMut<Outcome>) {
                 step.players.get(step.seats.get(*o)).expect("a seat");
             beast.level != mine && form_of(instinct) == Some(*f)
         });
-        let ok = levels_right && forms_right && !sung.0;
+        // 仁慈: the spared 「發動智慧必定失敗」.
+        let spared = step
+            .players
+            .get(step.seats.get(s))
+            .expect("a seat")
+            .2
+            .spared_in
+            == Some(step.round.0);
+        let ok = levels_right && forms_right && !sung.0 && !spared;
         step.news.write(WanningNews::Wisdom { seat: s, right: ok });
         if ok {
             right.push((mine, s));
@@ -534,6 +778,7 @@ pub fn announce(
     settings: Res<Settings<WanningGame>>,
     mut outcome: ResMut<Outcome>,
     mut last: ResMut<LastTargets>,
+    mut hits: ResMut<LastHits>,
     mut deaths: ResMut<DeathsLastRound>,
     mut next: ResMut<NextState<WanningPhase>>,
 ) {
@@ -570,6 +815,7 @@ pub fn announce(
             life.known = life.hp;
         }
         life.last_hp = life.hp;
+        life.lost_last = t.lost;
         // 警惕: 「回合結束後，自己回合內被扣除至少一點血量（死亡時可用）」.
         t.guard_owed = guard && t.lost > 0;
     }
@@ -612,7 +858,41 @@ pub fn announce(
         dead: dead.clone(),
     });
     last.0 = named;
+    hits.0 = step
+        .ids()
+        .into_iter()
+        .flat_map(|s| {
+            step.tally_of(s)
+                .hit_by
+                .iter()
+                .map(move |f| (*f, s))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // 替身力量: 「其他玩家死亡時獲得一個稻草人」.
+    for s in step.living() {
+        let others = dead.iter().filter(|d| **d != s).count() as u8;
+        if step.has(s, InstinctId::Stand) {
+            step.players
+                .get_mut(step.seats.get(s))
+                .expect("a seat")
+                .2
+                .scarecrows += others;
+        }
+    }
     deaths.0 = dead.len() as u8;
+    // 野心: 「此回合死亡人數大於等於2時獲得一個護盾」.
+    if dead.len() >= 2 {
+        for s in step.ids() {
+            if step.tally_of(s).ambition && !step.life(s).dead() {
+                step.players
+                    .get_mut(step.seats.get(s))
+                    .expect("a seat")
+                    .1
+                    .shields += 1;
+            }
+        }
+    }
     // Victory: a wisdom win, else the last level standing, else the cap.
     if outcome.0.is_none() {
         let living = step.living();
@@ -622,7 +902,7 @@ pub fn announce(
         outcome.0 = match levels.as_slice() {
             [only] => Some((*only, WinBy::LastLevel)),
             [] => Some((
-                best_level(&step, &step.ids(), |s| step.tally_of(s).start_hp),
+                best_level(&step, &dead, |s| step.tally_of(s).start_hp),
                 WinBy::Cap,
             )),
             _ if round >= settings.0.round_cap => {

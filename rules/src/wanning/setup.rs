@@ -62,6 +62,7 @@ impl Deal<'_, '_> {
                 shields: 0,
                 died: None,
                 known: hp,
+                lost_last: 0,
             };
             *instinct = Instinct::default();
             self.news.write(WanningNews::Dealt {

@@ -76,6 +76,36 @@ pub enum InstinctUse {
     Diva,
     /// 獨立宣言: the table hears last round's HP; the owner learns the truth.
     Independence,
+    /// 垂死抗爭: HP locked at last round's and a second attack, this round
+    /// and the next.
+    LastStand,
+    /// 斷井頹垣, radical: true damage to `target` (2 if its HP is above the
+    /// owner's, else 1).
+    Ruins { target: SeatId },
+    /// 幸運: the drawn action (attack, guard or rest) on `target`.
+    Luck { target: SeatId },
+    /// 臥薪嘗膽: `target`'s instinct invalid (and its attack, if it hurt
+    /// the owner last round).
+    Grudge { target: SeatId },
+    /// 磕CP: give up the action; pair with `target`.
+    Pair { target: SeatId },
+    /// 茍且偷生: HP locked; a shield per player who named the owner last
+    /// round.
+    Survive,
+    /// 替身力量: give up the action; two scarecrows; `target`'s instinct
+    /// invalid.
+    Stand { target: SeatId },
+    /// 仁慈, with the attack: its target locked at 1 HP this round; next
+    /// round its instinct and wisdom fail.
+    Mercy,
+}
+
+/// 幸運's three actions: 「攻……守……休」.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LuckDraw {
+    Attack,
+    Guard,
+    Rest,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +152,8 @@ pub struct Life {
     /// The HP the seat itself knows it has: the announced HP, or the true
     /// one after 獨立宣言.
     pub known: i32,
+    /// HP lost in the last round (臥薪嘗膽's condition).
+    pub lost_last: i32,
 }
 
 impl Life {
@@ -145,6 +177,18 @@ pub struct Instinct {
     pub last_target: Option<SeatId>,
     /// 警惕: true damage owed to a player next round, after a right guess.
     pub revenge: Option<(SeatId, i32)>,
+    /// 幸運: this round's draw.
+    pub luck: Option<LuckDraw>,
+    /// 替身力量's scarecrows.
+    pub scarecrows: u8,
+    /// 垂死抗爭: active up to and including this round.
+    pub stand_until: Option<u8>,
+    /// 斷井頹垣: switched for good to the radical state.
+    pub radical: bool,
+    /// 臥薪嘗膽: times triggered.
+    pub grudges: u8,
+    /// 仁慈 struck this seat: in this round its instinct and wisdom fail.
+    pub spared_in: Option<u8>,
 }
 
 /// The level abilities' uses.
@@ -203,6 +247,12 @@ pub struct Tally {
     pub start_hp: i32,
     /// The seat's instinct worked this round (used and not invalid).
     pub instinct_worked: bool,
+    /// 野心 gave the seat its extra action this round.
+    pub ambition: bool,
+    /// Who hurt the seat this round (valid attacks, true damage).
+    pub hit_by: Vec<SeatId>,
+    /// Damage that got past shields, and true damage, this round.
+    pub taken: i32,
 }
 
 /// The instinct-invalid ladder: 「殺戮>制衡>幸運休>替身力量、趨吉避兇>其它本能」.
@@ -247,6 +297,10 @@ pub enum WinBy {
 /// Last round's targets, for 茍且偷生 and 臥薪嘗膽: who named whom.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastTargets(pub Vec<(SeatId, SeatId)>);
+
+/// Who hurt whom last round (臥薪嘗膽).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastHits(pub Vec<(SeatId, SeatId)>);
 
 /// Whether anyone died at last round's announcement (幸運, 斷井頹垣).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -309,6 +363,23 @@ pub enum WanningNews {
     },
     /// The seat's instinct was invalid this round (it is told).
     InstinctInvalid(SeatId),
+    /// 幸運's draw this round (private).
+    LuckDrawn {
+        seat: SeatId,
+        draw: LuckDraw,
+    },
+    /// 茍且偷生's malice sense (private): how many named the seat last round.
+    Malice {
+        seat: SeatId,
+        count: u8,
+    },
+    /// 斷井頹垣 turned radical (private).
+    Radical(SeatId),
+    /// 替身力量's scarecrows brought the seat back (private).
+    Scarecrows {
+        seat: SeatId,
+        healed: i32,
+    },
     /// A wisdom guess: right or not (private feedback).
     Wisdom {
         seat: SeatId,
@@ -348,6 +419,7 @@ pub struct WanningState {
     pub deaths_last_round: DeathsLastRound,
     pub sung: Sung,
     pub forms: FormCounts,
+    pub last_hits: LastHits,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -52,6 +52,14 @@ pub struct WanningView {
     pub foresights_left: u8,
     pub wisdom_used: bool,
     pub orders: Option<Plan>,
+    /// 幸運's draw this round.
+    pub luck: Option<LuckDraw>,
+    /// 斷井頹垣 is radical.
+    pub radical: bool,
+    /// 替身力量's scarecrows.
+    pub scarecrows: u8,
+    /// HP the viewer lost last round.
+    pub lost_last: i32,
     pub to_act: bool,
     pub deadline_ms: Option<u64>,
     pub now_ms: u64,
@@ -136,6 +144,10 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         }),
         wisdom_used: mine.is_some_and(|m| m.3.wisdom_used),
         orders: mine.and_then(|m| m.5.0.clone()),
+        luck: mine.and_then(|m| m.2.luck),
+        radical: mine.is_some_and(|m| m.2.radical),
+        scarecrows: mine.map_or(0, |m| m.2.scarecrows),
+        lost_last: mine.map_or(0, |m| m.1.lost_last),
         to_act: me.is_some_and(|m| to_act.contains(&m)),
         deadline_ms: world
             .resource::<Deadlines<WanningTimer>>()
