@@ -79,7 +79,7 @@ fn play(players: usize, seed: u64, secrecy_checks: bool) {
         }
     }
     let result = table.result().unwrap();
-    assert!(result.scores.iter().any(|s| *s == 1), "somebody wins");
+    assert!(result.scores.contains(&1), "somebody wins");
 }
 
 /// 「由4~10名玩家……組成」: games at every count end, with a winner.

@@ -223,7 +223,7 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
                 let even = {
                     let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
                     i.grudges += 1;
-                    i.grudges % 2 == 0
+                    i.grudges.is_multiple_of(2)
                 };
                 {
                     let mut t = step.tally(target);
