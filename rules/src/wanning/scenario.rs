@@ -120,6 +120,10 @@ pub enum WanningCheck {
     Instinct(SeatId, Option<InstinctId>),
     Banned(InstinctId),
     NotBanned(InstinctId),
+    /// How many players the deal gave a level.
+    LevelCount(u8, usize),
+    /// The seat's animal (its key in the data: "mammoth").
+    Animal(SeatId, String),
     /// The level that won.
     Winner(u8),
     /// The seat's score (1 for the winning level's players).
@@ -181,6 +185,21 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
             !world.resource::<Banned>().0.contains(i),
             format!("{i:?} is banned"),
         ),
+        WanningCheck::LevelCount(l, n) => {
+            let seats = world.resource::<SeatEntities>();
+            let have = seats
+                .iter()
+                .filter(|(s, _)| seat_part::<Beast>(world, *s).level == *l)
+                .count();
+            ok(have == *n, format!("{have} players are level {l}, not {n}"))
+        }
+        WanningCheck::Animal(s, key) => {
+            let have = &super::data::data().animals[seat_part::<Beast>(world, *s).animal].key;
+            ok(
+                have == key,
+                format!("seat {s} is the {have}, not the {key}"),
+            )
+        }
         WanningCheck::Winner(l) => {
             let have = world.resource::<Outcome>().0.map(|(l, _)| l);
             ok(
