@@ -3,12 +3,11 @@
 //! 警惕's guesses. It reads only its view.
 
 use rand::RngExt;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 
 use super::data::{ALL_INSTINCTS, Form, InstinctId};
 use super::game::WanningGame;
-use super::moves::PLAYABLE;
 use super::state::*;
 use super::view::WanningView;
 use crate::bot::Bot;
@@ -52,7 +51,7 @@ impl Bot<WanningGame> for RandomBot {
                 Some(WanningAction::Ban { instincts })
             }
             WanningPhase::Pick => {
-                let pool: Vec<InstinctId> = PLAYABLE
+                let pool: Vec<InstinctId> = ALL_INSTINCTS
                     .into_iter()
                     .filter(|i| !view.banned.contains(i))
                     .collect();
@@ -153,6 +152,20 @@ fn plan(view: &WanningView, me: SeatId, rng: &mut ChaCha8Rng) -> Plan {
     if rng.random_bool(0.4) {
         plan.instinct = instinct_use(view, &mut plan, &living, rng);
     }
+    // 趨吉避兇 every round.
+    if view.instinct == Some(InstinctId::Omens) {
+        let ill = if rng.random_bool(0.5) {
+            living.choose(rng).copied()
+        } else {
+            None
+        };
+        let mixed =
+            view.round.is_multiple_of(2) && view.omen_last.is_some_and(|l| l != ill.is_some());
+        plan.instinct = Some(InstinctUse::Omens {
+            ill,
+            curse: mixed.then(|| rng.random_range(1..=4)),
+        });
+    }
     plan
 }
 
@@ -236,6 +249,46 @@ fn instinct_use(
             }
         }
         InstinctId::Survive => InstinctUse::Survive,
+        InstinctId::Spokesman => {
+            let open: Vec<SeatId> = living
+                .iter()
+                .copied()
+                .filter(|s| !view.marks.iter().any(|(m, k)| m == s && *k >= 3))
+                .collect();
+            let two: Vec<SeatId> = open.sample(rng, 2).copied().collect();
+            if two.len() < 2 {
+                return None;
+            }
+            InstinctUse::Mark {
+                a: two[0],
+                b: two[1],
+            }
+        }
+        InstinctId::FoolWise
+            if view.round > super::data::data().wisdom_from_round(n)
+                && view.wisdom_round.is_none_or(|r| r + 1 != view.round) =>
+        {
+            let me = view.me?;
+            let own = view.level?;
+            let mut rest: Vec<u8> = super::data::data().levels_for(n);
+            let at = rest.iter().position(|l| *l == own)?;
+            rest.remove(at);
+            rest.shuffle(rng);
+            let mut levels = Vec::with_capacity(n);
+            for i in 0..n {
+                levels.push(if i == me.index() { own } else { rest.pop()? });
+            }
+            let forms = (0..n)
+                .map(|_| {
+                    if rng.random_bool(0.5) {
+                        Form::At
+                    } else {
+                        Form::Pt
+                    }
+                })
+                .collect();
+            InstinctUse::FoolWise { levels, forms }
+        }
         InstinctId::Mercy => {
             let t = plan.target?;
             if view.seats[t.index()].hp * 2 > n as i32 - 1 {

@@ -240,6 +240,7 @@ impl InitStateResources for App {
             .init_resource::<Sung>()
             .init_resource::<FormCounts>()
             .init_resource::<LastHits>()
+            .init_resource::<OmenState>()
     }
 }
 
@@ -299,6 +300,7 @@ impl Game for WanningGame {
             sung: world.resource::<Sung>().clone(),
             forms: world.resource::<FormCounts>().clone(),
             last_hits: world.resource::<LastHits>().clone(),
+            omens: world.resource::<OmenState>().clone(),
         }
     }
 
@@ -323,6 +325,7 @@ impl Game for WanningGame {
         world.insert_resource(state.sung);
         world.insert_resource(state.forms);
         world.insert_resource(state.last_hits);
+        world.insert_resource(state.omens);
     }
 
     fn view(world: &World, seat: Option<SeatId>) -> WanningView {

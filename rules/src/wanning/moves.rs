@@ -14,32 +14,6 @@ use crate::table::{SeatEntities, SeatId, Seated, Settings};
 /// The longest private message, in characters.
 pub const SAY_CHARS: usize = 200;
 
-/// The instincts this build plays. The others are listed in the data and
-/// the rules document but cannot be picked yet (rules.md §6).
-pub const PLAYABLE: [InstinctId; 21] = [
-    InstinctId::Sturdy,
-    InstinctId::Rage,
-    InstinctId::Bloodlust,
-    InstinctId::LastStand,
-    InstinctId::Ruins,
-    InstinctId::Luck,
-    InstinctId::Grudge,
-    InstinctId::Pair,
-    InstinctId::Survive,
-    InstinctId::Stand,
-    InstinctId::Mercy,
-    InstinctId::EarlyBird,
-    InstinctId::Foresight,
-    InstinctId::Vigilance,
-    InstinctId::Poison,
-    InstinctId::Alliance,
-    InstinctId::Bluff,
-    InstinctId::Balance,
-    InstinctId::Beast,
-    InstinctId::Diva,
-    InstinctId::Independence,
-];
-
 /// Locked instincts (「鎖定」): no instinct-invalid reaches them.
 pub fn locked(id: InstinctId) -> bool {
     matches!(
@@ -109,7 +83,6 @@ pub enum Refusal {
     BannedAlready,
     Picked,
     InstinctBanned,
-    NotPlayableYet,
     TakenInstinct,
     Peeked,
     NotYourself,
@@ -130,6 +103,11 @@ pub enum Refusal {
     SameTargetTwice,
     TargetTooLow,
     ConditionUnmet,
+    MarkTwoPlayers,
+    MarksFull,
+    NoCurse,
+    NameCurse,
+    OmensEveryRound,
     GivesUpAction,
     BeastTarget,
     NoGuardOwed,
@@ -267,9 +245,6 @@ fn pick(world: &World, seat: SeatId, id: InstinctId) -> Result<(), Refusal> {
     if world.resource::<Banned>().0.contains(&id) {
         return Err(Refusal::InstinctBanned);
     }
-    if !PLAYABLE.contains(&id) {
-        return Err(Refusal::NotPlayableYet);
-    }
     if !world.resource::<Settings<WanningGame>>().0.same_instinct
         && at
             .seats
@@ -367,6 +342,12 @@ fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
     if let Some(i) = &plan.instinct {
         instinct(world, seat, plan, i)?;
     }
+    // 趨吉避兇: 「鎖定，每回合必須發動」.
+    if at.get::<Instinct>(seat).id == Some(InstinctId::Omens)
+        && !matches!(plan.instinct, Some(InstinctUse::Omens { .. }))
+    {
+        return Err(Refusal::OmensEveryRound);
+    }
     Ok(())
 }
 
@@ -426,6 +407,9 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
         InstinctUse::Survive => InstinctId::Survive,
         InstinctUse::Stand { .. } => InstinctId::Stand,
         InstinctUse::Mercy => InstinctId::Mercy,
+        InstinctUse::Mark { .. } => InstinctId::Spokesman,
+        InstinctUse::FoolWise { .. } => InstinctId::FoolWise,
+        InstinctUse::Omens { .. } => InstinctId::Omens,
     };
     if mine.id != Some(needed) {
         return Err(Refusal::NotYourInstinct);
@@ -468,6 +452,62 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
         InstinctUse::Luck { .. } if mine.luck.is_none() => Err(Refusal::ConditionUnmet),
         // 臥薪嘗膽: 「上回合受到傷害」.
         InstinctUse::Grudge { .. } if life.lost_last == 0 => Err(Refusal::ConditionUnmet),
+        // 外交部發言人: 「每回合標記兩個人，每個人至多被同一人的外交部標記
+        // 三次」.
+        InstinctUse::Mark { a, b } => {
+            other_living(world, seat, *b)?;
+            if a == b {
+                return Err(Refusal::MarkTwoPlayers);
+            }
+            let full = |t: &SeatId| mine.marks.iter().any(|(m, k)| m == t && *k >= 3);
+            if full(a) || full(b) {
+                return Err(Refusal::MarksFull);
+            }
+            Ok(())
+        }
+        // 大智若愚: 「當人數為4-5/6-8/9時可在第2/3/4回合後任意回合且上一回合
+        // 沒有使用智慧……等級數目必須和分配角色時等級數目符合」.
+        InstinctUse::FoolWise { levels, forms } => {
+            let from = data().wisdom_from_round(n);
+            if round <= from {
+                return Err(Refusal::WisdomTooEarly { from: from + 1 });
+            }
+            if at.get::<Abilities>(seat).wisdom_round == Some(round - 1) {
+                return Err(Refusal::ConditionUnmet);
+            }
+            let own = at.get::<Beast>(seat).level;
+            let mut counts = [0usize; 4];
+            for l in levels {
+                if let Some(c) = counts.get_mut((*l as usize).wrapping_sub(1)) {
+                    *c += 1;
+                }
+            }
+            let dealt: Vec<usize> = (1..=4).map(|l| data().count_of(n, l)).collect();
+            if levels.len() != n
+                || forms.len() != n
+                || levels.get(seat.index()) != Some(&own)
+                || counts.to_vec() != dealt
+            {
+                return Err(Refusal::WisdomShape);
+            }
+            Ok(())
+        }
+        // 趨吉避兇: a curse only with an even round's 吉+兇 or 兇+吉.
+        InstinctUse::Omens { curse, .. } => {
+            let mixed = round.is_multiple_of(2)
+                && mine.omen_last.is_some_and(|last| {
+                    last != matches!(i, InstinctUse::Omens { ill: Some(_), .. })
+                });
+            match curse {
+                Some(l) if !mixed => {
+                    let _ = l;
+                    Err(Refusal::NoCurse)
+                }
+                Some(l) if !(1..=4).contains(l) => Err(Refusal::BadLevel),
+                None if mixed => Err(Refusal::NameCurse),
+                _ => Ok(()),
+            }
+        }
         // 仁慈: 「被攻擊目標上回合血量小於等於最大生命值1/2」 (as announced).
         InstinctUse::Mercy => match plan.target {
             None => Err(Refusal::ConditionUnmet),

@@ -170,6 +170,16 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
         WanningNews::Scarecrows { seat, healed } => {
             to(out, *seat, "scarecrows", &[("hp", (*healed).into())])
         }
+        WanningNews::FoolWise { seat, won } => to(
+            out,
+            *seat,
+            if *won {
+                "fool-wise-won"
+            } else {
+                "fool-wise-not"
+            },
+            &[],
+        ),
         WanningNews::Wisdom { seat, right } => to(
             out,
             *seat,
@@ -234,7 +244,6 @@ pub fn refusal(r: Refusal) -> Rejection {
         Refusal::BannedAlready => say("no-banned-already", &[]),
         Refusal::Picked => say("no-picked", &[]),
         Refusal::InstinctBanned => say("no-instinct-banned", &[]),
-        Refusal::NotPlayableYet => say("no-not-playable-yet", &[]),
         Refusal::TakenInstinct => say("no-taken-instinct", &[]),
         Refusal::Peeked => say("no-peeked", &[]),
         Refusal::NotYourself => say("no-not-yourself", &[]),
@@ -255,6 +264,11 @@ pub fn refusal(r: Refusal) -> Rejection {
         Refusal::SameTargetTwice => say("no-same-target-twice", &[]),
         Refusal::TargetTooLow => say("no-target-too-low", &[]),
         Refusal::ConditionUnmet => say("no-condition-unmet", &[]),
+        Refusal::MarkTwoPlayers => say("no-mark-two-players", &[]),
+        Refusal::MarksFull => say("no-marks-full", &[]),
+        Refusal::NoCurse => say("no-no-curse", &[]),
+        Refusal::NameCurse => say("no-name-curse", &[]),
+        Refusal::OmensEveryRound => say("no-omens-every-round", &[]),
         Refusal::GivesUpAction => say("no-gives-up-action", &[]),
         Refusal::BeastTarget => say("no-beast-target", &[]),
         Refusal::NoGuardOwed => say("no-guard-owed", &[]),

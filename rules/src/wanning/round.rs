@@ -26,10 +26,13 @@ pub fn dawn(
     deaths: Res<DeathsLastRound>,
     mut rng: ResMut<TableRng>,
     mut sung: ResMut<Sung>,
+    mut omens: ResMut<OmenState>,
     mut news: MessageWriter<WanningNews>,
 ) {
     round.0 += 1;
     sung.0 = false;
+    omens.wards.clear();
+    omens.cursed = std::mem::take(&mut omens.curse_next);
     for (seat, e) in seats.iter() {
         let (life, mut instinct, mut orders, mut tally) = players.get_mut(e).expect("a seat");
         orders.0 = None;

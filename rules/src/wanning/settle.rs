@@ -31,6 +31,14 @@ pub struct Step<'w, 's> {
     round: Res<'w, Round>,
     players: Query<'w, 's, SeatParts>,
     news: MessageWriter<'w, WanningNews>,
+    omens: ResMut<'w, OmenState>,
+}
+
+/// Ordinary damage or true damage.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hurt {
+    Damage,
+    True,
 }
 
 impl Step<'_, '_> {
@@ -80,6 +88,25 @@ impl Step<'_, '_> {
         self.players.get(self.seats.get(s)).expect("a seat").2.id == Some(id)
     }
 
+    /// `from` hurts `to` by `amount`: one damage instance, and a hit. 趨吉
+    /// 避兇's 兇 wards `to` from its giver's level (「不會受到來自自己等級的
+    /// 傷害及真實傷害」).
+    fn hurt(&mut self, from: SeatId, to: SeatId, amount: i32, kind: Hurt) {
+        let level = self.level(from);
+        if amount <= 0 || self.omens.wards.contains(&(to, level)) {
+            return;
+        }
+        let mut t = self.tally(to);
+        match kind {
+            Hurt::Damage => t.damage += amount,
+            Hurt::True => t.true_damage += amount,
+        }
+        t.instances.push((amount, kind == Hurt::True));
+        if from != to {
+            t.hit_by.push(from);
+        }
+    }
+
     fn living(&self) -> Vec<SeatId> {
         self.ids()
             .into_iter()
@@ -110,6 +137,8 @@ pub fn instinct_target(i: &InstinctUse) -> Option<SeatId> {
         | InstinctUse::Grudge { target }
         | InstinctUse::Pair { target }
         | InstinctUse::Stand { target } => Some(*target),
+        InstinctUse::Mark { a, .. } => Some(*a),
+        InstinctUse::Omens { ill, .. } => *ill,
         _ => None,
     }
 }
@@ -155,11 +184,61 @@ fn invalidate(t: &mut Tally, p: Priority) {
     t.instinct_invalid = Some(t.instinct_invalid.unwrap_or(0).max(p as u8));
 }
 
+/// 趨吉避兇（鎖定）: 「每回合必須發動，偶數回合觸發組合能力」: 吉 costs its
+/// owner 1 true damage; 兇 wards a player from the owner's level this
+/// round; on even rounds last round's choice and this one's combine
+/// (rules.md §6): 兇+兇 「本回合只會受到一次傷害最高的傷害（包括真傷）」;
+/// 吉+吉 「使自己等級的玩家最大扣除血量為1，持續兩回合」; mixed 「詛咒指定
+/// 等級……使該等級下一回合所有攻擊造成的傷害-1，自身獲得一點護盾」. An owner
+/// who gave no choice (the clock ran out) chose 吉.
+fn omens(step: &mut Step) {
+    let round = step.round.0;
+    for s in step.living() {
+        if !step.has(s, InstinctId::Omens) {
+            continue;
+        }
+        let (ill, curse) = match step.plan(s).and_then(|p| p.instinct.clone()) {
+            Some(InstinctUse::Omens { ill, curse }) => (ill, curse),
+            _ => (None, None),
+        };
+        let level = step.level(s);
+        match ill {
+            Some(t) => step.omens.wards.push((t, level)),
+            None => step.hurt(s, s, 1, Hurt::True),
+        }
+        let last = {
+            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            i.omen_last.replace(ill.is_some())
+        };
+        if round % 2 != 0 {
+            continue;
+        }
+        match (last, ill.is_some()) {
+            (Some(true), true) => step.tally(s).only_highest = true,
+            (Some(false), false) => {
+                step.players
+                    .get_mut(step.seats.get(s))
+                    .expect("a seat")
+                    .2
+                    .omen_cap_until = Some(round + 1);
+            }
+            (Some(_), _) => {
+                step.tally(s).shields_gained += 1;
+                if let Some(l) = curse {
+                    step.omens.curse_next.push(l);
+                }
+            }
+            (None, _) => {}
+        }
+    }
+}
+
 /// The invalidations, highest priority first (「殺戮>制衡>幸運休>替身力量、
 /// 趨吉避兇>其它本能」): 殺戮, then 制衡 (if its own owner's instinct still
 /// works).
 pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
     let round = step.round.0;
+    omens(&mut step);
     // 殺戮: 「使其本能無效一回合，並對其造成其上回合血量一半（向下取整）點真實
     // 傷害，同時自己本回合鎖血為當前血量-1」.
     for s in step.living() {
@@ -168,11 +247,8 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
         };
         let half = step.life(target).last_hp.max(0) / 2;
         let hp = step.life(s).hp;
-        {
-            let mut t = step.tally(target);
-            invalidate(&mut t, Priority::Slaughter);
-            t.true_damage += half;
-        }
+        invalidate(&mut step.tally(target), Priority::Slaughter);
+        step.hurt(s, target, half, Hurt::True);
         step.tally(s).locks.push(hp - 1);
         let mut a = step.players.get_mut(step.seats.get(s)).expect("a seat").3;
         a.slaughter_used += 1;
@@ -185,7 +261,7 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
         .filter(|s| matches!(step.used_instinct(*s), Some(InstinctUse::Balance)))
         .collect();
     for s in balancers {
-        step.tally(s).true_damage += 1;
+        step.hurt(s, s, 1, Hurt::True);
         let mine = step.level(s);
         for o in step.living() {
             if step.level(o) != mine {
@@ -229,10 +305,9 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
                     let mut t = step.tally(target);
                     invalidate(&mut t, Priority::Others);
                     t.attack_invalid |= hurt_me;
-                    if even {
-                        t.true_damage += 1;
-                        t.hit_by.push(s);
-                    }
+                }
+                if even {
+                    step.hurt(s, target, 1, Hurt::True);
                 }
                 if even {
                     let hp = step.life(s).hp;
@@ -380,7 +455,9 @@ fn attack(step: &mut Step, s: SeatId, t: SeatId) {
     if theirs >= mine {
         return;
     }
-    let damage = if mine - theirs >= 2 { 2 } else { 1 };
+    // 趨吉避兇's curse: 「使該等級下一回合所有攻擊造成的傷害-1」.
+    let cursed = step.omens.cursed.contains(&mine);
+    let damage = if mine - theirs >= 2 { 2 } else { 1 } - i32::from(cursed);
     // 嗜殺: 「自己的上一回合血量和等級都大於等於被攻擊者，且被攻擊者上回合血量
     // 小於等於3時自動發動」.
     let slay = step.has(s, InstinctId::Bloodlust)
@@ -395,10 +472,8 @@ fn attack(step: &mut Step, s: SeatId, t: SeatId) {
             .2
             .scarecrows += 1;
     }
-    let mut tally = step.tally(t);
-    tally.damage += damage;
-    tally.slain |= slay;
-    tally.hit_by.push(s);
+    step.hurt(s, t, damage, Hurt::Damage);
+    step.tally(t).slain |= slay && !step.omens.wards.contains(&(t, mine));
 }
 
 /// The instincts' effects this round (those that are not their own
@@ -412,6 +487,33 @@ pub fn instincts(
     let n = step.ids().len();
     let _ = &settings;
     let round = step.round.0;
+    // 外交部發言人（鎖定）: 「條件：上回合死亡」: the round after its owner's
+    // death, 「每層標記會使本回合受到1點傷害/增加一點護盾（同等級護盾，其他
+    // 扣血）」 (rules.md §6: the one act of the dead).
+    for s in step.ids() {
+        let died = step.life(s).died;
+        if !step.has(s, InstinctId::Spokesman) || died != Some(round - 1) {
+            continue;
+        }
+        let marks = step
+            .players
+            .get(step.seats.get(s))
+            .expect("a seat")
+            .2
+            .marks
+            .clone();
+        let mine = step.level(s);
+        for (t, k) in marks {
+            if step.life(t).dead() {
+                continue;
+            }
+            if step.level(t) == mine {
+                step.tally(t).shields_gained += k as i32;
+            } else {
+                step.hurt(s, t, k as i32, Hurt::Damage);
+            }
+        }
+    }
     for s in step.living() {
         // 警惕's revenge, owed since last round.
         let revenge = step
@@ -424,8 +526,7 @@ pub fn instincts(
         if let Some((t, x)) = revenge
             && !step.life(t).dead()
         {
-            step.tally(t).true_damage += x;
-            step.tally(t).hit_by.push(s);
+            step.hurt(s, t, x, Hurt::True);
             step.players
                 .get_mut(step.seats.get(s))
                 .expect("a seat")
@@ -437,6 +538,16 @@ pub fn instincts(
         };
         let Some(use_) = plan.instinct else { continue };
         let worked = step.works(s);
+        if let InstinctUse::Mark { a, b } = use_ {
+            // 「每個人至多被同一人的外交部標記三次」 (judged).
+            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            for t in [a, b] {
+                match i.marks.iter_mut().find(|(m, _)| *m == t) {
+                    Some((_, k)) => *k += 1,
+                    None => i.marks.push((t, 1)),
+                }
+            }
+        }
         {
             let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
             // 「本能無法發動，計入冷卻時長，不扣除使用次數」.
@@ -468,10 +579,8 @@ pub fn instincts(
             }
             // 「使目標受到2點真實傷害並使目標本回合獲得2點護盾」.
             InstinctUse::Bluff { target } => {
-                let mut t = step.tally(target);
-                t.true_damage += 2;
-                t.shields_gained += 2;
-                t.hit_by.push(s);
+                step.hurt(s, target, 2, Hurt::True);
+                step.tally(target).shields_gained += 2;
             }
             // 垂死抗爭: 「鎖血為上一回合血量……持續兩回合」 (below).
             InstinctUse::LastStand => {
@@ -485,19 +594,13 @@ pub fn instincts(
             // 造成一點真實傷害」.
             InstinctUse::Ruins { target } => {
                 let x = if step.life(target).hp > hp { 2 } else { 1 };
-                let mut t = step.tally(target);
-                t.true_damage += x;
-                t.hit_by.push(s);
+                step.hurt(s, target, x, Hurt::True);
             }
             // 幸運: 「攻：……造成一點真實傷害 守：……增加一點護盾」 (休: with the
             // invalidations).
             InstinctUse::Luck { target } => {
                 match step.players.get(step.seats.get(s)).expect("a seat").2.luck {
-                    Some(LuckDraw::Attack) => {
-                        let mut t = step.tally(target);
-                        t.true_damage += 1;
-                        t.hit_by.push(s);
-                    }
+                    Some(LuckDraw::Attack) => step.hurt(s, target, 1, Hurt::True),
                     Some(LuckDraw::Guard) => step.tally(target).shields_gained += 1,
                     Some(LuckDraw::Rest) | None => {}
                 }
@@ -522,7 +625,12 @@ pub fn instincts(
                         .spared_in = Some(round + 1);
                 }
             }
-            InstinctUse::Grudge { .. } | InstinctUse::Pair { .. } | InstinctUse::Stand { .. } => {}
+            InstinctUse::Grudge { .. }
+            | InstinctUse::Pair { .. }
+            | InstinctUse::Stand { .. }
+            | InstinctUse::Mark { .. }
+            | InstinctUse::FoolWise { .. }
+            | InstinctUse::Omens { .. } => {}
             // 「使其在回合內受到的所有傷害乘2」.
             InstinctUse::Beast { target } => step.tally(target).doubled = true,
             // 「全體成員在這一回合智慧……必定失敗……同時自己+1護盾」.
@@ -570,6 +678,16 @@ pub fn buffs(mut step: Step) {
         if t.doubled {
             t.damage *= 2;
             t.true_damage *= 2;
+            for i in &mut t.instances {
+                i.0 *= 2;
+            }
+        }
+        // 趨吉避兇's 兇+兇: one damage, the highest.
+        if t.only_highest
+            && let Some(&(top, true_)) = t.instances.iter().max()
+        {
+            t.damage = if true_ { 0 } else { top };
+            t.true_damage = if true_ { top } else { 0 };
         }
     }
     // 磕CP, same level: 「你和目標在回合內受到傷害均為你和目標中受傷更少的人
@@ -636,6 +754,24 @@ pub fn hp_lock(mut step: Step) {
         // round's loss (not a max-damage state: it holds true damage too).
         if instinct.id == Some(InstinctId::Ruins) && !instinct.radical {
             life.hp = life.hp.max(t.start_hp - 2);
+        }
+    }
+    // 趨吉避兇's 吉+吉: 「使自己等級的玩家最大扣除血量為1，持續兩回合」.
+    let round = step.round.0;
+    let capped: Vec<u8> = step
+        .ids()
+        .into_iter()
+        .filter(|s| {
+            let i = step.players.get(step.seats.get(*s)).expect("a seat").2;
+            i.id == Some(InstinctId::Omens) && i.omen_cap_until.is_some_and(|r| r >= round)
+        })
+        .map(|s| step.level(s))
+        .collect();
+    for s in step.living() {
+        if capped.contains(&step.level(s)) {
+            let start = step.tally_of(s).start_hp;
+            let mut life = step.players.get_mut(step.seats.get(s)).expect("a seat").1;
+            life.hp = life.hp.max(start - 1);
         }
     }
 }
@@ -735,11 +871,11 @@ pub fn wisdom(mut step: Step, sung: Res<Sung>, mut outcome: ResMut<Outcome>) {
             continue;
         };
         let mine = step.level(s);
-        step.players
-            .get_mut(step.seats.get(s))
-            .expect("a seat")
-            .3
-            .wisdom_used = true;
+        {
+            let mut a = step.players.get_mut(step.seats.get(s)).expect("a seat").3;
+            a.wisdom_used = true;
+            a.wisdom_round = Some(step.round.0);
+        }
         let levels_right = step
             .ids()
             .iter()
@@ -767,6 +903,29 @@ pub fn wisdom(mut step: Step, sung: Res<Sung>, mut outcome: ResMut<Outcome>) {
         && let Some(&(level, s)) = right.iter().min()
     {
         outcome.0 = Some((level, WinBy::Wisdom(s)));
+    }
+    // 大智若愚: 「猜測全場動物的等級和本能形態……若全部猜錯則獲得必勝效果」:
+    // every other seat's level and form wrong (after any wisdom win).
+    for s in step.living() {
+        let Some(InstinctUse::FoolWise { levels, forms }) = step.used_instinct(s).cloned() else {
+            continue;
+        };
+        let spared = step
+            .players
+            .get(step.seats.get(s))
+            .expect("a seat")
+            .2
+            .spared_in
+            == Some(step.round.0);
+        let all_wrong = step.ids().into_iter().filter(|o| *o != s).all(|o| {
+            let instinct = step.players.get(step.seats.get(o)).expect("a seat").2;
+            levels[o.index()] != step.level(o) && Some(forms[o.index()]) != form_of(instinct)
+        });
+        let won = all_wrong && !sung.0 && !spared;
+        step.news.write(WanningNews::FoolWise { seat: s, won });
+        if won && outcome.0.is_none() {
+            outcome.0 = Some((step.level(s), WinBy::Wisdom(s)));
+        }
     }
 }
 

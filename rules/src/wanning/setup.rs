@@ -143,12 +143,11 @@ pub fn close_bans(
     next.set(WanningPhase::Pick);
 }
 
-/// The instincts a seat may pick now (those this build plays and nobody
-/// banned).
+/// The instincts a seat may pick now: those nobody banned.
 pub fn pickable(banned: &Banned) -> Vec<InstinctId> {
     ALL_INSTINCTS
         .into_iter()
-        .filter(|i| !banned.0.contains(i) && super::moves::PLAYABLE.contains(i))
+        .filter(|i| !banned.0.contains(i))
         .collect()
 }
 

@@ -98,6 +98,19 @@ pub enum InstinctUse {
     /// 仁慈, with the attack: its target locked at 1 HP this round; next
     /// round its instinct and wisdom fail.
     Mercy,
+    /// 外交部發言人, while alive: marks two players.
+    Mark { a: SeatId, b: SeatId },
+    /// 大智若愚: a level and a form for every seat (the owner's own entries
+    /// are its own and not judged); all wrong wins.
+    FoolWise { levels: Vec<u8>, forms: Vec<Form> },
+    /// 趨吉避兇, every round: 吉 (`ill: None`: 1 true damage to oneself) or
+    /// 兇 (`ill: Some(target)`: the target takes no damage from the owner's
+    /// level this round); `curse`: the level an even round's mixed
+    /// combination curses.
+    Omens {
+        ill: Option<SeatId>,
+        curse: Option<u8>,
+    },
 }
 
 /// 幸運's three actions: 「攻……守……休」.
@@ -189,6 +202,13 @@ pub struct Instinct {
     pub grudges: u8,
     /// 仁慈 struck this seat: in this round its instinct and wisdom fail.
     pub spared_in: Option<u8>,
+    /// 外交部發言人's marks: on whom, how many.
+    pub marks: Vec<(SeatId, u8)>,
+    /// 趨吉避兇: the last round's choice (true: 兇).
+    pub omen_last: Option<bool>,
+    /// 趨吉避兇's 吉+吉: the owner's level loses at most 1 HP a round, up
+    /// to and including this round.
+    pub omen_cap_until: Option<u8>,
 }
 
 /// The level abilities' uses.
@@ -197,6 +217,8 @@ pub struct Abilities {
     pub slaughter_used: u8,
     pub slaughter_last: Option<u8>,
     pub wisdom_used: bool,
+    /// The round wisdom was used in (大智若愚's condition).
+    pub wisdom_round: Option<u8>,
 }
 
 /// The set-up's choices: bans, pick, peek.
@@ -253,6 +275,10 @@ pub struct Tally {
     pub hit_by: Vec<SeatId>,
     /// Damage that got past shields, and true damage, this round.
     pub taken: i32,
+    /// Each damage this round: amount, and whether it was true damage.
+    pub instances: Vec<(i32, bool)>,
+    /// 趨吉避兇's 兇+兇: only the highest single damage counts.
+    pub only_highest: bool,
 }
 
 /// The instinct-invalid ladder: 「殺戮>制衡>幸運休>替身力量、趨吉避兇>其它本能」.
@@ -297,6 +323,17 @@ pub enum WinBy {
 /// Last round's targets, for 茍且偷生 and 臥薪嘗膽: who named whom.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastTargets(pub Vec<(SeatId, SeatId)>);
+
+/// 趨吉避兇's wards and curses.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OmenState {
+    /// This round: (target, level): the target takes nothing from that level.
+    pub wards: Vec<(SeatId, u8)>,
+    /// This round's cursed level: its attacks do 1 less.
+    pub cursed: Vec<u8>,
+    /// Next round's.
+    pub curse_next: Vec<u8>,
+}
 
 /// Who hurt whom last round (臥薪嘗膽).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -380,6 +417,11 @@ pub enum WanningNews {
         seat: SeatId,
         healed: i32,
     },
+    /// 大智若愚's feedback (private).
+    FoolWise {
+        seat: SeatId,
+        won: bool,
+    },
     /// A wisdom guess: right or not (private feedback).
     Wisdom {
         seat: SeatId,
@@ -420,6 +462,7 @@ pub struct WanningState {
     pub sung: Sung,
     pub forms: FormCounts,
     pub last_hits: LastHits,
+    pub omens: OmenState,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

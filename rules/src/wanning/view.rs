@@ -60,6 +60,12 @@ pub struct WanningView {
     pub scarecrows: u8,
     /// HP the viewer lost last round.
     pub lost_last: i32,
+    /// 趨吉避兇: the viewer's last choice (true: 兇).
+    pub omen_last: Option<bool>,
+    /// 外交部發言人: the viewer's marks.
+    pub marks: Vec<(SeatId, u8)>,
+    /// The round the viewer last used wisdom in.
+    pub wisdom_round: Option<u8>,
     pub to_act: bool,
     pub deadline_ms: Option<u64>,
     pub now_ms: u64,
@@ -148,6 +154,9 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         radical: mine.is_some_and(|m| m.2.radical),
         scarecrows: mine.map_or(0, |m| m.2.scarecrows),
         lost_last: mine.map_or(0, |m| m.1.lost_last),
+        omen_last: mine.and_then(|m| m.2.omen_last),
+        marks: mine.map(|m| m.2.marks.clone()).unwrap_or_default(),
+        wisdom_round: mine.and_then(|m| m.3.wisdom_round),
         to_act: me.is_some_and(|m| to_act.contains(&m)),
         deadline_ms: world
             .resource::<Deadlines<WanningTimer>>()
