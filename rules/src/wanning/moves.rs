@@ -499,10 +499,7 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
                     last != matches!(i, InstinctUse::Omens { ill: Some(_), .. })
                 });
             match curse {
-                Some(l) if !mixed => {
-                    let _ = l;
-                    Err(Refusal::NoCurse)
-                }
+                Some(_) if !mixed => Err(Refusal::NoCurse),
                 Some(l) if !(1..=4).contains(l) => Err(Refusal::BadLevel),
                 None if mixed => Err(Refusal::NameCurse),
                 _ => Ok(()),

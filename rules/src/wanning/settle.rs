@@ -210,7 +210,7 @@ fn omens(step: &mut Step) {
             let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
             i.omen_last.replace(ill.is_some())
         };
-        if round % 2 != 0 {
+        if !round.is_multiple_of(2) {
             continue;
         }
         match (last, ill.is_some()) {
