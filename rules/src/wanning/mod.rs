@@ -26,3 +26,6 @@ pub use game::{BanOdds, SlaughterRest, WanningGame, WanningSettings, WanningTime
 pub use scenario::{WanningCheck, WanningFact, WanningSetup};
 pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState};
 pub use view::{SeatPublic, WanningView};
+
+/// The rules document, in both languages.
+pub const RULES_MD: &str = include_str!("rules.md");
