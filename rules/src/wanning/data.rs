@@ -84,6 +84,15 @@ pub struct InstinctInfo {
     pub form: Option<Form>,
     pub kind: Kind,
     pub quote: Bilingual,
+    /// Uses a game, by player count (`None`: no limit).
+    #[serde(default)]
+    pub uses: Option<Bands>,
+    /// 「一回合冷卻」: not in two rounds in a row.
+    #[serde(default)]
+    pub rest: bool,
+    /// The number the effect names, by player count.
+    #[serde(default)]
+    pub number: Option<Bands>,
 }
 
 /// A value by player count: `(from, to, value)` bands covering 4 to 10.
@@ -116,6 +125,8 @@ pub enum DataError {
     Gap { table: &'static str, players: usize },
     #[error("instinct {0:?} is listed {1} times (each exactly once)")]
     Instinct(InstinctId, usize),
+    #[error("instinct {0:?}: its uses or number have no value for {1} players")]
+    InstinctGap(InstinctId, usize),
 }
 
 impl WanningData {
@@ -158,6 +169,13 @@ impl WanningData {
                 return Err(DataError::Instinct(id, n));
             }
         }
+        for i in &d.instincts {
+            for bands in [&i.uses, &i.number].into_iter().flatten() {
+                if let Some(p) = PLAYERS.clone().find(|p| band(bands, *p).is_none()) {
+                    return Err(DataError::InstinctGap(i.id, p));
+                }
+            }
+        }
         Ok(d)
     }
 
@@ -194,6 +212,22 @@ impl WanningData {
             .iter()
             .find(|i| i.id == id)
             .expect("checked: every instinct listed")
+    }
+
+    /// An instinct's uses a game at `players` (`None`: no limit).
+    pub fn uses(&self, id: InstinctId, players: usize) -> Option<u8> {
+        self.instinct(id)
+            .uses
+            .as_ref()
+            .map(|b| band(b, players).expect("checked"))
+    }
+
+    /// The number an instinct's effect names at `players`.
+    pub fn number(&self, id: InstinctId, players: usize) -> Option<u8> {
+        self.instinct(id)
+            .number
+            .as_ref()
+            .map(|b| band(b, players).expect("checked"))
     }
 
     pub fn slaughter_uses(&self, players: usize) -> u8 {

@@ -41,6 +41,18 @@ pub enum SlaughterRest {
     NotTwiceInARow,
 }
 
+/// What form 笨鳥先飛 counts as (rules.md §1): the seed gives it none
+/// (it is in neither of the appendix's lists).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EarlyBirdForm {
+    /// The drawn instinct's form, for the AT/PT announcement and wisdom.
+    #[default]
+    Drawn,
+    /// Neither: it is left out of the announcement, and no form guess
+    /// about its owner is right.
+    Neither,
+}
+
 /// Table settings (rules.md §8).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -49,6 +61,7 @@ pub struct WanningSettings {
     /// Whether two players may pick the same instinct (the seed is
     /// silent; each knows only their own).
     pub same_instinct: bool,
+    pub early_bird_form: EarlyBirdForm,
     pub slaughter_rest: SlaughterRest,
     /// The last round: then the game ends (rules.md §7).
     pub round_cap: u8,
@@ -65,6 +78,7 @@ impl Default for WanningSettings {
         Self {
             ban_odds: BanOdds::VotesPerPlayer,
             same_instinct: true,
+            early_bird_form: EarlyBirdForm::Drawn,
             slaughter_rest: SlaughterRest::NotFirstRound,
             round_cap: 12,
             setup_secs: 90,

@@ -22,7 +22,7 @@ pub mod state;
 pub mod view;
 
 pub use data::{Form, InstinctId, Kind, WanningData, data};
-pub use game::{BanOdds, SlaughterRest, WanningGame, WanningSettings, WanningTimer};
+pub use game::{BanOdds, EarlyBirdForm, SlaughterRest, WanningGame, WanningSettings, WanningTimer};
 pub use scenario::{WanningCheck, WanningFact, WanningSetup};
 pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState};
 pub use view::{SeatPublic, WanningView};

@@ -148,8 +148,10 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
     if at.get::<Life>(seat).dead() {
         // The dead give no orders and do not talk; a 警惕 owner who died
         // this round still guesses (「死亡時可用」).
+        // 「死亡的玩家從死亡回合後一回合開始……不能與其他玩家交流」: until the
+        // next round begins, the newly dead may still talk.
         let died_now = at.get::<Life>(seat).died == Some(world.resource::<Round>().0);
-        if !(died_now && action.kind() == Move::Guard) {
+        if !(died_now && matches!(action.kind(), Move::Guard | Move::Say)) {
             return Err(Refusal::Dead);
         }
     }
@@ -202,7 +204,14 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
             if round == 0 || (phase == WanningPhase::Orders && round < 2) {
                 return Err(Refusal::TalkNotYet);
             }
-            other_living(world, seat, *to)?;
+            seat_exists(world, *to)?;
+            if *to == seat {
+                return Err(Refusal::NotYourself);
+            }
+            let them = at.get::<Life>(*to).died;
+            if them.is_some_and(|r| r != round) {
+                return Err(Refusal::TargetDead);
+            }
             let n = text.chars().count();
             if n == 0 || n > SAY_CHARS || text.chars().any(char::is_control) {
                 return Err(Refusal::SayLength);
@@ -212,13 +221,9 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
     }
 }
 
-/// 預知's uses: 「每局觸發次數在人數達到4-5/6-8/9時為1/2/3」 (10: as 9).
+/// 預知's uses: 「每局觸發次數在人數達到4-5/6-8/9時為1/2/3」 (data).
 pub fn foresights(players: usize) -> u8 {
-    match players {
-        4..=5 => 1,
-        6..=8 => 2,
-        _ => 3,
-    }
+    data().uses(InstinctId::Foresight, players).unwrap_or(0)
 }
 
 fn ban(world: &World, seat: SeatId, instincts: &[InstinctId]) -> Result<(), Refusal> {
@@ -258,28 +263,12 @@ fn pick(world: &World, seat: SeatId, id: InstinctId) -> Result<(), Refusal> {
 
 /// How many uses an instinct has at `players` (`None`: no limit).
 pub fn uses(id: InstinctId, players: usize) -> Option<u8> {
-    Some(match id {
-        InstinctId::Beast if players <= 7 => 2,
-        InstinctId::Beast => 3,
-        InstinctId::Diva | InstinctId::Survive | InstinctId::LastStand => 1,
-        // 斷井頹垣, radical: 「當人數為4-6/7-9時最多使用3/4次」 (10: as 9).
-        InstinctId::Ruins if players <= 6 => 3,
-        InstinctId::Ruins => 4,
-        InstinctId::Independence => match players {
-            4..=6 => 2,
-            7..=8 => 3,
-            _ => 4,
-        },
-        _ => return None,
-    })
+    data().uses(id, players)
 }
 
 /// Instincts with 「一回合冷卻」: not in two rounds in a row.
 fn resting(id: InstinctId) -> bool {
-    matches!(
-        id,
-        InstinctId::Sturdy | InstinctId::Poison | InstinctId::Alliance | InstinctId::Bluff
-    )
+    data().instinct(id).rest
 }
 
 fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {

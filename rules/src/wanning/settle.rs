@@ -570,12 +570,8 @@ pub fn instincts(
             // 2/3/4」.
             InstinctUse::Alliance { target } => {
                 step.tally(s).locks.push(hp);
-                let cap = match n {
-                    4..=5 => 2,
-                    6..=8 => 3,
-                    _ => 4,
-                };
-                step.tally(target).max_damage.push(cap);
+                let cap = data().number(InstinctId::Alliance, n).unwrap_or(0);
+                step.tally(target).max_damage.push(i32::from(cap));
             }
             // 「使目標受到2點真實傷害並使目標本回合獲得2點護盾」.
             InstinctUse::Bluff { target } => {
@@ -864,7 +860,13 @@ pub fn special(mut step: Step) {
 /// 智慧 (levels 1-2): right if every level and every named form is right
 /// and the named players are indeed of other levels; 「若與一級同時成功則一級
 /// 獲勝效果優先」; 我是歌姬 makes every guess fail.
-pub fn wisdom(mut step: Step, sung: Res<Sung>, mut outcome: ResMut<Outcome>) {
+pub fn wisdom(
+    mut step: Step,
+    sung: Res<Sung>,
+    settings: Res<Settings<WanningGame>>,
+    mut outcome: ResMut<Outcome>,
+) {
+    let rule = settings.0.early_bird_form;
     let mut right: Vec<(u8, SeatId)> = Vec::new();
     for s in step.living() {
         let Some(guess) = step.plan(s).and_then(|p| p.wisdom.clone()) else {
@@ -883,7 +885,7 @@ pub fn wisdom(mut step: Step, sung: Res<Sung>, mut outcome: ResMut<Outcome>) {
         let forms_right = guess.forms.iter().all(|(o, f)| {
             let (beast, _, instinct, _, _, _) =
                 step.players.get(step.seats.get(*o)).expect("a seat");
-            beast.level != mine && form_of(instinct) == Some(*f)
+            beast.level != mine && form_of(instinct, rule) == Some(*f)
         });
         // 仁慈: the spared 「發動智慧必定失敗」.
         let spared = step
@@ -919,7 +921,7 @@ pub fn wisdom(mut step: Step, sung: Res<Sung>, mut outcome: ResMut<Outcome>) {
             == Some(step.round.0);
         let all_wrong = step.ids().into_iter().filter(|o| *o != s).all(|o| {
             let instinct = step.players.get(step.seats.get(o)).expect("a seat").2;
-            levels[o.index()] != step.level(o) && Some(forms[o.index()]) != form_of(instinct)
+            levels[o.index()] != step.level(o) && Some(forms[o.index()]) != form_of(instinct, rule)
         });
         let won = all_wrong && !sung.0 && !spared;
         step.news.write(WanningNews::FoolWise { seat: s, won });

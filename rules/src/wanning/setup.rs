@@ -9,7 +9,7 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::data::{ALL_INSTINCTS, Form, InstinctId, Kind, data};
-use super::game::{BanOdds, WanningGame};
+use super::game::{BanOdds, EarlyBirdForm, WanningGame};
 use super::scenario::WanningSetup;
 use super::state::*;
 use crate::table::{Accepted, SeatEntities, SeatId, Settings, TableRng};
@@ -192,8 +192,12 @@ pub fn all_picked(choices: Query<&Choices>) -> bool {
     choices.iter().all(|c| c.picked)
 }
 
-/// The form an instinct counts as (笨鳥先飛's: the drawn instinct's).
-pub fn form_of(instinct: &Instinct) -> Option<Form> {
+/// The form an instinct counts as (笨鳥先飛's: the drawn instinct's, or
+/// none, as the table's setting says).
+pub fn form_of(instinct: &Instinct, early_bird: EarlyBirdForm) -> Option<Form> {
+    if instinct.early_bird && early_bird == EarlyBirdForm::Neither {
+        return None;
+    }
     instinct.id.and_then(|i| data().instinct(i).form)
 }
 
@@ -207,6 +211,7 @@ pub fn kind_of(instinct: &Instinct) -> Option<Kind> {
 /// 「遊戲開始時增加兩個護盾」 (強健) happens now too.
 pub fn close_picks(
     instincts: Query<&Instinct>,
+    settings: Res<Settings<WanningGame>>,
     mut counts: ResMut<FormCounts>,
     mut lives: Query<(&Instinct, &mut Life)>,
     mut news: MessageWriter<WanningNews>,
@@ -214,7 +219,7 @@ pub fn close_picks(
 ) {
     let (mut at, mut pt) = (0, 0);
     for i in &instincts {
-        match form_of(i) {
+        match form_of(i, settings.0.early_bird_form) {
             Some(Form::At) => at += 1,
             Some(Form::Pt) => pt += 1,
             None => {}
