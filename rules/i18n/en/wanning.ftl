@@ -80,3 +80,4 @@ no-marks-full = a player carries at most three of your marks
 no-no-curse = a curse comes only with an even round's mixed omens
 no-name-curse = this round's omens curse a level: name it
 no-omens-every-round = Omens must be used every round
+won-fool-wise = Every guess of a Wise Fool was wrong: level { $level } wins.

@@ -80,3 +80,4 @@ no-marks-full = 每人至多被你標記三次
 no-no-curse = 只有偶數回合吉兇相間時才能詛咒
 no-name-curse = 本回合的組合能力會詛咒一個等級：請指定
 no-omens-every-round = 趨吉避兇每回合必須發動
+won-fool-wise = 大智若愚全部猜錯：{ $level }級獲勝。

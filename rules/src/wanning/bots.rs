@@ -70,17 +70,20 @@ impl Bot<WanningGame> for RandomBot {
                         b: *all.choose(rng)?,
                     });
                 }
+                // 警惕: a guess about last round, before the orders.
+                if view.guard_owed && view.orders.is_none() && !view.guessed {
+                    return Some(WanningAction::Guard {
+                        guess: others
+                            .iter()
+                            .filter(|s| Some(**s) != view.instinct_last_target)
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .choose(rng)
+                            .map(|s| (*s, rng.random_range(1..=4))),
+                    });
+                }
                 Some(WanningAction::Orders(plan(view, me, rng)))
             }
-            WanningPhase::Vigil => Some(WanningAction::Guard {
-                guess: others
-                    .iter()
-                    .filter(|s| Some(**s) != view.instinct_last_target)
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .choose(rng)
-                    .map(|s| (*s, rng.random_range(1..=4))),
-            }),
             WanningPhase::Idle | WanningPhase::GameOver => None,
         }
     }
@@ -289,7 +292,7 @@ fn instinct_use(
                 .collect();
             InstinctUse::FoolWise { levels, forms }
         }
-        InstinctId::Mercy => {
+        InstinctId::Mercy if view.level.is_some_and(|l| l >= 2) => {
             let t = plan.target?;
             if view.seats[t.index()].hp * 2 > n as i32 - 1 {
                 return None;

@@ -69,8 +69,6 @@ pub struct WanningSettings {
     pub setup_secs: u32,
     /// Seconds for a round's orders. 0 = no limit.
     pub orders_secs: u32,
-    /// Seconds for 警惕's guess. 0 = no limit.
-    pub vigil_secs: u32,
 }
 
 impl Default for WanningSettings {
@@ -83,7 +81,6 @@ impl Default for WanningSettings {
             round_cap: 12,
             setup_secs: 90,
             orders_secs: 120,
-            vigil_secs: 60,
         }
     }
 }
@@ -96,7 +93,7 @@ impl WanningSettings {
                 "回合上限須為 1 到 50",
             ));
         }
-        for secs in [self.setup_secs, self.orders_secs, self.vigil_secs] {
+        for secs in [self.setup_secs, self.orders_secs] {
             if secs != 0 && !(5..=3600).contains(&secs) {
                 return Err(Rejection::new(
                     "each time limit is off (0) or 5 s to 1 hour",
@@ -115,7 +112,6 @@ pub enum WanningTimer {
     Pick,
     Peek,
     Orders(u8),
-    Vigil(u8),
 }
 
 impl WanningTimer {
@@ -125,7 +121,6 @@ impl WanningTimer {
             WanningPhase::Pick => (Self::Pick, s.setup_secs),
             WanningPhase::Peek => (Self::Peek, s.setup_secs),
             WanningPhase::Orders => (Self::Orders(round), s.orders_secs),
-            WanningPhase::Vigil => (Self::Vigil(round), s.vigil_secs),
             WanningPhase::Idle | WanningPhase::GameOver => return None,
         };
         (secs > 0).then_some((t, secs))
@@ -200,7 +195,7 @@ impl Plugin for WanningPlugin {
                     setup::pick.run_if(in_state(Pick)),
                     setup::peek.run_if(in_state(Peek)),
                     round::orders.run_if(in_state(Orders)),
-                    round::guard.run_if(in_state(Vigil)),
+                    round::guard.run_if(in_state(Orders)),
                     round::foresee,
                     round::say,
                 )
@@ -229,7 +224,6 @@ impl Plugin for WanningPlugin {
                     )
                         .chain()
                         .run_if(in_state(Orders).and_then(round::all_ordered)),
-                    round::close_vigil.run_if(in_state(Vigil).and_then(round::all_guarded)),
                 )
                     .chain()
                     .in_set(TableSet::Settle),

@@ -65,8 +65,7 @@ pub fn moves(phase: WanningPhase) -> &'static [Move] {
         WanningPhase::Ban => &[Move::Ban],
         WanningPhase::Pick => &[Move::Pick],
         WanningPhase::Peek => &[Move::Peek, Move::Foresee],
-        WanningPhase::Orders => &[Move::Orders, Move::Foresee, Move::Say],
-        WanningPhase::Vigil => &[Move::Guard, Move::Foresee, Move::Say],
+        WanningPhase::Orders => &[Move::Orders, Move::Guard, Move::Foresee, Move::Say],
     }
 }
 
@@ -147,11 +146,10 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
     let at = Seated::new(world);
     if at.get::<Life>(seat).dead() {
         // The dead give no orders and do not talk; a 警惕 owner who died
-        // this round still guesses (「死亡時可用」).
-        // 「死亡的玩家從死亡回合後一回合開始……不能與其他玩家交流」: until the
-        // next round begins, the newly dead may still talk.
-        let died_now = at.get::<Life>(seat).died == Some(world.resource::<Round>().0);
-        if !(died_now && matches!(action.kind(), Move::Guard | Move::Say)) {
+        // last round still guesses (「死亡時可用」).
+        let died = at.get::<Life>(seat).died;
+        let round = world.resource::<Round>().0;
+        if !(died == Some(round.saturating_sub(1)) && action.kind() == Move::Guard) {
             return Err(Refusal::Dead);
         }
     }
@@ -181,7 +179,7 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
             Ok(())
         }
         WanningAction::Guard { guess } => {
-            if !at.get::<Tally>(seat).guard_owed {
+            if !at.get::<Instinct>(seat).guard_owed {
                 return Err(Refusal::NoGuardOwed);
             }
             if let Some((t, level)) = guess {
@@ -208,8 +206,7 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
             if *to == seat {
                 return Err(Refusal::NotYourself);
             }
-            let them = at.get::<Life>(*to).died;
-            if them.is_some_and(|r| r != round) {
+            if at.get::<Life>(*to).dead() {
                 return Err(Refusal::TargetDead);
             }
             let n = text.chars().count();
@@ -495,8 +492,10 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
             }
         }
         // 仁慈: 「被攻擊目標上回合血量小於等於最大生命值1/2」 (as announced).
+        // 「被攻擊目標」: the Mercy player attacks (levels 2-4).
         InstinctUse::Mercy => match plan.target {
             None => Err(Refusal::ConditionUnmet),
+            Some(_) if at.get::<Beast>(seat).level < 2 => Err(Refusal::ConditionUnmet),
             Some(t) if at.get::<Life>(t).announced * 2 > max => Err(Refusal::ConditionUnmet),
             Some(_) => Ok(()),
         },
@@ -524,7 +523,6 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
 /// Seats the table waits on.
 pub fn to_act(world: &World) -> Vec<SeatId> {
     let at = Seated::new(world);
-    let round = world.resource::<Round>().0;
     at.seats
         .iter()
         .map(|(s, _)| s)
@@ -533,9 +531,6 @@ pub fn to_act(world: &World) -> Vec<SeatId> {
             WanningPhase::Pick => !at.get::<Choices>(s).picked,
             WanningPhase::Peek => !at.get::<Choices>(s).peeked,
             WanningPhase::Orders => !at.get::<Life>(s).dead() && at.get::<Orders>(s).0.is_none(),
-            WanningPhase::Vigil => {
-                at.get::<Tally>(s).guard_owed && at.get::<Life>(s).died.is_none_or(|r| r == round)
-            }
             WanningPhase::Idle | WanningPhase::GameOver => false,
         })
         .collect()

@@ -119,10 +119,10 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
             );
         }
         WanningNews::Forms { at, pt } => {
-            let key = match at.cmp(pt) {
-                std::cmp::Ordering::Greater => "forms-at",
-                std::cmp::Ordering::Less => "forms-pt",
-                std::cmp::Ordering::Equal => "forms-equal",
+            let key = match FormsPicked::of(*at, *pt) {
+                FormsPicked::MoreAt => "forms-at",
+                FormsPicked::MorePt => "forms-pt",
+                FormsPicked::Equal => "forms-equal",
             };
             all(out, key, &[]);
         }
@@ -224,6 +224,7 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
             let key = match by {
                 WinBy::LastLevel => "won-last-level",
                 WinBy::Wisdom(_) => "won-wisdom",
+                WinBy::FoolWise(_) => "won-fool-wise",
                 WinBy::Cap => "won-cap",
             };
             all(out, key, &[("level", (*level).into())]);

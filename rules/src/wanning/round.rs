@@ -4,7 +4,6 @@
 //! Then 警惕's guesses; 預知 and private talk at any time.
 
 use bevy_ecs::prelude::*;
-use bevy_state::prelude::*;
 
 use rand::RngExt;
 
@@ -92,33 +91,13 @@ pub fn all_ordered(players: Query<(&Life, &Orders)>) -> bool {
 
 /// 警惕: 「選定一名玩家，並猜測他的等級，若猜對，下一回合可以對該玩家造成x點
 /// 真實傷害（x為你在回合內扣除的生命值，且最多為3），不可連續對同一人觸發，
-/// 不會得到反饋」.
-pub fn guard(
-    mut acts: Acts,
-    seats: Res<SeatEntities>,
-    beasts: Query<&Beast>,
-    mut players: Query<(&mut Tally, &mut Instinct)>,
-) {
+/// 不會得到反饋」: the guess is kept for this round's settlement.
+pub fn guard(mut acts: Acts, seats: Res<SeatEntities>, mut instincts: Query<&mut Instinct>) {
     for a in acts.read() {
-        let WanningAction::Guard { guess } = a.action else {
-            continue;
-        };
-        let (mut tally, mut instinct) = players.get_mut(seats.get(a.seat)).expect("a seat");
-        tally.guard_owed = false;
-        if let Some((target, level)) = guess
-            && beasts.get(seats.get(target)).expect("a seat").level == level
-        {
-            instinct.revenge = Some((target, tally.lost.min(3)));
+        if let WanningAction::Guard { guess } = a.action {
+            instincts.get_mut(seats.get(a.seat)).expect("a seat").guess = guess;
         }
     }
-}
-
-pub fn all_guarded(tallies: Query<&Tally>) -> bool {
-    tallies.iter().all(|t| !t.guard_owed)
-}
-
-pub fn close_vigil(mut next: ResMut<NextState<WanningPhase>>) {
-    next.set(WanningPhase::Orders);
 }
 
 /// 預知: 「指定（可以包括自己的）兩名玩家，獲得他們的等級高低及相等關係」.

@@ -121,8 +121,10 @@ fn targets(plan: &Plan) -> Vec<SeatId> {
         .into_iter()
         .flatten()
         .collect();
-    if let Some(i) = &plan.instinct {
-        t.extend(instinct_target(i));
+    match &plan.instinct {
+        Some(InstinctUse::Mark { a, b }) => t.extend([*a, *b]),
+        Some(i) => t.extend(instinct_target(i)),
+        None => {}
     }
     t
 }
@@ -288,37 +290,38 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
                 .scarecrows += 2;
         }
     }
-    // The bottom tier: 臥薪嘗膽 (locked) and 磕CP.
+    // The bottom tier: 臥薪嘗膽 (locked) first, so that it may stop a 磕CP
+    // whatever the seat order; then 磕CP.
     for s in step.living() {
-        match step.used_instinct(s).cloned() {
-            // 「選定一個目標，使其本能無效，若其上回合對自己造成了傷害，則額外
-            // 使其本回合攻擊無效。觸發偶數次時，額外造成1點真實傷害並使本回合
-            // 最大扣除血量為0」 (the owner's: rules.md §6).
-            Some(InstinctUse::Grudge { target }) => {
-                let hurt_me = last_hits.0.contains(&(target, s));
-                let even = {
-                    let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
-                    i.grudges += 1;
-                    i.grudges.is_multiple_of(2)
-                };
-                {
-                    let mut t = step.tally(target);
-                    invalidate(&mut t, Priority::Others);
-                    t.attack_invalid |= hurt_me;
-                }
-                if even {
-                    step.hurt(s, target, 1, Hurt::True);
-                }
-                if even {
-                    let hp = step.life(s).hp;
-                    step.tally(s).locks.push(hp);
-                }
-            }
-            // 磕CP: 「若目標等級和你相等……否則使其本次攻擊無效」.
-            Some(InstinctUse::Pair { target }) if step.level(target) != step.level(s) => {
-                step.tally(target).attack_invalid = true;
-            }
-            _ => {}
+        // 「選定一個目標，使其本能無效，若其上回合對自己造成了傷害，則額外使其
+        // 本回合攻擊無效。觸發偶數次時，額外造成1點真實傷害並使本回合最大扣除
+        // 血量為0」 (the owner's: rules.md §6).
+        let Some(InstinctUse::Grudge { target }) = step.used_instinct(s).cloned() else {
+            continue;
+        };
+        let hurt_me = last_hits.0.contains(&(target, s));
+        let even = {
+            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            i.grudges += 1;
+            i.grudges.is_multiple_of(2)
+        };
+        {
+            let mut t = step.tally(target);
+            invalidate(&mut t, Priority::Others);
+            t.attack_invalid |= hurt_me;
+        }
+        if even {
+            step.hurt(s, target, 1, Hurt::True);
+            let hp = step.life(s).hp;
+            step.tally(s).locks.push(hp);
+        }
+    }
+    // 磕CP: 「若目標等級和你相等……否則使其本次攻擊無效」.
+    for s in step.living() {
+        if let Some(InstinctUse::Pair { target }) = step.used_instinct(s).cloned()
+            && step.level(target) != step.level(s)
+        {
+            step.tally(target).attack_invalid = true;
         }
     }
 }
@@ -333,6 +336,18 @@ pub fn actions(mut step: Step, settings: Res<Settings<WanningGame>>) {
         };
         let Some(target) = plan.target else { continue };
         let level = step.level(s);
+        // 狐假虎威: 「如果目標本回合死亡則使下一次攻擊/感應額外造成一點真實傷害」.
+        let bonus = std::mem::take(
+            &mut step
+                .players
+                .get_mut(step.seats.get(s))
+                .expect("a seat")
+                .2
+                .bluff_bonus,
+        );
+        if bonus {
+            step.hurt(s, target, 1, Hurt::True);
+        }
         if level == 1 {
             // 斷井頹垣, dispirited: 「感應無法獲取目標的攻擊信息」.
             let dispirited = step.has(s, InstinctId::Ruins)
@@ -397,7 +412,9 @@ enum Second {
 /// 等級外存活玩家小於等於總玩家數的一半（向下取整）」 (last round's HP as
 /// the table heard it).
 fn second_attack(step: &Step, s: SeatId, n: usize) -> Option<Second> {
-    if step.has(s, InstinctId::Rage) && step.works(s) {
+    // 發怒: 「自己上一回合血量小於等於最大血量的一半」.
+    let max = n as i32 - 1;
+    if step.has(s, InstinctId::Rage) && step.works(s) && step.life(s).last_hp * 2 <= max {
         return Some(Second::Instinct);
     }
     // 垂死抗爭: 「可額外進行一次和第一次效果完全相同的攻擊……持續兩回合」.
@@ -458,6 +475,9 @@ fn attack(step: &mut Step, s: SeatId, t: SeatId) {
     // 趨吉避兇's curse: 「使該等級下一回合所有攻擊造成的傷害-1」.
     let cursed = step.omens.cursed.contains(&mine);
     let damage = if mine - theirs >= 2 { 2 } else { 1 } - i32::from(cursed);
+    if damage <= 0 {
+        return;
+    }
     // 嗜殺: 「自己的上一回合血量和等級都大於等於被攻擊者，且被攻擊者上回合血量
     // 小於等於3時自動發動」.
     let slay = step.has(s, InstinctId::Bloodlust)
@@ -514,18 +534,19 @@ pub fn instincts(
             }
         }
     }
-    for s in step.living() {
-        // 警惕's revenge, owed since last round.
-        let revenge = step
-            .players
-            .get_mut(step.seats.get(s))
-            .expect("a seat")
-            .2
-            .revenge
-            .take();
-        if let Some((t, x)) = revenge
-            && !step.life(t).dead()
-        {
+    // 警惕: a right guess about last round deals what its owner lost then
+    // (at most 3) as true damage now, with no feedback; a newly dead owner's
+    // guess too (「死亡時可用」).
+    for s in step.ids() {
+        let (guess, owed) = {
+            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            (i.guess.take(), std::mem::take(&mut i.guard_owed))
+        };
+        let Some((t, level)) = guess.filter(|_| owed) else {
+            continue;
+        };
+        if step.level(t) == level && !step.life(t).dead() {
+            let x = step.life(s).lost_last.min(3);
             step.hurt(s, t, x, Hurt::True);
             step.players
                 .get_mut(step.seats.get(s))
@@ -533,6 +554,8 @@ pub fn instincts(
                 .2
                 .last_target = Some(t);
         }
+    }
+    for s in step.living() {
         let Some(plan) = step.plan(s).cloned() else {
             continue;
         };
@@ -759,7 +782,9 @@ pub fn hp_lock(mut step: Step) {
         .into_iter()
         .filter(|s| {
             let i = step.players.get(step.seats.get(*s)).expect("a seat").2;
-            i.id == Some(InstinctId::Omens) && i.omen_cap_until.is_some_and(|r| r >= round)
+            i.id == Some(InstinctId::Omens)
+                && i.omen_cap_until.is_some_and(|r| r >= round)
+                && !step.life(*s).dead()
         })
         .map(|s| step.level(s))
         .collect();
@@ -824,7 +849,7 @@ pub fn special(mut step: Step) {
     // 血量，並增加一個護盾，否則使自己受到一點傷害」 (current HP: as the round
     // began; the damage: what got past max damage and shields).
     for s in step.living() {
-        if !matches!(step.used_instinct(s), Some(InstinctUse::Poison)) {
+        if !matches!(step.used_instinct(s), Some(InstinctUse::Poison)) || step.tally_of(s).slain {
             continue;
         }
         let t = step.tally_of(s).clone();
@@ -842,7 +867,8 @@ pub fn special(mut step: Step) {
     // 的一半傷害點生命值（向下取整且最小為1）」 (5個以上 read as "more than
     // five": six are spent).
     for s in step.living() {
-        if !step.has(s, InstinctId::Stand) || step.life(s).hp > 0 {
+        // The slain stay dead: 嗜殺 「將被攻擊者的狀態設置為死亡」.
+        if !step.has(s, InstinctId::Stand) || step.life(s).hp > 0 || step.tally_of(s).slain {
             continue;
         }
         let taken = step.tally_of(s).taken;
@@ -924,9 +950,14 @@ pub fn wisdom(
             levels[o.index()] != step.level(o) && Some(forms[o.index()]) != form_of(instinct, rule)
         });
         let won = all_wrong && !sung.0 && !spared;
+        step.players
+            .get_mut(step.seats.get(s))
+            .expect("a seat")
+            .3
+            .wisdom_round = Some(step.round.0);
         step.news.write(WanningNews::FoolWise { seat: s, won });
         if won && outcome.0.is_none() {
-            outcome.0 = Some((step.level(s), WinBy::Wisdom(s)));
+            outcome.0 = Some((step.level(s), WinBy::FoolWise(s)));
         }
     }
 }
@@ -953,7 +984,7 @@ pub fn announce(
     }
     for s in step.ids() {
         let guard = step.has(s, InstinctId::Vigilance) && step.works(s);
-        let (_, mut life, _, _, _, mut t) =
+        let (_, mut life, mut instinct, _, _, mut t) =
             step.players.get_mut(step.seats.get(s)).expect("a seat");
         if life.dead() {
             continue;
@@ -963,7 +994,7 @@ pub fn announce(
             life.died = Some(round);
             dead.push(s);
         }
-        if t.independent {
+        if t.independent && life.hp > 0 {
             // The table hears last round's announcement; the seat learns
             // the truth (「自身將會在公布血量後得知自己的真實血量」).
             life.known = life.hp;
@@ -977,20 +1008,23 @@ pub fn announce(
         }
         life.last_hp = life.hp;
         life.lost_last = t.lost;
-        // 警惕: 「回合結束後，自己回合內被扣除至少一點血量（死亡時可用）」.
-        t.guard_owed = guard && t.lost > 0;
+        // 警惕: 「回合結束後，自己回合內被扣除至少一點血量（死亡時可用）」:
+        // the guess comes with the next round's orders (rules.md §6).
+        instinct.guard_owed = guard && t.lost > 0;
     }
+    // 「本能無效：回合內獲得此狀態，玩家將可以得知」: told when it did stop
+    // the seat's instinct (not a locked one, not an equal rung's).
     for s in step.ids() {
-        if step.tally_of(s).instinct_invalid.is_some()
-            && step
-                .players
-                .get(step.seats.get(s))
-                .expect("a seat")
-                .2
-                .id
-                .is_some()
+        let has = step
+            .players
+            .get(step.seats.get(s))
+            .expect("a seat")
+            .2
+            .id
+            .is_some();
+        if has
             && step.tally_of(s).start_hp > 0
-            && !dead.contains(&s)
+            && !step.works(s)
             && step.life(s).died.is_none_or(|r| r == round)
         {
             step.news.write(WanningNews::InstinctInvalid(s));
@@ -1019,6 +1053,17 @@ pub fn announce(
         dead: dead.clone(),
     });
     last.0 = named;
+    for s in step.ids() {
+        if let Some(InstinctUse::Bluff { target }) = step.used_instinct(s).cloned()
+            && dead.contains(&target)
+        {
+            step.players
+                .get_mut(step.seats.get(s))
+                .expect("a seat")
+                .2
+                .bluff_bonus = true;
+        }
+    }
     hits.0 = step
         .ids()
         .into_iter()
@@ -1066,17 +1111,16 @@ pub fn announce(
                 best_level(&step, &dead, |s| step.tally_of(s).start_hp),
                 WinBy::Cap,
             )),
-            _ if round >= settings.0.round_cap => {
-                Some((best_level(&step, &living, |s| step.life(s).hp), WinBy::Cap))
-            }
+            _ if round >= settings.0.round_cap => Some((
+                best_level(&step, &living, |s| step.life(s).announced),
+                WinBy::Cap,
+            )),
             _ => None,
         };
     }
     if let Some((level, by)) = outcome.0 {
         step.news.write(WanningNews::GameOver { level, by });
         next.set(WanningPhase::GameOver);
-    } else if step.ids().iter().any(|s| step.tally_of(*s).guard_owed) {
-        next.set(WanningPhase::Vigil);
     } else {
         next.set(WanningPhase::Orders);
     }

@@ -9,7 +9,7 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::data::{ALL_INSTINCTS, Form, InstinctId, Kind, data};
-use super::game::{BanOdds, EarlyBirdForm, WanningGame};
+use super::game::{BanOdds, EarlyBirdForm, WanningGame, WanningSettings};
 use super::scenario::WanningSetup;
 use super::state::*;
 use crate::table::{Accepted, SeatEntities, SeatId, Settings, TableRng};
@@ -143,12 +143,29 @@ pub fn close_bans(
     next.set(WanningPhase::Pick);
 }
 
-/// The instincts a seat may pick now: those nobody banned.
-pub fn pickable(banned: &Banned) -> Vec<InstinctId> {
-    ALL_INSTINCTS
-        .into_iter()
-        .filter(|i| !banned.0.contains(i))
-        .collect()
+/// The instincts a seat may pick now: those nobody banned, and, at a
+/// table where two players may not share one, those nobody holds (if any
+/// is left; 預知 is never banned).
+pub fn pickable(banned: &Banned, taken: &[InstinctId]) -> Vec<InstinctId> {
+    let free = |taken: &[InstinctId]| -> Vec<InstinctId> {
+        ALL_INSTINCTS
+            .into_iter()
+            .filter(|i| !banned.0.contains(i) && !taken.contains(i))
+            .collect()
+    };
+    let all = free(taken);
+    if all.is_empty() { free(&[]) } else { all }
+}
+
+/// The instincts held, if the table does not let two players share one.
+fn taken<'a>(
+    settings: &WanningSettings,
+    held: impl Iterator<Item = &'a Instinct>,
+) -> Vec<InstinctId> {
+    if settings.same_instinct {
+        return vec![];
+    }
+    held.filter_map(|i| i.id).collect()
 }
 
 /// 「每位玩家可以選擇一個未被禁用的本能」. 笨鳥先飛 at once becomes a random
@@ -157,6 +174,7 @@ pub fn pick(
     mut acts: Acts,
     seats: Res<SeatEntities>,
     banned: Res<Banned>,
+    settings: Res<Settings<WanningGame>>,
     mut rng: ResMut<TableRng>,
     mut players: Query<(&mut Instinct, &mut Choices, &mut Life)>,
     mut news: MessageWriter<WanningNews>,
@@ -165,11 +183,12 @@ pub fn pick(
         let WanningAction::Pick { instinct: id } = a.action else {
             continue;
         };
+        let held = taken(&settings.0, players.iter().map(|p| p.0));
         let (mut instinct, mut choices, mut life) =
             players.get_mut(seats.get(a.seat)).expect("a seat");
         choices.picked = true;
         let (id, early_bird) = if id == InstinctId::EarlyBird {
-            let others: Vec<InstinctId> = pickable(&banned)
+            let others: Vec<InstinctId> = pickable(&banned, &held)
                 .into_iter()
                 .filter(|i| *i != InstinctId::EarlyBird)
                 .collect();
@@ -274,16 +293,9 @@ pub fn close_peeks(mut next: ResMut<NextState<WanningPhase>>) {
 #[derive(SystemParam)]
 pub struct Defaults<'w, 's> {
     seats: Res<'w, SeatEntities>,
-    players: Query<
-        'w,
-        's,
-        (
-            &'static Choices,
-            &'static Life,
-            &'static Orders,
-            &'static Tally,
-        ),
-    >,
+    players: Query<'w, 's, (&'static Choices, &'static Life, &'static Orders)>,
+    instincts: Query<'w, 's, &'static Instinct>,
+    settings: Res<'w, Settings<WanningGame>>,
     banned: Res<'w, Banned>,
     rng: ResMut<'w, TableRng>,
     acts: MessageWriter<'w, Accepted<WanningAction>>,
@@ -293,13 +305,14 @@ impl Defaults<'_, '_> {
     pub fn give(&mut self, phase: WanningPhase) {
         let seats: Vec<(SeatId, Entity)> = self.seats.iter().collect();
         for (seat, e) in seats {
-            let (choices, life, orders, tally) = self.players.get(e).expect("a seat");
+            let (choices, life, orders) = self.players.get(e).expect("a seat");
             let action = match phase {
                 WanningPhase::Ban if choices.banned.is_none() => {
                     WanningAction::Ban { instincts: vec![] }
                 }
                 WanningPhase::Pick if !choices.picked => {
-                    let all = pickable(&self.banned);
+                    let held = taken(&self.settings.0, self.instincts.iter());
+                    let all = pickable(&self.banned, &held);
                     WanningAction::Pick {
                         instinct: all[self.rng.0.random_range(0..all.len())],
                     }
@@ -308,7 +321,6 @@ impl Defaults<'_, '_> {
                 WanningPhase::Orders if !life.dead() && orders.0.is_none() => {
                     WanningAction::Orders(Plan::default())
                 }
-                WanningPhase::Vigil if tally.guard_owed => WanningAction::Guard { guess: None },
                 _ => continue,
             };
             self.acts.write(Accepted { seat, action });

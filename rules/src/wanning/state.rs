@@ -22,10 +22,9 @@ pub enum WanningPhase {
     /// instinct type.
     Peek,
     /// A round: every living player gives their orders (action, level
-    /// ability, instinct); the last orders in settle the round.
+    /// ability, instinct); the last orders in settle the round. 警惕's
+    /// owners give their guess about the last round now too.
     Orders,
-    /// After a round: 警惕's owners who lost HP guess a level.
-    Vigil,
     GameOver,
 }
 
@@ -134,7 +133,8 @@ pub enum WanningAction {
     /// 預知, at any moment after the pick: how `a`'s and `b`'s levels
     /// compare.
     Foresee { a: SeatId, b: SeatId },
-    /// Vigil: 警惕's guess of `target`'s level, or no guess (`None`).
+    /// 警惕's guess of `target`'s level after a round it lost HP in, given
+    /// with the next round's orders (a newly dead owner too), or no guess.
     Guard { guess: Option<(SeatId, u8)> },
     /// Private talk with one living player (from round 1's announcement).
     Say { to: SeatId, text: String },
@@ -188,8 +188,13 @@ pub struct Instinct {
     pub last_round: Option<u8>,
     /// Its last target ("not twice in a row at the same player").
     pub last_target: Option<SeatId>,
-    /// 警惕: true damage owed to a player next round, after a right guess.
-    pub revenge: Option<(SeatId, i32)>,
+    /// 警惕: the seat lost HP last round and may guess now.
+    pub guard_owed: bool,
+    /// 警惕: this round's guess.
+    pub guess: Option<(SeatId, u8)>,
+    /// 狐假虎威's target died: the owner's next attack or sensing adds 1
+    /// true damage.
+    pub bluff_bonus: bool,
     /// 幸運: this round's draw.
     pub luck: Option<LuckDraw>,
     /// 替身力量's scarecrows.
@@ -263,8 +268,6 @@ pub struct Tally {
     pub slain: bool,
     /// 獨立宣言: the table hears last round's HP.
     pub independent: bool,
-    /// 警惕: the seat owes a guess after the round.
-    pub guard_owed: bool,
     /// HP when the round's settlement began.
     pub start_hp: i32,
     /// The seat's instinct worked this round (used and not invalid).
@@ -315,6 +318,8 @@ pub enum WinBy {
     LastLevel,
     /// A wisdom guess was right (「觸發獲勝效果」).
     Wisdom(SeatId),
+    /// 大智若愚: every guess wrong (「必勝效果」).
+    FoolWise(SeatId),
     /// Everyone died in one settlement, or the round cap was reached: the
     /// level with the most HP left (rules.md §7).
     Cap,
@@ -342,6 +347,24 @@ pub struct LastHits(pub Vec<(SeatId, SeatId)>);
 /// Whether anyone died at last round's announcement (幸運, 斷井頹垣).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeathsLastRound(pub u8);
+
+/// What the forms' announcement says: which form was picked more often.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FormsPicked {
+    MoreAt,
+    MorePt,
+    Equal,
+}
+
+impl FormsPicked {
+    pub fn of(at: u8, pt: u8) -> Self {
+        match at.cmp(&pt) {
+            std::cmp::Ordering::Greater => Self::MoreAt,
+            std::cmp::Ordering::Less => Self::MorePt,
+            std::cmp::Ordering::Equal => Self::Equal,
+        }
+    }
+}
 
 /// The forms' announcement after the pick: AT and PT picks.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,8 +32,9 @@ pub struct WanningView {
     pub round_cap: u8,
     pub seats: Vec<SeatPublic>,
     pub banned: Vec<InstinctId>,
-    /// AT and PT picks, once announced.
-    pub forms: Option<(u8, u8)>,
+    /// How AT picks compare with PT picks, once announced (the comparison
+    /// only: 「公布……大小關係」).
+    pub forms: Option<FormsPicked>,
     /// The viewer's own secrets.
     pub level: Option<u8>,
     pub animal: Option<usize>,
@@ -60,6 +61,10 @@ pub struct WanningView {
     pub scarecrows: u8,
     /// HP the viewer lost last round.
     pub lost_last: i32,
+    /// 警惕: the viewer may guess a level about last round now.
+    pub guard_owed: bool,
+    /// 警惕: the viewer gave this round's guess.
+    pub guessed: bool,
     /// 趨吉避兇: the viewer's last choice (true: 兇).
     pub omen_last: Option<bool>,
     /// 外交部發言人: the viewer's marks.
@@ -120,7 +125,10 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         round_cap: world.resource::<Settings<WanningGame>>().0.round_cap,
         seats,
         banned: world.resource::<Banned>().0.clone(),
-        forms: world.resource::<FormCounts>().0,
+        forms: world
+            .resource::<FormCounts>()
+            .0
+            .map(|(at, pt)| FormsPicked::of(at, pt)),
         level: mine.map(|m| m.0.level),
         animal: mine.map(|m| m.0.animal),
         instinct,
@@ -155,6 +163,8 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         scarecrows: mine.map_or(0, |m| m.2.scarecrows),
         lost_last: mine.map_or(0, |m| m.1.lost_last),
         omen_last: mine.and_then(|m| m.2.omen_last),
+        guard_owed: mine.is_some_and(|m| m.2.guard_owed),
+        guessed: mine.is_some_and(|m| m.2.guess.is_some()),
         marks: mine.map(|m| m.2.marks.clone()).unwrap_or_default(),
         wisdom_round: mine.and_then(|m| m.3.wisdom_round),
         to_act: me.is_some_and(|m| to_act.contains(&m)),
