@@ -80,6 +80,12 @@ fn play(players: usize, seed: u64, secrecy_checks: bool) {
     }
     let result = table.result().unwrap();
     assert!(result.scores.contains(&1), "somebody wins");
+    // The host sees every level, and the winning level's players scored.
+    let host = foodweb_rules::wanning::host_view(table.world());
+    let winner = host.winner.expect("a winning level");
+    for s in &host.seats {
+        assert_eq!(result.scores[s.seat.index()] == 1, s.level == winner);
+    }
 }
 
 /// 「由4~10名玩家……組成」: games at every count end, with a winner.

@@ -182,6 +182,7 @@ impl Plugin for WanningPlugin {
                 Choices::default(),
                 super::state::Orders::default(),
                 Tally::default(),
+                LastTally::default(),
             ));
         }
         app.insert_resource(seats)
@@ -277,6 +278,9 @@ impl Game for WanningGame {
             s.check(world)?;
         }
         crate::table::with_param::<setup::Deal<'static, 'static>, _>(world, |mut d| d.deal(setup));
+        if let Some(s) = setup {
+            s.apply_after_deal(world);
+        }
         Ok(())
     }
 
@@ -296,6 +300,7 @@ impl Game for WanningGame {
                 choices: seat.get::<Choices>().cloned().unwrap_or_default(),
                 orders: seat.get::<Orders>().cloned().unwrap_or_default(),
                 tally: seat.get::<Tally>().cloned().unwrap_or_default(),
+                last_tally: seat.get::<LastTally>().cloned().unwrap_or_default(),
             }
         };
         WanningState {
@@ -323,6 +328,7 @@ impl Game for WanningGame {
                 s.choices,
                 s.orders,
                 s.tally,
+                s.last_tally,
             ));
         }
         world.insert_resource(state.round);

@@ -25,7 +25,7 @@ pub use data::{Form, InstinctId, Kind, WanningData, data};
 pub use game::{BanOdds, EarlyBirdForm, SlaughterRest, WanningGame, WanningSettings, WanningTimer};
 pub use scenario::{WanningCheck, WanningFact, WanningSetup};
 pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState};
-pub use view::{SeatPublic, WanningView};
+pub use view::{HostSeat, HostView, SeatPublic, WanningView, host_view};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");

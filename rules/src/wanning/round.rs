@@ -19,7 +19,13 @@ type Acts<'w, 's> = MessageReader<'w, 's, Accepted<WanningAction>>;
 /// 「每回合前可發動惡意感知，知曉上一回合有多少人對象包含自己」.
 pub fn dawn(
     mut round: ResMut<Round>,
-    mut players: Query<(&Life, &mut Instinct, &mut Orders, &mut Tally)>,
+    mut players: Query<(
+        &Life,
+        &mut Instinct,
+        &mut Orders,
+        &mut Tally,
+        &mut LastTally,
+    )>,
     seats: Res<SeatEntities>,
     last: Res<LastTargets>,
     deaths: Res<DeathsLastRound>,
@@ -33,9 +39,10 @@ pub fn dawn(
     omens.wards.clear();
     omens.cursed = std::mem::take(&mut omens.curse_next);
     for (seat, e) in seats.iter() {
-        let (life, mut instinct, mut orders, mut tally) = players.get_mut(e).expect("a seat");
+        let (life, mut instinct, mut orders, mut tally, mut settled) =
+            players.get_mut(e).expect("a seat");
         orders.0 = None;
-        *tally = Tally::default();
+        settled.0 = std::mem::take(&mut *tally);
         instinct.luck = None;
         if life.dead() {
             continue;

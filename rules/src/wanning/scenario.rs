@@ -27,6 +27,19 @@ pub struct WanningSetup {
     /// Shields for every seat.
     pub shields: Option<Vec<i32>>,
     pub banned: Vec<InstinctId>,
+    /// An animal for every seat (its key in the data), of the seat's level.
+    pub animals: Option<Vec<String>>,
+    /// Last round's HP for every seat, when it differs from `hp`.
+    pub last_hp: Option<Vec<i32>>,
+    /// Instinct uses spent so far, for every seat.
+    pub used: Option<Vec<u8>>,
+    /// The round each seat's instinct was last used in (cooldowns).
+    pub last_used: Option<Vec<Option<u8>>>,
+    /// 殺戮 uses spent, for every seat.
+    pub slaughters: Option<Vec<u8>>,
+    /// The round to begin with (default 1): the rounds before it count as
+    /// played (恐懼 is over after round 1, 殺戮 rests in round 1).
+    pub round: Option<u8>,
 }
 
 fn bad(why: String) -> Rejection {
@@ -47,6 +60,26 @@ impl WanningSetup {
         len("instincts", self.instincts.as_ref().map(Vec::len))?;
         len("HP values", self.hp.as_ref().map(Vec::len))?;
         len("shield counts", self.shields.as_ref().map(Vec::len))?;
+        len("animals", self.animals.as_ref().map(Vec::len))?;
+        len("last-round HP values", self.last_hp.as_ref().map(Vec::len))?;
+        len("use counts", self.used.as_ref().map(Vec::len))?;
+        len("last uses", self.last_used.as_ref().map(Vec::len))?;
+        len("slaughter counts", self.slaughters.as_ref().map(Vec::len))?;
+        if self.round == Some(0) {
+            return Err(bad("rounds are counted from 1".into()));
+        }
+        if let Some(animals) = &self.animals {
+            for (i, key) in animals.iter().enumerate() {
+                let Some(a) = super::data::data().animals.iter().find(|a| &a.key == key) else {
+                    return Err(bad(format!("there is no animal '{key}'")));
+                };
+                if let Some(l) = self.levels.as_ref().map(|l| l[i])
+                    && l != a.level
+                {
+                    return Err(bad(format!("the {key} is level {}, not {l}", a.level)));
+                }
+            }
+        }
         if let Some(l) = &self.levels
             && let Some(bad_level) = l.iter().find(|l| !(1..=4).contains(*l))
         {
@@ -67,6 +100,43 @@ impl WanningSetup {
             return Err(bad("shields cannot be negative".into()));
         }
         Ok(())
+    }
+
+    /// What the deal's system parameter cannot set: animals, last round's
+    /// HP, uses, cooldowns and the round (after the deal).
+    pub fn apply_after_deal(&self, world: &mut World) {
+        let seats = world.resource::<SeatEntities>().clone();
+        for (s, e) in seats.iter() {
+            let i = s.index();
+            let mut seat = world.entity_mut(e);
+            if let Some(animals) = &self.animals {
+                let d = super::data::data();
+                let animal = d
+                    .animals
+                    .iter()
+                    .position(|a| a.key == animals[i])
+                    .expect("checked");
+                let mut beast = seat.get_mut::<Beast>().expect("a seat");
+                beast.animal = animal;
+                beast.level = d.animals[animal].level;
+            }
+            if let Some(last) = &self.last_hp {
+                seat.get_mut::<Life>().expect("a seat").last_hp = last[i];
+            }
+            if let Some(used) = &self.used {
+                seat.get_mut::<Instinct>().expect("a seat").used = used[i];
+            }
+            if let Some(last) = &self.last_used {
+                seat.get_mut::<Instinct>().expect("a seat").last_round = last[i];
+            }
+            if let Some(k) = &self.slaughters {
+                seat.get_mut::<Abilities>().expect("a seat").slaughter_used = k[i];
+            }
+        }
+        if let Some(r) = self.round {
+            // The round's opening adds one.
+            world.resource_mut::<Round>().0 = r - 1;
+        }
     }
 
     /// Sets the seats as the script says, after the deal.
@@ -122,6 +192,15 @@ pub enum WanningCheck {
     NotBanned(InstinctId),
     /// How many players the deal gave a level.
     LevelCount(u8, usize),
+    /// Uses the seat's instinct has left.
+    UsesLeft(SeatId, u8),
+    /// An invalid state stopped the seat's instinct in the last round
+    /// settled.
+    InstinctStopped(SeatId),
+    /// The seat's attacks were invalid in the last round settled.
+    AttackInvalid(SeatId),
+    /// 替身力量's scarecrows.
+    Scarecrows(SeatId, u8),
     /// The seat's animal (its key in the data: "mammoth").
     Animal(SeatId, String),
     /// The level that won.
@@ -192,6 +271,35 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
                 .filter(|(s, _)| seat_part::<Beast>(world, *s).level == *l)
                 .count();
             ok(have == *n, format!("{have} players are level {l}, not {n}"))
+        }
+        WanningCheck::UsesLeft(s, n) => {
+            let i = seat_part::<Instinct>(world, *s);
+            let count = world.resource::<SeatEntities>().0.len();
+            match i.id.and_then(|id| super::moves::uses(id, count)) {
+                Some(u) => {
+                    let left = u.saturating_sub(i.used);
+                    ok(
+                        left == *n,
+                        format!("seat {s} has {left} uses left, not {n}"),
+                    )
+                }
+                None => Err(format!("seat {s}'s instinct has no use limit")),
+            }
+        }
+        WanningCheck::InstinctStopped(s) => {
+            let stopped = super::settle::stopped(world, *s);
+            ok(stopped, format!("seat {s}'s instinct was not stopped"))
+        }
+        WanningCheck::AttackInvalid(s) => ok(
+            seat_part::<LastTally>(world, *s).0.attack_invalid,
+            format!("seat {s}'s attacks were valid"),
+        ),
+        WanningCheck::Scarecrows(s, n) => {
+            let have = seat_part::<Instinct>(world, *s).scarecrows;
+            ok(
+                have == *n,
+                format!("seat {s} has {have} scarecrows, not {n}"),
+            )
         }
         WanningCheck::Animal(s, key) => {
             let have = &super::data::data().animals[seat_part::<Beast>(world, *s).animal].key;

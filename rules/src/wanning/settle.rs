@@ -145,6 +145,18 @@ pub fn instinct_target(i: &InstinctUse) -> Option<SeatId> {
     }
 }
 
+/// Whether an invalid state stopped the seat's instinct in the last round
+/// settled (what the seat was told; scenario checks).
+pub fn stopped(world: &World, s: SeatId) -> bool {
+    let instinct = crate::table::seat_part::<Instinct>(world, s);
+    let tally = &crate::table::seat_part::<LastTally>(world, s).0;
+    let round = world.resource::<Round>().0.saturating_sub(1);
+    let Some(id) = instinct.id else { return false };
+    let spared = (instinct.spared_in == Some(round)).then_some(Priority::Others as u8);
+    let invalid = tally.instinct_invalid.max(spared);
+    !locked(id) && invalid.is_some_and(|p| stops(p, instinct_priority(id) as u8))
+}
+
 /// Whether an instinct-invalid of priority `p` stops an instinct of
 /// priority `of`: 「本能無效只能對優先級小於它……的本能生效」; the bottom tier
 /// (「其它本能」) stops the bottom tier too, or its invalidations (臥薪嘗膽,
@@ -727,10 +739,13 @@ pub fn buffs(mut step: Step) {
 pub fn max_damage(mut step: Step) {
     for s in step.ids() {
         let mut t = step.tally(s);
-        if let Some(&cap) = t.max_damage.iter().min() {
-            t.damage = t.damage.min(cap);
-        }
+        t.damage = capped(t.damage, &t.max_damage);
     }
+}
+
+/// A round's damage under its max-damage states: the smallest holds.
+pub fn capped(damage: i32, caps: &[i32]) -> i32 {
+    caps.iter().fold(damage, |d, cap| d.min(*cap))
 }
 
 /// 「護盾」: 「擁有護盾的玩家會自動消耗一個護盾抵擋一點傷害」 (ordinary
@@ -1144,4 +1159,40 @@ fn best_level(step: &Step, among: &[SeatId], hp: impl Fn(SeatId) -> i32) -> u8 {
             )
         })
         .expect("four levels")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 2.3: 「本回合受到傷害=min(本回合受到傷害，最大受到傷害)。若有多個此狀態，
+    /// 則最大受到傷害最小的狀態生效」.
+    #[test]
+    fn the_smallest_max_damage_holds() {
+        assert_eq!(capped(5, &[]), 5);
+        assert_eq!(capped(5, &[4, 2, 3]), 2);
+        assert_eq!(capped(1, &[4, 2]), 1);
+    }
+
+    /// 2.9: an invalid stops only lower rungs, and the bottom rung stops the
+    /// bottom rung (rules.md §5).
+    #[test]
+    fn the_ladder() {
+        let (others, stand, luck, balance, slaughter) = (
+            Priority::Others as u8,
+            Priority::StandOmens as u8,
+            Priority::LuckRest as u8,
+            Priority::Balance as u8,
+            Priority::Slaughter as u8,
+        );
+        assert!(stops(slaughter, balance));
+        assert!(stops(balance, luck));
+        assert!(stops(luck, stand));
+        assert!(stops(stand, others));
+        assert!(!stops(balance, slaughter));
+        assert!(!stops(balance, balance));
+        assert!(!stops(stand, stand));
+        assert!(stops(others, others));
+        assert!(!stops(others, stand));
+    }
 }

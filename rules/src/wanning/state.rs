@@ -284,6 +284,11 @@ pub struct Tally {
     pub only_highest: bool,
 }
 
+/// The last round's tally, as it was settled (what scenario checks of
+/// statuses read once the next round has opened).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastTally(pub Tally);
+
 /// The instinct-invalid ladder: 「殺戮>制衡>幸運休>替身力量、趨吉避兇>其它本能」.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
@@ -497,4 +502,5 @@ pub struct SeatState {
     pub choices: Choices,
     pub orders: Orders,
     pub tally: Tally,
+    pub last_tally: LastTally,
 }

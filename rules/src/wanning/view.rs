@@ -207,3 +207,66 @@ impl WanningView {
             .collect()
     }
 }
+
+/// One seat as the host sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostSeat {
+    pub seat: SeatId,
+    pub name: String,
+    pub level: u8,
+    pub animal: usize,
+    pub instinct: Option<InstinctId>,
+    pub early_bird: bool,
+    pub hp: i32,
+    pub announced: i32,
+    pub shields: i32,
+    pub dead: bool,
+    pub orders: Option<Plan>,
+}
+
+/// What the host (主持人) sees: everything, for a human host seat that
+/// plays nothing (「主持人則可以感受游戲全過程的魅力」). Never sent to a
+/// player's seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostView {
+    pub phase: WanningPhase,
+    pub round: u8,
+    pub banned: Vec<InstinctId>,
+    /// AT and PT picks.
+    pub forms: Option<(u8, u8)>,
+    pub seats: Vec<HostSeat>,
+    pub winner: Option<u8>,
+}
+
+pub fn host_view(world: &World) -> HostView {
+    let at = Seated::new(world);
+    let names = world.resource::<Seats>();
+    HostView {
+        phase: super::game::phase(world),
+        round: world.resource::<Round>().0,
+        banned: world.resource::<Banned>().0.clone(),
+        forms: world.resource::<FormCounts>().0,
+        seats: at
+            .seats
+            .iter()
+            .map(|(s, _)| {
+                let (beast, life, instinct) =
+                    (at.get::<Beast>(s), at.get::<Life>(s), at.get::<Instinct>(s));
+                HostSeat {
+                    seat: s,
+                    name: names.name(s).to_string(),
+                    level: beast.level,
+                    animal: beast.animal,
+                    instinct: instinct.id,
+                    early_bird: instinct.early_bird,
+                    hp: life.hp,
+                    announced: life.announced,
+                    shields: life.shields,
+                    dead: life.dead(),
+                    orders: at.get::<Orders>(s).0.clone(),
+                }
+            })
+            .collect(),
+        winner: world.resource::<Outcome>().0.map(|(l, _)| l),
+    }
+}
