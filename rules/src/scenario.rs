@@ -24,6 +24,15 @@ pub enum ScenarioError {
     Setup(String),
 }
 
+/// A scenario set-up a game refuses, with the reason (every game's set-up
+/// checks use it).
+pub fn setup_error(why: String) -> crate::table::Rejection {
+    crate::table::Rejection::new(
+        format!("scenario set-up: {why}"),
+        format!("场景设定有误：{why}"),
+    )
+}
+
 /// One line of a script.
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(bound = "")]

@@ -38,12 +38,7 @@ pub struct CruelerSetup {
     pub first: Option<SeatId>,
 }
 
-fn bad(why: String) -> Rejection {
-    Rejection::new(
-        format!("scenario set-up: {why}"),
-        format!("场景设定有误：{why}"),
-    )
-}
+use crate::scenario::setup_error as bad;
 
 impl CruelerSetup {
     /// Sets the table as the script says, after the deal.

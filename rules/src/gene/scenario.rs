@@ -58,12 +58,7 @@ pub struct GeneSetup {
     pub lying: Vec<(RoomId, Vec<ItemKind>)>,
 }
 
-fn bad(why: String) -> Rejection {
-    Rejection::new(
-        format!("scenario set-up: {why}"),
-        format!("场景设定有误：{why}"),
-    )
-}
+use crate::scenario::setup_error as bad;
 
 impl GeneSetup {
     /// Lays the table out as the set-up says and begins its round.

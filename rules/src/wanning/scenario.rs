@@ -42,12 +42,7 @@ pub struct WanningSetup {
     pub round: Option<u8>,
 }
 
-fn bad(why: String) -> Rejection {
-    Rejection::new(
-        format!("scenario set-up: {why}"),
-        format!("場景設定有誤：{why}"),
-    )
-}
+use crate::scenario::setup_error as bad;
 
 impl WanningSetup {
     pub fn check(&self, world: &World) -> Result<(), Rejection> {

@@ -59,6 +59,14 @@ impl Step<'_, '_> {
         if life.dead() { None } else { orders.0.as_ref() }
     }
 
+    fn instinct(&self, s: SeatId) -> &Instinct {
+        self.players.get(self.seats.get(s)).expect("a seat").2
+    }
+
+    fn instinct_mut(&mut self, s: SeatId) -> Mut<'_, Instinct> {
+        self.players.get_mut(self.seats.get(s)).expect("a seat").2
+    }
+
     fn tally(&mut self, s: SeatId) -> Mut<'_, Tally> {
         self.players.get_mut(self.seats.get(s)).expect("a seat").5
     }
@@ -85,7 +93,7 @@ impl Step<'_, '_> {
     }
 
     fn has(&self, s: SeatId, id: InstinctId) -> bool {
-        self.players.get(self.seats.get(s)).expect("a seat").2.id == Some(id)
+        self.instinct(s).id == Some(id)
     }
 
     /// `from` hurts `to` by `amount`: one damage instance, and a hit. 趨吉
@@ -221,7 +229,7 @@ fn omens(step: &mut Step) {
             None => step.hurt(s, s, 1, Hurt::True),
         }
         let last = {
-            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            let mut i = step.instinct_mut(s);
             i.omen_last.replace(ill.is_some())
         };
         if !round.is_multiple_of(2) {
@@ -230,11 +238,7 @@ fn omens(step: &mut Step) {
         match (last, ill.is_some()) {
             (Some(true), true) => step.tally(s).only_highest = true,
             (Some(false), false) => {
-                step.players
-                    .get_mut(step.seats.get(s))
-                    .expect("a seat")
-                    .2
-                    .omen_cap_until = Some(round + 1);
+                step.instinct_mut(s).omen_cap_until = Some(round + 1);
             }
             (Some(_), _) => {
                 step.tally(s).shields_gained += 1;
@@ -286,7 +290,7 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
     // 幸運休: 「選定一個目標，使其本能失效」.
     for s in step.living() {
         if let Some(InstinctUse::Luck { target }) = step.used_instinct(s).cloned()
-            && step.players.get(step.seats.get(s)).expect("a seat").2.luck == Some(LuckDraw::Rest)
+            && step.instinct(s).luck == Some(LuckDraw::Rest)
         {
             invalidate(&mut step.tally(target), Priority::LuckRest);
         }
@@ -295,11 +299,7 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
     for s in step.living() {
         if let Some(InstinctUse::Stand { target }) = step.used_instinct(s).cloned() {
             invalidate(&mut step.tally(target), Priority::StandOmens);
-            step.players
-                .get_mut(step.seats.get(s))
-                .expect("a seat")
-                .2
-                .scarecrows += 2;
+            step.instinct_mut(s).scarecrows += 2;
         }
     }
     // The bottom tier: 臥薪嘗膽 (locked) first, so that it may stop a 磕CP
@@ -313,7 +313,7 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
         };
         let hurt_me = last_hits.0.contains(&(target, s));
         let even = {
-            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            let mut i = step.instinct_mut(s);
             i.grudges += 1;
             i.grudges.is_multiple_of(2)
         };
@@ -349,26 +349,13 @@ pub fn actions(mut step: Step, settings: Res<Settings<WanningGame>>) {
         let Some(target) = plan.target else { continue };
         let level = step.level(s);
         // 狐假虎威: 「如果目標本回合死亡則使下一次攻擊/感應額外造成一點真實傷害」.
-        let bonus = std::mem::take(
-            &mut step
-                .players
-                .get_mut(step.seats.get(s))
-                .expect("a seat")
-                .2
-                .bluff_bonus,
-        );
+        let bonus = std::mem::take(&mut step.instinct_mut(s).bluff_bonus);
         if bonus {
             step.hurt(s, target, 1, Hurt::True);
         }
         if level == 1 {
             // 斷井頹垣, dispirited: 「感應無法獲取目標的攻擊信息」.
-            let dispirited = step.has(s, InstinctId::Ruins)
-                && !step
-                    .players
-                    .get(step.seats.get(s))
-                    .expect("a seat")
-                    .2
-                    .radical;
+            let dispirited = step.has(s, InstinctId::Ruins) && !step.instinct(s).radical;
             let named = object_of(&step, target, dispirited);
             step.news.write(WanningNews::Sensed {
                 seat: s,
@@ -430,12 +417,7 @@ fn second_attack(step: &Step, s: SeatId, n: usize) -> Option<Second> {
         return Some(Second::Instinct);
     }
     // 垂死抗爭: 「可額外進行一次和第一次效果完全相同的攻擊……持續兩回合」.
-    let stand = step
-        .players
-        .get(step.seats.get(s))
-        .expect("a seat")
-        .2
-        .stand_until;
+    let stand = step.instinct(s).stand_until;
     if step.has(s, InstinctId::LastStand)
         && step.works(s)
         && (stand.is_some_and(|r| r >= step.round.0)
@@ -470,14 +452,7 @@ fn attack(step: &mut Step, s: SeatId, t: SeatId) {
         return;
     }
     // 斷井頹垣, dispirited: 「回合內攻擊無法造成傷害」.
-    if step.has(s, InstinctId::Ruins)
-        && !step
-            .players
-            .get(step.seats.get(s))
-            .expect("a seat")
-            .2
-            .radical
-    {
+    if step.has(s, InstinctId::Ruins) && !step.instinct(s).radical {
         return;
     }
     let (mine, theirs) = (step.level(s), step.level(t));
@@ -498,11 +473,7 @@ fn attack(step: &mut Step, s: SeatId, t: SeatId) {
         && step.life(t).last_hp <= 3;
     // 替身力量's scarecrows: 「被攻擊成功時增加1個稻草人」.
     if step.has(t, InstinctId::Stand) {
-        step.players
-            .get_mut(step.seats.get(t))
-            .expect("a seat")
-            .2
-            .scarecrows += 1;
+        step.instinct_mut(t).scarecrows += 1;
     }
     step.hurt(s, t, damage, Hurt::Damage);
     step.tally(t).slain |= slay && !step.omens.wards.contains(&(t, mine));
@@ -527,13 +498,7 @@ pub fn instincts(
         if !step.has(s, InstinctId::Spokesman) || died != Some(round - 1) {
             continue;
         }
-        let marks = step
-            .players
-            .get(step.seats.get(s))
-            .expect("a seat")
-            .2
-            .marks
-            .clone();
+        let marks = step.instinct(s).marks.clone();
         let mine = step.level(s);
         for (t, k) in marks {
             if step.life(t).dead() {
@@ -551,7 +516,7 @@ pub fn instincts(
     // guess too (「死亡時可用」).
     for s in step.ids() {
         let (guess, owed) = {
-            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            let mut i = step.instinct_mut(s);
             (i.guess.take(), std::mem::take(&mut i.guard_owed))
         };
         let Some((t, level)) = guess.filter(|_| owed) else {
@@ -560,11 +525,7 @@ pub fn instincts(
         if step.level(t) == level && !step.life(t).dead() {
             let x = step.life(s).lost_last.min(3);
             step.hurt(s, t, x, Hurt::True);
-            step.players
-                .get_mut(step.seats.get(s))
-                .expect("a seat")
-                .2
-                .last_target = Some(t);
+            step.instinct_mut(s).last_target = Some(t);
         }
     }
     for s in step.living() {
@@ -575,7 +536,7 @@ pub fn instincts(
         let worked = step.works(s);
         if let InstinctUse::Mark { a, b } = use_ {
             // 「每個人至多被同一人的外交部標記三次」 (judged).
-            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            let mut i = step.instinct_mut(s);
             for t in [a, b] {
                 match i.marks.iter_mut().find(|(m, _)| *m == t) {
                     Some((_, k)) => *k += 1,
@@ -584,7 +545,7 @@ pub fn instincts(
             }
         }
         {
-            let mut i = step.players.get_mut(step.seats.get(s)).expect("a seat").2;
+            let mut i = step.instinct_mut(s);
             // 「本能無法發動，計入冷卻時長，不扣除使用次數」.
             i.last_round = Some(round);
             if worked {
@@ -615,11 +576,7 @@ pub fn instincts(
             }
             // 垂死抗爭: 「鎖血為上一回合血量……持續兩回合」 (below).
             InstinctUse::LastStand => {
-                step.players
-                    .get_mut(step.seats.get(s))
-                    .expect("a seat")
-                    .2
-                    .stand_until = Some(round + 1);
+                step.instinct_mut(s).stand_until = Some(round + 1);
             }
             // 斷井頹垣, radical: 「若其血量高於自己，對其造成兩點真實傷害，否則
             // 造成一點真實傷害」.
@@ -629,13 +586,11 @@ pub fn instincts(
             }
             // 幸運: 「攻：……造成一點真實傷害 守：……增加一點護盾」 (休: with the
             // invalidations).
-            InstinctUse::Luck { target } => {
-                match step.players.get(step.seats.get(s)).expect("a seat").2.luck {
-                    Some(LuckDraw::Attack) => step.hurt(s, target, 1, Hurt::True),
-                    Some(LuckDraw::Guard) => step.tally(target).shields_gained += 1,
-                    Some(LuckDraw::Rest) | None => {}
-                }
-            }
+            InstinctUse::Luck { target } => match step.instinct(s).luck {
+                Some(LuckDraw::Attack) => step.hurt(s, target, 1, Hurt::True),
+                Some(LuckDraw::Guard) => step.tally(target).shields_gained += 1,
+                Some(LuckDraw::Rest) | None => {}
+            },
             // 茍且偷生: 「鎖血為當前血量，並獲得x點護盾（x為上一回合內對象包含
             // 你的人數）」.
             InstinctUse::Survive => {
@@ -649,11 +604,7 @@ pub fn instincts(
             InstinctUse::Mercy => {
                 if let Some(target) = plan.target {
                     step.tally(target).locks.push(1);
-                    step.players
-                        .get_mut(step.seats.get(target))
-                        .expect("a seat")
-                        .2
-                        .spared_in = Some(round + 1);
+                    step.instinct_mut(target).spared_in = Some(round + 1);
                 }
             }
             InstinctUse::Grudge { .. }
@@ -681,12 +632,7 @@ pub fn instincts(
 pub fn last_stand(mut step: Step) {
     let round = step.round.0;
     for s in step.living() {
-        let until = step
-            .players
-            .get(step.seats.get(s))
-            .expect("a seat")
-            .2
-            .stand_until;
+        let until = step.instinct(s).stand_until;
         if step.has(s, InstinctId::LastStand) && step.works(s) && until.is_some_and(|r| r >= round)
         {
             let last = step.life(s).last_hp;
@@ -796,7 +742,7 @@ pub fn hp_lock(mut step: Step) {
         .ids()
         .into_iter()
         .filter(|s| {
-            let i = step.players.get(step.seats.get(*s)).expect("a seat").2;
+            let i = step.instinct(*s);
             i.id == Some(InstinctId::Omens)
                 && i.omen_cap_until.is_some_and(|r| r >= round)
                 && !step.life(*s).dead()
@@ -929,13 +875,7 @@ pub fn wisdom(
             beast.level != mine && form_of(instinct, rule) == Some(*f)
         });
         // 仁慈: the spared 「發動智慧必定失敗」.
-        let spared = step
-            .players
-            .get(step.seats.get(s))
-            .expect("a seat")
-            .2
-            .spared_in
-            == Some(step.round.0);
+        let spared = step.instinct(s).spared_in == Some(step.round.0);
         let ok = levels_right && forms_right && !sung.0 && !spared;
         step.news.write(WanningNews::Wisdom { seat: s, right: ok });
         if ok {
@@ -953,15 +893,9 @@ pub fn wisdom(
         let Some(InstinctUse::FoolWise { levels, forms }) = step.used_instinct(s).cloned() else {
             continue;
         };
-        let spared = step
-            .players
-            .get(step.seats.get(s))
-            .expect("a seat")
-            .2
-            .spared_in
-            == Some(step.round.0);
+        let spared = step.instinct(s).spared_in == Some(step.round.0);
         let all_wrong = step.ids().into_iter().filter(|o| *o != s).all(|o| {
-            let instinct = step.players.get(step.seats.get(o)).expect("a seat").2;
+            let instinct = step.instinct(o);
             levels[o.index()] != step.level(o) && Some(forms[o.index()]) != form_of(instinct, rule)
         });
         let won = all_wrong && !sung.0 && !spared;
@@ -1030,13 +964,7 @@ pub fn announce(
     // 「本能無效：回合內獲得此狀態，玩家將可以得知」: told when it did stop
     // the seat's instinct (not a locked one, not an equal rung's).
     for s in step.ids() {
-        let has = step
-            .players
-            .get(step.seats.get(s))
-            .expect("a seat")
-            .2
-            .id
-            .is_some();
+        let has = step.instinct(s).id.is_some();
         if has
             && step.tally_of(s).start_hp > 0
             && !step.works(s)
@@ -1072,11 +1000,7 @@ pub fn announce(
         if let Some(InstinctUse::Bluff { target }) = step.used_instinct(s).cloned()
             && dead.contains(&target)
         {
-            step.players
-                .get_mut(step.seats.get(s))
-                .expect("a seat")
-                .2
-                .bluff_bonus = true;
+            step.instinct_mut(s).bluff_bonus = true;
         }
     }
     hits.0 = step
@@ -1094,11 +1018,7 @@ pub fn announce(
     for s in step.living() {
         let others = dead.iter().filter(|d| **d != s).count() as u8;
         if step.has(s, InstinctId::Stand) {
-            step.players
-                .get_mut(step.seats.get(s))
-                .expect("a seat")
-                .2
-                .scarecrows += others;
+            step.instinct_mut(s).scarecrows += others;
         }
     }
     deaths.0 = dead.len() as u8;
