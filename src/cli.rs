@@ -38,7 +38,10 @@ pub enum Command {
         #[arg(long, value_delimiter = ',')]
         bots: Option<Vec<String>>,
         /// The rule variant. forest: three-rounds, four-rounds, long or
-        /// quick; crueler: beasts or dice (how duels are fought).
+        /// quick; crueler: beasts or dice (how duels are fought); wanning:
+        /// settings in RON, e.g. "(ban_odds: VotesPerVote, round_cap: 20)".
+        /// For wanning, --bots is one kind for every seat, or a kind per
+        /// level: 1=reasoning,2=random,...
         #[arg(long)]
         timing: Option<String>,
         /// Print one JSON object instead of text.
@@ -165,7 +168,7 @@ pub fn run(command: Command) -> Result<i32, CliError> {
                 GameId::Forest => sim_forest(games, players, seed, bots, timing)?,
                 GameId::Gene => sim_gene(games, players, seed, bots)?,
                 GameId::Crueler => sim_crueler(games, players, seed, bots, timing)?,
-                GameId::Wanning => sim_wanning(games, players, seed, bots)?,
+                GameId::Wanning => sim_wanning(games, players, seed, bots, timing)?,
             };
             if json {
                 println!(
@@ -248,9 +251,31 @@ fn sim_wanning(
     players: usize,
     seed: u64,
     bots: Option<Vec<String>>,
+    settings: Option<String>,
 ) -> Result<SimReport, CliError> {
-    use foodweb_rules::wanning::{self, WanningGame};
-    let kinds = bots.unwrap_or_else(|| vec!["random".into()]);
+    use foodweb_rules::sim::{LevelReport, wilson};
+    use foodweb_rules::wanning::{self, WanningGame, bots::LevelBot};
+    // `reasoning`, or `1=reasoning,2=random,...`: a bot kind per level (a
+    // level not named plays `random`).
+    let spec = bots.unwrap_or_else(|| vec!["random".into()]);
+    let mut kinds: [String; 4] = std::array::from_fn(|_| "random".to_string());
+    match spec.as_slice() {
+        [one] if !one.contains('=') => kinds = std::array::from_fn(|_| one.clone()),
+        many => {
+            for item in many {
+                let parsed = item
+                    .split_once('=')
+                    .and_then(|(l, k)| Some((l.parse::<usize>().ok()?, k)))
+                    .filter(|(l, _)| (1..=4).contains(l));
+                let Some((level, kind)) = parsed else {
+                    return Err(CliError(format!(
+                        "bad --bots entry '{item}': give one bot kind, or LEVEL=KIND for levels 1 to 4"
+                    )));
+                };
+                kinds[level - 1] = kind.to_string();
+            }
+        }
+    }
     for k in &kinds {
         if wanning::bots::bot(k).is_none() {
             return Err(CliError(format!(
@@ -259,12 +284,49 @@ fn sim_wanning(
             )));
         }
     }
-    let lineup = move |game: usize, seat: SeatId| -> Box<dyn Bot<WanningGame>> {
-        let kind = &kinds[(seat.index() + game) % kinds.len()];
-        wanning::bots::bot(kind).expect("bot kinds were checked")
+    let lineup_kinds = kinds.clone();
+    let lineup = move |_game: usize, _seat: SeatId| -> Box<dyn Bot<WanningGame>> {
+        Box::new(LevelBot::new(lineup_kinds.clone()).expect("bot kinds were checked"))
     };
-    sim::simulate::<WanningGame>(games, players, seed, Default::default(), &lineup)
-        .map_err(CliError)
+    let settings: wanning::WanningSettings = match settings {
+        None => Default::default(),
+        Some(text) => {
+            let s: wanning::WanningSettings = ron::from_str(&text)
+                .map_err(|e| CliError(format!("bad wanning settings '{text}': {e}")))?;
+            s.check()
+                .map_err(|e| CliError(format!("bad wanning settings: {e}")))?;
+            s
+        }
+    };
+    let mut won = [0usize; 4];
+    let mut report = sim::simulate_watching::<WanningGame>(
+        games,
+        players,
+        seed,
+        settings,
+        &lineup,
+        &mut |table| {
+            if let Some(level) = wanning::host_view(table.world()).winner {
+                won[level as usize - 1] += 1;
+            }
+        },
+    )
+    .map_err(CliError)?;
+    report.levels = (1..=4u8)
+        .map(|level| {
+            let w = won[level as usize - 1];
+            let (ci_low, ci_high) = wilson(w, games);
+            LevelReport {
+                level,
+                bot: kinds[level as usize - 1].clone(),
+                games_won: w,
+                win_rate: w as f64 / games.max(1) as f64,
+                ci_low,
+                ci_high,
+            }
+        })
+        .collect();
+    Ok(report)
 }
 
 fn sim_forest(
@@ -375,6 +437,20 @@ fn sim_text(r: &SimReport) -> String {
             100.0 * b.win_rate,
             b.mean_score
         );
+    }
+    if !r.levels.is_empty() {
+        out += "\nby level:\n";
+        for l in &r.levels {
+            out += &format!(
+                "  level {}  {:<9} wins {:>6}  win rate {:>5.1}%  (95%: {:.1}% to {:.1}%)\n",
+                l.level,
+                l.bot,
+                l.games_won,
+                100.0 * l.win_rate,
+                100.0 * l.ci_low,
+                100.0 * l.ci_high
+            );
+        }
     }
     out += "\nby seat:\n";
     for s in &r.seats {

@@ -127,6 +127,34 @@ pub struct SimReport {
     pub mean_actions: f64,
     pub seats: Vec<SeatReport>,
     pub bots: Vec<BotReport>,
+    /// Wins by level (Wanning Beast Chess), with 95% intervals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<LevelReport>,
+}
+
+/// One level's record over a simulation (Wanning Beast Chess).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LevelReport {
+    pub level: u8,
+    /// The bot that played the level.
+    pub bot: String,
+    pub games_won: usize,
+    pub win_rate: f64,
+    /// Wilson score interval at 95%.
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+/// The Wilson score interval at 95% for `wins` of `n`.
+pub fn wilson(wins: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, wins as f64 / n as f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// Plays `games` games. Game `g` uses table seed `seed + g`.
@@ -136,6 +164,19 @@ pub fn simulate<G: Game>(
     seed: u64,
     settings: G::Settings,
     lineup: &Lineup<G>,
+) -> Result<SimReport, String> {
+    simulate_watching(games, players, seed, settings, lineup, &mut |_| {})
+}
+
+/// As [`simulate`], and `watch` sees each finished table (a game's own
+/// figures: Wanning's wins by level).
+pub fn simulate_watching<G: Game>(
+    games: usize,
+    players: usize,
+    seed: u64,
+    settings: G::Settings,
+    lineup: &Lineup<G>,
+    watch: &mut dyn FnMut(&Table<G>),
 ) -> Result<SimReport, String> {
     let started = std::time::Instant::now();
     let mut seats: Vec<SeatReport> = (0..players)
@@ -161,6 +202,7 @@ pub fn simulate<G: Game>(
         };
         let (played, record) = play(fresh, &mut lineup_now, &mut bot_rng)
             .map_err(|e| format!("game {g} (seed {game_seed}): {e}"))?;
+        watch(&played);
         table = Some(played);
         actions += record.actions;
         let best = record.scores.iter().copied().max().unwrap_or(0);
@@ -203,5 +245,6 @@ pub fn simulate<G: Game>(
         mean_actions: actions as f64 / games.max(1) as f64,
         seats,
         bots,
+        levels: Vec::new(),
     })
 }

@@ -97,3 +97,72 @@ fn random_games_end_at_every_player_count() {
         }
     }
 }
+
+/// The reasoning bot reads nothing beyond its own view: at a table where
+/// another seat's secrets differ (level, animal, instinct, shields, true
+/// HP, uses) and the bot's view is the same, the bot (in the same state,
+/// with the same dice) makes the same move.
+#[test]
+fn the_reasoning_bot_reads_only_its_view() {
+    use foodweb_rules::wanning::reasoning::ReasoningBot;
+    let players = 6;
+    let mut checked = 0;
+    for seed in 0..6u64 {
+        let mut table = Table::<WanningGame>::new(TableConfig::new(seed, players)).unwrap();
+        let mut bots: Vec<ReasoningBot> = (0..players).map(|_| ReasoningBot::default()).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut steps = 0;
+        while !table.is_over() && steps < 3_000 {
+            steps += 1;
+            let mut acted = false;
+            for seat in table.to_act() {
+                let view = table.view(seat);
+                let o = (seat.index() + 1 + rng.random_range(0..players - 1)) % players;
+                let other = perturbed(&table, o);
+                let their_view = other.view(seat);
+                assert_eq!(
+                    view,
+                    their_view,
+                    "seed {seed}: seat {seat}'s view shows seat {}",
+                    o + 1
+                );
+                let (mut a, mut b) = (bots[seat.index()].clone(), bots[seat.index()].clone());
+                let (mut ra, mut rb) = (rng.clone(), rng.clone());
+                let mine = a.act(&view, &mut ra);
+                assert_eq!(
+                    mine,
+                    b.act(&their_view, &mut rb),
+                    "seed {seed}: seat {seat}"
+                );
+                checked += 1;
+                bots[seat.index()] = a;
+                rng = ra;
+                if let Some(action) = mine {
+                    table.submit(seat, action).unwrap();
+                    acted = true;
+                }
+            }
+            if !acted {
+                let at = table
+                    .next_deadline()
+                    .expect("a waiting table has a deadline");
+                table.advance_to(at);
+            }
+        }
+        assert!(table.is_over(), "seed {seed}: the game did not end");
+    }
+    assert!(checked > 100);
+}
+
+/// The table with seat `o`'s secrets changed.
+fn perturbed(table: &Table<WanningGame>, o: usize) -> Table<WanningGame> {
+    let mut snap = table.snapshot();
+    let s = &mut snap.state.seats[o];
+    s.beast.level = 5 - s.beast.level.clamp(1, 4);
+    s.beast.animal = (s.beast.animal + 1) % 8;
+    s.life.shields += 3;
+    s.life.hp += 7;
+    s.life.known += 7;
+    s.instinct.used += 1;
+    Table::restore(snap)
+}

@@ -13,11 +13,12 @@ use super::view::WanningView;
 use crate::bot::Bot;
 use crate::table::SeatId;
 
-pub const BOT_KINDS: [&str; 1] = ["random"];
+pub const BOT_KINDS: [&str; 2] = ["random", "reasoning"];
 
 pub fn bot(kind: &str) -> Option<Box<dyn Bot<WanningGame>>> {
     match kind {
         "random" => Some(Box::new(RandomBot)),
+        "reasoning" => Some(Box::new(super::reasoning::ReasoningBot::default())),
         _ => None,
     }
 }
@@ -172,7 +173,7 @@ fn plan(view: &WanningView, me: SeatId, rng: &mut ChaCha8Rng) -> Plan {
     plan
 }
 
-fn instinct_use(
+pub(crate) fn instinct_use(
     view: &WanningView,
     plan: &mut Plan,
     living: &[SeatId],
@@ -301,4 +302,37 @@ fn instinct_use(
         }
         _ => return None,
     })
+}
+
+/// A bot for each level: the seat plays its level's kind once it knows its
+/// level (the balance table seats bots per level without the referee
+/// telling anyone a level).
+pub struct LevelBot {
+    kinds: [String; 4],
+    inner: Option<Box<dyn Bot<WanningGame>>>,
+}
+
+impl LevelBot {
+    /// `kinds[l - 1]` plays level `l`; `None` if a kind is unknown.
+    pub fn new(kinds: [String; 4]) -> Option<Self> {
+        kinds
+            .iter()
+            .all(|k| bot(k).is_some())
+            .then_some(Self { kinds, inner: None })
+    }
+}
+
+impl Bot<WanningGame> for LevelBot {
+    fn kind(&self) -> &'static str {
+        "by-level"
+    }
+
+    fn act(&mut self, view: &WanningView, rng: &mut ChaCha8Rng) -> Option<WanningAction> {
+        let level = view.level? as usize;
+        let kind = &self.kinds[level - 1];
+        let inner = self
+            .inner
+            .get_or_insert_with(|| bot(kind).expect("checked kinds"));
+        inner.act(view, rng)
+    }
 }

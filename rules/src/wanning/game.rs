@@ -163,6 +163,54 @@ fn time_up(
     }
 }
 
+/// What a seat learns in private goes into its notebook (read by its
+/// view), at every table, narrated or not.
+fn keep_notes(
+    mut news: MessageReader<WanningNews>,
+    seats: Res<SeatEntities>,
+    round: Res<Round>,
+    mut books: Query<&mut Notebook>,
+) {
+    for n in news.read() {
+        let (seat, learned) = match *n {
+            WanningNews::Sensed {
+                seat,
+                target,
+                named,
+            } => (
+                seat,
+                Learned::Sensed {
+                    round: round.0,
+                    target,
+                    object: named,
+                },
+            ),
+            WanningNews::Foreseen { seat, a, b, order } => (
+                seat,
+                Learned::Foreseen {
+                    a,
+                    b,
+                    order: order.into(),
+                },
+            ),
+            WanningNews::Peeked { seat, target, kind } => (seat, Learned::Peeked { target, kind }),
+            WanningNews::Wisdom { seat, right } => (
+                seat,
+                Learned::Wisdom {
+                    round: round.0,
+                    right,
+                },
+            ),
+            _ => continue,
+        };
+        books
+            .get_mut(seats.get(seat))
+            .expect("a seat")
+            .0
+            .push(learned);
+    }
+}
+
 /// The schedule: each phase's moves under `in_state`, then the settlement
 /// in the seed's order (「buff獲取->最大受到傷害->護盾->真實傷害->鎖血->特殊技能」),
 /// then clocks and words.
@@ -183,6 +231,7 @@ impl Plugin for WanningPlugin {
                 super::state::Orders::default(),
                 Tally::default(),
                 LastTally::default(),
+                Notebook::default(),
             ));
         }
         app.insert_resource(seats)
@@ -225,6 +274,9 @@ impl Plugin for WanningPlugin {
                     )
                         .chain()
                         .run_if(in_state(Orders).and_then(round::all_ordered)),
+                    // After the settlement, before the phase changes: a
+                    // note's round is the round it was learned in.
+                    keep_notes,
                 )
                     .chain()
                     .in_set(TableSet::Settle),
@@ -301,6 +353,7 @@ impl Game for WanningGame {
                 orders: seat.get::<Orders>().cloned().unwrap_or_default(),
                 tally: seat.get::<Tally>().cloned().unwrap_or_default(),
                 last_tally: seat.get::<LastTally>().cloned().unwrap_or_default(),
+                notebook: seat.get::<Notebook>().cloned().unwrap_or_default(),
             }
         };
         WanningState {
@@ -329,6 +382,7 @@ impl Game for WanningGame {
                 s.orders,
                 s.tally,
                 s.last_tally,
+                s.notebook,
             ));
         }
         world.insert_resource(state.round);

@@ -14,6 +14,7 @@ pub mod data;
 pub mod game;
 pub mod moves;
 pub mod news;
+pub mod reasoning;
 pub mod round;
 pub mod scenario;
 pub mod settle;

@@ -284,6 +284,53 @@ pub struct Tally {
     pub only_highest: bool,
 }
 
+/// How one level compares with another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Compare {
+    Higher,
+    Lower,
+    Equal,
+}
+
+impl From<std::cmp::Ordering> for Compare {
+    fn from(o: std::cmp::Ordering) -> Self {
+        match o {
+            std::cmp::Ordering::Greater => Compare::Higher,
+            std::cmp::Ordering::Less => Compare::Lower,
+            std::cmp::Ordering::Equal => Compare::Equal,
+        }
+    }
+}
+
+/// Something a seat learned in private, kept for its view (what its
+/// notes told it: a bot's notebook reads these, a screen lists them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Learned {
+    /// Sensing in `round`: `target`'s object was `object`.
+    Sensed {
+        round: u8,
+        target: SeatId,
+        object: Option<SeatId>,
+    },
+    /// 預知: `a`'s level compared with `b`'s.
+    Foreseen {
+        a: SeatId,
+        b: SeatId,
+        order: Compare,
+    },
+    /// A peek: `target`'s instinct type.
+    Peeked {
+        target: SeatId,
+        kind: super::data::Kind,
+    },
+    /// A wisdom guess in `round` was right or not.
+    Wisdom { round: u8, right: bool },
+}
+
+/// What the seat learned in private, in order.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notebook(pub Vec<Learned>);
+
 /// The last round's tally, as it was settled (what scenario checks of
 /// statuses read once the next round has opened).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -503,4 +550,5 @@ pub struct SeatState {
     pub orders: Orders,
     pub tally: Tally,
     pub last_tally: LastTally,
+    pub notebook: Notebook,
 }

@@ -65,6 +65,8 @@ pub struct WanningView {
     pub guard_owed: bool,
     /// 警惕: the viewer gave this round's guess.
     pub guessed: bool,
+    /// What the viewer learned in private, in order.
+    pub learned: Vec<Learned>,
     /// 趨吉避兇: the viewer's last choice (true: 兇).
     pub omen_last: Option<bool>,
     /// 外交部發言人: the viewer's marks.
@@ -163,6 +165,9 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         scarecrows: mine.map_or(0, |m| m.2.scarecrows),
         lost_last: mine.map_or(0, |m| m.1.lost_last),
         omen_last: mine.and_then(|m| m.2.omen_last),
+        learned: me
+            .map(|m| at.get::<Notebook>(m).0.clone())
+            .unwrap_or_default(),
         guard_owed: mine.is_some_and(|m| m.2.guard_owed),
         guessed: mine.is_some_and(|m| m.2.guess.is_some()),
         marks: mine.map(|m| m.2.marks.clone()).unwrap_or_default(),
@@ -236,6 +241,8 @@ pub struct HostView {
     pub forms: Option<(u8, u8)>,
     pub seats: Vec<HostSeat>,
     pub winner: Option<u8>,
+    /// How the game was won.
+    pub won_by: Option<WinBy>,
 }
 
 pub fn host_view(world: &World) -> HostView {
@@ -268,5 +275,6 @@ pub fn host_view(world: &World) -> HostView {
             })
             .collect(),
         winner: world.resource::<Outcome>().0.map(|(l, _)| l),
+        won_by: world.resource::<Outcome>().0.map(|(_, by)| by),
     }
 }
