@@ -38,6 +38,14 @@ fn bad_commands_fail_with_one_line() {
     );
     one_line_error(&["sim", "wanning", "--players", "11"], "not 11");
     one_line_error(
+        &["sim", "wanning", "--bots", "5=reasoning"],
+        "LEVEL=KIND for levels 1 to 4",
+    );
+    one_line_error(
+        &["sim", "wanning", "--timing", "(round_cap: 0)"],
+        "round cap",
+    );
+    one_line_error(
         &["sim", "crueler", "--timing", "swords"],
         "unknown crueler duel 'swords'",
     );
