@@ -1,6 +1,8 @@
 //! The player's settings (language, name, text size), kept between runs in
-//! a RON file in the user's config folder (`FOODWEB_CONFIG_DIR` overrides).
-//! A file that cannot be read is set aside with a warning, never a crash.
+//! a RON file in the user's config folder (`FOODWEB_CONFIG_DIR` overrides),
+//! or in a browser in its local storage. A file that cannot be read is set
+//! aside with a warning, never a crash. The first start speaks the system's
+//! (or the browser's) language: Chinese for zh, English otherwise.
 
 use std::path::PathBuf;
 
@@ -19,11 +21,30 @@ pub struct UserSettings {
 impl Default for UserSettings {
     fn default() -> Self {
         Self {
-            lang: Lang::Zh,
+            lang: system_lang(),
             name: String::new(),
             ui_scale: 1.0,
         }
     }
+}
+
+/// The language a locale name speaks: Chinese for zh ("zh-CN",
+/// "zh_TW.UTF-8"), English otherwise.
+pub fn lang_from_locale(locale: &str) -> Lang {
+    if locale.trim().to_ascii_lowercase().starts_with("zh") {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+/// The system's language (a browser's, in a browser).
+pub fn system_lang() -> Lang {
+    #[cfg(not(target_arch = "wasm32"))]
+    let locale = sys_locale::get_locale();
+    #[cfg(target_arch = "wasm32")]
+    let locale = web_sys::window().and_then(|w| w.navigator().language());
+    locale.map_or(Lang::En, |l| lang_from_locale(&l))
 }
 
 pub fn config_dir() -> Option<PathBuf> {
@@ -34,6 +55,7 @@ pub fn config_dir() -> Option<PathBuf> {
         .map(|d| d.config_dir().to_path_buf())
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn settings_path() -> Option<PathBuf> {
     config_dir().map(|d| d.join("settings.ron"))
 }
@@ -49,32 +71,63 @@ impl UserSettings {
     }
 
     pub fn load() -> Self {
-        let Some(path) = settings_path() else {
+        let Some((text, place)) = stored() else {
             return Self::default();
         };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Self::parse(&text).unwrap_or_else(|e| {
-                warn!(
-                    "settings file {} is unreadable ({e}); using defaults",
-                    path.display()
-                );
-                Self::default()
-            }),
-            Err(_) => Self::default(),
-        }
+        Self::parse(&text).unwrap_or_else(|e| {
+            warn!("settings in {place} are unreadable ({e}); using defaults");
+            Self::default()
+        })
     }
 
     pub fn save(&self) {
-        let Some(path) = settings_path() else { return };
         let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
             .expect("settings serialize");
-        let tmp = path.with_extension("ron.tmp");
-        let result = std::fs::create_dir_all(path.parent().unwrap())
-            .and_then(|_| std::fs::write(&tmp, text))
-            .and_then(|_| std::fs::rename(&tmp, &path));
-        if let Err(e) = result {
-            warn!("could not save settings to {}: {e}", path.display());
-        }
+        store(&text);
+    }
+}
+
+/// The stored settings text, and where it was.
+#[cfg(not(target_arch = "wasm32"))]
+fn stored() -> Option<(String, String)> {
+    let path = settings_path()?;
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some((text, path.display().to_string()))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn store(text: &str) {
+    let Some(path) = settings_path() else { return };
+    let tmp = path.with_extension("ron.tmp");
+    let result = std::fs::create_dir_all(path.parent().unwrap())
+        .and_then(|_| std::fs::write(&tmp, text))
+        .and_then(|_| std::fs::rename(&tmp, &path));
+    if let Err(e) = result {
+        warn!("could not save settings to {}: {e}", path.display());
+    }
+}
+
+/// The browser's local storage, under one key.
+#[cfg(target_arch = "wasm32")]
+const STORAGE_KEY: &str = "foodweb.settings";
+
+#[cfg(target_arch = "wasm32")]
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn stored() -> Option<(String, String)> {
+    let text = local_storage()?.get_item(STORAGE_KEY).ok().flatten()?;
+    Some((text, "the browser's storage".to_string()))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn store(text: &str) {
+    if let Some(storage) = local_storage()
+        && storage.set_item(STORAGE_KEY, text).is_err()
+    {
+        warn!("could not save settings in the browser's storage");
     }
 }
 
@@ -114,5 +167,17 @@ mod tests {
         };
         let text = ron::to_string(&good).unwrap();
         assert_eq!(UserSettings::parse(&text).unwrap(), good);
+    }
+
+    /// Issue 19: 「the client starts in the language of the system or
+    /// browser (Chinese for zh, English otherwise)」.
+    #[test]
+    fn the_first_language_follows_the_locale() {
+        assert_eq!(lang_from_locale("zh-CN"), Lang::Zh);
+        assert_eq!(lang_from_locale("zh_TW.UTF-8"), Lang::Zh);
+        assert_eq!(lang_from_locale("ZH"), Lang::Zh);
+        assert_eq!(lang_from_locale("en-US"), Lang::En);
+        assert_eq!(lang_from_locale("fr_FR"), Lang::En);
+        assert_eq!(lang_from_locale(""), Lang::En);
     }
 }
