@@ -4,6 +4,7 @@
 //! aside with a warning, never a crash. The first start speaks the system's
 //! (or the browser's) language: Chinese for zh, English otherwise.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 
 use bevy::prelude::*;
@@ -47,6 +48,7 @@ pub fn system_lang() -> Lang {
     locale.map_or(Lang::En, |l| lang_from_locale(&l))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn config_dir() -> Option<PathBuf> {
     if let Ok(dir) = std::env::var("FOODWEB_CONFIG_DIR") {
         return Some(PathBuf::from(dir));
