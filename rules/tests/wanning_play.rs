@@ -10,21 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// Every seat's view but `o`'s, at a table where `o`'s secrets changed.
 fn views_without(table: &Table<WanningGame>, o: usize) -> Vec<String> {
-    let mut snap = table.snapshot();
-    let s = &mut snap.state.seats[o];
-    s.beast.level = 5 - s.beast.level.clamp(1, 4);
-    s.beast.animal = (s.beast.animal + 1) % 8;
-    s.life.shields += 3;
-    s.life.hp += 7;
-    s.life.known += 7;
-    s.instinct.id = match s.instinct.id {
-        Some(foodweb_rules::wanning::InstinctId::Rage) => {
-            Some(foodweb_rules::wanning::InstinctId::Diva)
-        }
-        _ => Some(foodweb_rules::wanning::InstinctId::Rage),
-    };
-    s.instinct.used += 1;
-    let other = Table::restore(snap);
+    let other = perturbed(table, o, true);
     let n = table.config().seats.count();
     (0..n)
         .filter(|v| *v != o)
@@ -118,7 +104,7 @@ fn the_reasoning_bot_reads_only_its_view() {
             for seat in table.to_act() {
                 let view = table.view(seat);
                 let o = (seat.index() + 1 + rng.random_range(0..players - 1)) % players;
-                let other = perturbed(&table, o);
+                let other = perturbed(&table, o, false);
                 let their_view = other.view(seat);
                 assert_eq!(
                     view,
@@ -154,8 +140,10 @@ fn the_reasoning_bot_reads_only_its_view() {
     assert!(checked > 100);
 }
 
-/// The table with seat `o`'s secrets changed.
-fn perturbed(table: &Table<WanningGame>, o: usize) -> Table<WanningGame> {
+/// The table with seat `o`'s secrets changed (its instinct too, if
+/// `instinct`).
+fn perturbed(table: &Table<WanningGame>, o: usize, instinct: bool) -> Table<WanningGame> {
+    use foodweb_rules::wanning::InstinctId;
     let mut snap = table.snapshot();
     let s = &mut snap.state.seats[o];
     s.beast.level = 5 - s.beast.level.clamp(1, 4);
@@ -164,5 +152,11 @@ fn perturbed(table: &Table<WanningGame>, o: usize) -> Table<WanningGame> {
     s.life.hp += 7;
     s.life.known += 7;
     s.instinct.used += 1;
+    if instinct {
+        s.instinct.id = match s.instinct.id {
+            Some(InstinctId::Rage) => Some(InstinctId::Diva),
+            _ => Some(InstinctId::Rage),
+        };
+    }
     Table::restore(snap)
 }
