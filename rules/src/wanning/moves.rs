@@ -173,7 +173,7 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
             if at.get::<Instinct>(seat).id != Some(InstinctId::Foresight) {
                 return Err(Refusal::NotYourInstinct);
             }
-            if at.get::<Choices>(seat).foresights >= foresights(at.seats.0.len()) {
+            if at.get::<Instinct>(seat).used >= foresights(at.seats.0.len()) {
                 return Err(Refusal::InstinctSpent);
             }
             Ok(())

@@ -112,7 +112,7 @@ pub fn foresee(
     mut acts: Acts,
     seats: Res<SeatEntities>,
     beasts: Query<&Beast>,
-    mut players: Query<(&mut Choices, &mut Instinct)>,
+    mut players: Query<&mut Instinct>,
     mut news: MessageWriter<WanningNews>,
 ) {
     for a in acts.read() {
@@ -120,9 +120,7 @@ pub fn foresee(
             continue;
         };
         let level = |s| beasts.get(seats.get(s)).expect("a seat").level;
-        let (mut choices, mut instinct) = players.get_mut(seats.get(a.seat)).expect("a seat");
-        choices.foresights += 1;
-        instinct.used += 1;
+        players.get_mut(seats.get(a.seat)).expect("a seat").used += 1;
         news.write(WanningNews::Foreseen {
             seat: a.seat,
             a: x,

@@ -339,9 +339,8 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
 }
 
 /// The actions: 「攻擊」 for levels 2-4 and 「感應」 for level 1.
-pub fn actions(mut step: Step, settings: Res<Settings<WanningGame>>) {
+pub fn actions(mut step: Step) {
     let n = step.ids().len();
-    let _ = &settings;
     for s in step.living() {
         let Some(plan) = step.plan(s).cloned() else {
             continue;
@@ -481,14 +480,8 @@ fn attack(step: &mut Step, s: SeatId, t: SeatId) {
 
 /// The instincts' effects this round (those that are not their own
 /// settlement step), each if it works.
-pub fn instincts(
-    mut step: Step,
-    settings: Res<Settings<WanningGame>>,
-    last: Res<LastTargets>,
-    mut sung: ResMut<Sung>,
-) {
+pub fn instincts(mut step: Step, last: Res<LastTargets>, mut sung: ResMut<Sung>) {
     let n = step.ids().len();
-    let _ = &settings;
     let round = step.round.0;
     // 外交部發言人（鎖定）: 「條件：上回合死亡」: the round after its owner's
     // death, 「每層標記會使本回合受到1點傷害/增加一點護盾（同等級護盾，其他
@@ -553,7 +546,6 @@ pub fn instincts(
                 i.last_target = instinct_target(&use_);
             }
         }
-        step.tally(s).instinct_worked = worked;
         if !worked {
             continue;
         }

@@ -232,8 +232,6 @@ pub struct Choices {
     pub banned: Option<Vec<InstinctId>>,
     pub picked: bool,
     pub peeked: bool,
-    /// 預知's uses so far.
-    pub foresights: u8,
 }
 
 /// This round's orders, once given.
@@ -270,8 +268,6 @@ pub struct Tally {
     pub independent: bool,
     /// HP when the round's settlement began.
     pub start_hp: i32,
-    /// The seat's instinct worked this round (used and not invalid).
-    pub instinct_worked: bool,
     /// 野心 gave the seat its extra action this round.
     pub ambition: bool,
     /// Who hurt the seat this round (valid attacks, true damage).

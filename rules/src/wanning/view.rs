@@ -153,7 +153,7 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         }),
         foresights_left: mine.map_or(0, |m| {
             if m.2.id == Some(InstinctId::Foresight) {
-                foresights(n).saturating_sub(m.4.foresights)
+                foresights(n).saturating_sub(m.2.used)
             } else {
                 0
             }
