@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rasterises the card illustrations: art/cards/<game>/<key>.svg (the vector
-# sources) -> assets/cards/<game>/<key>.png (the sprites the game loads).
+# sources) -> assets/cards/<game>/<key>.png (the sprites the game loads),
+# and the table pieces of art/table/.
 # Needs rsvg-convert (Debian: librsvg2-bin). Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,4 +12,10 @@ for svg in art/cards/*/*.svg; do
     mkdir -p "$(dirname "$out")"
     rsvg-convert -w 256 -h 256 "$svg" -o "$out"
 done
-echo "render-cards: $(ls art/cards/*/*.svg | wc -l) sprites written"
+# Table pieces (card faces and backs, boards, tokens): art/table/<name>.svg
+# -> assets/table/<name>.png, at the size each source declares.
+mkdir -p assets/table
+for svg in art/table/*.svg; do
+    rsvg-convert "$svg" -o "assets/table/$(basename "${svg%.svg}").png"
+done
+echo "render-cards: $(ls art/cards/*/*.svg art/table/*.svg | wc -l) sprites written"

@@ -1,11 +1,17 @@
-//! Loading screen work: the asset collections, loaded with a progress bar
-//! (bevy_asset_loader with iyes_progress).
+//! The asset collections (bevy_asset_loader with iyes_progress): what the
+//! title needs behind the loading screen's bar, each game's art when the
+//! game is chosen.
 
 use bevy::prelude::*;
 use bevy_asset_loader::prelude::*;
 use iyes_progress::ProgressPlugin;
 
+use foodweb_netcode::client::ClientModel;
+use foodweb_rules::GameId;
+
 use super::Screen;
+use super::scene::forest::ForestArt;
+use super::screens::TableSetup;
 
 /// The UI font's path (as in [`UiAssets`]).
 pub const UI_FONT: &str = "fonts/FoodwebUI.otf";
@@ -52,10 +58,73 @@ pub fn asset_dir() -> String {
     }
 }
 
+/// Each game's art loads when that game is chosen (its setup screen or
+/// its table), behind its own progress bar, so the download before the
+/// title screen stays small.
+#[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArtLoad {
+    #[default]
+    Idle,
+    Forest,
+    /// What was asked for has loaded.
+    Ready,
+}
+
+/// The game whose art the screen shows, if any: the one being set up, or
+/// the table's.
+fn wanted_game(screen: &Screen, setup: &TableSetup, model: &ClientModel) -> Option<GameId> {
+    match screen {
+        Screen::Setup => Some(setup.game),
+        Screen::Table | Screen::Lobby => model.view.as_ref().map(|v| v.game()),
+        _ => None,
+    }
+}
+
+/// Says once, after 20 s on the loading screen, that the UI font has not
+/// loaded and in what state: a stalled download is otherwise a loading bar
+/// that never moves.
+fn report_slow_loading(time: Res<Time<Real>>, server: Res<AssetServer>, mut reported: Local<bool>) {
+    if *reported || time.elapsed_secs() < 20.0 {
+        return;
+    }
+    *reported = true;
+    let state = server
+        .get_handle::<Font>(UI_FONT)
+        .map(|h| format!("{:?}", server.get_load_state(h.id())));
+    warn!(
+        "still loading after 20 s: {UI_FONT} ({})",
+        state.unwrap_or("not asked for".into())
+    );
+}
+
+fn load_art(
+    screen: Res<State<Screen>>,
+    setup: Res<TableSetup>,
+    model: Res<ClientModel>,
+    art: Res<State<ArtLoad>>,
+    mut next: ResMut<NextState<ArtLoad>>,
+    forest: Option<Res<ForestArt>>,
+) {
+    if *art.get() != ArtLoad::Idle && *art.get() != ArtLoad::Ready {
+        return;
+    }
+    if wanted_game(screen.get(), &setup, &model) == Some(GameId::Forest) && forest.is_none() {
+        next.set(ArtLoad::Forest);
+    }
+}
+
 pub fn plugin(app: &mut App) {
-    app.add_plugins(
-        ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
-    )
-    .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
-    .add_systems(OnEnter(Screen::Title), load_full_font);
+    app.init_state::<ArtLoad>()
+        .add_plugins((
+            ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
+            ProgressPlugin::<ArtLoad>::new().with_state_transition(ArtLoad::Forest, ArtLoad::Ready),
+        ))
+        .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
+        .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
+        .add_systems(OnEnter(Screen::Title), load_full_font)
+        .add_systems(
+            Update,
+            report_slow_loading.run_if(in_state(Screen::Loading)),
+        )
+        .add_systems(Update, load_art.run_if(not(in_state(Screen::Loading))));
 }

@@ -4,13 +4,13 @@
 
 mod assets;
 mod autoplay;
-mod card_art;
 mod crueler_tour;
 mod gene_map;
 mod gene_tour;
 mod i18n;
 mod net;
 mod page_status;
+mod scene;
 mod screens;
 mod settings;
 mod theme;
@@ -93,7 +93,7 @@ pub fn run() {
             settings::plugin,
             i18n::plugin,
             assets::plugin,
-            card_art::plugin,
+            scene::plugin,
             theme::plugin,
             screens::plugin,
             net::plugin,

@@ -11,12 +11,16 @@ use bevy::prelude::*;
 use foodweb_rules::Lang;
 use serde::{Deserialize, Serialize};
 
+pub use super::scene::MotionLevel;
+
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct UserSettings {
     pub lang: Lang,
     pub name: String,
     pub ui_scale: f32,
+    /// How much the table moves (cards flying, turning over).
+    pub motion: MotionLevel,
 }
 
 impl Default for UserSettings {
@@ -25,6 +29,7 @@ impl Default for UserSettings {
             lang: system_lang(),
             name: String::new(),
             ui_scale: 1.0,
+            motion: MotionLevel::Full,
         }
     }
 }
@@ -166,6 +171,7 @@ mod tests {
             lang: Lang::En,
             name: "Ann".into(),
             ui_scale: 1.25,
+            motion: MotionLevel::Reduced,
         };
         let text = ron::to_string(&good).unwrap();
         assert_eq!(UserSettings::parse(&text).unwrap(), good);

@@ -1,191 +1,13 @@
-//! Pieces drawn on several screens: cards, card backs, menu buttons.
+//! Pieces of egui drawn on several screens: menu buttons, a table's bars
+//! and panels, the loading bars.
 
-use bevy_egui::egui::{self, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, Vec2};
+use bevy_egui::egui;
 use foodweb_rules::Lang;
-use foodweb_rules::forest::{CardId, Role, deck};
+use iyes_progress::ProgressTracker;
 
 use foodweb_netcode::client::ClientModel;
 
-use super::{I18n, card_art, theme};
-
-pub const CARD_SIZE: Vec2 = Vec2::new(92.0, 128.0);
-pub const SMALL_CARD: Vec2 = Vec2::new(58.0, 80.0);
-
-fn role_colour(role: Role) -> Color32 {
-    match role {
-        Role::Producer => Color32::from_rgb(74, 124, 62),
-        Role::Herbivore => Color32::from_rgb(160, 124, 70),
-        Role::InsectEater => Color32::from_rgb(86, 112, 150),
-        Role::Predator => Color32::from_rgb(150, 64, 56),
-        Role::Decomposer => Color32::from_rgb(110, 86, 120),
-        Role::DeathAndDecay => Color32::from_rgb(40, 40, 44),
-    }
-}
-
-/// A face-up card: its picture, name, and energy in the top-right corner.
-pub fn card(
-    ui: &mut egui::Ui,
-    card: CardId,
-    size: Vec2,
-    lang: Lang,
-    selected: bool,
-    enabled: bool,
-) -> egui::Response {
-    card_dropped(ui, card, size, lang, selected, enabled, 0.0, 0.0)
-}
-
-/// How far the outer cards of a fanned hand sit below the middle ones.
-pub const FAN_DROP: f32 = 16.0;
-
-/// One card of a hand held as a fan: `at` runs from -1 (leftmost) to 1
-/// (rightmost); outer cards sit lower, a selected card rises.
-pub fn fan_card(
-    ui: &mut egui::Ui,
-    card: CardId,
-    size: Vec2,
-    lang: Lang,
-    selected: bool,
-    enabled: bool,
-    at: f32,
-) -> egui::Response {
-    let drop = if selected {
-        0.0
-    } else {
-        4.0 + (FAN_DROP - 4.0) * at * at
-    };
-    card_dropped(ui, card, size, lang, selected, enabled, drop, FAN_DROP)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn card_dropped(
-    ui: &mut egui::Ui,
-    card: CardId,
-    size: Vec2,
-    lang: Lang,
-    selected: bool,
-    enabled: bool,
-    drop: f32,
-    room: f32,
-) -> egui::Response {
-    let sense = if enabled {
-        Sense::click()
-    } else {
-        Sense::hover()
-    };
-    let (slot, response) = ui.allocate_exact_size(size + Vec2::new(0.0, room), sense);
-    let rect = Rect::from_min_size(slot.min + Vec2::new(0.0, drop), size);
-    let species = deck().card(card);
-    let scale = size.y / CARD_SIZE.y;
-    let painter = ui.painter_at(slot.expand(4.0));
-    let lift = if enabled && response.hovered() {
-        -4.0
-    } else {
-        0.0
-    };
-    let rect = rect.translate(Vec2::new(0.0, lift));
-    let parchment = Color32::from_rgb(240, 234, 214);
-    let role = role_colour(species.role);
-    let mut fill = role.lerp_to_gamma(parchment, 0.55);
-    if !enabled {
-        fill = fill.gamma_multiply(0.6);
-    }
-    painter.rect_filled(rect, CornerRadius::same(8), parchment);
-    painter.rect_filled(rect.shrink(4.0 * scale), CornerRadius::same(6), fill);
-    let border = if selected {
-        Stroke::new(3.0, theme::ACCENT)
-    } else {
-        Stroke::new(1.0, Color32::from_gray(30))
-    };
-    painter.rect_stroke(
-        rect,
-        CornerRadius::same(8),
-        border,
-        egui::StrokeKind::Outside,
-    );
-    // Energy, top right.
-    let badge = Pos2::new(rect.right() - 14.0 * scale, rect.top() + 14.0 * scale);
-    painter.circle_filled(badge, 11.0 * scale, Color32::from_rgb(250, 214, 90));
-    painter.text(
-        badge,
-        egui::Align2::CENTER_CENTER,
-        species.energy.to_string(),
-        FontId::proportional(14.0 * scale),
-        Color32::BLACK,
-    );
-    // Picture: the illustration, or the glyph if it did not load.
-    let art_centre = Pos2::new(rect.center().x, rect.top() + size.y * 0.44);
-    match card_art::texture(ui.ctx(), card) {
-        Some(texture) => {
-            let side = (size.x - 10.0 * scale).min(size.y - 44.0 * scale);
-            let art = Rect::from_center_size(art_centre, Vec2::splat(side));
-            let tint = if enabled {
-                Color32::WHITE
-            } else {
-                Color32::from_gray(170)
-            };
-            painter.image(
-                texture,
-                art,
-                Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
-                tint,
-            );
-        }
-        None => {
-            painter.text(
-                art_centre,
-                egui::Align2::CENTER_CENTER,
-                &species.icon,
-                FontId::proportional(40.0 * scale),
-                Color32::WHITE,
-            );
-        }
-    }
-    // Name.
-    let name_rect = Rect::from_min_max(
-        Pos2::new(rect.left() + 3.0, rect.bottom() - 30.0 * scale),
-        Pos2::new(rect.right() - 3.0, rect.bottom() - 4.0),
-    );
-    painter.rect_filled(name_rect, CornerRadius::same(4), role.gamma_multiply(0.9));
-    let font = FontId::proportional(if lang == Lang::Zh { 13.0 } else { 11.0 } * scale.max(0.8));
-    let galley = painter.layout(
-        species.name.get(lang).to_string(),
-        font,
-        Color32::WHITE,
-        name_rect.width() - 2.0,
-    );
-    painter.galley(
-        name_rect.center() - galley.size() / 2.0,
-        galley,
-        Color32::WHITE,
-    );
-    response.on_hover_text(format!(
-        "{} · {} {}",
-        species.name.get(lang),
-        species.role.name().get(lang),
-        species.energy
-    ))
-}
-
-/// The common back of every card.
-pub fn card_back(ui: &mut egui::Ui, size: Vec2) -> egui::Response {
-    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, CornerRadius::same(6), Color32::from_rgb(30, 70, 44));
-    painter.rect_stroke(
-        rect.shrink(3.0),
-        CornerRadius::same(4),
-        Stroke::new(1.5, theme::ACCENT),
-        egui::StrokeKind::Inside,
-    );
-    if size.x >= 40.0 {
-        painter.circle_stroke(
-            rect.center(),
-            size.x * 0.25,
-            Stroke::new(1.5, theme::ACCENT),
-        );
-    }
-    response
-}
+use super::{I18n, theme};
 
 /// The root of a screen: a `Ui` covering the window, for panels to divide.
 pub fn screen(ctx: &egui::Context) -> egui::Ui {
@@ -202,7 +24,7 @@ pub fn screen(ctx: &egui::Context) -> egui::Ui {
 pub fn menu_button(ui: &mut egui::Ui, text: &str, enabled: bool) -> egui::Response {
     ui.add_enabled(
         enabled,
-        egui::Button::new(egui::RichText::new(text).size(22.0)).min_size(Vec2::new(320.0, 48.0)),
+        egui::Button::new(egui::RichText::new(text).size(22.0)).min_size(egui::vec2(320.0, 48.0)),
     )
 }
 
@@ -404,4 +226,31 @@ pub fn table_bottom(
                 });
             });
     }
+}
+
+/// How far a loading state has come, from 0 to 1.
+pub fn fraction<S: bevy::state::state::FreelyMutableState>(tracker: &ProgressTracker<S>) -> f32 {
+    let g = tracker.get_global_progress();
+    if g.total == 0 {
+        0.0
+    } else {
+        g.done as f32 / g.total as f32
+    }
+}
+
+/// The place of a table's scene while the game's art still loads: its
+/// own progress bar (the art loads when the game is chosen, not before
+/// the title screen).
+pub fn art_loading(screen: &mut egui::Ui, i18n: &I18n, rect: egui::Rect, fraction: f32) {
+    screen.scope_builder(egui::UiBuilder::new().max_rect(rect), |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(rect.height() * 0.4);
+            ui.label(i18n.t("table-art-loading"));
+            ui.add(
+                egui::ProgressBar::new(fraction)
+                    .desired_width(rect.width().min(420.0) * 0.9)
+                    .show_percentage(),
+            );
+        });
+    });
 }

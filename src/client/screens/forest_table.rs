@@ -2,19 +2,22 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use foodweb_rules::forest::{
-    self, CardId, ForestAction, ForestPhase, ForestView, ShowdownOutcome, deck,
-};
+use foodweb_rules::forest::{self, CardId, ForestAction, ForestPhase, ForestView, deck};
 use foodweb_rules::table::{Rejection, SeatId};
 use foodweb_rules::{Bilingual, Lang};
 
 use crate::client::net::{SeatSide, Session, Target, send};
+use crate::client::scene::{self, PointerOnUi, SceneRect};
 use crate::client::screens::HostedAt;
-use crate::client::widgets::{self, CARD_SIZE, SMALL_CARD};
+use crate::client::widgets;
 use crate::client::{I18n, Screen, UserSettings, theme};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
+use iyes_progress::ProgressTracker;
+
+use crate::client::assets::ArtLoad;
+use crate::client::scene::forest::ForestArt;
 
 /// What the player is choosing on the table screen.
 #[derive(Resource, Default)]
@@ -40,7 +43,7 @@ fn seat_name(view: &ForestView, seat: SeatId) -> String {
 
 /// Sends the action to the server; a refusal comes back as the model's
 /// last rejection.
-fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction) {
+pub fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction) {
     send(
         outbox,
         ClientMsg::Act {
@@ -116,163 +119,6 @@ fn top_bar(
     }
 }
 
-fn opponents(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi, lang: Lang) {
-    let count = view.seats.len().saturating_sub(1).max(1) as f32;
-    let per_row = (ui.available_width() / 250.0).floor().clamp(1.0, count);
-    let width = ui.available_width() / per_row - 36.0;
-    let each = |ui: &mut egui::Ui| {
-        for seat in view.seats.iter().filter(|s| Some(s.seat) != view.me) {
-            let active = seat.seat == view.active && view.phase == ForestPhase::Turn;
-            let targeted = state.target == Some(seat.seat);
-            let frame = egui::Frame::group(ui.style())
-                .fill(if targeted {
-                    egui::Color32::from_rgb(60, 84, 50)
-                } else {
-                    theme::PANEL
-                })
-                .stroke(egui::Stroke::new(
-                    if active { 2.0 } else { 1.0 },
-                    if active {
-                        theme::ACCENT
-                    } else {
-                        egui::Color32::from_gray(70)
-                    },
-                ))
-                .inner_margin(8.0);
-            let response = frame
-                .show(ui, |ui| {
-                    ui.set_width(width);
-                    ui.set_max_width(width);
-                    ui.vertical(|ui| {
-                        ui.horizontal(|ui| {
-                            ui.label(egui::RichText::new(&seat.name).strong().size(18.0));
-                            ui.label(i18n.ta("table-cards", &[("n", seat.hand_size.into())]));
-                            if seat.short_hand {
-                                ui.label(
-                                    egui::RichText::new(i18n.t("table-bonus"))
-                                        .small()
-                                        .color(theme::GOOD),
-                                );
-                            }
-                        });
-                        ui.horizontal(|ui| {
-                            ui.spacing_mut().item_spacing.x = 2.0;
-                            for _ in 0..seat.hand_size.min(((width - 10.0) / 16.0) as usize) {
-                                widgets::card_back(ui, egui::vec2(14.0, 24.0));
-                            }
-                        });
-                        ui.label(
-                            egui::RichText::new(i18n.t("table-known"))
-                                .small()
-                                .color(theme::MUTED),
-                        );
-                        if seat.known.is_empty() {
-                            ui.label(
-                                egui::RichText::new(i18n.t("table-known-none"))
-                                    .small()
-                                    .color(theme::MUTED),
-                            );
-                        } else {
-                            ui.horizontal_wrapped(|ui| {
-                                for &c in &seat.known {
-                                    widgets::card(
-                                        ui,
-                                        c,
-                                        egui::vec2(40.0, 56.0),
-                                        lang,
-                                        false,
-                                        false,
-                                    );
-                                }
-                            });
-                        }
-                    });
-                })
-                .response
-                .interact(egui::Sense::click());
-            if response.clicked() {
-                state.target = Some(seat.seat);
-            }
-        }
-    };
-    // One a row (a phone): stacked, so no frame pokes past the edge.
-    if per_row <= 1.0 {
-        ui.vertical(each);
-    } else {
-        ui.horizontal_wrapped(each);
-    }
-}
-
-fn reveal_area(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, lang: Lang) {
-    ui.horizontal(|ui| {
-        if let Some(s) = &view.last_showdown {
-            ui.vertical(|ui| {
-                ui.label(egui::RichText::new(i18n.t("table-last-showdown")).color(theme::MUTED));
-                ui.horizontal(|ui| {
-                    ui.vertical(|ui| {
-                        ui.label(seat_name(view, s.asker));
-                        widgets::card(
-                            ui,
-                            s.asker_card,
-                            SMALL_CARD,
-                            lang,
-                            s.outcome == ShowdownOutcome::AskerTakes,
-                            false,
-                        );
-                    });
-                    ui.label(egui::RichText::new("⚔").size(26.0));
-                    ui.vertical(|ui| {
-                        ui.label(seat_name(view, s.target));
-                        widgets::card(
-                            ui,
-                            s.target_card,
-                            SMALL_CARD,
-                            lang,
-                            s.outcome == ShowdownOutcome::TargetTakes,
-                            false,
-                        );
-                    });
-                });
-                let takes = |who: SeatId, card: CardId| {
-                    let card = i18n.pick(&deck().card(card).name).to_string();
-                    i18n.ta(
-                        "table-takes",
-                        &[("name", seat_name(view, who).into()), ("card", card.into())],
-                    )
-                };
-                let outcome = match s.outcome {
-                    ShowdownOutcome::AskerTakes => takes(s.asker, s.target_card),
-                    ShowdownOutcome::TargetTakes => takes(s.target, s.asker_card),
-                    ShowdownOutcome::StandOff => i18n.t("table-stand-off"),
-                };
-                ui.label(egui::RichText::new(outcome).color(theme::ACCENT));
-            });
-        }
-        if let Some(c) = &view.last_challenge {
-            ui.separator();
-            ui.vertical(|ui| {
-                ui.label(egui::RichText::new(i18n.t("table-last-challenge")).color(theme::MUTED));
-                ui.label(format!(
-                    "{} → {}",
-                    seat_name(view, c.challenger),
-                    seat_name(view, c.target)
-                ));
-                ui.horizontal(|ui| {
-                    widgets::card(ui, c.with, SMALL_CARD, lang, false, false);
-                    ui.label(egui::RichText::new("➡").size(22.0));
-                    widgets::card(ui, c.named, SMALL_CARD, lang, false, false);
-                });
-                let (text, colour) = if c.right {
-                    (i18n.t("table-right"), theme::GOOD)
-                } else {
-                    (i18n.t("table-wrong"), theme::BAD)
-                };
-                ui.label(egui::RichText::new(text).color(colour));
-            });
-        }
-    });
-}
-
 fn actions(
     ui: &mut egui::Ui,
     view: &ForestView,
@@ -330,6 +176,11 @@ fn actions(
                 }
             });
             if !view.opening_turn {
+                ui.label(
+                    egui::RichText::new(i18n.t("table-hint-challenge"))
+                        .small()
+                        .color(theme::MUTED),
+                );
                 ui.separator();
                 ui.horizontal_wrapped(|ui| {
                     ui.label(egui::RichText::new(i18n.t("table-challenge")).strong());
@@ -417,74 +268,6 @@ fn actions(
     action
 }
 
-fn hand(
-    ui: &mut egui::Ui,
-    view: &ForestView,
-    i18n: &I18n,
-    state: &mut TableUi,
-    lang: Lang,
-) -> Option<ForestAction> {
-    let energy = deck().energy(&view.hand);
-    ui.label(i18n.ta(
-        "table-hand",
-        &[("n", view.hand.len().into()), ("energy", energy.into())],
-    ));
-    let choosing = view.phase == ForestPhase::Showdown && view.to_act;
-    let challenging =
-        view.phase == ForestPhase::Turn && view.me == Some(view.active) && !view.opening_turn;
-    let mut action = None;
-    let mut pressed = |card: CardId, selected: bool, state: &mut TableUi| {
-        if choosing {
-            action = Some(ForestAction::PlayCard { card });
-        } else {
-            state.selected = if selected { None } else { Some(card) };
-        }
-    };
-    if widgets::narrow(ui.ctx()) {
-        // A phone: rows of up to six whole cards, each big enough to tap.
-        let gap = 4.0;
-        let width = ((ui.available_width() - 6.0 * gap) / 6.0 - 2.0).min(CARD_SIZE.x);
-        let size = CARD_SIZE * (width / CARD_SIZE.x);
-        ui.horizontal_wrapped(|ui| {
-            ui.spacing_mut().item_spacing = egui::vec2(gap, gap);
-            for &c in &view.hand {
-                let selected = state.selected == Some(c);
-                let r = widgets::card(ui, c, size, lang, selected, choosing || challenging);
-                if r.clicked() {
-                    pressed(c, selected, state);
-                }
-            }
-        });
-        return action;
-    }
-    // The hand is held as a fan that fits the width: cards overlap more,
-    // then shrink (down to two thirds), as the hand grows.
-    let n = view.hand.len().max(1) as f32;
-    let fit = ((ui.available_width() + 0.2 * CARD_SIZE.x * n) / n / CARD_SIZE.x).clamp(0.66, 1.0);
-    let size = CARD_SIZE * fit;
-    let overlap =
-        ((size.x * n - ui.available_width() + 8.0) / (n - 1.0).max(1.0)).clamp(-6.0, size.x * 0.2);
-    egui::ScrollArea::horizontal().show(ui, |ui| {
-        ui.horizontal(|ui| {
-            ui.spacing_mut().item_spacing.x = -overlap;
-            let mid = (n - 1.0) / 2.0;
-            for (i, &c) in view.hand.iter().enumerate() {
-                let selected = state.selected == Some(c);
-                let at = if mid > 0.0 {
-                    (i as f32 - mid) / mid
-                } else {
-                    0.0
-                };
-                let r = widgets::fan_card(ui, c, size, lang, selected, choosing || challenging, at);
-                if r.clicked() {
-                    pressed(c, selected, state);
-                }
-            }
-        });
-    });
-    action
-}
-
 fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
     egui::Grid::new("scores").striped(true).show(ui, |ui| {
         ui.label("");
@@ -519,7 +302,14 @@ fn draw(
     mut next: ResMut<NextState<Screen>>,
     session: Res<Session>,
     hosted: Res<HostedAt>,
+    (mut scene_rect, mut on_ui): (ResMut<SceneRect>, ResMut<PointerOnUi>),
+    art: (
+        Option<Res<ForestArt>>,
+        Option<Res<ProgressTracker<ArtLoad>>>,
+    ),
 ) -> Result {
+    let art_ready = art.0.is_some();
+    let progress = art.1.map_or(0.0, |p| widgets::fraction(&p));
     // A LAN table returns to its lobby; a table against bots to the title.
     let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
     let ctx = contexts.ctx_mut()?;
@@ -549,32 +339,27 @@ fn draw(
         ui.separator();
         widgets::log_and_notes(ui, &i18n, &model, 0.65, 0.0);
     });
+    let mut rest = None;
     if table_shown {
-        egui::Panel::bottom("table-hand")
-            .min_size(CARD_SIZE.y + widgets::FAN_DROP + 50.0)
-            .show(&mut screen, |ui| {
-                if let Some(a) = hand(ui, &view, &i18n, &mut state, lang) {
-                    action = Some(a);
-                }
-            });
-        egui::CentralPanel::default().show(&mut screen, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                opponents(ui, &view, &i18n, &mut state, lang);
-                if !model.host_views.is_empty() {
-                    host_hands(ui, &model, &i18n, lang);
-                }
-                ui.separator();
-                if let Some(a) = actions(ui, &view, &i18n, &mut state) {
-                    action = Some(a);
-                }
-                if let Some(e) = &state.error {
-                    ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-                }
-                ui.separator();
-                reveal_area(ui, &view, &i18n, lang);
-            });
+        egui::Panel::bottom("table-actions").show(&mut screen, |ui| {
+            if let Some(a) = actions(ui, &view, &i18n, &mut state) {
+                action = Some(a);
+            }
+            if let Some(e) = &state.error {
+                ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+            }
+            if !model.host_views.is_empty() {
+                host_hands(ui, &model, &i18n, lang);
+            }
         });
+        let free = screen.available_rect_before_wrap();
+        if art_ready {
+            rest = Some(free);
+        } else {
+            widgets::art_loading(&mut screen, &i18n, free, progress);
+        }
     }
+    scene::claim_rest(ctx, rest, &mut scene_rect, &mut on_ui);
     if state.show_rules {
         let mut open = true;
         egui::Window::new(i18n.t("table-rules"))

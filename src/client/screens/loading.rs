@@ -9,16 +9,7 @@ use crate::client::{Screen, theme, widgets};
 fn draw(mut contexts: EguiContexts, progress: Option<Res<ProgressTracker<Screen>>>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
-    let fraction = progress
-        .map(|p| {
-            let g = p.get_global_progress();
-            if g.total == 0 {
-                0.0
-            } else {
-                g.done as f32 / g.total as f32
-            }
-        })
-        .unwrap_or(0.0);
+    let fraction = progress.map_or(0.0, |p| widgets::fraction(&p));
     egui::CentralPanel::default().show(&mut screen, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(ui.available_height() * 0.38);

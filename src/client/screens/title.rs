@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::client::net::{Session, Target, host_on_lan, serve_web_client};
 use crate::client::screens::{HostedAt, WebAt};
+use crate::client::settings::MotionLevel;
 use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, web, widgets};
 use foodweb_netcode::server::Listeners;
 
@@ -112,16 +113,27 @@ fn draw(
                         .show_value(false),
                 );
             };
+            let mut motion = settings.motion;
+            let motion_choice = |ui: &mut egui::Ui, motion: &mut MotionLevel| {
+                ui.label(i18n.t("menu-motion"));
+                for (level, key) in [
+                    (MotionLevel::Full, "menu-motion-full"),
+                    (MotionLevel::Reduced, "menu-motion-reduced"),
+                    (MotionLevel::Off, "menu-motion-off"),
+                ] {
+                    ui.selectable_value(motion, level, i18n.t(key));
+                }
+            };
             if narrow {
                 // A phone: one setting a line, each centred.
-                for row in 0..2 {
+                for row in 0..3 {
                     ui.horizontal(|ui| {
-                        let width = if row == 0 { 230.0 } else { 260.0 };
+                        let width = [230.0, 260.0, 250.0][row];
                         ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                        if row == 0 {
-                            language(ui, &mut lang);
-                        } else {
-                            text_size(ui, &mut scale);
+                        match row {
+                            0 => language(ui, &mut lang),
+                            1 => text_size(ui, &mut scale),
+                            _ => motion_choice(ui, &mut motion),
                         }
                     });
                 }
@@ -133,6 +145,13 @@ fn draw(
                     ui.add_space(18.0);
                     text_size(ui, &mut scale);
                 });
+                ui.horizontal(|ui| {
+                    ui.add_space(((ui.available_width() - 250.0) / 2.0).max(0.0));
+                    motion_choice(ui, &mut motion);
+                });
+            }
+            if motion != settings.motion {
+                settings.motion = motion;
             }
             if lang != settings.lang {
                 settings.lang = lang;

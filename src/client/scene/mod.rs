@@ -1,0 +1,346 @@
+//! The play area of a table as a Bevy 2D scene: cards, boards and tokens
+//! are `Sprite`s, placed from the seat's view, picked with the pointer or a
+//! finger, and moved to tell what just happened. egui keeps the panels
+//! around it (top bar, side panel, actions, dialogs); each frame the table
+//! screen says which part of the window is left for the scene
+//! ([`SceneRect`]).
+//!
+//! Motion is driven by what the client received, never by the rules: a
+//! game's scene module lays its pieces out from the view (`Home`), and a
+//! piece that moved, appeared or turned over gets a [`Motion`] or a
+//! [`Flip`]. Every motion ends within [`SETTLE_SECS`] of the update that
+//! caused it, so the newest state shows within 300 ms; an update that
+//! arrives while pieces still move first puts them where they were going
+//! ([`finish_motions`]). The player's [`MotionLevel`] shortens or turns off
+//! the motion; a table joined mid-game is laid out without any.
+
+pub mod forest;
+#[cfg(feature = "dev")]
+pub mod frames;
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use serde::{Deserialize, Serialize};
+
+use super::{Screen, UserSettings};
+
+/// Every motion ends this long after the update that started it.
+pub const SETTLE_SECS: f32 = 0.3;
+
+/// How much the table moves: the player's setting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MotionLevel {
+    #[default]
+    Full,
+    /// Half as long, no flights across the table.
+    Reduced,
+    /// Pieces jump to their places.
+    Off,
+}
+
+impl MotionLevel {
+    /// The share of [`SETTLE_SECS`] a motion may take.
+    pub fn factor(self) -> f32 {
+        match self {
+            MotionLevel::Full => 1.0,
+            MotionLevel::Reduced => 0.5,
+            MotionLevel::Off => 0.0,
+        }
+    }
+}
+
+/// The part of the window the scene may use, in world units (logical
+/// pixels, origin at the window's centre, y up); `None` while a screen
+/// shows no table (a phone's side tab, a dialog filling the screen).
+#[derive(Resource, Default, Clone, Copy, PartialEq, Debug)]
+pub struct SceneRect(pub Option<Rect>);
+
+/// Whether the pointer is over an egui panel or window, so the sprites
+/// under it ignore it.
+#[derive(Resource, Default)]
+pub struct PointerOnUi(pub bool);
+
+/// Every entity of a table's scene: despawned when the table screen goes.
+#[derive(Component)]
+pub struct SceneItem;
+
+/// Where a piece rests, as the view places it.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Home(pub Transform);
+
+/// A piece on its way home: from `from`, starting `delay` seconds after
+/// `start`, over `secs`.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Motion {
+    pub from: Transform,
+    pub start: f32,
+    pub delay: f32,
+    pub secs: f32,
+}
+
+/// A card turning over: it shows its back until halfway, then its face.
+#[derive(Component, Clone, Debug)]
+pub struct Flip {
+    pub start: f32,
+    pub delay: f32,
+    pub secs: f32,
+    pub face: Option<Handle<Image>>,
+}
+
+/// Parts of a card shown only face up (art, name, energy).
+#[derive(Component)]
+pub struct FaceOnly;
+
+/// A piece raised (and enlarged) while the pointer is over it.
+#[derive(Component, Default, Clone, Copy)]
+pub struct Lift {
+    pub on: bool,
+    /// How far up, in world units.
+    pub rise: f32,
+    /// Scale while lifted (small cards grow to be read).
+    pub zoom: f32,
+}
+
+/// A piece the player is dragging: it follows the pointer, not its home.
+#[derive(Component)]
+pub struct Dragging;
+
+/// When the last update arrived and when its last motion ended, for the
+/// frame-time figures (`dev` feature).
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct Settling {
+    pub update_at: Option<f32>,
+    pub moving: bool,
+}
+
+/// Egui's rectangle (points) as a world rectangle.
+pub fn world_rect(ctx: &egui::Context, rect: egui::Rect) -> Rect {
+    let zoom = ctx.zoom_factor();
+    let full = ctx.content_rect();
+    let (w, h) = (full.width() * zoom, full.height() * zoom);
+    let x0 = rect.min.x * zoom - w / 2.0;
+    let x1 = rect.max.x * zoom - w / 2.0;
+    let y0 = h / 2.0 - rect.max.y * zoom;
+    let y1 = h / 2.0 - rect.min.y * zoom;
+    Rect::new(x0, y0, x1, y1)
+}
+
+/// Called by a table screen after its panels: the rest is the scene's,
+/// and whether the pointer is on egui rather than on it.
+pub fn claim_rest(
+    ctx: &egui::Context,
+    rest: Option<egui::Rect>,
+    rect: &mut SceneRect,
+    on_ui: &mut PointerOnUi,
+) {
+    let new = rest.filter(|r| r.width() > 40.0 && r.height() > 40.0);
+    let world = new.map(|r| world_rect(ctx, r));
+    if rect.0 != world {
+        rect.0 = world;
+    }
+    let over = ctx.pointer_latest_pos().is_some_and(|p| {
+        new.is_none_or(|r| !r.contains(p))
+            || ctx
+                .layer_id_at(p)
+                .is_some_and(|l| l.order != egui::Order::Background)
+    });
+    on_ui.0 = over || ctx.egui_is_using_pointer();
+}
+
+fn ease_out(t: f32) -> f32 {
+    let t = t.clamp(0.0, 1.0);
+    1.0 - (1.0 - t) * (1.0 - t) * (1.0 - t)
+}
+
+fn blend(a: &Transform, b: &Transform, t: f32) -> Transform {
+    Transform {
+        translation: a.translation.lerp(b.translation, t),
+        rotation: a.rotation.slerp(b.rotation, t),
+        scale: a.scale.lerp(b.scale, t),
+    }
+}
+
+/// Moves every piece: toward home along its motion, raised if lifted,
+/// squeezed while it turns over.
+#[allow(clippy::type_complexity)]
+fn animate(
+    mut commands: Commands,
+    time: Res<Time<Real>>,
+    mut pieces: Query<
+        (
+            Entity,
+            &Home,
+            &mut Transform,
+            Option<&Motion>,
+            Option<&Flip>,
+            Option<&Lift>,
+            Option<&mut Sprite>,
+            Option<&Children>,
+        ),
+        Without<Dragging>,
+    >,
+    mut faces: Query<&mut Visibility, With<FaceOnly>>,
+    mut settling: ResMut<Settling>,
+) {
+    let now = time.elapsed_secs();
+    let mut moving = false;
+    for (entity, home, mut transform, motion, flip, lift, sprite, children) in &mut pieces {
+        let mut at = home.0;
+        if let Some(m) = motion {
+            let t = (now - m.start - m.delay) / m.secs.max(1e-3);
+            if t >= 1.0 {
+                commands.entity(entity).remove::<Motion>();
+            } else {
+                at = blend(&m.from, &home.0, ease_out(t));
+                moving = true;
+            }
+        }
+        if let Some(l) = lift
+            && l.on
+        {
+            at.translation.y += l.rise;
+            at.translation.z += 50.0;
+            at.scale *= l.zoom;
+        }
+        if let Some(f) = flip {
+            let t = ((now - f.start - f.delay) / f.secs.max(1e-3)).clamp(0.0, 1.0);
+            if t >= 0.5 {
+                turn_face_up(&mut commands, entity, f, sprite, children, &mut faces);
+            }
+            if t >= 1.0 {
+                commands.entity(entity).remove::<Flip>();
+            } else {
+                at.scale.x *= (1.0 - 2.0 * t).abs().max(0.02);
+                moving = true;
+            }
+        }
+        if *transform != at {
+            *transform = at;
+        }
+    }
+    if settling.moving && !moving {
+        settling.moving = false;
+    }
+    if moving {
+        settling.moving = true;
+    }
+}
+
+fn turn_face_up(
+    _commands: &mut Commands,
+    _entity: Entity,
+    flip: &Flip,
+    sprite: Option<Mut<Sprite>>,
+    children: Option<&Children>,
+    faces: &mut Query<&mut Visibility, With<FaceOnly>>,
+) {
+    if let (Some(mut sprite), Some(face)) = (sprite, &flip.face)
+        && sprite.image != *face
+    {
+        sprite.image = face.clone();
+    }
+    for child in children.into_iter().flatten() {
+        if let Ok(mut v) = faces.get_mut(*child)
+            && *v != Visibility::Inherited
+        {
+            *v = Visibility::Inherited;
+        }
+    }
+}
+
+/// Puts every moving piece where it was going and every turning card face
+/// up: an update that arrives before the last one's motion ended skips it.
+pub fn finish_motions(
+    commands: &mut Commands,
+    moving: impl Iterator<Item = (Entity, Option<Flip>)>,
+    sprites: &mut Query<&mut Sprite>,
+    faces: &mut Query<(&mut Visibility, &ChildOf), With<FaceOnly>>,
+) {
+    for (entity, flip) in moving {
+        commands.entity(entity).remove::<(Motion, Flip)>();
+        if let Some(face) = flip.and_then(|f| f.face)
+            && let Ok(mut s) = sprites.get_mut(entity)
+        {
+            s.image = face;
+        }
+        for (mut v, parent) in faces.iter_mut() {
+            if parent.parent() == entity {
+                *v = Visibility::Inherited;
+            }
+        }
+    }
+}
+
+/// Scene entities go with the table screen.
+fn clear_scene(mut commands: Commands, items: Query<Entity, With<SceneItem>>) {
+    for e in &items {
+        commands.entity(e).despawn();
+    }
+    commands.insert_resource(SceneRect::default());
+}
+
+/// The scene shows only where the screen left room for it.
+fn show_or_hide(
+    rect: Res<SceneRect>,
+    mut roots: Query<&mut Visibility, (With<SceneItem>, Without<ChildOf>)>,
+) {
+    if !rect.is_changed() {
+        return;
+    }
+    let want = if rect.0.is_some() {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    };
+    for mut v in &mut roots {
+        if *v != want {
+            *v = want;
+        }
+    }
+}
+
+/// How long a motion takes at the player's setting.
+pub fn motion_secs(settings: &UserSettings) -> f32 {
+    SETTLE_SECS * settings.motion.factor()
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<SceneRect>()
+        .init_resource::<PointerOnUi>()
+        .init_resource::<Settling>()
+        .add_systems(
+            Update,
+            (show_or_hide, animate)
+                .chain()
+                .run_if(in_state(Screen::Table)),
+        )
+        .add_systems(OnExit(Screen::Table), clear_scene)
+        .add_plugins(forest::plugin);
+    #[cfg(feature = "dev")]
+    app.add_plugins(frames::plugin);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn motion_eases_out_and_ends_at_home() {
+        assert_eq!(ease_out(0.0), 0.0);
+        assert_eq!(ease_out(1.0), 1.0);
+        // Ease-out: more than half the way in the first half of the time.
+        assert!(ease_out(0.5) > 0.5);
+        let a = Transform::from_xyz(0.0, 0.0, 0.0);
+        let b = Transform::from_xyz(100.0, -50.0, 2.0);
+        assert_eq!(blend(&a, &b, 1.0).translation, b.translation);
+    }
+
+    /// Issue 19: "the latest state always shows within 300 ms".
+    #[test]
+    fn every_motion_level_settles_within_300_ms() {
+        for level in [MotionLevel::Full, MotionLevel::Reduced, MotionLevel::Off] {
+            assert!(SETTLE_SECS * level.factor() <= 0.3);
+        }
+        assert_eq!(MotionLevel::Off.factor(), 0.0);
+    }
+}
