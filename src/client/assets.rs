@@ -11,6 +11,7 @@ use foodweb_rules::GameId;
 
 use super::Screen;
 use super::scene::forest::ForestArt;
+use super::scene::gene::GeneArt;
 use super::screens::TableSetup;
 
 /// The UI font's path (as in [`UiAssets`]).
@@ -66,6 +67,7 @@ pub enum ArtLoad {
     #[default]
     Idle,
     Forest,
+    Gene,
     /// What was asked for has loaded.
     Ready,
 }
@@ -104,12 +106,15 @@ fn load_art(
     art: Res<State<ArtLoad>>,
     mut next: ResMut<NextState<ArtLoad>>,
     forest: Option<Res<ForestArt>>,
+    gene: Option<Res<GeneArt>>,
 ) {
     if *art.get() != ArtLoad::Idle && *art.get() != ArtLoad::Ready {
         return;
     }
-    if wanted_game(screen.get(), &setup, &model) == Some(GameId::Forest) && forest.is_none() {
-        next.set(ArtLoad::Forest);
+    match wanted_game(screen.get(), &setup, &model) {
+        Some(GameId::Forest) if forest.is_none() => next.set(ArtLoad::Forest),
+        Some(GameId::Gene) if gene.is_none() => next.set(ArtLoad::Gene),
+        _ => {}
     }
 }
 
@@ -117,10 +122,13 @@ pub fn plugin(app: &mut App) {
     app.init_state::<ArtLoad>()
         .add_plugins((
             ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
-            ProgressPlugin::<ArtLoad>::new().with_state_transition(ArtLoad::Forest, ArtLoad::Ready),
+            ProgressPlugin::<ArtLoad>::new()
+                .with_state_transition(ArtLoad::Forest, ArtLoad::Ready)
+                .with_state_transition(ArtLoad::Gene, ArtLoad::Ready),
         ))
         .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
         .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
+        .add_loading_state(LoadingState::new(ArtLoad::Gene).load_collection::<GeneArt>())
         .add_systems(OnEnter(Screen::Title), load_full_font)
         .add_systems(
             Update,

@@ -5,7 +5,6 @@
 mod assets;
 mod autoplay;
 mod crueler_tour;
-mod gene_map;
 mod gene_tour;
 mod i18n;
 mod net;

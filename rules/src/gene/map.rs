@@ -415,6 +415,17 @@ impl Map {
         .collect()
     }
 
+    /// The rooms a walk from `from` to `to` passes through, both ends
+    /// included, by the fewest steps (for a token's walk on the screen).
+    pub fn path(&self, from: RoomId, to: RoomId, shadow: bool) -> Option<Vec<RoomId>> {
+        pathfinding::directed::dijkstra::dijkstra(
+            &from,
+            |&r| self.neighbours(r, shadow).to_vec(),
+            |&r| r == to,
+        )
+        .map(|(path, _)| path)
+    }
+
     /// Where a player may end a move: any other room within its speed.
     /// Seed: "每轮每个玩家必须移动，步数可以不用完" (everyone must move; steps
     /// may be left unused).

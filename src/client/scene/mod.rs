@@ -17,6 +17,7 @@
 pub mod forest;
 #[cfg(feature = "dev")]
 pub mod frames;
+pub mod gene;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -85,6 +86,30 @@ pub struct Flip {
     pub delay: f32,
     pub secs: f32,
     pub face: Option<Handle<Image>>,
+}
+
+/// A token walking room by room: through `points`, then home, over
+/// `secs` from `start`.
+#[derive(Component, Clone, Debug)]
+pub struct Walk {
+    pub points: Vec<Vec2>,
+    pub start: f32,
+    pub secs: f32,
+}
+
+/// Where a walk along `points` is after `t` (0 to 1) of its time, each
+/// leg taking the same share.
+pub fn along(points: &[Vec2], t: f32) -> Vec2 {
+    match points {
+        [] => Vec2::ZERO,
+        [p] => *p,
+        _ => {
+            let legs = (points.len() - 1) as f32;
+            let x = (t.clamp(0.0, 1.0) * legs).min(legs - 1e-4);
+            let i = x.floor() as usize;
+            points[i].lerp(points[i + 1], x - i as f32)
+        }
+    }
 }
 
 /// Parts of a card shown only face up (art, name, energy).
@@ -176,6 +201,7 @@ fn animate(
             Option<&Lift>,
             Option<&mut Sprite>,
             Option<&Children>,
+            Option<&Walk>,
         ),
         Without<Dragging>,
     >,
@@ -184,8 +210,21 @@ fn animate(
 ) {
     let now = time.elapsed_secs();
     let mut moving = false;
-    for (entity, home, mut transform, motion, flip, lift, sprite, children) in &mut pieces {
+    for (entity, home, mut transform, motion, flip, lift, sprite, children, walk) in &mut pieces {
         let mut at = home.0;
+        if let Some(w) = walk {
+            let t = (now - w.start) / w.secs.max(1e-3);
+            if t >= 1.0 {
+                commands.entity(entity).remove::<Walk>();
+            } else {
+                let mut points = w.points.clone();
+                points.push(home.0.translation.truncate());
+                let p = along(&points, t);
+                at.translation.x = p.x;
+                at.translation.y = p.y;
+                moving = true;
+            }
+        }
         if let Some(m) = motion {
             let t = (now - m.start - m.delay) / m.secs.max(1e-3);
             if t >= 1.0 {
@@ -315,7 +354,7 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), clear_scene)
-        .add_plugins(forest::plugin);
+        .add_plugins((forest::plugin, gene::plugin));
     #[cfg(feature = "dev")]
     app.add_plugins(frames::plugin);
 }
@@ -333,6 +372,16 @@ mod tests {
         let a = Transform::from_xyz(0.0, 0.0, 0.0);
         let b = Transform::from_xyz(100.0, -50.0, 2.0);
         assert_eq!(blend(&a, &b, 1.0).translation, b.translation);
+    }
+
+    /// A walk passes every room of its path in order and ends at the last.
+    #[test]
+    fn a_walk_goes_room_by_room() {
+        let path = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0)];
+        assert_eq!(along(&path, 0.0), Vec2::ZERO);
+        assert_eq!(along(&path, 0.5), Vec2::new(10.0, 0.0));
+        assert!(along(&path, 1.0).distance(Vec2::new(10.0, 10.0)) < 0.01);
+        assert_eq!(along(&path, 0.25), Vec2::new(5.0, 0.0));
     }
 
     /// Issue 19: "the latest state always shows within 300 ms".

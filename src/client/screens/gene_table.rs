@@ -13,9 +13,15 @@ use foodweb_rules::gene::{
 };
 use foodweb_rules::table::SeatId;
 use foodweb_rules::{Bilingual, Lang};
+use iyes_progress::ProgressTracker;
 
-use crate::client::gene_map::{self, Marks, item_colour, item_glyph};
+use crate::client::assets::ArtLoad;
+
 use crate::client::net::{SeatSide, Session, Target, send};
+use crate::client::scene::gene::{
+    self as gene_map, GeneArt, HoveredRoom, MapClicks, Marks, item_colour, item_glyph,
+};
+use crate::client::scene::{self, PointerOnUi, SceneRect};
 use crate::client::screens::HostedAt;
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
@@ -848,6 +854,18 @@ fn line_colour(line: &SettleLine) -> egui::Color32 {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// What the Gene table screen shares with its map scene.
+#[derive(bevy::ecs::system::SystemParam)]
+struct GeneScene<'w> {
+    rect: ResMut<'w, SceneRect>,
+    on_ui: ResMut<'w, PointerOnUi>,
+    clicks: ResMut<'w, MapClicks>,
+    hovered: Res<'w, HoveredRoom>,
+    marks: Option<Res<'w, Marks>>,
+    art: Option<Res<'w, GeneArt>>,
+    tracker: Option<Res<'w, ProgressTracker<ArtLoad>>>,
+}
+
 fn draw(
     mut contexts: EguiContexts,
     model: Res<ClientModel>,
@@ -860,6 +878,8 @@ fn draw(
     hosted: Res<HostedAt>,
     time: Res<Time>,
     mut received: Local<(u64, f64)>,
+    mut commands: Commands,
+    mut scene_io: GeneScene,
 ) -> Result {
     let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
     let Some(view) = model.gene_view().cloned() else {
@@ -975,63 +995,79 @@ fn draw(
     }
     let shown = state.playing.and(shown);
     let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
-    let pulse = ((now * 3.0).sin() * 0.5 + 0.5) as f32;
+    let mut rest = None;
     if table_shown {
-        egui::CentralPanel::default().show(&mut screen, |ui| {
-            let mut marks = Marks {
-                me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
-                my_number: view.me.map(|s| s.index() + 1),
-                gassed: view.gassed.clone(),
-                my_vote: view.vote,
-                ..Default::default()
-            };
+        let mut marks = Marks {
+            me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
+            my_number: view.me.map(|s| s.index() + 1),
+            gassed: view.gassed.clone(),
+            my_vote: view.vote,
+            ..Default::default()
+        };
+        match view.phase {
+            GenePhase::Setup if view.to_act => {
+                marks.pickable = map().spawn_rooms().collect();
+                marks.selected = state.spawn;
+            }
+            GenePhase::Action if view.to_act && !view.moved => {
+                marks.reach = view.reach.iter().copied().collect();
+            }
+            GenePhase::Action if view.to_act && state.aiming => {
+                marks.pickable = map().ids().collect();
+                marks.selected = state.target;
+            }
+            GenePhase::Action if view.to_act => {
+                marks.votable = view.open_floors.clone();
+            }
+            _ => {}
+        }
+        if let Some(line) = current {
+            marks.flash_rooms = line.rooms();
+            marks.flash_floors = line.floors();
+            marks.flash_colour = Some(line_colour(line));
+        }
+        for v in &model.host_views {
+            if let AnyView::Gene(v) = v
+                && let (Some(s), Some(r)) = (v.me, v.room)
+            {
+                marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
+            }
+        }
+        // The map is the scene's; what the pointer is on shows here.
+        let free = screen.available_rect_before_wrap();
+        if let Some(words) = gene_map::hovered_words(scene_io.hovered.0, &marks, lang) {
+            egui::Area::new(egui::Id::new("gene-hover"))
+                .fixed_pos(free.left_top() + egui::vec2(8.0, 6.0))
+                .show(ctx, |ui| {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(words));
+                });
+        }
+        if scene_io.art.is_some() {
+            rest = Some(free);
+        } else {
+            let progress = scene_io
+                .tracker
+                .as_ref()
+                .map_or(0.0, |p| widgets::fraction(p));
+            widgets::art_loading(&mut screen, &i18n, free, progress);
+        }
+        if scene_io.marks.as_deref() != Some(&marks) {
+            commands.insert_resource(marks);
+        }
+        let clicks = std::mem::take(&mut *scene_io.clicks);
+        if let Some(room) = clicks.room {
             match view.phase {
-                GenePhase::Setup if view.to_act => {
-                    marks.pickable = map().spawn_rooms().collect();
-                    marks.selected = state.spawn;
-                }
-                GenePhase::Action if view.to_act && !view.moved => {
-                    marks.reach = view.reach.iter().copied().collect();
-                }
-                GenePhase::Action if view.to_act && state.aiming => {
-                    marks.pickable = map().ids().collect();
-                    marks.selected = state.target;
-                }
-                GenePhase::Action if view.to_act => {
-                    marks.votable = view.open_floors.clone();
-                }
+                GenePhase::Setup => state.spawn = Some(room),
+                GenePhase::Action if state.aiming => state.target = Some(room),
+                GenePhase::Action => action = Some(GeneAction::Move { to: room }),
                 _ => {}
             }
-            if let Some(line) = current {
-                marks.flash_rooms = line.rooms();
-                marks.flash_floors = line.floors();
-                marks.flash_colour = Some(line_colour(line));
-            }
-            for v in &model.host_views {
-                if let AnyView::Gene(v) = v
-                    && let (Some(s), Some(r)) = (v.me, v.room)
-                {
-                    marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
-                }
-            }
-            // A narrow screen (a phone) pans the map sideways: it is never
-            // drawn narrower than every room's name needs.
-            let input = egui::ScrollArea::horizontal()
-                .show(ui, |ui| gene_map::draw(ui, &marks, lang, pulse))
-                .inner;
-            if let Some(room) = input.room {
-                match view.phase {
-                    GenePhase::Setup => state.spawn = Some(room),
-                    GenePhase::Action if state.aiming => state.target = Some(room),
-                    GenePhase::Action => action = Some(GeneAction::Move { to: room }),
-                    _ => {}
-                }
-            }
-            if let Some(floor) = input.floor {
-                action = Some(GeneAction::Vote { floor });
-            }
-        });
+        }
+        if let Some(floor) = clicks.floor {
+            action = Some(GeneAction::Vote { floor });
+        }
     }
+    scene::claim_rest(ctx, rest, &mut scene_io.rect, &mut scene_io.on_ui);
     if let (Some((round, _)), Some(n)) = (state.playing, shown) {
         egui::Window::new(match lang {
             Lang::Zh => format!("第 {round} 轮结算"),

@@ -1,0 +1,1033 @@
+//! Gene Survival's map as sprites: the two wings in cross-section, floor by
+//! floor, with their rooms, stairs, the bridge (廊桥) and the helicopter
+//! between the roofs, each an illustration from `art/table/gene-*.svg`;
+//! tokens, item chips and gas are sprites on it. Drawn from the map data
+//! and whatever the seat's view lets it mark ([`Marks`], set each frame by
+//! the Gene table screen): its own token, where it can go and at what
+//! cost, gassed floors, and the rooms a settlement names.
+//!
+//! What moves: the seat's own token walks its path room by room (over the
+//! stairs and the bridge) when its room changes; gas rolls over a floor
+//! that has just been gassed; the rooms a settlement line names pulse.
+//! Another seat's token shows only on the host seat, which sees everyone.
+//! A phone pans the map sideways by dragging it: it is never drawn
+//! narrower than its room names need.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::text::{LineBreak, TextBounds, TextLayout};
+use bevy_asset_loader::prelude::*;
+use bevy_egui::egui::Color32;
+use foodweb_rules::Lang;
+use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
+
+use super::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
+use crate::client::assets::{FullFont, UiAssets};
+use crate::client::{I18n, Screen, UserSettings};
+
+/// The narrowest the map is laid out, in world units (logical pixels).
+pub const MIN_WIDTH: f32 = 660.0;
+
+/// Gene Survival's art: loaded when a Gene table is chosen.
+#[derive(AssetCollection, Resource)]
+pub struct GeneArt {
+    #[asset(path = "table/gene-room.png")]
+    pub room: Handle<Image>,
+    #[asset(path = "table/gene-stairs.png")]
+    pub stairs: Handle<Image>,
+    #[asset(path = "table/gene-surgery.png")]
+    pub surgery: Handle<Image>,
+    #[asset(path = "table/gene-morgue.png")]
+    pub morgue: Handle<Image>,
+    #[asset(path = "table/gene-roof.png")]
+    pub roof: Handle<Image>,
+    #[asset(path = "table/gene-bridge.png")]
+    pub bridge: Handle<Image>,
+    #[asset(path = "table/gene-helicopter.png")]
+    pub helicopter: Handle<Image>,
+    #[asset(path = "table/gene-token.png")]
+    pub token: Handle<Image>,
+    #[asset(path = "table/gene-gas.png")]
+    pub gas: Handle<Image>,
+    #[asset(path = "table/gene-chip.png")]
+    pub chip: Handle<Image>,
+}
+
+/// What to mark on the map this frame (the Gene table screen sets it).
+#[derive(Resource, Default, Clone, PartialEq, Debug)]
+pub struct Marks {
+    /// The viewer's room and whether it is a shadow.
+    pub me: Option<(RoomId, bool)>,
+    /// The viewer's seat number, shown on its token.
+    pub my_number: Option<usize>,
+    /// Rooms the viewer may click, with the steps each costs.
+    pub reach: BTreeMap<RoomId, u32>,
+    /// Clickable without a cost (choosing a spawn or a rocket's target).
+    pub pickable: Vec<RoomId>,
+    pub selected: Option<RoomId>,
+    pub gassed: Vec<FloorId>,
+    /// Floors that can be voted for (drawn with a ballot).
+    pub votable: Vec<FloorId>,
+    pub my_vote: Option<FloorId>,
+    /// A settlement line being played: rooms and floors to flash.
+    pub flash_rooms: Vec<RoomId>,
+    pub flash_floors: Vec<FloorId>,
+    pub flash_colour: Option<Color32>,
+    /// Other tokens to draw (the host seat sees everyone): room, number, shadow.
+    pub others: Vec<(RoomId, usize, bool)>,
+}
+
+/// What the player clicked on the map, for the table screen to act on.
+#[derive(Resource, Default)]
+pub struct MapClicks {
+    pub room: Option<RoomId>,
+    pub floor: Option<FloorId>,
+}
+
+pub fn item_colour(kind: ItemKind) -> Color32 {
+    match kind {
+        ItemKind::Water => Color32::from_rgb(80, 150, 230),
+        ItemKind::Food => Color32::from_rgb(210, 150, 60),
+        ItemKind::Gold => Color32::from_rgb(240, 200, 60),
+        ItemKind::Medicine => Color32::from_rgb(230, 80, 90),
+        ItemKind::Alcohol => Color32::from_rgb(160, 90, 200),
+        ItemKind::Adrenaline => Color32::from_rgb(250, 120, 40),
+        ItemKind::Rocket => Color32::from_rgb(90, 110, 80),
+    }
+}
+
+/// A card's short mark: one character in Chinese, a letter or two in English.
+pub fn item_glyph(kind: ItemKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (ItemKind::Water, Lang::Zh) => "水",
+        (ItemKind::Food, Lang::Zh) => "粮",
+        (ItemKind::Gold, Lang::Zh) => "金",
+        (ItemKind::Medicine, Lang::Zh) => "药",
+        (ItemKind::Alcohol, Lang::Zh) => "酒",
+        (ItemKind::Adrenaline, Lang::Zh) => "肾",
+        (ItemKind::Rocket, Lang::Zh) => "火",
+        (ItemKind::Water, _) => "W",
+        (ItemKind::Food, _) => "F",
+        (ItemKind::Gold, _) => "G",
+        (ItemKind::Medicine, _) => "M",
+        (ItemKind::Alcohol, _) => "A",
+        (ItemKind::Adrenaline, _) => "Ad",
+        (ItemKind::Rocket, _) => "R",
+    }
+}
+
+pub fn floor_label(f: FloorId, lang: Lang) -> String {
+    map().floor_name(f).get(lang).to_string()
+}
+
+fn colour(c: Color32) -> Color {
+    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
+}
+
+/// Where each room and floor sits in a map `w` by `h`, y down from the
+/// map's top-left corner.
+pub struct Layout {
+    pub rooms: Vec<Rect>,
+    pub floors: BTreeMap<FloorId, Rect>,
+    pub ground: f32,
+}
+
+pub fn layout(w: f32, h: f32) -> Layout {
+    let m = map();
+    let buildings = m.buildings.len().max(1) as f32;
+    let top_floor = m.rooms.iter().map(|r| r.floor.floor).max().unwrap_or(1) as f32;
+    let cols = m.rooms.iter().map(|r| r.x).max().unwrap_or(0) as f32 + 1.0;
+    let ground = h * 0.06;
+    let sky = h * 0.12;
+    // Room beside each wing for the floor names (which are the ballot).
+    let margin = 86.0_f32.min(w * 0.1);
+    let (left0, width) = (margin, w - 2.0 * margin);
+    let gap = width * 0.12;
+    let bw = (width - gap * (buildings - 1.0)) / buildings;
+    let fh = (h - ground - sky) / top_floor;
+    let cw = bw / cols;
+    let mut rooms = Vec::with_capacity(m.rooms.len());
+    let mut floors = BTreeMap::new();
+    for r in &m.rooms {
+        let b = r.floor.building as f32;
+        // The first wing has its stairs on the left, the second on the
+        // right: the bridge ends face each other across the gap.
+        let col = if r.floor.building % 2 == 1 {
+            cols - 1.0 - r.x as f32
+        } else {
+            r.x as f32
+        };
+        let left = left0 + b * (bw + gap);
+        let bottom = h - ground - (r.floor.floor as f32 - 1.0) * fh;
+        let rect = Rect::new(
+            left + col * cw,
+            bottom - fh,
+            left + (col + 1.0) * cw,
+            bottom,
+        );
+        rooms.push(Rect::from_center_size(
+            rect.center(),
+            rect.size() - Vec2::new(6.0, 8.0),
+        ));
+        // A floor spans its rooms (a roof is only its helipad).
+        floors
+            .entry(r.floor)
+            .and_modify(|band: &mut Rect| *band = band.union(rect))
+            .or_insert(rect);
+    }
+    Layout {
+        rooms,
+        floors,
+        ground,
+    }
+}
+
+/// The map's root: every map piece is its child, so panning moves one
+/// transform.
+#[derive(Component)]
+struct MapRoot;
+
+/// A piece of the map, rebuilt with the marks.
+#[derive(Component)]
+struct MapPiece;
+
+/// A room: click it to go, spawn or aim there.
+#[derive(Component, Clone, Copy)]
+struct RoomSpot(RoomId);
+
+/// A floor's ballot.
+#[derive(Component, Clone, Copy)]
+struct Ballot(FloorId);
+
+/// A token, by seat number (kept across rebuilds so it can walk).
+#[derive(Component, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Token(usize);
+
+/// A sprite whose alpha pulses (what a settlement line names, reach).
+#[derive(Component, Clone, Copy)]
+struct Pulse {
+    base: f32,
+    amp: f32,
+}
+
+/// The room the pointer is on.
+#[derive(Resource, Default)]
+struct Hover(Option<RoomId>);
+
+/// How far the map is panned (a phone), and what it was built from.
+#[derive(Resource, Default)]
+struct Built {
+    marks: Option<Marks>,
+    rect: Option<Rect>,
+    lang: Option<Lang>,
+    /// The map's size and the pan's range.
+    size: Vec2,
+    pan: f32,
+    /// Where each token stood, by seat number.
+    tokens: BTreeMap<usize, RoomId>,
+}
+
+const INK: Color = Color::srgb(0.16, 0.13, 0.12);
+const GOLD: Color = Color::srgb(0.925, 0.745, 0.36);
+
+/// Map coordinates (y down from the map's top-left) in the root's space.
+fn at(size: Vec2, p: Vec2) -> Vec2 {
+    Vec2::new(p.x - size.x / 2.0, size.y / 2.0 - p.y)
+}
+
+fn text(
+    font: &Handle<Font>,
+    lang: Lang,
+    s: impl Into<String>,
+    size: f32,
+    colour: Color,
+) -> impl Bundle {
+    (
+        Text2d::new(s.into()),
+        TextFont::from(font.clone()).with_font_size(size),
+        TextColor(colour),
+        TextLayout::new(
+            Justify::Left,
+            if lang == Lang::Zh {
+                LineBreak::AnyCharacter
+            } else {
+                LineBreak::WordBoundary
+            },
+        ),
+        Pickable::IGNORE,
+    )
+}
+
+fn token_colour(shadow: bool, mine: bool) -> Color {
+    match (shadow, mine) {
+        (true, _) => Color::srgba(0.42, 0.33, 0.6, 0.85),
+        (false, true) => Color::srgb(0.9, 0.27, 0.24),
+        (false, false) => Color::srgb(0.27, 0.43, 0.78),
+    }
+}
+
+/// Where a token stands in its room (`slot` counts tokens already there).
+fn token_spot(size: Vec2, room: Rect, slot: usize) -> Vec2 {
+    at(
+        size,
+        Vec2::new(room.max.x - 18.0 - 26.0 * slot as f32, room.min.y + 34.0),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build(
+    commands: &mut Commands,
+    root: Entity,
+    art: &GeneArt,
+    font: &Handle<Font>,
+    lang: Lang,
+    marks: &Marks,
+    size: Vec2,
+    gassed_before: &[FloorId],
+    secs: f32,
+    now: f32,
+) {
+    let m = map();
+    let lay = layout(size.x, size.y);
+    let mut pieces: Vec<Entity> = Vec::new();
+    fn spawn(commands: &mut Commands, pieces: &mut Vec<Entity>, b: (Sprite, Transform)) -> Entity {
+        let e = commands.spawn((MapPiece, b.0, b.1)).id();
+        pieces.push(e);
+        e
+    }
+    let rect_sprite = |image: Option<&Handle<Image>>, c: Color, r: Rect, z: f32| {
+        let mut s = match image {
+            Some(i) => Sprite::from_image(i.clone()),
+            None => Sprite::from_color(Color::WHITE, Vec2::ONE),
+        };
+        s.color = c;
+        s.custom_size = Some(r.size());
+        (
+            s,
+            Transform::from_translation(at(size, r.center()).extend(z)),
+        )
+    };
+    // Sky and ground.
+    let sky = spawn(
+        commands,
+        &mut pieces,
+        rect_sprite(
+            None,
+            Color::srgb(0.094, 0.133, 0.2),
+            Rect::new(0.0, 0.0, size.x, size.y),
+            0.0,
+        ),
+    );
+    commands.entity(sky).observe(pan_map);
+    spawn(
+        commands,
+        &mut pieces,
+        rect_sprite(
+            None,
+            Color::srgb(0.18, 0.23, 0.16),
+            Rect::new(0.0, size.y - lay.ground, size.x, size.y),
+            0.5,
+        ),
+    );
+    // Walls: each floor's band; a roof is only its helipad.
+    for (f, band) in &lay.floors {
+        if m.rooms_on(*f).count() > 1 {
+            let e = spawn(
+                commands,
+                &mut pieces,
+                rect_sprite(None, Color::srgb(0.47, 0.36, 0.3), *band, 1.0),
+            );
+            commands.entity(e).insert(Pickable::IGNORE);
+        }
+    }
+    // The bridge between the two bridge ends.
+    let bridges: Vec<RoomId> = m
+        .ids()
+        .filter(|&r| m.room(r).key.ends_with("bridge"))
+        .collect();
+    if let [a, b] = bridges[..] {
+        let (ra, rb) = (lay.rooms[a.0 as usize], lay.rooms[b.0 as usize]);
+        let (l, r) = if ra.center().x < rb.center().x {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        let y = l.center().y + l.height() * 0.15;
+        let deck = Rect::new(l.max.x, y - 14.0, r.min.x, y + 14.0);
+        let e = spawn(
+            commands,
+            &mut pieces,
+            rect_sprite(Some(&art.bridge), Color::WHITE, deck, 2.0),
+        );
+        commands
+            .entity(e)
+            .insert(Pickable::IGNORE)
+            .with_children(|c| {
+                c.spawn((
+                    text(
+                        font,
+                        lang,
+                        if lang == Lang::Zh { "廊桥" } else { "bridge" },
+                        11.0,
+                        INK,
+                    ),
+                    Transform::from_xyz(0.0, -6.0, 0.5),
+                ));
+            });
+    }
+    // The helicopter above the roofs.
+    let roofs: Vec<Rect> = lay
+        .floors
+        .keys()
+        .filter(|f| m.rooms_on(**f).count() == 1)
+        .filter_map(|f| m.rooms_on(*f).next())
+        .map(|r| lay.rooms[r.0 as usize])
+        .collect();
+    if let [a, b] = roofs[..] {
+        let lift = size.y * 0.07;
+        let (p0, p1) = (
+            Vec2::new(a.center().x, a.min.y),
+            Vec2::new(b.center().x, b.min.y),
+        );
+        let mid = Vec2::new((p0.x + p1.x) / 2.0, p0.y.min(p1.y) - lift);
+        // The route: dots along the arc.
+        for i in 1..24 {
+            let t = i as f32 / 24.0;
+            let u = 1.0 - t;
+            let p = p0 * u * u + mid * 2.0 * u * t + p1 * t * t;
+            let e = spawn(
+                commands,
+                &mut pieces,
+                rect_sprite(
+                    None,
+                    Color::srgb(0.78, 0.82, 0.9),
+                    Rect::from_center_size(p, Vec2::splat(3.0)),
+                    2.0,
+                ),
+            );
+            commands.entity(e).insert(Pickable::IGNORE);
+        }
+        let h = Vec2::new(mid.x, mid.y + lift * 0.5);
+        let e = spawn(
+            commands,
+            &mut pieces,
+            rect_sprite(
+                Some(&art.helicopter),
+                Color::WHITE,
+                Rect::from_center_size(h, Vec2::new(58.0, 34.0)),
+                3.0,
+            ),
+        );
+        let words = if lang == Lang::Zh {
+            format!("直升机 · {} 步", m.costs.helicopter)
+        } else {
+            format!("helicopter · {} steps", m.costs.helicopter)
+        };
+        commands
+            .entity(e)
+            .insert(Pickable::IGNORE)
+            .with_children(|c| {
+                c.spawn((
+                    text(font, lang, words, 11.0, Color::srgb(0.9, 0.9, 0.9)),
+                    Anchor::TOP_CENTER,
+                    Transform::from_xyz(0.0, -20.0, 0.5),
+                ));
+            });
+    }
+    // Rooms.
+    let name_size = if lang == Lang::Zh { 13.0 } else { 12.0 };
+    for id in m.ids() {
+        let room = m.room(id);
+        let r = lay.rooms[id.0 as usize];
+        let stairs = room.key.ends_with("stairs");
+        let roof = room.key.ends_with("roof");
+        let image = match room.function {
+            Some(RoomFunction::Surgery) => &art.surgery,
+            Some(RoomFunction::Morgue) => &art.morgue,
+            None if stairs => &art.stairs,
+            None if roof => &art.roof,
+            None => &art.room,
+        };
+        let reachable = marks.reach.contains_key(&id) || marks.pickable.contains(&id);
+        let dim = !marks.reach.is_empty() && !reachable && marks.me.map(|m| m.0) != Some(id);
+        let tint = if dim {
+            Color::srgb(0.55, 0.55, 0.55)
+        } else {
+            Color::WHITE
+        };
+        let e = spawn(
+            commands,
+            &mut pieces,
+            rect_sprite(Some(image), tint, r, 4.0),
+        );
+        commands
+            .entity(e)
+            .insert(RoomSpot(id))
+            .observe(click_room)
+            .observe(hover_room)
+            .observe(unhover_room)
+            .observe(pan_map);
+        let name_colour = match room.function {
+            Some(RoomFunction::Morgue) => Color::srgb(0.94, 0.94, 0.94),
+            _ if roof => Color::srgb(0.92, 0.92, 0.92),
+            _ => INK,
+        };
+        let (w, h) = (r.width(), r.height());
+        let cost = marks.reach.get(&id).copied();
+        let picked = marks.pickable.contains(&id);
+        let selected = marks.selected == Some(id);
+        let flash = marks.flash_rooms.contains(&id).then(|| {
+            colour(
+                marks
+                    .flash_colour
+                    .unwrap_or(Color32::from_rgb(230, 120, 100)),
+            )
+        });
+        commands.entity(e).with_children(|c| {
+            c.spawn((
+                text(font, lang, room.name.get(lang), name_size, name_colour),
+                TextBounds::new_horizontal(w - 8.0),
+                Anchor::TOP_LEFT,
+                Transform::from_xyz(-w / 2.0 + 4.0, h / 2.0 - 3.0, 0.3),
+            ));
+            // What the room gives, as coloured chips.
+            for (i, kind) in room.draws.iter().enumerate() {
+                let mut chip = Sprite::from_image(art.chip.clone());
+                chip.color = colour(item_colour(*kind));
+                chip.custom_size = Some(Vec2::splat(20.0));
+                c.spawn((
+                    chip,
+                    Transform::from_xyz(-w / 2.0 + 13.0 + 24.0 * i as f32, -h / 2.0 + 13.0, 0.2),
+                    Pickable::IGNORE,
+                ))
+                .with_children(|c| {
+                    c.spawn((
+                        text(font, lang, item_glyph(*kind, lang), 11.0, Color::BLACK),
+                        Transform::from_xyz(0.0, 0.0, 0.1),
+                    ));
+                });
+            }
+            // Where the viewer can go, and what it costs: a pulsing frame.
+            let frame = if selected {
+                Some((Color::WHITE, 4.0, 0.0))
+            } else if cost.is_some() {
+                Some((GOLD, 3.0, 0.35))
+            } else if picked {
+                Some((GOLD.with_alpha(0.7), 2.0, 0.0))
+            } else {
+                None
+            };
+            if let Some((col, width, amp)) = frame {
+                for (dx, dy, fw, fh) in [
+                    (0.0, h / 2.0 - width / 2.0, w, width),
+                    (0.0, -h / 2.0 + width / 2.0, w, width),
+                    (-w / 2.0 + width / 2.0, 0.0, width, h),
+                    (w / 2.0 - width / 2.0, 0.0, width, h),
+                ] {
+                    let mut edge = c.spawn((
+                        Sprite::from_color(col, Vec2::new(fw, fh)),
+                        Transform::from_xyz(dx, dy, 0.4),
+                        Pickable::IGNORE,
+                    ));
+                    if amp > 0.0 {
+                        edge.insert(Pulse {
+                            base: 1.0 - amp,
+                            amp,
+                        });
+                    }
+                }
+            }
+            if let Some(cost) = cost {
+                let mut badge = Sprite::from_image(art.chip.clone());
+                badge.color = GOLD;
+                badge.custom_size = Some(Vec2::splat(22.0));
+                c.spawn((
+                    badge,
+                    Transform::from_xyz(w / 2.0 - 14.0, -h / 2.0 + 13.0, 0.5),
+                    Pickable::IGNORE,
+                ))
+                .with_children(|c| {
+                    c.spawn((
+                        text(font, lang, cost.to_string(), 13.0, Color::BLACK),
+                        Transform::from_xyz(0.0, 0.0, 0.1),
+                    ));
+                });
+            }
+            if let Some(col) = flash {
+                c.spawn((
+                    Sprite::from_color(col.with_alpha(0.4), Vec2::new(w, h)),
+                    Transform::from_xyz(0.0, 0.0, 0.35),
+                    Pulse {
+                        base: 0.25,
+                        amp: 0.35,
+                    },
+                    Pickable::IGNORE,
+                ));
+            }
+        });
+    }
+    // Gas hangs over whole floors; a floor just gassed fills from one end.
+    for (f, band) in &lay.floors {
+        if marks.gassed.contains(f) {
+            let mut s = Sprite::from_image(art.gas.clone());
+            s.custom_size = Some(band.size());
+            let left = at(size, Vec2::new(band.min.x, band.center().y));
+            let home = Transform::from_translation(left.extend(8.0));
+            let e = commands
+                .spawn((
+                    MapPiece,
+                    s,
+                    Anchor::CENTER_LEFT,
+                    home,
+                    Home(home),
+                    Pickable::IGNORE,
+                ))
+                .id();
+            pieces.push(e);
+            if secs > 0.0 && !gassed_before.contains(f) {
+                let mut from = home;
+                from.scale.x = 0.02;
+                commands.entity(e).insert((
+                    from,
+                    Motion {
+                        from,
+                        start: now,
+                        delay: 0.0,
+                        secs,
+                    },
+                ));
+            }
+        }
+        if marks.flash_floors.contains(f) {
+            let e = spawn(
+                commands,
+                &mut pieces,
+                rect_sprite(None, Color::srgba(0.47, 0.9, 0.35, 0.25), *band, 8.5),
+            );
+            commands.entity(e).insert((
+                Pickable::IGNORE,
+                Pulse {
+                    base: 0.15,
+                    amp: 0.25,
+                },
+            ));
+        }
+    }
+    // Floor names beside each wing; a floor that can be voted for is a
+    // ballot to click.
+    for (f, band) in &lay.floors {
+        let left_side = f.building % 2 == 0;
+        let gassed = marks.gassed.contains(f);
+        let mut label = floor_label(*f, lang);
+        if gassed {
+            label = format!("{label}\n{}", if lang == Lang::Zh { "毒气" } else { "gas" });
+        }
+        let colour_text = if gassed {
+            Color::srgb(0.55, 0.9, 0.43)
+        } else {
+            Color::srgb(0.86, 0.86, 0.86)
+        };
+        let x = if left_side {
+            band.min.x - 40.0
+        } else {
+            band.max.x + 40.0
+        };
+        let chip = Rect::from_center_size(Vec2::new(x, band.center().y), Vec2::new(72.0, 34.0));
+        let votable = marks.votable.contains(f);
+        let voted = marks.my_vote == Some(*f);
+        let fill = if voted {
+            GOLD.with_alpha(0.45)
+        } else if votable {
+            Color::srgba(0.93, 0.75, 0.36, 0.18)
+        } else {
+            Color::NONE
+        };
+        let e = spawn(commands, &mut pieces, rect_sprite(None, fill, chip, 9.0));
+        commands.entity(e).with_children(|c| {
+            c.spawn((
+                text(font, lang, label, name_size, colour_text),
+                TextBounds::new_horizontal(70.0),
+                Transform::from_xyz(0.0, 0.0, 0.1),
+            ))
+            .insert(TextLayout::new(Justify::Center, LineBreak::AnyCharacter));
+        });
+        if votable {
+            commands.entity(e).insert(Ballot(*f)).observe(click_ballot);
+        } else {
+            commands.entity(e).insert(Pickable::IGNORE);
+        }
+    }
+    commands.entity(root).add_children(&pieces);
+}
+
+/// Puts the tokens where the marks say; the seat's own walks its path.
+#[allow(clippy::too_many_arguments)]
+fn place_tokens(
+    commands: &mut Commands,
+    root: Entity,
+    art: &GeneArt,
+    font: &Handle<Font>,
+    marks: &Marks,
+    size: Vec2,
+    tokens: &mut BTreeMap<usize, RoomId>,
+    existing: &Query<(Entity, &Token, &Transform)>,
+    renew: bool,
+    secs: f32,
+    now: f32,
+    lang: Lang,
+) {
+    let lay = layout(size.x, size.y);
+    let mut wanted: Vec<(usize, RoomId, bool, bool, usize)> = Vec::new();
+    let mut slots: BTreeMap<RoomId, usize> = BTreeMap::new();
+    if let Some((room, _)) = marks.me {
+        slots.insert(room, 1);
+    }
+    for (room, number, shadow) in &marks.others {
+        let slot = slots.entry(*room).or_default();
+        wanted.push((*number, *room, *shadow, false, *slot));
+        *slot += 1;
+    }
+    if let Some((room, shadow)) = marks.me {
+        wanted.push((marks.my_number.unwrap_or(0), room, shadow, true, 0));
+    }
+    let mut seen = BTreeSet::new();
+    for (number, room, shadow, mine, slot) in wanted {
+        seen.insert(number);
+        let spot = token_spot(size, lay.rooms[room.0 as usize], slot);
+        let home = Transform::from_translation(spot.extend(if mine { 21.0 } else { 20.0 }));
+        let was = tokens.insert(number, room);
+        let found = existing
+            .iter()
+            .filter(|_| !renew)
+            .find(|(_, t, _)| t.0 == number);
+        let e = match found {
+            Some((e, _, _)) => {
+                commands.entity(e).insert(Home(home));
+                e
+            }
+            None => {
+                let mut s = Sprite::from_image(art.token.clone());
+                s.custom_size = Some(Vec2::splat(28.0));
+                s.color = token_colour(shadow, mine);
+                let e = commands
+                    .spawn((
+                        MapPiece,
+                        Token(number),
+                        s,
+                        home,
+                        Home(home),
+                        Pickable::IGNORE,
+                    ))
+                    .with_children(|c| {
+                        c.spawn((
+                            text(font, lang, number.to_string(), 13.0, Color::WHITE),
+                            Transform::from_xyz(0.0, 2.0, 0.1),
+                        ));
+                    })
+                    .id();
+                commands.entity(root).add_child(e);
+                e
+            }
+        };
+        commands.entity(e).insert(Sprite {
+            image: art.token.clone(),
+            custom_size: Some(Vec2::splat(28.0)),
+            color: token_colour(shadow, mine),
+            ..default()
+        });
+        // Only the seat's own token walks (another's path is its secret;
+        // the host seat sees where they are, not how they went).
+        if mine
+            && secs > 0.0
+            && let Some(from) = was.filter(|w| *w != room)
+            && let Some(path) = map().path(from, room, shadow)
+        {
+            let points = path
+                .iter()
+                .map(|r| token_spot(size, lay.rooms[r.0 as usize], 0))
+                .collect();
+            commands.entity(e).insert(Walk {
+                points,
+                start: now,
+                secs,
+            });
+        }
+    }
+    for (e, t, _) in existing.iter().filter(|_| !renew) {
+        if !seen.contains(&t.0) {
+            commands.entity(e).despawn();
+            tokens.remove(&t.0);
+        }
+    }
+}
+
+/// The marks' newest map.
+#[allow(clippy::too_many_arguments)]
+fn sync(
+    mut commands: Commands,
+    marks: Option<Res<Marks>>,
+    rect: Res<SceneRect>,
+    i18n: Res<I18n>,
+    settings: Res<UserSettings>,
+    art: Option<Res<GeneArt>>,
+    fonts: (Res<UiAssets>, Option<Res<FullFont>>, Res<Assets<Font>>),
+    time: Res<Time<Real>>,
+    mut built: ResMut<Built>,
+    roots: Query<Entity, With<MapRoot>>,
+    pieces: Query<Entity, (With<MapPiece>, Without<Token>)>,
+    tokens: Query<(Entity, &Token, &Transform)>,
+    mut root_t: Query<&mut Transform, (With<MapRoot>, Without<Token>)>,
+) {
+    let (Some(marks), Some(art), Some(r)) = (marks, art, rect.0) else {
+        return;
+    };
+    let size = Vec2::new(r.width().max(MIN_WIDTH), r.height());
+    let pan_max = (size.x - r.width()).max(0.0);
+    built.pan = built.pan.clamp(0.0, pan_max);
+    let root = match roots.iter().next() {
+        Some(e) => e,
+        None => commands
+            .spawn((
+                SceneItem,
+                MapRoot,
+                Transform::default(),
+                Visibility::default(),
+            ))
+            .id(),
+    };
+    // The map's centre sits at the rect's centre, shifted by the pan.
+    let centre = Vec2::new(r.min.x + size.x / 2.0 - built.pan, r.center().y);
+    if let Ok(mut t) = root_t.get_mut(root)
+        && t.translation.truncate() != centre
+    {
+        t.translation = centre.extend(0.0);
+    } else if roots.is_empty() {
+        commands
+            .entity(root)
+            .insert(Transform::from_translation(centre.extend(0.0)));
+    }
+    let relaid = built.rect != Some(r) || built.lang != Some(i18n.lang);
+    if !relaid && built.marks.as_ref() == Some(&*marks) {
+        return;
+    }
+    let (ui_font, full_font, font_assets) = fonts;
+    let font = match full_font {
+        Some(f) if font_assets.contains(&f.0) => f.0.clone(),
+        _ => ui_font.ui_font.clone(),
+    };
+    let first = built.marks.is_none();
+    let secs = if first || relaid {
+        0.0
+    } else {
+        motion_secs(&settings)
+    };
+    let now = time.elapsed_secs();
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    // Tokens in another language (their numbers' font) are made anew.
+    let renew = built.lang.is_some_and(|l| l != i18n.lang);
+    if renew {
+        for (e, _, _) in &tokens {
+            commands.entity(e).despawn();
+        }
+    }
+    let gassed_before = built
+        .marks
+        .as_ref()
+        .map(|m| m.gassed.clone())
+        .unwrap_or_default();
+    build(
+        &mut commands,
+        root,
+        &art,
+        &font,
+        i18n.lang,
+        &marks,
+        size,
+        &gassed_before,
+        secs,
+        now,
+    );
+    let mut placed = std::mem::take(&mut built.tokens);
+    if relaid {
+        placed.clear();
+    }
+    let fresh_tokens: Query<(Entity, &Token, &Transform)> = tokens;
+    place_tokens(
+        &mut commands,
+        root,
+        &art,
+        &font,
+        &marks,
+        size,
+        &mut placed,
+        &fresh_tokens,
+        renew,
+        secs,
+        now,
+        i18n.lang,
+    );
+    built.tokens = placed;
+    built.marks = Some(marks.clone());
+    built.rect = Some(r);
+    built.lang = Some(i18n.lang);
+    built.size = size;
+}
+
+fn pulse(time: Res<Time<Real>>, mut sprites: Query<(&Pulse, &mut Sprite)>) {
+    let wave = (time.elapsed_secs() * 3.0).sin() * 0.5 + 0.5;
+    for (p, mut s) in &mut sprites {
+        let a = p.base + p.amp * wave;
+        s.color = s.color.with_alpha(a);
+    }
+}
+
+fn click_room(
+    ev: On<Pointer<Click>>,
+    rooms: Query<&RoomSpot>,
+    marks: Option<Res<Marks>>,
+    mut clicks: ResMut<MapClicks>,
+    on_ui: Res<super::PointerOnUi>,
+    drag: Res<PanDrag>,
+) {
+    if on_ui.0 || drag.0 > 8.0 {
+        return;
+    }
+    let (Ok(room), Some(marks)) = (rooms.get(ev.entity), marks) else {
+        return;
+    };
+    if marks.reach.contains_key(&room.0) || marks.pickable.contains(&room.0) {
+        clicks.room = Some(room.0);
+    }
+}
+
+fn click_ballot(
+    ev: On<Pointer<Click>>,
+    ballots: Query<&Ballot>,
+    mut clicks: ResMut<MapClicks>,
+    on_ui: Res<super::PointerOnUi>,
+) {
+    if on_ui.0 {
+        return;
+    }
+    if let Ok(b) = ballots.get(ev.entity) {
+        clicks.floor = Some(b.0);
+    }
+}
+
+/// How far the current drag went (a drag pans; it is not a click).
+#[derive(Resource, Default)]
+struct PanDrag(f32);
+
+fn pan_map(
+    ev: On<Pointer<Drag>>,
+    mut built: ResMut<Built>,
+    rect: Res<SceneRect>,
+    mut drag: ResMut<PanDrag>,
+) {
+    let p = ev.event();
+    drag.0 = p.event.distance.length();
+    let Some(r) = rect.0 else { return };
+    let pan_max = (built.size.x - r.width()).max(0.0);
+    built.pan = (built.pan - p.event.delta.x).clamp(0.0, pan_max);
+}
+
+fn drag_done(_ev: On<Pointer<DragEnd>>, mut drag: ResMut<PanDrag>) {
+    drag.0 = 0.0;
+}
+
+fn hover_room(ev: On<Pointer<Over>>, rooms: Query<&RoomSpot>, mut hover: ResMut<Hover>) {
+    if let Ok(r) = rooms.get(ev.entity) {
+        hover.0 = Some(r.0);
+    }
+}
+
+fn unhover_room(ev: On<Pointer<Out>>, rooms: Query<&RoomSpot>, mut hover: ResMut<Hover>) {
+    if let Ok(r) = rooms.get(ev.entity)
+        && hover.0 == Some(r.0)
+    {
+        hover.0 = None;
+    }
+}
+
+/// The hovered room's name, what it gives and its cost, for the screen's
+/// status line.
+pub fn hovered_words(hover: Option<RoomId>, marks: &Marks, lang: Lang) -> Option<String> {
+    let id = hover?;
+    let m = map();
+    let room = m.room(id);
+    let mut tip = room.name.get(lang).to_string();
+    if !room.draws.is_empty() {
+        let names: Vec<&str> = room
+            .draws
+            .iter()
+            .map(|k| items().get(*k).name.get(lang))
+            .collect();
+        tip.push_str(if lang == Lang::Zh {
+            " · 可抽："
+        } else {
+            " · draws: "
+        });
+        tip.push_str(&names.join(", "));
+    }
+    if let Some(cost) = marks.reach.get(&id) {
+        tip.push_str(&if lang == Lang::Zh {
+            format!(" · {cost} 步可达")
+        } else {
+            format!(" · {cost} step(s) away")
+        });
+    }
+    Some(tip)
+}
+
+/// The room under the pointer, if any.
+#[derive(Resource, Default, Clone, Copy)]
+pub struct HoveredRoom(pub Option<RoomId>);
+
+fn share_hover(hover: Res<Hover>, mut shared: ResMut<HoveredRoom>) {
+    if shared.0 != hover.0 {
+        shared.0 = hover.0;
+    }
+}
+
+fn forget(mut commands: Commands) {
+    commands.insert_resource(Built::default());
+    commands.insert_resource(Hover::default());
+    commands.remove_resource::<Marks>();
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Built>()
+        .init_resource::<MapClicks>()
+        .init_resource::<Hover>()
+        .init_resource::<HoveredRoom>()
+        .init_resource::<PanDrag>()
+        .add_observer(drag_done)
+        .add_systems(
+            Update,
+            (sync, pulse, share_hover)
+                .run_if(in_state(Screen::Table))
+                .before(super::animate),
+        )
+        .add_systems(OnExit(Screen::Table), forget);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The map fits the area it is given, and no two rooms overlap.
+    #[test]
+    fn rooms_fit_and_do_not_overlap() {
+        let lay = layout(900.0, 520.0);
+        for (i, a) in lay.rooms.iter().enumerate() {
+            assert!(a.min.x >= 0.0 && a.max.x <= 900.0 && a.min.y >= 0.0 && a.max.y <= 520.0);
+            for b in &lay.rooms[i + 1..] {
+                assert!(a.intersect(*b).is_empty(), "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+}
