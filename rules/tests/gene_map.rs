@@ -182,3 +182,27 @@ fn a_bad_map_is_refused_with_a_reason() {
         );
     }
 }
+
+/// Seed: "不同楼层需要通过楼梯上下" — a walk from a ground-floor room to a room
+/// upstairs (what a token's walk on the screen follows, `Map::path`) goes
+/// through the stairs, one linked room at a time, and costs what
+/// `reachable` says.
+#[test]
+fn a_path_walks_linked_rooms_through_the_stairs() {
+    let m = map();
+    let (from, to) = (id("e1-lobby"), id("e2-ward"));
+    let path = m.path(from, to, false).expect("the ward can be walked to");
+    assert_eq!(path.first(), Some(&from));
+    assert_eq!(path.last(), Some(&to));
+    assert!(path.contains(&id("e1-stairs")) && path.contains(&id("e2-stairs")));
+    let mut cost = 0;
+    for leg in path.windows(2) {
+        let step = m
+            .neighbours(leg[0], false)
+            .iter()
+            .find(|(r, _)| *r == leg[1])
+            .map(|(_, c)| *c);
+        cost += step.expect("each leg joins linked rooms");
+    }
+    assert_eq!(Some(&cost), m.reachable(from, 99, false).get(&to));
+}
