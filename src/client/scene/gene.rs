@@ -53,6 +53,8 @@ pub struct GeneArt {
     pub gas: Handle<Image>,
     #[asset(path = "table/gene-chip.png")]
     pub chip: Handle<Image>,
+    #[asset(path = "table/gene-card.png")]
+    pub card: Handle<Image>,
 }
 
 /// What to mark on the map this frame (the Gene table screen sets it).
@@ -77,6 +79,9 @@ pub struct Marks {
     pub flash_colour: Option<Color32>,
     /// Other tokens to draw (the host seat sees everyone): room, number, shadow.
     pub others: Vec<(RoomId, usize, bool)>,
+    /// The seat's item cards, under the map, and whether a click leaves one.
+    pub hand: Vec<ItemKind>,
+    pub hand_clickable: bool,
 }
 
 /// What the player clicked on the map, for the table screen to act on.
@@ -84,6 +89,8 @@ pub struct Marks {
 pub struct MapClicks {
     pub room: Option<RoomId>,
     pub floor: Option<FloorId>,
+    /// A card of the hand, to leave it in the room.
+    pub card: Option<ItemKind>,
 }
 
 pub fn item_colour(kind: ItemKind) -> Color32 {
@@ -212,9 +219,21 @@ struct Pulse {
     amp: f32,
 }
 
-/// The room the pointer is on.
-#[derive(Resource, Default)]
-struct Hover(Option<RoomId>);
+/// What the pointer is on: a room or a card of the hand.
+#[derive(Resource, Default, Clone, Copy, PartialEq, Debug)]
+pub enum Hover {
+    #[default]
+    Nothing,
+    Room(RoomId),
+    Card(ItemKind),
+}
+
+/// A card of the seat's hand, by its place in the hand.
+#[derive(Component, Clone, Copy)]
+struct HandCard(ItemKind);
+
+/// The height of the strip under the map that holds the hand.
+const HAND_STRIP: f32 = 92.0;
 
 /// How far the map is panned (a phone), and what it was built from.
 #[derive(Resource, Default)]
@@ -253,7 +272,7 @@ fn text(
             if lang == Lang::Zh {
                 LineBreak::AnyCharacter
             } else {
-                LineBreak::WordBoundary
+                LineBreak::WordOrCharacter
             },
         ),
         Pickable::IGNORE,
@@ -763,6 +782,46 @@ fn place_tokens(
     }
 }
 
+/// One item card of the hand: its colour band with the item's mark, and
+/// its name.
+#[allow(clippy::too_many_arguments)]
+fn spawn_hand_card(
+    commands: &mut Commands,
+    art: &GeneArt,
+    font: &Handle<Font>,
+    lang: Lang,
+    kind: ItemKind,
+    size: Vec2,
+    home: Transform,
+) -> Entity {
+    let mut base = Sprite::from_image(art.card.clone());
+    base.custom_size = Some(size);
+    let tint = colour(item_colour(kind));
+    commands
+        .spawn((SceneItem, HandCard(kind), base, home, Home(home)))
+        .with_children(|c| {
+            c.spawn((
+                Sprite::from_color(tint, Vec2::new(size.x * 0.83, size.y * 0.6)),
+                Transform::from_xyz(0.0, size.y * 0.12, 0.1),
+                Pickable::IGNORE,
+            ));
+            c.spawn((
+                text(font, lang, item_glyph(kind, lang), 20.0, Color::BLACK),
+                Transform::from_xyz(0.0, size.y * 0.12, 0.2),
+            ));
+            c.spawn((
+                text(font, lang, items().get(kind).name.get(lang), 11.0, INK),
+                TextBounds::new_horizontal(size.x - 6.0),
+                Transform::from_xyz(0.0, -size.y * 0.33, 0.2),
+            ))
+            .insert(TextLayout::new(Justify::Center, LineBreak::AnyCharacter));
+        })
+        .observe(click_card)
+        .observe(hover_room)
+        .observe(unhover_room)
+        .id()
+}
+
 /// The marks' newest map.
 #[allow(clippy::too_many_arguments)]
 fn sync(
@@ -777,13 +836,16 @@ fn sync(
     mut built: ResMut<Built>,
     roots: Query<Entity, With<MapRoot>>,
     pieces: Query<Entity, (With<MapPiece>, Without<Token>)>,
+    hand: Query<Entity, With<HandCard>>,
     tokens: Query<(Entity, &Token, &Transform)>,
     mut root_t: Query<&mut Transform, (With<MapRoot>, Without<Token>)>,
 ) {
     let (Some(marks), Some(art), Some(r)) = (marks, art, rect.0) else {
         return;
     };
-    let size = Vec2::new(r.width().max(MIN_WIDTH), r.height());
+    // The hand takes a strip under the map.
+    let map_rect = Rect::new(r.min.x, r.min.y + HAND_STRIP, r.max.x, r.max.y);
+    let size = Vec2::new(map_rect.width().max(MIN_WIDTH), map_rect.height());
     let pan_max = (size.x - r.width()).max(0.0);
     built.pan = built.pan.clamp(0.0, pan_max);
     let root = match roots.iter().next() {
@@ -798,7 +860,7 @@ fn sync(
             .id(),
     };
     // The map's centre sits at the rect's centre, shifted by the pan.
-    let centre = Vec2::new(r.min.x + size.x / 2.0 - built.pan, r.center().y);
+    let centre = Vec2::new(r.min.x + size.x / 2.0 - built.pan, map_rect.center().y);
     if let Ok(mut t) = root_t.get_mut(root)
         && t.translation.truncate() != centre
     {
@@ -871,6 +933,46 @@ fn sync(
         i18n.lang,
     );
     built.tokens = placed;
+    // The hand: a row of cards under the map; a new card flies in from the
+    // seat's own token.
+    let token_at = marks.me.map(|(room, _)| {
+        let lay = layout(size.x, size.y);
+        centre + token_spot(size, lay.rooms[room.0 as usize], 0)
+    });
+    let had: Vec<ItemKind> = built
+        .marks
+        .as_ref()
+        .map(|m| m.hand.clone())
+        .unwrap_or_default();
+    for e in &hand {
+        commands.entity(e).despawn();
+    }
+    let n = marks.hand.len();
+    let card = Vec2::new(60.0, 80.0);
+    let step = ((r.width() - 16.0 - card.x) / n.saturating_sub(1).max(1) as f32).min(card.x + 8.0);
+    let total = card.x + step * n.saturating_sub(1) as f32;
+    for (i, kind) in marks.hand.iter().enumerate() {
+        let x = r.center().x - total / 2.0 + card.x / 2.0 + step * i as f32;
+        let home = Transform::from_xyz(x, r.min.y + HAND_STRIP / 2.0, 40.0 + i as f32);
+        let e = spawn_hand_card(&mut commands, &art, &font, i18n.lang, *kind, card, home);
+        let new = had.iter().filter(|k| *k == kind).count()
+            < marks.hand[..=i].iter().filter(|k| *k == kind).count();
+        if new
+            && secs > 0.0
+            && let Some(from) = token_at
+        {
+            let from = Transform::from_translation(from.extend(45.0)).with_scale(Vec3::splat(0.3));
+            commands.entity(e).insert((
+                from,
+                Motion {
+                    from,
+                    start: now,
+                    delay: 0.0,
+                    secs,
+                },
+            ));
+        }
+    }
     built.marks = Some(marks.clone());
     built.rect = Some(r);
     built.lang = Some(i18n.lang);
@@ -939,24 +1041,67 @@ fn drag_done(_ev: On<Pointer<DragEnd>>, mut drag: ResMut<PanDrag>) {
     drag.0 = 0.0;
 }
 
-fn hover_room(ev: On<Pointer<Over>>, rooms: Query<&RoomSpot>, mut hover: ResMut<Hover>) {
+fn hover_room(
+    ev: On<Pointer<Over>>,
+    rooms: Query<&RoomSpot>,
+    cards: Query<&HandCard>,
+    mut hover: ResMut<Hover>,
+) {
     if let Ok(r) = rooms.get(ev.entity) {
-        hover.0 = Some(r.0);
+        *hover = Hover::Room(r.0);
+    } else if let Ok(c) = cards.get(ev.entity) {
+        *hover = Hover::Card(c.0);
     }
 }
 
-fn unhover_room(ev: On<Pointer<Out>>, rooms: Query<&RoomSpot>, mut hover: ResMut<Hover>) {
-    if let Ok(r) = rooms.get(ev.entity)
-        && hover.0 == Some(r.0)
+fn unhover_room(
+    ev: On<Pointer<Out>>,
+    rooms: Query<&RoomSpot>,
+    cards: Query<&HandCard>,
+    mut hover: ResMut<Hover>,
+) {
+    let was = match (rooms.get(ev.entity), cards.get(ev.entity)) {
+        (Ok(r), _) => Hover::Room(r.0),
+        (_, Ok(c)) => Hover::Card(c.0),
+        _ => return,
+    };
+    if *hover == was {
+        *hover = Hover::Nothing;
+    }
+}
+
+fn click_card(
+    ev: On<Pointer<Click>>,
+    cards: Query<&HandCard>,
+    marks: Option<Res<Marks>>,
+    mut clicks: ResMut<MapClicks>,
+    on_ui: Res<super::PointerOnUi>,
+) {
+    if on_ui.0 {
+        return;
+    }
+    if let (Ok(c), Some(marks)) = (cards.get(ev.entity), marks)
+        && marks.hand_clickable
     {
-        hover.0 = None;
+        clicks.card = Some(c.0);
     }
 }
 
 /// The hovered room's name, what it gives and its cost, for the screen's
 /// status line.
-pub fn hovered_words(hover: Option<RoomId>, marks: &Marks, lang: Lang) -> Option<String> {
-    let id = hover?;
+pub fn hovered_words(hover: Hover, marks: &Marks, lang: Lang) -> Option<String> {
+    let id = match hover {
+        Hover::Nothing => return None,
+        Hover::Card(kind) => {
+            let item = items().get(kind);
+            return Some(format!(
+                "{}: {}",
+                item.name.get(lang),
+                item.effect.get(lang)
+            ));
+        }
+        Hover::Room(id) => id,
+    };
     let m = map();
     let room = m.room(id);
     let mut tip = room.name.get(lang).to_string();
@@ -983,16 +1128,6 @@ pub fn hovered_words(hover: Option<RoomId>, marks: &Marks, lang: Lang) -> Option
     Some(tip)
 }
 
-/// The room under the pointer, if any.
-#[derive(Resource, Default, Clone, Copy)]
-pub struct HoveredRoom(pub Option<RoomId>);
-
-fn share_hover(hover: Res<Hover>, mut shared: ResMut<HoveredRoom>) {
-    if shared.0 != hover.0 {
-        shared.0 = hover.0;
-    }
-}
-
 fn forget(mut commands: Commands) {
     commands.insert_resource(Built::default());
     commands.insert_resource(Hover::default());
@@ -1003,12 +1138,11 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
         .init_resource::<MapClicks>()
         .init_resource::<Hover>()
-        .init_resource::<HoveredRoom>()
         .init_resource::<PanDrag>()
         .add_observer(drag_done)
         .add_systems(
             Update,
-            (sync, pulse, share_hover)
+            (sync, pulse)
                 .run_if(in_state(Screen::Table))
                 .before(super::animate),
         )

@@ -19,7 +19,7 @@ use crate::client::assets::ArtLoad;
 
 use crate::client::net::{SeatSide, Session, Target, send};
 use crate::client::scene::gene::{
-    self as gene_map, GeneArt, HoveredRoom, MapClicks, Marks, item_colour, item_glyph,
+    self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph,
 };
 use crate::client::scene::{self, PointerOnUi, SceneRect};
 use crate::client::screens::HostedAt;
@@ -330,11 +330,12 @@ fn my_panel(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
     });
 }
 
-/// The hand. Over the carry, where a card may be left, a click leaves it:
+/// The hand's count and what to do when over the carry (the cards are
+/// sprites under the map). Over the carry, where a card may be left, a
+/// click leaves it:
 /// in the free phase before it ends, in the action phase when a draw put
 /// the player over (the referee waits for the choice).
-fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
-    let mut action = None;
+fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
     ui.horizontal_wrapped(|ui| {
         let over = view.hand.len() > view.carry;
         ui.label(
@@ -347,12 +348,7 @@ fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
         if view.hand.is_empty() {
             ui.label(egui::RichText::new(t(lang, "no cards", "没有道具卡")).color(theme::MUTED));
         }
-        let clickable = over && view.can_discard;
-        for &kind in &view.hand {
-            if card_chip(ui, kind, lang, false).clicked() && clickable {
-                action = Some(GeneAction::Discard { kind });
-            }
-        }
+
         let note = match (view.phase, view.must_drop, view.can_discard) {
             (GenePhase::Action, n, _) if n > 0 => Some(match lang {
                 Lang::Zh => format!("超出负重：点击 {n} 张卡把它们留在这个房间。"),
@@ -378,7 +374,6 @@ fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) -> Option<GeneAction> {
             ui.label(egui::RichText::new(note).color(theme::BAD));
         }
     });
-    action
 }
 
 /// What the player can do now, by phase.
@@ -860,7 +855,7 @@ struct GeneScene<'w> {
     rect: ResMut<'w, SceneRect>,
     on_ui: ResMut<'w, PointerOnUi>,
     clicks: ResMut<'w, MapClicks>,
-    hovered: Res<'w, HoveredRoom>,
+    hovered: Res<'w, Hover>,
     marks: Option<Res<'w, Marks>>,
     art: Option<Res<'w, GeneArt>>,
     tracker: Option<Res<'w, ProgressTracker<ArtLoad>>>,
@@ -956,9 +951,7 @@ fn draw(
         });
     });
     let hand_and_controls = |ui: &mut egui::Ui| {
-        if let Some(a) = hand(ui, &view, lang) {
-            action = Some(a);
-        }
+        hand(ui, &view, lang);
         ui.separator();
         if let Some(a) = controls(ui, &view, &mut state, lang) {
             action = Some(a);
@@ -1002,6 +995,8 @@ fn draw(
             my_number: view.me.map(|s| s.index() + 1),
             gassed: view.gassed.clone(),
             my_vote: view.vote,
+            hand: view.hand.clone(),
+            hand_clickable: view.hand.len() > view.carry && view.can_discard,
             ..Default::default()
         };
         match view.phase {
@@ -1035,7 +1030,7 @@ fn draw(
         }
         // The map is the scene's; what the pointer is on shows here.
         let free = screen.available_rect_before_wrap();
-        if let Some(words) = gene_map::hovered_words(scene_io.hovered.0, &marks, lang) {
+        if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, lang) {
             egui::Area::new(egui::Id::new("gene-hover"))
                 .fixed_pos(free.left_top() + egui::vec2(8.0, 6.0))
                 .show(ctx, |ui| {
@@ -1065,6 +1060,9 @@ fn draw(
         }
         if let Some(floor) = clicks.floor {
             action = Some(GeneAction::Vote { floor });
+        }
+        if let Some(kind) = clicks.card {
+            action = Some(GeneAction::Discard { kind });
         }
     }
     scene::claim_rest(ctx, rest, &mut scene_io.rect, &mut scene_io.on_ui);
