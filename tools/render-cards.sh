@@ -18,4 +18,9 @@ mkdir -p assets/table
 for svg in art/table/*.svg; do
     rsvg-convert "$svg" -o "assets/table/$(basename "${svg%.svg}").png"
 done
-echo "render-cards: $(ls art/cards/*/*.svg art/table/*.svg | wc -l) sprites written"
+# The game picker's art: art/picker/<game>.svg -> assets/picker/<game>.png.
+mkdir -p assets/picker
+for svg in art/picker/*.svg; do
+    rsvg-convert "$svg" -o "assets/picker/$(basename "${svg%.svg}").png"
+done
+echo "render-cards: $(ls art/cards/*/*.svg art/table/*.svg art/picker/*.svg | wc -l) sprites written"

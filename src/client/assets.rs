@@ -25,6 +25,31 @@ pub struct UiAssets {
     pub ui_font: Handle<Font>,
 }
 
+/// The game picker's pictures, one a game (`art/picker/`), loaded when
+/// the picker first shows.
+#[derive(AssetCollection, Resource)]
+pub struct PickerArt {
+    #[asset(path = "picker/forest.png")]
+    pub forest: Handle<Image>,
+    #[asset(path = "picker/crueler.png")]
+    pub crueler: Handle<Image>,
+    #[asset(path = "picker/gene.png")]
+    pub gene: Handle<Image>,
+    #[asset(path = "picker/wanning.png")]
+    pub wanning: Handle<Image>,
+}
+
+impl PickerArt {
+    pub fn of(&self, game: GameId) -> &Handle<Image> {
+        match game {
+            GameId::Forest => &self.forest,
+            GameId::Crueler => &self.crueler,
+            GameId::Gene => &self.gene,
+            GameId::Wanning => &self.wanning,
+        }
+    }
+}
+
 /// The same font with GB2312's 6,763 hanzi (3.4 MB), for what players type:
 /// names and chat. Asked for once the title screen shows, so the first
 /// screen does not wait for it; until it arrives a character outside the
@@ -66,6 +91,8 @@ pub fn asset_dir() -> String {
 pub enum ArtLoad {
     #[default]
     Idle,
+    /// The game picker's pictures.
+    Picker,
     Forest,
     Gene,
     /// What was asked for has loaded.
@@ -107,8 +134,13 @@ fn load_art(
     mut next: ResMut<NextState<ArtLoad>>,
     forest: Option<Res<ForestArt>>,
     gene: Option<Res<GeneArt>>,
+    picker: Option<Res<PickerArt>>,
 ) {
     if *art.get() != ArtLoad::Idle && *art.get() != ArtLoad::Ready {
+        return;
+    }
+    if *screen.get() == Screen::Picker && picker.is_none() {
+        next.set(ArtLoad::Picker);
         return;
     }
     match wanted_game(screen.get(), &setup, &model) {
@@ -123,10 +155,12 @@ pub fn plugin(app: &mut App) {
         .add_plugins((
             ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
             ProgressPlugin::<ArtLoad>::new()
+                .with_state_transition(ArtLoad::Picker, ArtLoad::Ready)
                 .with_state_transition(ArtLoad::Forest, ArtLoad::Ready)
                 .with_state_transition(ArtLoad::Gene, ArtLoad::Ready),
         ))
         .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
+        .add_loading_state(LoadingState::new(ArtLoad::Picker).load_collection::<PickerArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Gene).load_collection::<GeneArt>())
         .add_systems(OnEnter(Screen::Title), load_full_font)

@@ -1,10 +1,12 @@
-//! The game picker: the four games, each playable or marked not yet.
+//! The game picker: the four games, each with its picture, playable or
+//! marked not yet.
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, EguiTextureHandle, egui};
 use foodweb_rules::GameId;
 
 use super::TableSetup;
+use crate::client::assets::PickerArt;
 use crate::client::{I18n, Screen, theme, widgets};
 
 fn draw(
@@ -12,7 +14,17 @@ fn draw(
     i18n: Res<I18n>,
     mut next: ResMut<NextState<Screen>>,
     mut setup: ResMut<TableSetup>,
+    art: Option<Res<PickerArt>>,
+    mut textures: Local<Vec<(GameId, egui::TextureId)>>,
 ) -> Result {
+    if textures.is_empty()
+        && let Some(art) = &art
+    {
+        for game in GameId::ALL {
+            let id = contexts.add_image(EguiTextureHandle::Strong(art.of(game).clone()));
+            textures.push((game, id));
+        }
+    }
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
     egui::CentralPanel::default().show(&mut screen, |ui| {
@@ -40,6 +52,26 @@ fn draw(
                         ui.set_width(ui.available_width());
                         ui.set_min_height(200.0);
                         ui.vertical(|ui| {
+                            // The game's picture, once loaded (320x160).
+                            let width = ui.available_width().min(320.0);
+                            let size = egui::vec2(width, width / 2.0);
+                            match textures.iter().find(|(g, _)| *g == game) {
+                                Some((_, id)) => {
+                                    let tint = if playable {
+                                        egui::Color32::WHITE
+                                    } else {
+                                        egui::Color32::from_gray(140)
+                                    };
+                                    ui.add(
+                                        egui::Image::new(egui::load::SizedTexture::new(*id, size))
+                                            .tint(tint)
+                                            .corner_radius(6.0),
+                                    );
+                                }
+                                None => {
+                                    ui.allocate_space(size);
+                                }
+                            }
                             ui.label(
                                 egui::RichText::new(i18n.pick(&game.title()))
                                     .size(26.0)
