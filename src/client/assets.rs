@@ -51,15 +51,27 @@ impl PickerArt {
 }
 
 /// The same font with GB2312's 6,763 hanzi (3.4 MB), for what players type:
-/// names and chat. Asked for once the title screen shows, so the first
-/// screen does not wait for it; until it arrives a character outside the
-/// UI font draws as a box.
-#[derive(Resource)]
-pub struct FullFont(pub Handle<Font>);
+/// names and chat. Loaded once the title screen shows (`FontLoad`), so the
+/// first screen does not wait for it; until it arrives a character outside
+/// the UI font draws as a box.
+#[derive(AssetCollection, Resource)]
+pub struct FullFont {
+    #[asset(path = "fonts/FoodwebCJK.otf")]
+    pub font: Handle<Font>,
+}
 
-fn load_full_font(mut commands: Commands, server: Res<AssetServer>, have: Option<Res<FullFont>>) {
-    if have.is_none() {
-        commands.insert_resource(FullFont(server.load("fonts/FoodwebCJK.otf")));
+/// The full font's loading, begun when the title screen first shows.
+#[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FontLoad {
+    #[default]
+    Waiting,
+    Loading,
+    Done,
+}
+
+fn load_full_font(state: Res<State<FontLoad>>, mut next: ResMut<NextState<FontLoad>>) {
+    if *state.get() == FontLoad::Waiting {
+        next.set(FontLoad::Loading);
     }
 }
 
@@ -152,7 +164,10 @@ fn load_art(
 
 pub fn plugin(app: &mut App) {
     app.init_state::<ArtLoad>()
+        .init_state::<FontLoad>()
         .add_plugins((
+            ProgressPlugin::<FontLoad>::new()
+                .with_state_transition(FontLoad::Loading, FontLoad::Done),
             ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
             ProgressPlugin::<ArtLoad>::new()
                 .with_state_transition(ArtLoad::Picker, ArtLoad::Ready)
@@ -160,6 +175,7 @@ pub fn plugin(app: &mut App) {
                 .with_state_transition(ArtLoad::Gene, ArtLoad::Ready),
         ))
         .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
+        .add_loading_state(LoadingState::new(FontLoad::Loading).load_collection::<FullFont>())
         .add_loading_state(LoadingState::new(ArtLoad::Picker).load_collection::<PickerArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Gene).load_collection::<GeneArt>())

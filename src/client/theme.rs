@@ -35,7 +35,7 @@ fn install_fonts(
     let Some(ui_font) = assets.and_then(|a| fonts.get(&a.ui_font)) else {
         return Ok(());
     };
-    let full_font = full.and_then(|f| fonts.get(&f.0));
+    let full_font = full.and_then(|f| fonts.get(&f.font));
     let now = if full_font.is_some() {
         FontsInstalled::Full
     } else {

@@ -876,7 +876,7 @@ fn sync(
     }
     let (ui_font, full_font, font_assets) = fonts;
     let font = match full_font {
-        Some(f) if font_assets.contains(&f.0) => f.0.clone(),
+        Some(f) if font_assets.contains(&f.font) => f.font.clone(),
         _ => ui_font.ui_font.clone(),
     };
     let first = built.marks.is_none();
