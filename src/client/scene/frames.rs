@@ -18,6 +18,7 @@ struct FrameLog {
     /// Milliseconds from an update to its last motion's end.
     settled: Vec<f32>,
     pending: Option<f32>,
+    seen: Option<f32>,
 }
 
 fn record(time: Res<Time<Real>>, settling: Res<Settling>, log: Option<ResMut<FrameLog>>) {
@@ -25,20 +26,20 @@ fn record(time: Res<Time<Real>>, settling: Res<Settling>, log: Option<ResMut<Fra
     let now = time.elapsed_secs();
     log.frames
         .push((time.delta_secs() * 1000.0, settling.moving));
-    if let Some(at) = settling.update_at
-        && log.pending != Some(at)
-        && !log.settled.is_empty()
-        && log.pending.is_none()
-    {
-        log.pending = Some(at);
-    }
-    if log.pending.is_none() {
+    // A newer update supersedes one still moving: its pieces jumped to
+    // their places when it came (`finish_motions`).
+    if settling.update_at.is_some() && settling.update_at != log.seen {
+        if let Some(at) = log.pending {
+            let superseded = settling.update_at.unwrap_or(at);
+            log.settled.push((superseded - at) * 1000.0);
+        }
         log.pending = settling.update_at;
+        log.seen = settling.update_at;
     }
     if let Some(at) = log.pending
         && !settling.moving
-        && now > at
     {
+        // Shown this frame: the time since the update, plus this frame.
         log.settled.push((now - at) * 1000.0);
         log.pending = None;
     }
@@ -59,8 +60,12 @@ fn write_out(log: Option<Res<FrameLog>>, mut exits: MessageReader<AppExit>) {
     moving.sort_by(f32::total_cmp);
     let mut settled = log.settled.clone();
     settled.sort_by(f32::total_cmp);
+    let mut all: Vec<f32> = log.frames.iter().map(|f| f.0).collect();
+    all.sort_by(f32::total_cmp);
     let text = format!(
-        "frames during motion: {}\nmedian frame ms: {:.1}\nworst frame ms: {:.1}\nupdates: {}\nupdate to settled, median ms: {:.0}\nupdate to settled, worst ms: {:.0}\n",
+        "frames: {}, median ms: {:.1}\nframes during motion: {}\nmedian frame ms: {:.1}\nworst frame ms: {:.1}\nupdates: {}\nupdate to settled, median ms: {:.0}\nupdate to settled, worst ms: {:.0}\n",
+        all.len(),
+        percentile(&all, 0.5),
         moving.len(),
         percentile(&moving, 0.5),
         moving.last().copied().unwrap_or(0.0),
@@ -80,6 +85,7 @@ pub fn plugin(app: &mut App) {
             frames: Vec::new(),
             settled: Vec::new(),
             pending: None,
+            seen: None,
         });
     }
     app.add_systems(Last, (record, write_out).chain());

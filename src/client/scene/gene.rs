@@ -833,7 +833,7 @@ fn sync(
     art: Option<Res<GeneArt>>,
     fonts: (Res<UiAssets>, Option<Res<FullFont>>, Res<Assets<Font>>),
     time: Res<Time<Real>>,
-    mut built: ResMut<Built>,
+    (mut built, mut settling): (ResMut<Built>, ResMut<super::Settling>),
     roots: Query<Entity, With<MapRoot>>,
     pieces: Query<Entity, (With<MapPiece>, Without<Token>)>,
     hand: Query<Entity, With<HandCard>>,
@@ -886,6 +886,9 @@ fn sync(
         motion_secs(&settings)
     };
     let now = time.elapsed_secs();
+    if !relaid {
+        settling.update_at = Some(now);
+    }
     for e in &pieces {
         commands.entity(e).despawn();
     }
