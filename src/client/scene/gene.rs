@@ -106,23 +106,16 @@ pub fn item_colour(kind: ItemKind) -> Color32 {
 }
 
 /// A card's short mark: one character in Chinese, a letter or two in English.
-pub fn item_glyph(kind: ItemKind, lang: Lang) -> &'static str {
-    match (kind, lang) {
-        (ItemKind::Water, Lang::Zh) => "水",
-        (ItemKind::Food, Lang::Zh) => "粮",
-        (ItemKind::Gold, Lang::Zh) => "金",
-        (ItemKind::Medicine, Lang::Zh) => "药",
-        (ItemKind::Alcohol, Lang::Zh) => "酒",
-        (ItemKind::Adrenaline, Lang::Zh) => "肾",
-        (ItemKind::Rocket, Lang::Zh) => "火",
-        (ItemKind::Water, _) => "W",
-        (ItemKind::Food, _) => "F",
-        (ItemKind::Gold, _) => "G",
-        (ItemKind::Medicine, _) => "M",
-        (ItemKind::Alcohol, _) => "A",
-        (ItemKind::Adrenaline, _) => "Ad",
-        (ItemKind::Rocket, _) => "R",
-    }
+pub fn item_glyph(kind: ItemKind, i18n: &I18n) -> String {
+    i18n.t(match kind {
+        ItemKind::Water => "gene-glyph-water",
+        ItemKind::Food => "gene-glyph-food",
+        ItemKind::Gold => "gene-glyph-gold",
+        ItemKind::Medicine => "gene-glyph-medicine",
+        ItemKind::Alcohol => "gene-glyph-alcohol",
+        ItemKind::Adrenaline => "gene-glyph-adrenaline",
+        ItemKind::Rocket => "gene-glyph-rocket",
+    })
 }
 
 pub fn floor_label(f: FloorId, lang: Lang) -> String {
@@ -301,13 +294,14 @@ fn build(
     root: Entity,
     art: &GeneArt,
     font: &Handle<Font>,
-    lang: Lang,
+    i18n: &I18n,
     marks: &Marks,
     size: Vec2,
     gassed_before: &[FloorId],
     secs: f32,
     now: f32,
 ) {
+    let lang = i18n.lang;
     let m = map();
     let lay = layout(size.x, size.y);
     let mut pieces: Vec<Entity> = Vec::new();
@@ -385,13 +379,7 @@ fn build(
             .insert(Pickable::IGNORE)
             .with_children(|c| {
                 c.spawn((
-                    text(
-                        font,
-                        lang,
-                        if lang == Lang::Zh { "廊桥" } else { "bridge" },
-                        11.0,
-                        INK,
-                    ),
+                    text(font, lang, i18n.t("gene-map-bridge"), 11.0, INK),
                     Transform::from_xyz(0.0, -6.0, 0.5),
                 ));
             });
@@ -439,11 +427,7 @@ fn build(
                 3.0,
             ),
         );
-        let words = if lang == Lang::Zh {
-            format!("直升机 · {} 步", m.costs.helicopter)
-        } else {
-            format!("helicopter · {} steps", m.costs.helicopter)
-        };
+        let words = i18n.ta("gene-map-helicopter", &[("n", m.costs.helicopter.into())]);
         commands
             .entity(e)
             .insert(Pickable::IGNORE)
@@ -523,7 +507,7 @@ fn build(
                 ))
                 .with_children(|c| {
                     c.spawn((
-                        text(font, lang, item_glyph(*kind, lang), 11.0, Color::BLACK),
+                        text(font, lang, item_glyph(*kind, i18n), 11.0, Color::BLACK),
                         Transform::from_xyz(0.0, 0.0, 0.1),
                     ));
                 });
@@ -641,7 +625,7 @@ fn build(
         let gassed = marks.gassed.contains(f);
         let mut label = floor_label(*f, lang);
         if gassed {
-            label = format!("{label}\n{}", if lang == Lang::Zh { "毒气" } else { "gas" });
+            label = format!("{label}\n{}", i18n.t("gene-map-gas"));
         }
         let colour_text = if gassed {
             Color::srgb(0.55, 0.9, 0.43)
@@ -789,11 +773,12 @@ fn spawn_hand_card(
     commands: &mut Commands,
     art: &GeneArt,
     font: &Handle<Font>,
-    lang: Lang,
+    i18n: &I18n,
     kind: ItemKind,
     size: Vec2,
     home: Transform,
 ) -> Entity {
+    let lang = i18n.lang;
     let mut base = Sprite::from_image(art.card.clone());
     base.custom_size = Some(size);
     let tint = colour(item_colour(kind));
@@ -806,7 +791,7 @@ fn spawn_hand_card(
                 Pickable::IGNORE,
             ));
             c.spawn((
-                text(font, lang, item_glyph(kind, lang), 20.0, Color::BLACK),
+                text(font, lang, item_glyph(kind, i18n), 20.0, Color::BLACK),
                 Transform::from_xyz(0.0, size.y * 0.12, 0.2),
             ));
             c.spawn((
@@ -909,7 +894,7 @@ fn sync(
         root,
         &art,
         &font,
-        i18n.lang,
+        &i18n,
         &marks,
         size,
         &gassed_before,
@@ -957,7 +942,7 @@ fn sync(
     for (i, kind) in marks.hand.iter().enumerate() {
         let x = r.center().x - total / 2.0 + card.x / 2.0 + step * i as f32;
         let home = Transform::from_xyz(x, r.min.y + HAND_STRIP / 2.0, 40.0 + i as f32);
-        let e = spawn_hand_card(&mut commands, &art, &font, i18n.lang, *kind, card, home);
+        let e = spawn_hand_card(&mut commands, &art, &font, &i18n, *kind, card, home);
         let new = had.iter().filter(|k| *k == kind).count()
             < marks.hand[..=i].iter().filter(|k| *k == kind).count();
         if new
@@ -1092,7 +1077,8 @@ fn click_card(
 
 /// The hovered room's name, what it gives and its cost, for the screen's
 /// status line.
-pub fn hovered_words(hover: Hover, marks: &Marks, lang: Lang) -> Option<String> {
+pub fn hovered_words(hover: Hover, marks: &Marks, i18n: &I18n) -> Option<String> {
+    let lang = i18n.lang;
     let id = match hover {
         Hover::Nothing => return None,
         Hover::Card(kind) => {
@@ -1107,28 +1093,19 @@ pub fn hovered_words(hover: Hover, marks: &Marks, lang: Lang) -> Option<String> 
     };
     let m = map();
     let room = m.room(id);
-    let mut tip = room.name.get(lang).to_string();
+    let mut tip = vec![room.name.get(lang).to_string()];
     if !room.draws.is_empty() {
         let names: Vec<&str> = room
             .draws
             .iter()
             .map(|k| items().get(*k).name.get(lang))
             .collect();
-        tip.push_str(if lang == Lang::Zh {
-            " · 可抽："
-        } else {
-            " · draws: "
-        });
-        tip.push_str(&names.join(", "));
+        tip.push(i18n.ta("gene-hover-draws", &[("items", names.join(", ").into())]));
     }
     if let Some(cost) = marks.reach.get(&id) {
-        tip.push_str(&if lang == Lang::Zh {
-            format!(" · {cost} 步可达")
-        } else {
-            format!(" · {cost} step(s) away")
-        });
+        tip.push(i18n.ta("gene-hover-steps", &[("n", (*cost).into())]));
     }
-    Some(tip)
+    Some(tip.join(" · "))
 }
 
 fn forget(mut commands: Commands) {

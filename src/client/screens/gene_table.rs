@@ -7,12 +7,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::{AnyAction, AnyView};
 use foodweb_netcode::messages::ClientMsg;
+use foodweb_rules::Bilingual;
 use foodweb_rules::gene::{
     self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
     SettleFact, SettleLine, items, map, numbers,
 };
 use foodweb_rules::table::SeatId;
-use foodweb_rules::{Bilingual, Lang};
 use iyes_progress::ProgressTracker;
 
 use crate::client::assets::ArtLoad;
@@ -79,13 +79,6 @@ pub(crate) struct TradeDraft {
     pub(crate) swap_order: bool,
 }
 
-fn t(lang: Lang, en: &str, zh: &str) -> String {
-    match lang {
-        Lang::Zh => zh.to_string(),
-        _ => en.to_string(),
-    }
-}
-
 fn name(view: &GeneView, seat: SeatId) -> String {
     view.names
         .get(seat.index())
@@ -93,17 +86,17 @@ fn name(view: &GeneView, seat: SeatId) -> String {
         .unwrap_or_else(|| format!("{seat}"))
 }
 
-fn card_name(kind: ItemKind, lang: Lang) -> String {
-    items().get(kind).name.get(lang).to_string()
+fn card_name(kind: ItemKind, i18n: &I18n) -> String {
+    i18n.pick(&items().get(kind).name).to_string()
 }
 
 /// A card as a chip: its colour, its mark and its name.
-fn card_chip(ui: &mut egui::Ui, kind: ItemKind, lang: Lang, selected: bool) -> egui::Response {
-    let name = card_name(kind, lang);
+fn card_chip(ui: &mut egui::Ui, kind: ItemKind, i18n: &I18n, selected: bool) -> egui::Response {
+    let name = card_name(kind, i18n);
     let text = if name.chars().count() == 1 {
         name
     } else {
-        format!("{} {name}", item_glyph(kind, lang))
+        format!("{} {name}", item_glyph(kind, i18n))
     };
     let fill = item_colour(kind).gamma_multiply(if selected { 1.0 } else { 0.75 });
     let button = egui::Button::new(
@@ -119,30 +112,21 @@ fn card_chip(ui: &mut egui::Ui, kind: ItemKind, lang: Lang, selected: bool) -> e
     })
     .corner_radius(6.0)
     .min_size(egui::vec2(70.0, 30.0));
-    let effect = items().get(kind).effect.get(lang).to_string();
+    let effect = i18n.pick(&items().get(kind).effect).to_string();
     ui.add(button).on_hover_text(effect)
 }
 
-fn phase_text(view: &GeneView, lang: Lang) -> String {
+fn phase_text(view: &GeneView, i18n: &I18n) -> String {
     match view.phase {
-        GenePhase::Idle => t(lang, "Waiting", "等待开始"),
-        GenePhase::Setup => t(
-            lang,
-            "Set-up: gene panel and spawn room",
-            "准备：基因面板与出生房间",
-        ),
-        GenePhase::Free => t(lang, "Free phase: talk and trade", "自由阶段：交流与交易"),
+        GenePhase::Idle => i18n.t("gene-phase-idle"),
+        GenePhase::Setup => i18n.t("gene-phase-setup"),
+        GenePhase::Free => i18n.t("gene-phase-free"),
         GenePhase::Action => match view.active {
-            Some(a) if Some(a) == view.me => {
-                t(lang, "Action phase: your turn", "行动阶段：轮到你了")
-            }
-            Some(a) => match lang {
-                Lang::Zh => format!("行动阶段：{}在行动室", name(view, a)),
-                _ => format!("Action phase: {} is in the action room", name(view, a)),
-            },
-            None => t(lang, "Action phase", "行动阶段"),
+            Some(a) if Some(a) == view.me => i18n.t("gene-phase-action-you"),
+            Some(a) => i18n.ta("gene-phase-action-of", &[("name", name(view, a).into())]),
+            None => i18n.t("gene-phase-action"),
         },
-        GenePhase::GameOver => t(lang, "Game over", "游戏结束"),
+        GenePhase::GameOver => i18n.t("table-game-over"),
     }
 }
 
@@ -155,16 +139,18 @@ fn top_bar(
     left_ms: Option<u64>,
     leave: &mut bool,
 ) {
-    let lang = i18n.lang;
     let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
-        let round = match lang {
-            Lang::Zh => format!("第 {} / {} 轮", view.round.max(1), numbers().rounds),
-            _ => format!("Round {} of {}", view.round.max(1), numbers().rounds),
-        };
+        let round = i18n.ta(
+            "table-round",
+            &[
+                ("n", view.round.max(1).into()),
+                ("total", numbers().rounds.into()),
+            ],
+        );
         ui.label(egui::RichText::new(round).strong().size(18.0));
         ui.separator();
         ui.label(
-            egui::RichText::new(phase_text(view, lang))
+            egui::RichText::new(phase_text(view, i18n))
                 .color(theme::ACCENT)
                 .strong(),
         );
@@ -178,10 +164,7 @@ fn top_bar(
         }
         if let Some(n) = view.order_card {
             ui.separator();
-            ui.label(match lang {
-                Lang::Zh => format!("顺位卡 {n}"),
-                _ => format!("Order card {n}"),
-            });
+            ui.label(i18n.ta("gene-order-card", &[("n", n.into())]));
         }
     });
     *leave |= pressed.leave;
@@ -195,7 +178,7 @@ fn top_bar(
 
 /// Everyone at the table as far as the viewer may know: name, HP as last
 /// announced, shadow, order and who has acted.
-fn players(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
+fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
     let max = numbers().max_hp;
     egui::Grid::new("gene-players")
         .striped(true)
@@ -223,15 +206,15 @@ fn players(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
                 ui.add(bar);
                 let mut status = Vec::new();
                 if shadow {
-                    status.push(t(lang, "shadow", "暗影"));
+                    status.push(i18n.t("gene-shadow"));
                 }
                 if let Some(n) = view.order.iter().position(|s| *s == seat) {
                     status.push(format!("#{}", n + 1));
                 }
                 if view.active == Some(seat) {
-                    status.push(t(lang, "acting", "行动中"));
+                    status.push(i18n.t("gene-acting"));
                 } else if view.phase == GenePhase::Action && view.acted.get(i) == Some(&true) {
-                    status.push(t(lang, "acted", "已行动"));
+                    status.push(i18n.t("gene-acted"));
                 }
                 ui.label(
                     egui::RichText::new(status.join(" · "))
@@ -243,13 +226,13 @@ fn players(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
         });
 }
 
-fn genes_editor(ui: &mut egui::Ui, genes: &mut Genes, lang: Lang) {
+fn genes_editor(ui: &mut egui::Ui, genes: &mut Genes, i18n: &I18n) {
     let points = numbers().gene_points;
     egui::Grid::new("genes-editor").show(ui, |ui| {
         for (label, value) in [
-            (t(lang, "Strength", "武力"), &mut genes.strength),
-            (t(lang, "Speed", "速度"), &mut genes.speed),
-            (t(lang, "Carry", "负重"), &mut genes.carry),
+            (i18n.t("gene-strength"), &mut genes.strength),
+            (i18n.t("gene-speed"), &mut genes.speed),
+            (i18n.t("gene-carry"), &mut genes.carry),
         ] {
             ui.label(label);
             ui.add(egui::Slider::new(value, 0..=points));
@@ -259,71 +242,64 @@ fn genes_editor(ui: &mut egui::Ui, genes: &mut Genes, lang: Lang) {
     let total = genes.strength + genes.speed + genes.carry;
     let ok = genes.check(points).is_ok();
     ui.label(
-        egui::RichText::new(match lang {
-            Lang::Zh => format!("已分配 {total} / {points} 点"),
-            _ => format!("{total} of {points} points spent"),
-        })
+        egui::RichText::new(i18n.ta(
+            "gene-points-spent",
+            &[("total", total.into()), ("points", points.into())],
+        ))
         .color(if ok { theme::GOOD } else { theme::BAD }),
     );
 }
 
-fn my_panel(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
+fn my_panel(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
     ui.vertical(|ui| {
         if let Some(g) = view.genes {
             ui.horizontal(|ui| {
                 for (label, v, colour) in [
                     (
-                        t(lang, "Strength", "武力"),
+                        i18n.t("gene-strength"),
                         g.strength,
                         egui::Color32::from_rgb(220, 90, 70),
                     ),
                     (
-                        t(lang, "Speed", "速度"),
+                        i18n.t("gene-speed"),
                         g.speed,
                         egui::Color32::from_rgb(90, 170, 230),
                     ),
                     (
-                        t(lang, "Carry", "负重"),
+                        i18n.t("gene-carry"),
                         g.carry,
                         egui::Color32::from_rgb(200, 170, 80),
                     ),
                 ] {
                     ui.label(
-                        egui::RichText::new(format!("{label} {v}"))
-                            .color(colour)
-                            .strong(),
+                        egui::RichText::new(
+                            i18n.ta("gene-stat", &[("gene", label.into()), ("n", v.into())]),
+                        )
+                        .color(colour)
+                        .strong(),
                     );
                 }
             });
         }
         let me = view.me.map(|s| s.index());
         let hp = me.and_then(|i| view.hp.get(i)).copied().unwrap_or(0);
-        let mut line = match lang {
-            Lang::Zh => format!("生命 {hp}"),
-            _ => format!("HP {hp}"),
-        };
+        let mut line = vec![i18n.ta("gene-hp", &[("hp", hp.into())])];
         if view.speed > 0 && view.phase == GenePhase::Action {
-            line.push_str(&match lang {
-                Lang::Zh => format!(" · 本轮步数 {}", view.speed),
-                _ => format!(" · steps this round {}", view.speed),
-            });
+            line.push(i18n.ta("gene-steps-left", &[("n", view.speed.into())]));
         }
         if view.immune {
-            line.push_str(&t(lang, " · immune to gas and upkeep", " · 免疫毒气与补给"));
+            line.push(i18n.t("gene-immune"));
         }
         if me.is_some_and(|i| view.shadows[i]) {
-            line.push_str(&match lang {
-                Lang::Zh => format!(" · 暗影，已吸取 {}", view.drained),
-                _ => format!(" · shadow, drained {}", view.drained),
-            });
+            line.push(i18n.ta("gene-shadow-drained", &[("n", view.drained.into())]));
         }
-        ui.label(line);
+        ui.label(line.join(" · "));
         if let Some(r) = view.room {
             ui.label(
-                egui::RichText::new(match lang {
-                    Lang::Zh => format!("你在：{}", map().room(r).name.zh),
-                    _ => format!("You are in: {}", map().room(r).name.en),
-                })
+                egui::RichText::new(i18n.ta(
+                    "gene-you-are-in",
+                    &[("room", i18n.pick(&map().room(r).name).into())],
+                ))
                 .color(theme::MUTED),
             );
         }
@@ -335,39 +311,26 @@ fn my_panel(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
 /// click leaves it:
 /// in the free phase before it ends, in the action phase when a draw put
 /// the player over (the referee waits for the choice).
-fn hand(ui: &mut egui::Ui, view: &GeneView, lang: Lang) {
+fn hand(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
     ui.horizontal_wrapped(|ui| {
         let over = view.hand.len() > view.carry;
         ui.label(
-            egui::RichText::new(match lang {
-                Lang::Zh => format!("手牌 {}/{}", view.hand.len(), view.carry),
-                _ => format!("Hand {}/{}", view.hand.len(), view.carry),
-            })
+            egui::RichText::new(i18n.ta(
+                "gene-hand",
+                &[("n", view.hand.len().into()), ("carry", view.carry.into())],
+            ))
             .color(if over { theme::BAD } else { theme::TEXT }),
         );
         if view.hand.is_empty() {
-            ui.label(egui::RichText::new(t(lang, "no cards", "没有道具卡")).color(theme::MUTED));
+            ui.label(egui::RichText::new(i18n.t("gene-no-cards")).color(theme::MUTED));
         }
 
         let note = match (view.phase, view.must_drop, view.can_discard) {
-            (GenePhase::Action, n, _) if n > 0 => Some(match lang {
-                Lang::Zh => format!("超出负重：点击 {n} 张卡把它们留在这个房间。"),
-                _ => format!("Over your carry: click {n} card(s) to leave them in this room."),
-            }),
-            (GenePhase::Free, _, true) if over => Some(
-                t(
-                    lang,
-                    "Over your carry: click a card to leave it here before the phase ends.",
-                    "超出负重：点击一张卡把它留在这里（阶段结束前）。",
-                ),
-            ),
-            (GenePhase::Free, _, false) if over => Some(
-                t(
-                    lang,
-                    "Over your carry: cards are left only in rooms that give cards; when the phase ends the referee takes back your oldest.",
-                    "超出负重：只能在可抽卡的房间丢弃；阶段结束时裁判收回你最早的卡。",
-                ),
-            ),
+            (GenePhase::Action, n, _) if n > 0 => {
+                Some(i18n.ta("gene-over-carry-drop", &[("n", n.into())]))
+            }
+            (GenePhase::Free, _, true) if over => Some(i18n.t("gene-over-carry-free")),
+            (GenePhase::Free, _, false) if over => Some(i18n.t("gene-over-carry-kept")),
             _ => None,
         };
         if let Some(note) = note {
@@ -381,7 +344,7 @@ fn controls(
     ui: &mut egui::Ui,
     view: &GeneView,
     state: &mut GeneUi,
-    lang: Lang,
+    i18n: &I18n,
 ) -> Option<GeneAction> {
     let me = view.me?;
     let shadow = view.shadows[me.index()];
@@ -389,42 +352,22 @@ fn controls(
         // Over the carry after a draw: the hand is where to choose.
         GenePhase::Action if view.to_act && view.must_drop > 0 => {
             ui.label(
-                egui::RichText::new(match lang {
-                    Lang::Zh => format!(
-                        "先选择 {} 张卡留在这个房间（点击手牌），再继续行动。",
-                        view.must_drop
-                    ),
-                    _ => format!(
-                        "First choose {} card(s) to leave in this room (click them in your hand).",
-                        view.must_drop
-                    ),
-                })
-                .strong()
-                .color(theme::BAD),
+                egui::RichText::new(i18n.ta("gene-must-drop", &[("n", view.must_drop.into())]))
+                    .strong()
+                    .color(theme::BAD),
             );
             None
         }
         GenePhase::Setup if view.to_act => {
-            ui.label(
-                egui::RichText::new(t(
-                    lang,
-                    "Spend every gene point, then click a room on the map to start in (in secret).",
-                    "用完全部基因点，然后在地图上点击一个房间作为出生点（秘密）。",
-                ))
-                .strong(),
-            );
-            genes_editor(ui, &mut state.genes, lang);
+            ui.label(egui::RichText::new(i18n.t("gene-setup-hint")).strong());
+            genes_editor(ui, &mut state.genes, i18n);
             let ready = state.genes.check(numbers().gene_points).is_ok() && state.spawn.is_some();
             let label = match state.spawn {
-                Some(r) => match lang {
-                    Lang::Zh => format!("确认：出生在{}", map().room(r).name.zh),
-                    _ => format!("Confirm: start in {}", map().room(r).name.en),
-                },
-                None => t(
-                    lang,
-                    "Pick a spawn room on the map",
-                    "请在地图上选择出生房间",
+                Some(r) => i18n.ta(
+                    "gene-confirm-spawn",
+                    &[("room", i18n.pick(&map().room(r).name).into())],
                 ),
+                None => i18n.t("gene-pick-spawn"),
             };
             if ui
                 .add_enabled(
@@ -441,36 +384,22 @@ fn controls(
             None
         }
         GenePhase::Setup => {
-            ui.label(t(
-                lang,
-                "Waiting for the others to set up…",
-                "等待其他玩家准备……",
-            ));
+            ui.label(i18n.t("gene-setup-waiting"));
             None
         }
         GenePhase::Free => {
             let mut action = None;
             ui.horizontal(|ui| {
                 if !view.ready {
-                    let ready = egui::Button::new(
-                        egui::RichText::new(t(
-                            lang,
-                            "Ready for the action phase",
-                            "准备进入行动阶段",
-                        ))
-                        .size(18.0),
-                    );
+                    let ready =
+                        egui::Button::new(egui::RichText::new(i18n.t("gene-ready")).size(18.0));
                     if ui.add(ready).clicked() {
                         action = Some(GeneAction::Ready);
                     }
                 } else {
-                    ui.label(t(
-                        lang,
-                        "You are ready. Waiting for the others…",
-                        "你已准备，等待其他玩家……",
-                    ));
+                    ui.label(i18n.t("gene-you-are-ready"));
                 }
-                if ui.button(t(lang, "Trade…", "交易……")).clicked() {
+                if ui.button(i18n.t("gene-trade-open")).clicked() {
                     state.trade.open = true;
                 }
             });
@@ -479,63 +408,59 @@ fn controls(
                     .give
                     .cards
                     .iter()
-                    .map(|k| card_name(*k, lang))
+                    .map(|k| card_name(*k, i18n))
                     .collect::<Vec<_>>()
                     .join(", ");
                 let want = o
                     .want
                     .cards
                     .iter()
-                    .map(|k| card_name(*k, lang))
+                    .map(|k| card_name(*k, i18n))
                     .collect::<Vec<_>>()
                     .join(", ");
-                let nothing = t(lang, "nothing", "无");
+                let nothing = i18n.t("gene-nothing");
+                let give = if give.is_empty() {
+                    nothing.clone()
+                } else {
+                    give
+                };
+                let want = if want.is_empty() { nothing } else { want };
                 let order = if o.swaps_order() {
-                    t(lang, " + swap order cards", " + 交换顺位卡")
+                    i18n.t("gene-offer-swap")
                 } else {
                     String::new()
                 };
                 ui.horizontal_wrapped(|ui| {
                     if o.to == me {
                         ui.label(
-                            egui::RichText::new(match lang {
-                                Lang::Zh => format!(
-                                    "{}提议：给你 {}，换你的 {}{order}",
-                                    name(view, o.from),
-                                    if give.is_empty() { &nothing } else { &give },
-                                    if want.is_empty() { &nothing } else { &want }
-                                ),
-                                _ => format!(
-                                    "{} offers {} for your {}{order}",
-                                    name(view, o.from),
-                                    if give.is_empty() { &nothing } else { &give },
-                                    if want.is_empty() { &nothing } else { &want }
-                                ),
-                            })
+                            egui::RichText::new(i18n.ta(
+                                "gene-offer-to-you",
+                                &[
+                                    ("name", name(view, o.from).into()),
+                                    ("give", give.as_str().into()),
+                                    ("want", want.as_str().into()),
+                                    ("swap", order.as_str().into()),
+                                ],
+                            ))
                             .color(theme::ACCENT),
                         );
-                        if ui.button(t(lang, "Accept", "接受")).clicked() {
+                        if ui.button(i18n.t("gene-accept")).clicked() {
                             action = Some(GeneAction::Accept { from: o.from });
                         }
-                        if ui.button(t(lang, "Decline", "拒绝")).clicked() {
+                        if ui.button(i18n.t("gene-decline")).clicked() {
                             action = Some(GeneAction::Decline { from: o.from });
                         }
                     } else {
-                        ui.label(match lang {
-                            Lang::Zh => format!(
-                                "你向{}提议：{} 换 {}{order}",
-                                name(view, o.to),
-                                if give.is_empty() { &nothing } else { &give },
-                                if want.is_empty() { &nothing } else { &want }
-                            ),
-                            _ => format!(
-                                "Your offer to {}: {} for {}{order}",
-                                name(view, o.to),
-                                if give.is_empty() { &nothing } else { &give },
-                                if want.is_empty() { &nothing } else { &want }
-                            ),
-                        });
-                        if ui.button(t(lang, "Withdraw", "撤回")).clicked() {
+                        ui.label(i18n.ta(
+                            "gene-offer-from-you",
+                            &[
+                                ("name", name(view, o.to).into()),
+                                ("give", give.as_str().into()),
+                                ("want", want.as_str().into()),
+                                ("swap", order.as_str().into()),
+                            ],
+                        ));
+                        if ui.button(i18n.t("gene-withdraw")).clicked() {
                             action = Some(GeneAction::Withdraw { to: o.to });
                         }
                     }
@@ -546,36 +471,18 @@ fn controls(
         GenePhase::Action if !view.to_act => {
             let acted = view.acted.get(me.index()).copied().unwrap_or(false);
             ui.label(if acted {
-                t(
-                    lang,
-                    "You have acted: you wait in the meeting room with those who have.",
-                    "你已行动，在会议室等候（只能与已行动的玩家交流）。",
-                )
+                i18n.t("gene-acted-wait")
             } else {
-                t(
-                    lang,
-                    "Wait for your turn in the action room.",
-                    "等待轮到你进入行动室。",
-                )
+                i18n.t("gene-wait-turn")
             });
             None
         }
         GenePhase::Action if !view.moved => {
             let mut action = None;
-            ui.label(egui::RichText::new(t(
-                lang,
-                "Your turn: click a highlighted room to move there (the number is its step cost).",
-                "轮到你了：点击高亮的房间移动（数字为所需步数）。",
-            )).strong());
+            ui.label(egui::RichText::new(i18n.t("gene-move-hint")).strong());
             if view.hand.contains(&ItemKind::Adrenaline)
                 && !view.changed_state
-                && ui
-                    .button(t(
-                        lang,
-                        "Use adrenaline first (+2 speed)",
-                        "先使用肾上腺素（速度 +2）",
-                    ))
-                    .clicked()
+                && ui.button(i18n.t("gene-use-adrenaline")).clicked()
             {
                 action = Some(GeneAction::Use {
                     kind: ItemKind::Adrenaline,
@@ -587,13 +494,9 @@ fn controls(
         GenePhase::Action => {
             let mut action = None;
             if shadow {
-                ui.label(t(
-                    lang,
-                    "Shadows cannot use rooms, draw or vote.",
-                    "暗影不能使用房间、抽卡或投票。",
-                ));
+                ui.label(i18n.t("gene-shadow-cannot"));
                 if ui
-                    .button(egui::RichText::new(t(lang, "End turn", "结束回合")).size(18.0))
+                    .button(egui::RichText::new(i18n.t("gene-end-turn")).size(18.0))
                     .clicked()
                 {
                     action = Some(GeneAction::EndTurn);
@@ -602,17 +505,17 @@ fn controls(
             }
             ui.horizontal_wrapped(|ui| {
                 if !view.can_draw.is_empty() {
-                    ui.label(t(lang, "Draw:", "抽卡："));
+                    ui.label(i18n.t("gene-draw"));
                     for &k in &view.can_draw {
-                        if card_chip(ui, k, lang, false).clicked() {
+                        if card_chip(ui, k, i18n, false).clicked() {
                             action = Some(GeneAction::Draw { kind: k });
                         }
                     }
                 }
                 if !view.can_take.is_empty() {
-                    ui.label(t(lang, "Take from the floor:", "拾取地上的卡："));
+                    ui.label(i18n.t("gene-take"));
                     for &k in &view.can_take {
-                        if card_chip(ui, k, lang, false).clicked() {
+                        if card_chip(ui, k, i18n, false).clicked() {
                             action = Some(GeneAction::Take { kind: k });
                         }
                     }
@@ -623,10 +526,7 @@ fn controls(
                     if view.hand.contains(&kind)
                         && !view.changed_state
                         && ui
-                            .button(match lang {
-                                Lang::Zh => format!("使用{}", card_name(kind, lang)),
-                                _ => format!("Use {}", card_name(kind, lang)),
-                            })
+                            .button(i18n.ta("gene-use", &[("card", card_name(kind, i18n).into())]))
                             .clicked()
                     {
                         action = Some(GeneAction::Use { kind, room: None });
@@ -634,10 +534,7 @@ fn controls(
                 }
                 if view.hand.contains(&ItemKind::Rocket) {
                     if !state.aiming {
-                        if ui
-                            .button(t(lang, "Fire the rocket launcher…", "发射火箭筒……"))
-                            .clicked()
-                        {
+                        if ui.button(i18n.t("gene-fire-rocket")).clicked() {
                             state.aiming = true;
                             state.target = None;
                         }
@@ -645,20 +542,16 @@ fn controls(
                         match state.target {
                             None => {
                                 ui.label(
-                                    egui::RichText::new(t(
-                                        lang,
-                                        "Click the room to fire at.",
-                                        "点击要袭击的房间。",
-                                    ))
-                                    .color(theme::ACCENT),
+                                    egui::RichText::new(i18n.t("gene-fire-pick"))
+                                        .color(theme::ACCENT),
                                 );
                             }
                             Some(r) => {
                                 if ui
-                                    .button(match lang {
-                                        Lang::Zh => format!("袭击{}", map().room(r).name.zh),
-                                        _ => format!("Fire at {}", map().room(r).name.en),
-                                    })
+                                    .button(i18n.ta(
+                                        "gene-fire-at",
+                                        &[("room", i18n.pick(&map().room(r).name).into())],
+                                    ))
                                     .clicked()
                                 {
                                     action = Some(GeneAction::Use {
@@ -669,16 +562,16 @@ fn controls(
                                 }
                             }
                         }
-                        if ui.button(t(lang, "Cancel", "取消")).clicked() {
+                        if ui.button(i18n.t("gene-cancel")).clicked() {
                             state.aiming = false;
                         }
                     }
                 }
                 let here = view.room.map(|r| map().room(r));
                 if here.is_some_and(|r| !r.draws.is_empty()) && !view.hand.is_empty() {
-                    ui.menu_button(t(lang, "Leave a card here", "丢弃一张卡"), |ui| {
+                    ui.menu_button(i18n.t("gene-leave-card"), |ui| {
                         for &k in &view.hand {
-                            if ui.button(card_name(k, lang)).clicked() {
+                            if ui.button(card_name(k, i18n)).clicked() {
                                 action = Some(GeneAction::Discard { kind: k });
                                 ui.close();
                             }
@@ -688,7 +581,7 @@ fn controls(
                 if here.is_some_and(|r| r.function == Some(RoomFunction::Surgery)) {
                     let open = state.surgery.is_some();
                     if ui
-                        .selectable_label(open, t(lang, "Surgery…", "手术……"))
+                        .selectable_label(open, i18n.t("gene-surgery-open"))
                         .clicked()
                     {
                         state.surgery = if open { None } else { view.genes };
@@ -696,27 +589,26 @@ fn controls(
                 }
             });
             if let Some(mut g) = state.surgery {
-                ui.label(t(lang, "Move up to 2 gene points:", "最多调整 2 点基因："));
-                genes_editor(ui, &mut g, lang);
+                ui.label(i18n.t("gene-surgery-hint"));
+                genes_editor(ui, &mut g, i18n);
                 state.surgery = Some(g);
-                if ui.button(t(lang, "Operate", "手术")).clicked() {
+                if ui.button(i18n.t("gene-operate")).clicked() {
                     action = Some(GeneAction::Surgery { genes: g });
                     state.surgery = None;
                 }
             }
             ui.horizontal_wrapped(|ui| {
                 if view.open_floors.is_empty() {
-                    if ui.button(t(lang, "End turn", "结束回合")).clicked() {
+                    if ui.button(i18n.t("gene-end-turn")).clicked() {
                         action = Some(GeneAction::EndTurn);
                     }
                 } else {
-                    ui.label(egui::RichText::new(t(
-                        lang,
-                        "Then vote for a gas floor (click a floor's name on the map, or here) — this ends your turn:",
-                        "最后投票选择毒气楼层（点击地图上的楼层名或下方按钮），投票后结束回合：",
-                    )).strong());
+                    ui.label(egui::RichText::new(i18n.t("gene-vote-hint")).strong());
                     for &f in &view.open_floors {
-                        if ui.small_button(gene_map::floor_label(f, lang)).clicked() {
+                        if ui
+                            .small_button(gene_map::floor_label(f, i18n.lang))
+                            .clicked()
+                        {
                             action = Some(GeneAction::Vote { floor: f });
                         }
                     }
@@ -732,7 +624,7 @@ fn trade_window(
     ctx: &egui::Context,
     view: &GeneView,
     state: &mut GeneUi,
-    lang: Lang,
+    i18n: &I18n,
 ) -> Option<GeneAction> {
     if !state.trade.open || view.phase != GenePhase::Free {
         state.trade.open = false;
@@ -741,32 +633,31 @@ fn trade_window(
     let me = view.me?;
     let mut action = None;
     let mut open = true;
-    egui::Window::new(t(lang, "Trade", "交易"))
+    egui::Window::new(i18n.t("gene-trade"))
         .open(&mut open)
         .collapsible(false)
         .default_width(460.0)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            ui.label(t(
-                lang,
-                "Offer cards (and, if you like, your order card). The trade happens only if they accept.",
-                "提出用道具卡（以及顺位卡）交换。对方接受后交易才会发生。",
-            ));
+            ui.label(i18n.t("gene-trade-hint"));
             ui.horizontal_wrapped(|ui| {
-                ui.label(t(lang, "With:", "对象："));
+                ui.label(i18n.t("gene-trade-with"));
                 for i in 0..view.hp.len() {
                     let s = SeatId(i as u8);
                     if s == me {
                         continue;
                     }
                     let label = format!("{} {}", i + 1, name(view, s));
-                    if ui.selectable_label(state.trade.to == Some(s), label).clicked() {
+                    if ui
+                        .selectable_label(state.trade.to == Some(s), label)
+                        .clicked()
+                    {
                         state.trade.to = Some(s);
                     }
                 }
             });
             ui.separator();
-            ui.label(t(lang, "You give (click your cards):", "你给出（点击你的卡）："));
+            ui.label(i18n.t("gene-trade-give"));
             ui.horizontal_wrapped(|ui| {
                 // Each card in the hand once per copy, toggled by position.
                 let mut counts = std::collections::BTreeMap::<ItemKind, usize>::new();
@@ -774,7 +665,7 @@ fn trade_window(
                     let n = counts.entry(k).or_default();
                     *n += 1;
                     let chosen = state.trade.give.iter().filter(|g| **g == k).count() >= *n;
-                    if card_chip(ui, k, lang, chosen).clicked() {
+                    if card_chip(ui, k, i18n, chosen).clicked() {
                         if chosen {
                             if let Some(p) = state.trade.give.iter().position(|g| *g == k) {
                                 state.trade.give.remove(p);
@@ -785,10 +676,10 @@ fn trade_window(
                     }
                 }
                 if view.hand.is_empty() {
-                    ui.label(egui::RichText::new(t(lang, "no cards", "没有道具卡")).color(theme::MUTED));
+                    ui.label(egui::RichText::new(i18n.t("gene-no-cards")).color(theme::MUTED));
                 }
             });
-            ui.label(t(lang, "You ask for:", "你索要："));
+            ui.label(i18n.t("gene-trade-want"));
             ui.horizontal_wrapped(|ui| {
                 for kind in [
                     ItemKind::Water,
@@ -800,7 +691,7 @@ fn trade_window(
                     ItemKind::Rocket,
                 ] {
                     let n = state.trade.want.iter().filter(|k| **k == kind).count();
-                    let r = card_chip(ui, kind, lang, n > 0);
+                    let r = card_chip(ui, kind, i18n, n > 0);
                     if r.clicked() {
                         state.trade.want.push(kind);
                     }
@@ -814,14 +705,24 @@ fn trade_window(
                     }
                 }
             });
-            if !state.trade.want.is_empty() && ui.small_button(t(lang, "Clear what you ask for", "清空索要")).clicked() {
+            if !state.trade.want.is_empty()
+                && ui.small_button(i18n.t("gene-trade-clear-want")).clicked()
+            {
                 state.trade.want.clear();
             }
-            ui.checkbox(&mut state.trade.swap_order, t(lang, "Swap order cards too", "同时交换顺位卡"));
+            ui.checkbox(&mut state.trade.swap_order, i18n.t("gene-trade-swap"));
             ui.separator();
             let can = state.trade.to.is_some()
-                && (!state.trade.give.is_empty() || !state.trade.want.is_empty() || state.trade.swap_order);
-            if ui.add_enabled(can, egui::Button::new(egui::RichText::new(t(lang, "Send offer", "发出提议")).size(17.0))).clicked() {
+                && (!state.trade.give.is_empty()
+                    || !state.trade.want.is_empty()
+                    || state.trade.swap_order);
+            if ui
+                .add_enabled(
+                    can,
+                    egui::Button::new(egui::RichText::new(i18n.t("gene-trade-send")).size(17.0)),
+                )
+                .clicked()
+            {
                 action = Some(GeneAction::Offer {
                     to: state.trade.to?,
                     give: std::mem::take(&mut state.trade.give),
@@ -894,7 +795,6 @@ fn draw(
         state.seen_rejections = model.rejected;
         state.error = model.last_rejection.clone();
     }
-    let lang = i18n.lang;
     let mut screen = widgets::screen(ctx);
     let mut leave = false;
     let mut action = None;
@@ -910,7 +810,7 @@ fn draw(
         );
     });
     let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
-        players(ui, &view, lang);
+        players(ui, &view, &i18n);
         ui.separator();
         widgets::log_and_notes(ui, &i18n, &model, 0.45, 70.0);
         ui.separator();
@@ -920,18 +820,11 @@ fn draw(
             .filter(|s| Some(**s) != view.me)
             .count();
         let hint = if view.me.is_none() {
-            t(lang, "Spectators do not talk", "观战者不能发言")
+            i18n.t("gene-chat-spectator")
         } else if view.audience.is_empty() {
-            t(
-                lang,
-                "Alone in the action room: nobody hears you",
-                "你独自在行动室：没有人听得到",
-            )
+            i18n.t("gene-chat-alone")
         } else {
-            match lang {
-                Lang::Zh => format!("发言（{hearers} 人能听到）"),
-                _ => format!("Say something ({hearers} can hear)"),
-            }
+            i18n.ta("gene-chat-hint", &[("n", hearers.into())])
         };
         ui.horizontal(|ui| {
             let edit = ui.add(
@@ -940,7 +833,7 @@ fn draw(
                     .char_limit(gene::state::CHAT_CHARS)
                     .desired_width(220.0),
             );
-            let send_now = ui.button(t(lang, "Send", "发送")).clicked()
+            let send_now = ui.button(i18n.t("gene-send")).clicked()
                 || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
             if send_now && !state.chat.trim().is_empty() {
                 action = Some(GeneAction::Chat {
@@ -951,9 +844,9 @@ fn draw(
         });
     });
     let hand_and_controls = |ui: &mut egui::Ui| {
-        hand(ui, &view, lang);
+        hand(ui, &view, &i18n);
         ui.separator();
-        if let Some(a) = controls(ui, &view, &mut state, lang) {
+        if let Some(a) = controls(ui, &view, &mut state, &i18n) {
             action = Some(a);
         }
         if let Some(e) = &state.error {
@@ -966,7 +859,7 @@ fn draw(
             "gene-bottom",
             150.0,
             300.0,
-            |ui| my_panel(ui, &view, lang),
+            |ui| my_panel(ui, &view, &i18n),
             hand_and_controls,
         );
     }
@@ -1030,7 +923,7 @@ fn draw(
         }
         // The map is the scene's; what the pointer is on shows here.
         let free = screen.available_rect_before_wrap();
-        if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, lang) {
+        if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, &i18n) {
             egui::Area::new(egui::Id::new("gene-hover"))
                 .fixed_pos(free.left_top() + egui::vec2(8.0, 6.0))
                 .show(ctx, |ui| {
@@ -1067,50 +960,47 @@ fn draw(
     }
     scene::claim_rest(ctx, rest, &mut scene_io.rect, &mut scene_io.on_ui);
     if let (Some((round, _)), Some(n)) = (state.playing, shown) {
-        egui::Window::new(match lang {
-            Lang::Zh => format!("第 {round} 轮结算"),
-            _ => format!("Round {round}: settlement"),
-        })
-        .collapsible(false)
-        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
-        .default_width(320.0)
-        .show(ctx, |ui| {
-            for line in view.settlement.iter().take(n) {
-                let step = if line.step <= 7 {
-                    format!("{}. ", line.step)
-                } else {
-                    String::new()
-                };
-                let words = gene::news::settle_words(line, |s| {
-                    view.names.get(s.index()).cloned().unwrap_or_default()
-                });
-                let mut text = egui::RichText::new(format!("{step}{}", words.get(lang)));
-                if Some(line) == current {
-                    text = text.strong().color(line_colour(line));
-                }
-                ui.label(text);
-            }
-            let done = n >= view.settlement.len();
-            ui.horizontal(|ui| {
-                if ui
-                    .button(if done {
-                        t(lang, "Continue", "继续")
+        egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())]))
+            .collapsible(false)
+            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
+            .default_width(320.0)
+            .show(ctx, |ui| {
+                for line in view.settlement.iter().take(n) {
+                    let step = if line.step <= 7 {
+                        format!("{}. ", line.step)
                     } else {
-                        t(lang, "Skip", "跳过")
-                    })
-                    .clicked()
-                {
-                    if done {
-                        state.settled_seen = round;
-                        state.playing = None;
-                    } else if let Some(p) = state.playing.as_mut() {
-                        p.1 = now - LINE_SECS * view.settlement.len() as f64;
+                        String::new()
+                    };
+                    let words = gene::news::settle_words(line, |s| {
+                        view.names.get(s.index()).cloned().unwrap_or_default()
+                    });
+                    let mut text = egui::RichText::new(format!("{step}{}", i18n.pick(&words)));
+                    if Some(line) == current {
+                        text = text.strong().color(line_colour(line));
                     }
+                    ui.label(text);
                 }
+                let done = n >= view.settlement.len();
+                ui.horizontal(|ui| {
+                    if ui
+                        .button(if done {
+                            i18n.t("table-continue")
+                        } else {
+                            i18n.t("gene-skip")
+                        })
+                        .clicked()
+                    {
+                        if done {
+                            state.settled_seen = round;
+                            state.playing = None;
+                        } else if let Some(p) = state.playing.as_mut() {
+                            p.1 = now - LINE_SECS * view.settlement.len() as f64;
+                        }
+                    }
+                });
             });
-        });
     }
-    if let Some(a) = trade_window(ctx, &view, &mut state, lang) {
+    if let Some(a) = trade_window(ctx, &view, &mut state, &i18n) {
         action = Some(a);
     }
     if state.show_rules {
@@ -1139,10 +1029,10 @@ fn draw(
                 egui::Grid::new("gene-ranking")
                     .striped(true)
                     .show(ui, |ui| {
-                        ui.label(t(lang, "Place", "名次"));
-                        ui.label(t(lang, "Player", "玩家"));
-                        ui.label(t(lang, "HP", "生命"));
-                        ui.label(t(lang, "Gold cubes", "金魔方"));
+                        ui.label(i18n.t("gene-place"));
+                        ui.label(i18n.t("gene-player"));
+                        ui.label(i18n.t("gene-hp-header"));
+                        ui.label(i18n.t("gene-gold"));
                         ui.end_row();
                         for i in order {
                             let seat = SeatId(i as u8);
@@ -1155,7 +1045,7 @@ fn draw(
                             ui.label(who);
                             let hp = view.hp[i];
                             ui.label(if view.shadows[i] {
-                                format!("{hp} ({})", t(lang, "shadow", "暗影"))
+                                i18n.ta("gene-hp-shadow", &[("hp", hp.into())])
                             } else {
                                 hp.to_string()
                             });
