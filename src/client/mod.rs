@@ -57,6 +57,14 @@ fn window_size() -> WindowResolution {
     WindowResolution::new(w, h)
 }
 
+/// Vsync unless `FOODWEB_PRESENT=novsync` (for measuring frame times).
+fn present_mode() -> bevy::window::PresentMode {
+    match std::env::var("FOODWEB_PRESENT").as_deref() {
+        Ok("novsync") => bevy::window::PresentMode::AutoNoVsync,
+        _ => bevy::window::PresentMode::AutoVsync,
+    }
+}
+
 pub fn run() {
     let launched = bevy::platform::time::Instant::now();
     App::new()
@@ -68,6 +76,7 @@ pub fn run() {
                     primary_window: Some(Window {
                         title: "Foodweb · 食物网".into(),
                         resolution: window_size(),
+                        present_mode: present_mode(),
                         // In a browser: the page's canvas, filling it.
                         #[cfg(target_arch = "wasm32")]
                         canvas: Some("#bevy".into()),
@@ -103,7 +112,10 @@ pub fn run() {
             page_status::plugin,
         ))
         .add_systems(Startup, |mut commands: Commands| {
-            commands.spawn(Camera2d);
+            // Sprites and text are smooth already: multisampling would only
+            // multiply the work of every pixel (a software renderer's frame
+            // time, issue 19).
+            commands.spawn((Camera2d, Msaa::Off));
         })
         .run();
 }

@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Screen, UserSettings};
 
-/// Every motion ends this long after the update that started it.
-pub const SETTLE_SECS: f32 = 0.3;
+/// Every motion ends this long after the update that started it: under
+/// 300 ms with a frame to spare, so the newest state shows within 300 ms.
+pub const SETTLE_SECS: f32 = 0.25;
 
 /// How much the table moves: the player's setting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -388,7 +389,8 @@ mod tests {
     #[test]
     fn every_motion_level_settles_within_300_ms() {
         for level in [MotionLevel::Full, MotionLevel::Reduced, MotionLevel::Off] {
-            assert!(SETTLE_SECS * level.factor() <= 0.3);
+            // A frame of 33 ms to spare.
+            assert!(SETTLE_SECS * level.factor() + 0.033 <= 0.3);
         }
         assert_eq!(MotionLevel::Off.factor(), 0.0);
     }
