@@ -4,7 +4,9 @@
 
 mod assets;
 mod autoplay;
+#[cfg(feature = "dev")]
 mod crueler_tour;
+#[cfg(feature = "dev")]
 mod gene_tour;
 mod i18n;
 mod net;
@@ -13,6 +15,7 @@ mod scene;
 mod screens;
 mod settings;
 mod theme;
+#[cfg(feature = "dev")]
 mod tour;
 mod web;
 mod widgets;
@@ -56,6 +59,14 @@ fn window_size() -> WindowResolution {
     let (w, h) = parsed.unwrap_or((1280, 720));
     WindowResolution::new(w, h)
 }
+
+#[cfg(feature = "dev")]
+fn dev_plugins(app: &mut App) {
+    app.add_plugins((tour::plugin, gene_tour::plugin, crueler_tour::plugin));
+}
+
+#[cfg(not(feature = "dev"))]
+fn dev_plugins(_: &mut App) {}
 
 /// Vsync unless `FOODWEB_PRESENT=novsync` (for measuring frame times).
 fn present_mode() -> bevy::window::PresentMode {
@@ -105,12 +116,11 @@ pub fn run() {
             theme::plugin,
             screens::plugin,
             net::plugin,
-            tour::plugin,
-            gene_tour::plugin,
-            crueler_tour::plugin,
             autoplay::plugin,
             page_status::plugin,
         ))
+        // Development aids, out of release builds: the screenshot tours.
+        .add_plugins(dev_plugins)
         .add_systems(Startup, |mut commands: Commands| {
             // Sprites and text are smooth already: multisampling would only
             // multiply the work of every pixel (a software renderer's frame
