@@ -78,7 +78,47 @@ fn write_out(log: Option<Res<FrameLog>>, mut exits: MessageReader<AppExit>) {
     }
 }
 
+/// With `FOODWEB_FILM` naming a folder: every frame of the first motions
+/// saved as `film-<motion>-<frame>.png`, for the docs' frame sequences.
+#[derive(Resource)]
+struct Film {
+    dir: std::path::PathBuf,
+    motion: usize,
+    frame: usize,
+    was_moving: bool,
+}
+
+/// Motions filmed, and frames kept of each.
+const FILM_MOTIONS: usize = 60;
+const FILM_FRAMES: usize = 24;
+
+fn film(mut commands: Commands, settling: Res<Settling>, film: Option<ResMut<Film>>) {
+    use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+    let Some(mut film) = film else { return };
+    if settling.moving && !film.was_moving {
+        film.motion += 1;
+        film.frame = 0;
+    }
+    film.was_moving = settling.moving;
+    if !settling.moving || film.motion > FILM_MOTIONS || film.frame >= FILM_FRAMES {
+        return;
+    }
+    let path = film.dir.join(format!("film-{:03}-{:02}.png", film.motion, film.frame));
+    film.frame += 1;
+    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+}
+
 pub fn plugin(app: &mut App) {
+    if let Ok(dir) = std::env::var("FOODWEB_FILM") {
+        let _ = std::fs::create_dir_all(&dir);
+        app.insert_resource(Film {
+            dir: dir.into(),
+            motion: 0,
+            frame: 0,
+            was_moving: false,
+        });
+    }
+    app.add_systems(Last, film);
     if let Ok(path) = std::env::var("FOODWEB_FRAMES") {
         app.insert_resource(FrameLog {
             path,
