@@ -1059,6 +1059,112 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use foodweb_rules::forest::{SeatPublic, ShowdownOutcome, ShowdownReveal};
+
+    /// A table of four in the middle of a round: the viewer holds twelve
+    /// cards; seat 3 has fifteen, three of them seen by the table.
+    fn view() -> ForestView {
+        let ids: Vec<CardId> = deck().ids().collect();
+        let seat = |s: u8, hand_size: usize, known: Vec<CardId>| SeatPublic {
+            seat: SeatId(s),
+            name: format!("Seat {s}"),
+            hand_size,
+            known,
+            short_hand: false,
+            round_scores: vec![],
+            total: 0,
+        };
+        ForestView {
+            me: Some(SeatId(0)),
+            phase: ForestPhase::Turn,
+            round: 1,
+            rounds: 3,
+            now_ms: 0,
+            round_ends_ms: None,
+            time_up: false,
+            active: SeatId(0),
+            opening_turn: false,
+            death_decay_challenge_used: false,
+            death_decay_captured: false,
+            hand: ids[0..12].to_vec(),
+            seats: vec![
+                seat(0, 12, vec![]),
+                seat(1, 8, vec![]),
+                seat(2, 6, vec![ids[20]]),
+                seat(3, 15, vec![ids[21], ids[22], ids[23]]),
+            ],
+            showdown: None,
+            last_showdown: Some(ShowdownReveal {
+                asker: SeatId(2),
+                target: SeatId(3),
+                asker_card: ids[20],
+                target_card: ids[24],
+                outcome: ShowdownOutcome::AskerTakes,
+            }),
+            last_challenge: None,
+            my_deadline_ms: None,
+            to_act: true,
+            result: None,
+        }
+    }
+
+    /// Issue 19: "the hand fan and the map scale to fit ... nothing is cut
+    /// in half on a phone": every card lies whole inside the scene, on a
+    /// desktop's table area and on a phone's.
+    #[test]
+    fn every_card_fits_the_scene_on_a_desktop_and_a_phone() {
+        let v = view();
+        let i18n = I18n::default();
+        for r in [
+            Rect::new(-640.0, -300.0, 310.0, 320.0),
+            Rect::new(-195.0, -200.0, 195.0, 320.0),
+        ] {
+            let (cards, _, _) = layout(&v, &TableUi::default(), &i18n, r);
+            for c in &cards {
+                let half = CARD * c.at.scale.truncate() / 2.0;
+                let at = c.at.translation.truncate();
+                // A fanned card may tilt a few units past its box.
+                let slack = 12.0;
+                assert!(
+                    at.x - half.x >= r.min.x - slack && at.x + half.x <= r.max.x + slack,
+                    "{:?} sticks out sideways in {r:?}",
+                    c.place
+                );
+                assert!(
+                    at.y - half.y >= r.min.y - slack && at.y + half.y <= r.max.y + slack,
+                    "{:?} sticks out up or down in {r:?}",
+                    c.place
+                );
+            }
+        }
+    }
+
+    /// Rules document §8 (a seat knows its own hand and, of the others, the
+    /// counts and the public record) and issue 19 ("motion must never
+    /// reveal a secret"): another seat's cards are backs except those the
+    /// table saw, and every card of the layout is one the view names.
+    #[test]
+    fn the_layout_shows_no_card_the_view_does_not_name() {
+        let v = view();
+        let (cards, _, _) = layout(&v, &TableUi::default(), &I18n::default(), Rect::new(-640.0, -300.0, 310.0, 320.0));
+        let backs = |s: u8| cards.iter().filter(|c| matches!(c.place, Place::Back(seat, _) if seat == SeatId(s))).count();
+        assert_eq!(backs(1), 8);
+        assert_eq!(backs(2), 5);
+        assert_eq!(backs(3), 12);
+        assert!(cards.iter().filter(|c| matches!(c.place, Place::Back(..))).all(|c| c.face.is_none()));
+        let mut named: Vec<CardId> = v.hand.clone();
+        named.extend(v.seats.iter().flat_map(|s| s.known.iter().copied()));
+        named.extend([CardId(20), CardId(24)]);
+        for c in &cards {
+            if let Some(face) = c.face {
+                assert!(named.contains(&face), "{:?} shows {face:?}", c.place);
+            }
+        }
+        let mut places: Vec<_> = cards.iter().map(|c| format!("{:?}", c.place)).collect();
+        places.sort();
+        places.dedup();
+        assert_eq!(places.len(), cards.len(), "one sprite a place");
+    }
 
     /// The art collection lists each species' sprite once, in the deck's
     /// order, so `ForestArt::art` finds a card's illustration by its key.
