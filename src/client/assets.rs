@@ -10,6 +10,7 @@ use foodweb_netcode::client::ClientModel;
 use foodweb_rules::GameId;
 
 use super::Screen;
+use super::scene::crueler::CruelerArt;
 use super::scene::forest::ForestArt;
 use super::screens::TableSetup;
 
@@ -66,6 +67,7 @@ pub enum ArtLoad {
     #[default]
     Idle,
     Forest,
+    Crueler,
     /// What was asked for has loaded.
     Ready,
 }
@@ -104,12 +106,15 @@ fn load_art(
     art: Res<State<ArtLoad>>,
     mut next: ResMut<NextState<ArtLoad>>,
     forest: Option<Res<ForestArt>>,
+    crueler: Option<Res<CruelerArt>>,
 ) {
     if *art.get() != ArtLoad::Idle && *art.get() != ArtLoad::Ready {
         return;
     }
-    if wanted_game(screen.get(), &setup, &model) == Some(GameId::Forest) && forest.is_none() {
-        next.set(ArtLoad::Forest);
+    match wanted_game(screen.get(), &setup, &model) {
+        Some(GameId::Forest) if forest.is_none() => next.set(ArtLoad::Forest),
+        Some(GameId::Crueler) if crueler.is_none() => next.set(ArtLoad::Crueler),
+        _ => {}
     }
 }
 
@@ -117,10 +122,13 @@ pub fn plugin(app: &mut App) {
     app.init_state::<ArtLoad>()
         .add_plugins((
             ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
-            ProgressPlugin::<ArtLoad>::new().with_state_transition(ArtLoad::Forest, ArtLoad::Ready),
+            ProgressPlugin::<ArtLoad>::new()
+                .with_state_transition(ArtLoad::Forest, ArtLoad::Ready)
+                .with_state_transition(ArtLoad::Crueler, ArtLoad::Ready),
         ))
         .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
         .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
+        .add_loading_state(LoadingState::new(ArtLoad::Crueler).load_collection::<CruelerArt>())
         .add_systems(OnEnter(Screen::Title), load_full_font)
         .add_systems(
             Update,
