@@ -609,7 +609,9 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
     if let Some(d) = &view.duel {
         let mine_side = if Some(d.predator) == me { 0 } else { 1 };
         let opponent = if mine_side == 0 { d.prey } else { d.predator };
-        let s = (ry * 0.7).clamp(40.0, 80.0);
+        // Between the middle and the plates at its sides, whole.
+        let room = prx - plate.x / 2.0 - 6.0 - gap;
+        let s = (ry * 0.7).min(room).clamp(36.0, 80.0);
         let mut score = Want::new(Key::Label(1), Img::None, Vec2::ZERO, c, 35.0);
         score.parts.push(text(
             format!("{} : {}", d.wins[mine_side], d.wins[1 - mine_side]),
@@ -1234,4 +1236,102 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), forget);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foodweb_rules::crueler::{CruelerGame, DuelView};
+    use foodweb_rules::table::{Table, TableConfig};
+
+    /// A real 13-seat view, seen from seat 0.
+    fn thirteen() -> CruelerView {
+        let table = Table::<CruelerGame>::new(TableConfig::new(7, 13)).expect("a table");
+        table.view(SeatId(0))
+    }
+
+    /// The part of a phone's window the screen leaves to the table.
+    fn phone() -> Rect {
+        Rect::from_corners(Vec2::new(-195.0, -230.0), Vec2::new(195.0, 330.0))
+    }
+
+    fn bounds(w: &Want) -> Rect {
+        let half = w.size * w.at.scale.truncate() / 2.0;
+        let at = w.at.translation.truncate();
+        Rect::from_corners(at - half, at + half)
+    }
+
+    fn whole_inside(wants: &[Want], r: Rect) {
+        for w in wants.iter().filter(|w| w.img != Img::None) {
+            let b = bounds(w);
+            assert!(
+                b.min.x >= r.min.x
+                    && b.min.y >= r.min.y
+                    && b.max.x <= r.max.x
+                    && b.max.y <= r.max.y,
+                "{:?} at {b:?} leaves {r:?}",
+                w.key
+            );
+        }
+    }
+
+    /// The duel's beasts cover no seat's plate.
+    fn beasts_clear_of_plates(wants: &[Want]) {
+        let plates: Vec<Rect> = wants
+            .iter()
+            .filter(|w| matches!(w.key, Key::Seat(_)))
+            .map(bounds)
+            .collect();
+        for w in wants
+            .iter()
+            .filter(|w| matches!(w.key, Key::Throw(_) | Key::Choice(_)))
+        {
+            let b = bounds(w);
+            for p in &plates {
+                assert!(b.intersect(*p).is_empty(), "{:?} covers a plate", w.key);
+            }
+        }
+    }
+
+    /// Issue 19: "phone width (390x844) must work: nothing cut in half":
+    /// thirteen plates, the cards, a full box, or the duel's beasts, all
+    /// whole inside a phone's table area, the beasts clear of the plates.
+    #[test]
+    fn a_phone_shows_every_piece_whole() {
+        let i18n = I18n::default();
+        let mut view = thirteen();
+        view.my_cards = (1..13).map(SeatId).collect();
+        view.my_tokens = (0..13).map(|s| (Some(SeatId(s)), 3)).collect();
+        whole_inside(&layout(&view, None, &i18n, phone()).wants, phone());
+        view.duel = Some(DuelView {
+            predator: SeatId(0),
+            prey: SeatId(5),
+            wins: [1, 0],
+            throws: vec![(Beast::Tiger, Beast::Rat)],
+            chosen: false,
+        });
+        let wants = layout(&view, None, &i18n, phone()).wants;
+        whole_inside(&wants, phone());
+        beasts_clear_of_plates(&wants);
+    }
+
+    /// Tokens show only where the view shows them: the viewer's own box,
+    /// one per token it holds, and none while the referee keeps the boxes.
+    #[test]
+    fn tokens_are_the_views_own() {
+        let i18n = I18n::default();
+        let mut view = thirteen();
+        let r = Rect::from_corners(Vec2::new(-480.0, -280.0), Vec2::new(480.0, 320.0));
+        let tokens = |v: &CruelerView| {
+            layout(v, None, &i18n, r)
+                .wants
+                .iter()
+                .filter(|w| matches!(w.key, Key::Token(..)))
+                .count() as u32
+        };
+        view.my_tokens = vec![(None, 2), (Some(SeatId(0)), 7)];
+        assert_eq!(tokens(&view), 9);
+        view.my_tokens.clear();
+        assert_eq!(tokens(&view), 0);
+    }
 }

@@ -437,32 +437,37 @@ fn draw(
             .min_size(if widgets::narrow(ctx) { 90.0 } else { 110.0 })
             .max_size(height * 0.3)
             .show(&mut screen, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        if let Some(life) = view.my_life {
-                            ui.label(
-                                egui::RichText::new(
-                                    i18n.ta("crueler-your-life", &[("life", life.into())]),
-                                )
-                                .size(18.0)
-                                .strong(),
-                            );
+                // As tall as its content (the panel grows to it), up to
+                // the panel's most.
+                egui::ScrollArea::vertical()
+                    .max_height(height * 0.3 - 12.0)
+                    .show(ui, |ui| {
+                        ui.horizontal_wrapped(|ui| {
+                            if let Some(life) = view.my_life {
+                                ui.label(
+                                    egui::RichText::new(
+                                        i18n.ta("crueler-your-life", &[("life", life.into())]),
+                                    )
+                                    .size(18.0)
+                                    .strong(),
+                                );
+                            }
+                            if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel)
+                                && alive
+                            {
+                                ui.label(
+                                    egui::RichText::new(i18n.t("crueler-box-away"))
+                                        .color(theme::MUTED),
+                                );
+                            }
+                        });
+                        if let Some(a) = controls(ui, &view, &mut state, &i18n) {
+                            action = Some(a);
                         }
-                        if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel)
-                            && alive
-                        {
-                            ui.label(
-                                egui::RichText::new(i18n.t("crueler-box-away")).color(theme::MUTED),
-                            );
+                        if let Some(e) = &state.error {
+                            ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
                         }
                     });
-                    if let Some(a) = controls(ui, &view, &mut state, &i18n) {
-                        action = Some(a);
-                    }
-                    if let Some(e) = &state.error {
-                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-                    }
-                });
             });
         let free = screen.available_rect_before_wrap();
         if art_ready {
