@@ -1022,7 +1022,9 @@ fn sync(
     let mut current: HashMap<Key, (Entity, String, Transform)> = HashMap::new();
     for (e, piece, t, _, _, _, leaving) in &pieces {
         if leaving {
-            if new_update || moved {
+            // Gone at once when a newer update arrives; a resize lets it
+            // finish its way.
+            if new_update {
                 commands.entity(e).despawn();
             }
             continue;

@@ -32,6 +32,8 @@ pub struct CruelerUi {
     tab: widgets::TableTab,
     error: Option<Bilingual>,
     seen_rejections: u64,
+    /// The controls' height last frame: the bottom panel's.
+    controls_height: f32,
 }
 
 #[derive(Default)]
@@ -433,41 +435,41 @@ fn draw(
     if table_shown {
         // The controls; the cards, the beasts and the box are on the table.
         let height = ctx.content_rect().height();
+        // As tall as its content was last frame (a scroll area alone
+        // would keep the panel at its first size), up to 30 % of the
+        // window; more scrolls.
+        let most = (height * 0.3).max(90.0);
+        let tall = (state.controls_height + 16.0).clamp(60.0, most);
         egui::Panel::bottom("crueler-bottom")
-            .min_size(if widgets::narrow(ctx) { 90.0 } else { 110.0 })
-            .max_size(height * 0.3)
+            .exact_size(tall)
             .show(&mut screen, |ui| {
-                // As tall as its content (the panel grows to it), up to
-                // the panel's most.
-                egui::ScrollArea::vertical()
-                    .max_height(height * 0.3 - 12.0)
-                    .show(ui, |ui| {
-                        ui.horizontal_wrapped(|ui| {
-                            if let Some(life) = view.my_life {
-                                ui.label(
-                                    egui::RichText::new(
-                                        i18n.ta("crueler-your-life", &[("life", life.into())]),
-                                    )
-                                    .size(18.0)
-                                    .strong(),
-                                );
-                            }
-                            if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel)
-                                && alive
-                            {
-                                ui.label(
-                                    egui::RichText::new(i18n.t("crueler-box-away"))
-                                        .color(theme::MUTED),
-                                );
-                            }
-                        });
-                        if let Some(a) = controls(ui, &view, &mut state, &i18n) {
-                            action = Some(a);
+                let shown = egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        if let Some(life) = view.my_life {
+                            ui.label(
+                                egui::RichText::new(
+                                    i18n.ta("crueler-your-life", &[("life", life.into())]),
+                                )
+                                .size(18.0)
+                                .strong(),
+                            );
                         }
-                        if let Some(e) = &state.error {
-                            ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                        if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel)
+                            && alive
+                        {
+                            ui.label(
+                                egui::RichText::new(i18n.t("crueler-box-away")).color(theme::MUTED),
+                            );
                         }
                     });
+                    if let Some(a) = controls(ui, &view, &mut state, &i18n) {
+                        action = Some(a);
+                    }
+                    if let Some(e) = &state.error {
+                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                    }
+                });
+                state.controls_height = shown.content_size.y;
             });
         let free = screen.available_rect_before_wrap();
         if art_ready {
