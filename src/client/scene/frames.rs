@@ -18,6 +18,8 @@ struct FrameLog {
     /// Milliseconds from an update to its last motion's end.
     settled: Vec<f32>,
     pending: Option<f32>,
+    /// The last update counted.
+    counted: Option<f32>,
 }
 
 fn record(time: Res<Time<Real>>, settling: Res<Settling>, log: Option<ResMut<FrameLog>>) {
@@ -25,15 +27,11 @@ fn record(time: Res<Time<Real>>, settling: Res<Settling>, log: Option<ResMut<Fra
     let now = time.elapsed_secs();
     log.frames
         .push((time.delta_secs() * 1000.0, settling.moving));
-    if let Some(at) = settling.update_at
-        && log.pending != Some(at)
-        && !log.settled.is_empty()
-        && log.pending.is_none()
-    {
-        log.pending = Some(at);
-    }
-    if log.pending.is_none() {
+    // Each update counts once: from its arrival to the first frame with
+    // nothing moving (a newer update first ends the older's motion).
+    if settling.update_at.is_some() && settling.update_at != log.counted {
         log.pending = settling.update_at;
+        log.counted = settling.update_at;
     }
     if let Some(at) = log.pending
         && !settling.moving
@@ -80,6 +78,7 @@ pub fn plugin(app: &mut App) {
             frames: Vec::new(),
             settled: Vec::new(),
             pending: None,
+            counted: None,
         });
     }
     app.add_systems(Last, (record, write_out).chain());
