@@ -455,11 +455,27 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
     let c = area.center();
     let seats = view.alive.len().max(1);
     let smallest = if narrow { 96.0 } else { 128.0 };
-    let plate_w = (area.width() * 0.11).clamp(smallest, 180.0);
+    let radii = |plate: Vec2| {
+        (
+            (area.width() * 0.40).min(area.width() / 2.0 - plate.x / 2.0 - 4.0),
+            (area.height() * 0.38).min(area.height() / 2.0 - plate.y / 2.0 - 4.0),
+        )
+    };
+    // Smaller plates while they would cover each other (many seats on a
+    // phone).
+    let mut plate_w = (area.width() * 0.11).clamp(smallest, 180.0);
+    for _ in 0..8 {
+        let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
+        let (a, b) = radii(plate);
+        let room = plate_run(a, b, plate)[PLATE_STEPS] / seats as f32;
+        if room >= 1.2 || plate_w < 60.0 {
+            break;
+        }
+        plate_w *= (room / 1.2).max(0.9);
+    }
     let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
     let k = plate_w / 128.0;
-    let prx = (area.width() * 0.40).min(area.width() / 2.0 - plate.x / 2.0 - 4.0);
-    let pry = (area.height() * 0.38).min(area.height() / 2.0 - plate.y / 2.0 - 4.0);
+    let (prx, pry) = radii(plate);
     let (rx, ry) = (
         (prx - plate.x * 0.2).max(60.0),
         (pry - plate.y * 0.35).max(50.0),
@@ -479,10 +495,11 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
     let picks = clickable(view, card);
     let me_index = me.map_or(0, |s| s.index());
     let mut my_plate = Vec2::new(c.x, c.y - pry);
+    let angles = seat_angles(seats, prx, pry, plate);
     for i in 0..view.alive.len() {
         let seat = SeatId(i as u8);
         let turn = (i + seats - me_index) % seats;
-        let a = -TAU / 4.0 - TAU * turn as f32 / seats as f32;
+        let a = angles[turn];
         let at = Vec2::new(c.x + prx * a.cos(), c.y + pry * a.sin());
         let mine = me == Some(seat);
         if mine {
@@ -541,7 +558,7 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
         w.parts.push(Part::Text {
             text: name(view, seat),
             at: top_left + Vec2::new(32.0, -16.0) * k,
-            size: 14.0 * k,
+            size: (14.0 * k).max(9.0),
             colour: if alive { colour(theme::TEXT) } else { OUT_GREY },
             width: plate.x - 36.0 * k,
             left: true,
@@ -791,6 +808,42 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
     Layout { wants, middle: c }
 }
 
+const PLATE_STEPS: usize = 720;
+
+/// The way round the oval from the bottom, clockwise, in plates (a step
+/// across counts a plate's width, a step up a plate's height), at each of
+/// `PLATE_STEPS` equal turns.
+fn plate_run(rx: f32, ry: f32, plate: Vec2) -> Vec<f32> {
+    let at = |k: usize| {
+        let a = -TAU / 4.0 - TAU * k as f32 / PLATE_STEPS as f32;
+        Vec2::new(rx * a.cos(), ry * a.sin())
+    };
+    let mut run = vec![0.0f32; PLATE_STEPS + 1];
+    for k in 1..=PLATE_STEPS {
+        let d = (at(k) - at(k - 1)).abs() / plate;
+        run[k] = run[k - 1] + d.x.max(d.y);
+    }
+    run
+}
+
+/// The seats' angles round the oval, the viewer's (0) at the bottom, then
+/// clockwise: spaced evenly in plates rather than in degrees, so that the
+/// plates along a narrow oval's top and bottom do not cover each other.
+fn seat_angles(seats: usize, rx: f32, ry: f32, plate: Vec2) -> Vec<f32> {
+    let run = plate_run(rx, ry, plate);
+    let total = run[PLATE_STEPS];
+    let mut k = 0;
+    (0..seats)
+        .map(|s| {
+            let goal = total * s as f32 / seats as f32;
+            while k < PLATE_STEPS && run[k + 1] <= goal {
+                k += 1;
+            }
+            -TAU / 4.0 - TAU * k as f32 / PLATE_STEPS as f32
+        })
+        .collect()
+}
+
 fn theme_text() -> Color {
     colour(theme::TEXT)
 }
@@ -924,6 +977,7 @@ struct Built {
     card: Option<SeatId>,
     typed_font: bool,
     die: Option<u8>,
+    phase: Option<CruelerPhase>,
     throws: usize,
 }
 
@@ -1015,7 +1069,15 @@ fn sync(
         settling.update_at = Some(now);
     }
     let Layout { wants, middle } = layout(view, ui.card, &i18n, r);
-    let rolls = secs > 0.0 && new_update && view.die.is_some() && view.die != built.die;
+    // The die is thrown at each predation phase's start: it rolls when
+    // the view shows a new number or a phase begins.
+    let phase_begins = view.phase == CruelerPhase::Predation
+        && !matches!(
+            built.phase,
+            Some(CruelerPhase::Predation | CruelerPhase::Duel)
+        );
+    let rolls =
+        secs > 0.0 && new_update && view.die.is_some() && (view.die != built.die || phase_begins);
     let throws = view.duel.as_ref().map_or(0, |d| d.throws.len());
     let clashes = secs > 0.0 && new_update && throws > built.throws;
     let relabel = built.lang.is_some_and(|l| l != i18n.lang) || built.typed_font != typed_ready;
@@ -1120,6 +1182,7 @@ fn sync(
     built.card = ui.card;
     built.typed_font = typed_ready;
     built.die = view.die;
+    built.phase = Some(view.phase);
     built.throws = throws;
 }
 
@@ -1315,6 +1378,36 @@ mod tests {
         let wants = layout(&view, None, &i18n, phone()).wants;
         whole_inside(&wants, phone());
         beasts_clear_of_plates(&wants);
+    }
+
+    /// Issue 19's "nothing cut in half" for the seats: from five to
+    /// thirteen players, on a phone and on a desktop, no plate covers
+    /// another.
+    #[test]
+    fn plates_never_cover_each_other() {
+        let i18n = I18n::default();
+        let desktop = Rect::from_corners(Vec2::new(-475.0, -250.0), Vec2::new(475.0, 320.0));
+        for n in 5..=13 {
+            let table = Table::<CruelerGame>::new(TableConfig::new(7, n)).expect("a table");
+            let view = table.view(SeatId(0));
+            for r in [phone(), desktop] {
+                let wants = layout(&view, None, &i18n, r).wants;
+                whole_inside(&wants, r);
+                let plates: Vec<Rect> = wants
+                    .iter()
+                    .filter(|w| matches!(w.key, Key::Seat(_)))
+                    .map(bounds)
+                    .collect();
+                for (i, a) in plates.iter().enumerate() {
+                    for b in &plates[i + 1..] {
+                        assert!(
+                            a.intersect(*b).is_empty(),
+                            "{n} seats in {r:?}: {a:?} {b:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// Tokens show only where the view shows them: the viewer's own box,
