@@ -755,7 +755,8 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
         let groups = view.my_tokens.len();
         let token = if narrow { 16.0 } else { 20.0 };
         let room = (rx * 1.5).min(area.width() - 16.0);
-        let pitch = ((room - 16.0) / groups as f32).min(token + 16.0);
+        // Room for a label such as "bank ×6" under each stack.
+        let pitch = ((room - 16.0) / groups as f32).min(token + 26.0);
         let tray = Vec2::new((pitch * groups as f32 + 16.0).max(84.0), token + 44.0);
         let y = (my_plate.y + plate.y / 2.0 + tray.y / 2.0 + 4.0).max(c.y - ry + tray.y / 2.0);
         let at = Vec2::new(
@@ -800,7 +801,7 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
                 Vec2::ZERO,
                 10.0,
                 CREAM,
-                pitch,
+                pitch + 4.0,
             ));
             wants.push(w);
         }
