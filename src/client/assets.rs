@@ -10,6 +10,7 @@ use foodweb_netcode::client::ClientModel;
 use foodweb_rules::GameId;
 
 use super::Screen;
+use super::scene::crueler::CruelerArt;
 use super::scene::forest::ForestArt;
 use super::scene::gene::GeneArt;
 use super::screens::TableSetup;
@@ -107,6 +108,7 @@ pub enum ArtLoad {
     Picker,
     Forest,
     Gene,
+    Crueler,
     /// What was asked for has loaded.
     Ready,
 }
@@ -147,6 +149,7 @@ fn load_art(
     forest: Option<Res<ForestArt>>,
     gene: Option<Res<GeneArt>>,
     picker: Option<Res<PickerArt>>,
+    crueler: Option<Res<CruelerArt>>,
 ) {
     if *art.get() != ArtLoad::Idle && *art.get() != ArtLoad::Ready {
         return;
@@ -158,6 +161,7 @@ fn load_art(
     match wanted_game(screen.get(), &setup, &model) {
         Some(GameId::Forest) if forest.is_none() => next.set(ArtLoad::Forest),
         Some(GameId::Gene) if gene.is_none() => next.set(ArtLoad::Gene),
+        Some(GameId::Crueler) if crueler.is_none() => next.set(ArtLoad::Crueler),
         _ => {}
     }
 }
@@ -172,13 +176,15 @@ pub fn plugin(app: &mut App) {
             ProgressPlugin::<ArtLoad>::new()
                 .with_state_transition(ArtLoad::Picker, ArtLoad::Ready)
                 .with_state_transition(ArtLoad::Forest, ArtLoad::Ready)
-                .with_state_transition(ArtLoad::Gene, ArtLoad::Ready),
+                .with_state_transition(ArtLoad::Gene, ArtLoad::Ready)
+                .with_state_transition(ArtLoad::Crueler, ArtLoad::Ready),
         ))
         .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
         .add_loading_state(LoadingState::new(FontLoad::Loading).load_collection::<FullFont>())
         .add_loading_state(LoadingState::new(ArtLoad::Picker).load_collection::<PickerArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Gene).load_collection::<GeneArt>())
+        .add_loading_state(LoadingState::new(ArtLoad::Crueler).load_collection::<CruelerArt>())
         .add_systems(OnEnter(Screen::Title), load_full_font)
         .add_systems(
             Update,

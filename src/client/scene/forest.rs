@@ -1146,12 +1146,27 @@ mod tests {
     #[test]
     fn the_layout_shows_no_card_the_view_does_not_name() {
         let v = view();
-        let (cards, _, _) = layout(&v, &TableUi::default(), &I18n::default(), Rect::new(-640.0, -300.0, 310.0, 320.0));
-        let backs = |s: u8| cards.iter().filter(|c| matches!(c.place, Place::Back(seat, _) if seat == SeatId(s))).count();
+        let (cards, _, _) = layout(
+            &v,
+            &TableUi::default(),
+            &I18n::default(),
+            Rect::new(-640.0, -300.0, 310.0, 320.0),
+        );
+        let backs = |s: u8| {
+            cards
+                .iter()
+                .filter(|c| matches!(c.place, Place::Back(seat, _) if seat == SeatId(s)))
+                .count()
+        };
         assert_eq!(backs(1), 8);
         assert_eq!(backs(2), 5);
         assert_eq!(backs(3), 12);
-        assert!(cards.iter().filter(|c| matches!(c.place, Place::Back(..))).all(|c| c.face.is_none()));
+        assert!(
+            cards
+                .iter()
+                .filter(|c| matches!(c.place, Place::Back(..)))
+                .all(|c| c.face.is_none())
+        );
         let mut named: Vec<CardId> = v.hand.clone();
         named.extend(v.seats.iter().flat_map(|s| s.known.iter().copied()));
         named.extend([CardId(20), CardId(24)]);

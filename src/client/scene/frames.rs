@@ -103,9 +103,13 @@ fn film(mut commands: Commands, settling: Res<Settling>, film: Option<ResMut<Fil
     if !settling.moving || film.motion > FILM_MOTIONS || film.frame >= FILM_FRAMES {
         return;
     }
-    let path = film.dir.join(format!("film-{:03}-{:02}.png", film.motion, film.frame));
+    let path = film
+        .dir
+        .join(format!("film-{:03}-{:02}.png", film.motion, film.frame));
     film.frame += 1;
-    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    commands
+        .spawn(Screenshot::primary_window())
+        .observe(save_to_disk(path));
 }
 
 pub fn plugin(app: &mut App) {

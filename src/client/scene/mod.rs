@@ -14,6 +14,7 @@
 //! ([`finish_motions`]). The player's [`MotionLevel`] shortens or turns off
 //! the motion; a table joined mid-game is laid out without any.
 
+pub mod crueler;
 pub mod forest;
 #[cfg(feature = "dev")]
 pub mod frames;
@@ -355,7 +356,7 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), clear_scene)
-        .add_plugins((forest::plugin, gene::plugin));
+        .add_plugins((forest::plugin, gene::plugin, crueler::plugin));
     #[cfg(feature = "dev")]
     app.add_plugins(frames::plugin);
 }

@@ -1,24 +1,23 @@
-//! The Crueler World table, drawn from the seat's view only: the seats
-//! round a wooden table with their life boxes, the die and N in the middle,
-//! your predator cards along the bottom, and the duel when you are in one.
-
-use std::f32::consts::TAU;
+//! The Crueler World table screen, from the seat's view only: egui draws
+//! the top bar, the results and log, the controls and the dialogs; the
+//! table itself (seats, boxes, die, N, cards, the duel's beasts) is the
+//! scene of `scene::crueler` in the rest of the window.
 
 use bevy::prelude::*;
-use bevy_egui::egui::{
-    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2,
-};
+use bevy_egui::egui::{self, Align2};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
-use foodweb_rules::crueler::{
-    self, Beast, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers,
-};
+use foodweb_rules::Bilingual;
+use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers};
 use foodweb_rules::table::SeatId;
-use foodweb_rules::{Bilingual, Lang};
+use iyes_progress::ProgressTracker;
 
+use crate::client::assets::ArtLoad;
 use crate::client::net::{SeatSide, Session, Target, send};
+use crate::client::scene::crueler::CruelerArt;
+use crate::client::scene::{self, PointerOnUi, SceneRect};
 use crate::client::screens::HostedAt;
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
@@ -33,6 +32,8 @@ pub struct CruelerUi {
     tab: widgets::TableTab,
     error: Option<Bilingual>,
     seen_rejections: u64,
+    /// The controls' height last frame: the bottom panel's.
+    controls_height: f32,
 }
 
 #[derive(Default)]
@@ -43,13 +44,6 @@ pub(crate) struct LifeDraft {
     pub(crate) want: u32,
 }
 
-fn t(lang: Lang, en: &str, zh: &str) -> String {
-    match lang {
-        Lang::Zh => zh.to_string(),
-        _ => en.to_string(),
-    }
-}
-
 fn name(view: &CruelerView, seat: SeatId) -> String {
     view.names
         .get(seat.index())
@@ -57,428 +51,51 @@ fn name(view: &CruelerView, seat: SeatId) -> String {
         .unwrap_or_else(|| format!("{seat}"))
 }
 
-const WOOD: Color32 = Color32::from_rgb(112, 74, 44);
-const WOOD_DARK: Color32 = Color32::from_rgb(80, 52, 30);
-const FELT: Color32 = Color32::from_rgb(36, 70, 48);
-const CARD_RED: Color32 = Color32::from_rgb(150, 40, 40);
-
-fn beast_colour(b: Beast) -> Color32 {
-    match b {
-        Beast::Elephant => Color32::from_rgb(130, 140, 160),
-        Beast::Tiger => Color32::from_rgb(230, 150, 50),
-        Beast::Rat => Color32::from_rgb(150, 120, 100),
-    }
-}
-
-fn phase_text(view: &CruelerView, lang: Lang) -> String {
-    match view.phase {
-        CruelerPhase::Idle => t(lang, "Waiting", "等待开始"),
-        CruelerPhase::Interlude => t(
-            lang,
-            "Between phases: give or trade life, then get ready",
-            "阶段之间：可赠送或交换生命，然后准备",
-        ),
-        CruelerPhase::Predation if view.second_ask => t(
-            lang,
-            "Asked once more: prey, or starve unless preyed upon",
-            "再次询问：捕食，或（未被捕食者）挨饿",
-        ),
-        CruelerPhase::Predation => t(lang, "Predation: asking in turn", "捕食阶段：依次询问"),
-        CruelerPhase::Duel => t(lang, "A duel", "决斗中"),
-        CruelerPhase::GameOver => t(lang, "Game over", "游戏结束"),
-    }
-}
-
-/// A predator card: dark red, a claw mark, the engraved number and name.
-fn predator_card(
-    ui: &mut egui::Ui,
-    view: &CruelerView,
-    card: SeatId,
-    selected: bool,
-    enabled: bool,
-    lang: Lang,
-) -> egui::Response {
-    let size = Vec2::new(74.0, 104.0);
-    let sense = if enabled {
-        Sense::click()
-    } else {
-        Sense::hover()
-    };
-    let (rect, response) = ui.allocate_exact_size(size, sense);
-    let painter = ui.painter_at(rect.expand(4.0));
-    let lift = if enabled && response.hovered() {
-        -4.0
-    } else {
-        0.0
-    };
-    let rect = rect.translate(Vec2::new(0.0, lift));
-    let fill = if enabled {
-        CARD_RED
-    } else {
-        Color32::from_rgb(104, 58, 54)
-    };
-    painter.rect_filled(
-        rect,
-        CornerRadius::same(8),
-        Color32::from_rgb(236, 226, 200),
-    );
-    painter.rect_filled(rect.shrink(4.0), CornerRadius::same(6), fill);
-    // Three claw marks.
-    for k in 0..3 {
-        let x = rect.left() + 18.0 + 9.0 * k as f32;
-        painter.line_segment(
-            [
-                Pos2::new(x, rect.top() + 12.0),
-                Pos2::new(x + 10.0, rect.top() + 30.0),
-            ],
-            Stroke::new(2.5, Color32::from_rgb(240, 200, 180).gamma_multiply(0.7)),
-        );
-    }
-    painter.text(
-        rect.center() + Vec2::new(0.0, 6.0),
-        Align2::CENTER_CENTER,
-        card.to_string(),
-        FontId::proportional(34.0),
-        Color32::from_rgb(250, 236, 210),
-    );
-    let label = name(view, card);
-    painter.text(
-        rect.center_bottom() + Vec2::new(0.0, -12.0),
-        Align2::CENTER_CENTER,
-        label,
-        FontId::proportional(12.0),
-        Color32::from_rgb(250, 236, 210),
-    );
-    let border = if selected {
-        Stroke::new(3.0, theme::ACCENT)
-    } else {
-        Stroke::new(1.0, Color32::from_gray(30))
-    };
-    painter.rect_stroke(rect, CornerRadius::same(8), border, StrokeKind::Outside);
-    response.on_hover_text(match lang {
-        Lang::Zh => format!("捕食卡：{} 号（{}）", card, name(view, card)),
-        _ => format!("Predator card: seat {} ({})", card, name(view, card)),
+fn phase_text(view: &CruelerView, i18n: &I18n) -> String {
+    i18n.t(match view.phase {
+        CruelerPhase::Idle => "crueler-phase-idle",
+        CruelerPhase::Interlude => "crueler-phase-interlude",
+        CruelerPhase::Predation if view.second_ask => "crueler-phase-second-ask",
+        CruelerPhase::Predation => "crueler-phase-predation",
+        CruelerPhase::Duel => "crueler-phase-duel",
+        CruelerPhase::GameOver => "crueler-phase-over",
     })
 }
 
-/// A beast to choose in a duel, drawn as a round token.
-fn beast_button(ui: &mut egui::Ui, beast: Beast, lang: Lang, enabled: bool) -> egui::Response {
-    let size = Vec2::new(110.0, 110.0);
-    let sense = if enabled {
-        Sense::click()
-    } else {
-        Sense::hover()
+/// Sends the action to the server; a refusal comes back as the model's
+/// last rejection.
+pub(crate) fn act(outbox: &mut Outbox, state: &mut CruelerUi, action: CruelerAction) {
+    send(
+        outbox,
+        ClientMsg::Act {
+            action: AnyAction::Crueler(action),
+        },
+    );
+    state.error = None;
+}
+
+/// The viewer's duel in words: the score and the throws so far; the beasts
+/// to choose are on the table.
+fn duel_panel(ui: &mut egui::Ui, view: &CruelerView, i18n: &I18n) {
+    let (Some(d), Some(me)) = (view.duel.as_ref(), view.me) else {
+        return;
     };
-    let (rect, response) = ui.allocate_exact_size(size, sense);
-    let painter = ui.painter_at(rect.expand(2.0));
-    let c = rect.center();
-    let hover = enabled && response.hovered();
-    let fill = beast_colour(beast).gamma_multiply(if enabled { 1.0 } else { 0.45 });
-    painter.circle_filled(c, if hover { 52.0 } else { 49.0 }, fill);
-    painter.circle_stroke(c, 49.0, Stroke::new(2.0, Color32::from_gray(240)));
-    let n = beast.name();
-    painter.text(
-        c + Vec2::new(0.0, -8.0),
-        Align2::CENTER_CENTER,
-        &n.zh,
-        FontId::proportional(40.0),
-        Color32::BLACK,
-    );
-    painter.text(
-        c + Vec2::new(0.0, 28.0),
-        Align2::CENTER_CENTER,
-        &n.en,
-        FontId::proportional(13.0),
-        Color32::BLACK,
-    );
-    let beats = Beast::ALL
-        .into_iter()
-        .find(|b| beast.beats(*b))
-        .expect("each beast beats one");
-    response.on_hover_text(match lang {
-        Lang::Zh => format!("{}胜{}", n.zh, beats.name().zh),
-        _ => format!("{} beats {}", n.en, beats.name().en),
-    })
-}
-
-/// Where each seat sits round the table.
-fn seat_positions(area: Rect, seats: usize, plate: Vec2) -> Vec<Pos2> {
-    let c = area.center();
-    // Every plate whole inside the area, however narrow (a phone).
-    let rx = (area.width() * 0.40).min(area.width() / 2.0 - plate.x / 2.0 - 4.0);
-    let ry = (area.height() * 0.38).min(area.height() / 2.0 - plate.y / 2.0 - 4.0);
-    (0..seats)
-        .map(|i| {
-            let a = -TAU / 4.0 + TAU * i as f32 / seats as f32;
-            Pos2::new(c.x + rx * a.cos(), c.y + ry * a.sin())
-        })
-        .collect()
-}
-
-/// The table: seats, boxes, the die and N. Returns a seat clicked.
-fn table(
-    ui: &mut egui::Ui,
-    view: &CruelerView,
-    clickable: &[SeatId],
-    lang: Lang,
-) -> Option<SeatId> {
-    let size = ui.available_size().max(Vec2::new(300.0, 300.0));
-    let (area, response) = ui.allocate_exact_size(size, Sense::click());
-    let painter = ui.painter_at(area);
-    let c = area.center();
-    // Smaller plates on a phone, where thirteen must share 390 points.
-    let smallest = if widgets::narrow(ui.ctx()) {
-        100.0
-    } else {
-        128.0
-    };
-    let plate_w = (area.width() * 0.11).clamp(smallest, 180.0);
-    let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
-    let (rx, ry) = (area.width() * 0.30, area.height() * 0.27);
-    // The wooden table with its felt.
-    painter.add(egui::Shape::ellipse_filled(
-        c + Vec2::new(0.0, 6.0),
-        Vec2::new(rx + 16.0, ry + 16.0),
-        Color32::from_black_alpha(90),
-    ));
-    painter.add(egui::Shape::ellipse_filled(
-        c,
-        Vec2::new(rx + 14.0, ry + 14.0),
-        WOOD,
-    ));
-    painter.add(egui::Shape::ellipse_stroke(
-        c,
-        Vec2::new(rx + 14.0, ry + 14.0),
-        Stroke::new(3.0, WOOD_DARK),
-    ));
-    painter.add(egui::Shape::ellipse_filled(c, Vec2::new(rx, ry), FELT));
-    // The die and N in the middle.
-    if let Some(die) = view.die {
-        let d = Rect::from_center_size(c + Vec2::new(-46.0, 0.0), Vec2::splat(58.0));
-        painter.rect_filled(d, CornerRadius::same(10), Color32::from_rgb(240, 236, 226));
-        painter.rect_stroke(
-            d,
-            CornerRadius::same(10),
-            Stroke::new(2.0, Color32::from_gray(60)),
-            StrokeKind::Inside,
-        );
-        painter.text(
-            d.center(),
-            Align2::CENTER_CENTER,
-            die.to_string(),
-            FontId::proportional(30.0),
-            Color32::from_rgb(150, 30, 30),
-        );
-        painter.text(
-            d.center_bottom() + Vec2::new(0.0, 12.0),
-            Align2::CENTER_CENTER,
-            t(lang, "13-sided die", "十三面骰"),
-            FontId::proportional(11.0),
-            Color32::from_gray(220),
-        );
-    }
-    let nb = c + Vec2::new(46.0, 0.0);
-    painter.circle_filled(nb, 30.0, theme::ACCENT);
-    painter.text(
-        nb + Vec2::new(0.0, -4.0),
-        Align2::CENTER_CENTER,
-        format!("N={}", view.n),
-        FontId::proportional(20.0),
-        Color32::BLACK,
-    );
-    painter.text(
-        nb + Vec2::new(0.0, 16.0),
-        Align2::CENTER_CENTER,
-        t(lang, "at stake", "本阶段"),
-        FontId::proportional(10.0),
-        Color32::BLACK,
-    );
-    if view.dueling {
-        painter.text(
-            c + Vec2::new(0.0, -ry * 0.62),
-            Align2::CENTER_CENTER,
-            t(lang, "— a duel is under way —", "— 决斗进行中 —"),
-            FontId::proportional(15.0),
-            theme::BAD,
-        );
-    }
-    // Seats.
-    let positions = seat_positions(area, view.alive.len(), plate);
-    let pointer = response.hover_pos();
-    let mut clicked = None;
-    let duelists: Vec<SeatId> = view
-        .duel
-        .as_ref()
-        .map(|d| vec![d.predator, d.prey])
-        .unwrap_or_default();
-    for (i, &p) in positions.iter().enumerate() {
-        let seat = SeatId(i as u8);
-        let me = view.me == Some(seat);
-        let alive = view.alive[i];
-        let w = plate.x;
-        let k = w / 128.0;
-        let rect = Rect::from_center_size(p, plate);
-        let fill = if !alive {
-            Color32::from_gray(60)
-        } else if me {
-            Color32::from_rgb(70, 60, 40)
-        } else {
-            Color32::from_rgb(44, 52, 46)
-        };
-        painter.rect_filled(rect, CornerRadius::same(10), fill);
-        let can_click = clickable.contains(&seat);
-        let hovered = can_click && pointer.is_some_and(|q| rect.contains(q));
-        let stroke = if view.asked == Some(seat) {
-            Stroke::new(3.0, theme::ACCENT)
-        } else if duelists.contains(&seat) {
-            Stroke::new(3.0, theme::BAD)
-        } else if can_click {
-            Stroke::new(
-                if hovered { 3.5 } else { 2.0 },
-                Color32::from_rgb(240, 120, 90),
-            )
-        } else {
-            Stroke::new(1.0, Color32::from_gray(100))
-        };
-        painter.rect_stroke(rect, CornerRadius::same(10), stroke, StrokeKind::Inside);
-        // Number and name.
-        painter.circle_filled(
-            rect.left_top() + Vec2::new(16.0, 16.0) * k,
-            12.0 * k,
-            if alive {
-                theme::ACCENT
-            } else {
-                Color32::from_gray(120)
-            },
-        );
-        painter.text(
-            rect.left_top() + Vec2::new(16.0, 16.0) * k,
-            Align2::CENTER_CENTER,
-            seat.to_string(),
-            FontId::proportional(14.0 * k),
-            Color32::BLACK,
-        );
-        painter.text(
-            rect.left_top() + Vec2::new(34.0, 16.0) * k,
-            Align2::LEFT_CENTER,
-            name(view, seat),
-            FontId::proportional(14.0 * k),
-            if alive {
-                theme::TEXT
-            } else {
-                Color32::from_gray(170)
-            },
-        );
-        // The life box: closed unless it is yours (or the game is over).
-        let bx = Rect::from_min_size(
-            rect.left_top() + Vec2::new(8.0, 34.0) * k,
-            Vec2::new(46.0, 30.0) * k,
-        );
-        if alive {
-            painter.rect_filled(bx, CornerRadius::same(3), WOOD);
-            painter.rect_stroke(
-                bx,
-                CornerRadius::same(3),
-                Stroke::new(1.5, WOOD_DARK),
-                StrokeKind::Inside,
-            );
-            // Your own box shows your life; at the end every box is opened.
-            let label = match (&view.result, me, view.my_life) {
-                (Some(r), _, _) => r.scores[i].to_string(),
-                (None, true, Some(l)) => l.to_string(),
-                _ if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel) => {
-                    "?".into()
-                }
-                _ => "■".into(),
-            };
-            painter.text(
-                bx.center(),
-                Align2::CENTER_CENTER,
-                label,
-                FontId::proportional(16.0 * k),
-                Color32::from_rgb(250, 236, 210),
-            );
-        } else {
-            painter.text(
-                bx.center(),
-                Align2::CENTER_CENTER,
-                t(lang, "out", "出局"),
-                FontId::proportional(14.0 * k),
-                Color32::from_gray(200),
-            );
-        }
-        // Marks: reserve, cards left, asked, preying.
-        let mut marks = Vec::new();
-        if view.reserve[i] {
-            marks.push(t(lang, "🌿 reserve", "🌿 保护区"));
-        }
-        // Card counts are secret (rules.md §3): only your own is shown.
-        if me {
-            marks.push(match lang {
-                Lang::Zh => format!("{} 张卡", view.my_cards.len()),
-                _ => format!("{} cards", view.my_cards.len()),
-            });
-        }
-        painter.text(
-            rect.left_top() + Vec2::new(62.0, 40.0) * k,
-            Align2::LEFT_CENTER,
-            marks.join("\n"),
-            FontId::proportional(11.0 * k),
-            theme::MUTED,
-        );
-        if hovered {
-            egui::Tooltip::always_open(
-                ui.ctx().clone(),
-                ui.layer_id(),
-                egui::Id::new("prey-tip"),
-                egui::PopupAnchor::Pointer,
-            )
-            .show(|ui| {
-                ui.label(match lang {
-                    Lang::Zh => format!("捕食{}", name(view, seat)),
-                    _ => format!("Prey on {}", name(view, seat)),
-                });
-            });
-        }
-        if response.clicked()
-            && can_click
-            && response
-                .interact_pointer_pos()
-                .is_some_and(|q| rect.contains(q))
-        {
-            clicked = Some(seat);
-        }
-    }
-    clicked
-}
-
-fn duel_panel(ui: &mut egui::Ui, view: &CruelerView, lang: Lang) -> Option<CruelerAction> {
-    let d = view.duel.as_ref()?;
-    let me = view.me?;
-    let mut action = None;
+    let lang = i18n.lang;
     let (mine, theirs) = if d.predator == me { (0, 1) } else { (1, 0) };
     let opponent = if d.predator == me { d.prey } else { d.predator };
-    ui.horizontal(|ui| {
-        ui.label(
-            egui::RichText::new(match lang {
-                Lang::Zh => format!(
-                    "对{}的决斗：{} - {}（先赢 2 回合者胜）",
-                    name(view, opponent),
-                    d.wins[mine],
-                    d.wins[theirs]
-                ),
-                _ => format!(
-                    "Duel with {}: {} - {} (first to win 2 throws)",
-                    name(view, opponent),
-                    d.wins[mine],
-                    d.wins[theirs]
-                ),
-            })
-            .strong()
-            .size(18.0),
-        );
-    });
-    ui.horizontal(|ui| {
+    ui.label(
+        egui::RichText::new(i18n.ta(
+            "crueler-duel-with",
+            &[
+                ("name", name(view, opponent).into()),
+                ("mine", d.wins[mine].into()),
+                ("theirs", d.wins[theirs].into()),
+            ],
+        ))
+        .strong()
+        .size(17.0),
+    );
+    ui.horizontal_wrapped(|ui| {
         for &(a, b) in &d.throws {
             let (x, y) = if mine == 0 { (a, b) } else { (b, a) };
             ui.label(
@@ -493,44 +110,25 @@ fn duel_panel(ui: &mut egui::Ui, view: &CruelerView, lang: Lang) -> Option<Cruel
             );
         }
     });
-    if d.chosen {
-        ui.label(t(
-            lang,
-            "Chosen. Waiting for your opponent…",
-            "已选择，等待对手……",
-        ));
+    let key = if d.chosen {
+        "crueler-chosen"
     } else {
-        ui.label(t(
-            lang,
-            "Choose your beast (in secret):",
-            "秘密选择你的野兽：",
-        ));
-        ui.horizontal(|ui| {
-            for b in Beast::ALL {
-                if beast_button(ui, b, lang, true).clicked() {
-                    action = Some(CruelerAction::Choose { beast: b });
-                }
-            }
-        });
-    }
-    action
+        "crueler-choose-beast"
+    };
+    ui.label(egui::RichText::new(i18n.t(key)).color(theme::ACCENT));
 }
 
 fn controls(
     ui: &mut egui::Ui,
     view: &CruelerView,
     state: &mut CruelerUi,
-    lang: Lang,
+    i18n: &I18n,
 ) -> Option<CruelerAction> {
     let me = view.me?;
     let alive = view.alive[me.index()];
     let mut action = None;
     if !alive && view.phase != CruelerPhase::GameOver {
-        ui.label(t(
-            lang,
-            "You are out. You may give a predator card to a living player: pick a card, then click their seat.",
-            "你已出局。可以把捕食卡送给存活的玩家：先选一张卡，再点击对方的座位。",
-        ));
+        ui.label(i18n.t("crueler-you-are-out"));
         return None;
     }
     match view.phase {
@@ -539,28 +137,16 @@ fn controls(
                 if !view.ready {
                     if ui
                         .add(egui::Button::new(
-                            egui::RichText::new(t(
-                                lang,
-                                "Ready for the predation phase",
-                                "准备进入捕食阶段",
-                            ))
-                            .size(18.0),
+                            egui::RichText::new(i18n.t("crueler-ready")).size(18.0),
                         ))
                         .clicked()
                     {
                         action = Some(CruelerAction::Ready);
                     }
                 } else {
-                    ui.label(t(
-                        lang,
-                        "You are ready. Waiting for the others…",
-                        "你已准备，等待其他玩家……",
-                    ));
+                    ui.label(i18n.t("crueler-ready-waiting"));
                 }
-                if ui
-                    .button(t(lang, "Give or trade life…", "赠送或交换生命……"))
-                    .clicked()
-                {
+                if ui.button(i18n.t("crueler-offer-open")).clicked() {
                     state.offer.open = true;
                 }
             });
@@ -568,44 +154,32 @@ fn controls(
                 ui.horizontal_wrapped(|ui| {
                     if o.to == me {
                         ui.label(
-                            egui::RichText::new(match lang {
-                                Lang::Zh => format!(
-                                    "{}提出：给你 {} 点，换你 {} 点",
-                                    name(view, o.from),
-                                    o.give,
-                                    o.want
-                                ),
-                                _ => format!(
-                                    "{} offers {} life for {} of yours",
-                                    name(view, o.from),
-                                    o.give,
-                                    o.want
-                                ),
-                            })
+                            egui::RichText::new(i18n.ta(
+                                "crueler-offer-from",
+                                &[
+                                    ("name", name(view, o.from).into()),
+                                    ("give", o.give.into()),
+                                    ("want", o.want.into()),
+                                ],
+                            ))
                             .color(theme::ACCENT),
                         );
-                        if ui.button(t(lang, "Accept", "接受")).clicked() {
+                        if ui.button(i18n.t("crueler-accept")).clicked() {
                             action = Some(CruelerAction::Accept { from: o.from });
                         }
-                        if ui.button(t(lang, "Decline", "拒绝")).clicked() {
+                        if ui.button(i18n.t("crueler-decline")).clicked() {
                             action = Some(CruelerAction::Decline { from: o.from });
                         }
                     } else {
-                        ui.label(match lang {
-                            Lang::Zh => format!(
-                                "你向{}提出：给 {} 点，换 {} 点",
-                                name(view, o.to),
-                                o.give,
-                                o.want
-                            ),
-                            _ => format!(
-                                "Your offer to {}: {} for {}",
-                                name(view, o.to),
-                                o.give,
-                                o.want
-                            ),
-                        });
-                        if ui.button(t(lang, "Withdraw", "撤回")).clicked() {
+                        ui.label(i18n.ta(
+                            "crueler-offer-to",
+                            &[
+                                ("name", name(view, o.to).into()),
+                                ("give", o.give.into()),
+                                ("want", o.want.into()),
+                            ],
+                        ));
+                        if ui.button(i18n.t("crueler-withdraw")).clicked() {
                             action = Some(CruelerAction::Withdraw { to: o.to });
                         }
                     }
@@ -614,44 +188,20 @@ fn controls(
         }
         CruelerPhase::Predation if view.to_act => {
             let text = if view.second_ask && !view.preyed_upon {
-                match lang {
-                    Lang::Zh => format!(
-                        "再次询问：捕食吗？拒绝将挨饿（-{}）。点击一张捕食卡或对方座位。",
-                        view.n
-                    ),
-                    _ => format!(
-                        "Asked once more: will you prey? Refusing starves you (-{}). Click a predator card or a seat.",
-                        view.n
-                    ),
-                }
+                i18n.ta("crueler-asked-again-starve", &[("n", view.n.into())])
             } else if view.second_ask {
-                t(
-                    lang,
-                    "Asked once more. You were preyed upon, so refusing costs nothing.",
-                    "再次询问。你已被捕食过，拒绝不会挨饿。",
-                )
+                i18n.t("crueler-asked-again-safe")
             } else {
-                t(
-                    lang,
-                    "Your turn: prey (click a predator card or a lit seat) or pass.",
-                    "轮到你：捕食（点击捕食卡或高亮的座位）或不捕食。",
-                )
+                i18n.t("crueler-your-turn")
             };
             ui.label(egui::RichText::new(text).strong().color(theme::ACCENT));
             if view.targets.is_empty() {
-                ui.label(t(
-                    lang,
-                    "You hold no card for anyone you may prey on.",
-                    "你没有可用的捕食卡。",
-                ));
+                ui.label(i18n.t("crueler-no-targets"));
             }
             let pass = if view.second_ask && !view.preyed_upon {
-                match lang {
-                    Lang::Zh => format!("不捕食（挨饿 -{}）", view.n),
-                    _ => format!("Pass (starve -{})", view.n),
-                }
+                i18n.ta("crueler-pass-starve", &[("n", view.n.into())])
             } else {
-                t(lang, "Pass", "不捕食")
+                i18n.t("crueler-pass")
             };
             if ui
                 .add(egui::Button::new(egui::RichText::new(pass).size(17.0)))
@@ -661,17 +211,13 @@ fn controls(
             }
         }
         CruelerPhase::Predation => {
-            ui.label(t(
-                lang,
-                "The referee is asking the players in turn, one by one in private…",
-                "裁判正在依次私下询问各位玩家……",
-            ));
+            ui.label(i18n.t("crueler-asking"));
         }
         CruelerPhase::Duel => {
             if view.duel.is_some() {
-                action = duel_panel(ui, view, lang);
+                duel_panel(ui, view, i18n);
             } else {
-                ui.label(t(lang, "Two players are dueling…", "两名玩家正在决斗……"));
+                ui.label(i18n.t("crueler-dueling"));
             }
         }
         CruelerPhase::GameOver | CruelerPhase::Idle => {}
@@ -683,7 +229,7 @@ fn offer_window(
     ctx: &egui::Context,
     view: &CruelerView,
     state: &mut CruelerUi,
-    lang: Lang,
+    i18n: &I18n,
 ) -> Option<CruelerAction> {
     if !state.offer.open || view.phase != CruelerPhase::Interlude {
         state.offer.open = false;
@@ -692,16 +238,12 @@ fn offer_window(
     let me = view.me?;
     let mut action = None;
     let mut open = true;
-    egui::Window::new(t(lang, "Give or trade life", "赠送或交换生命"))
+    egui::Window::new(i18n.t("crueler-offer-title"))
         .open(&mut open)
         .collapsible(false)
         .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            ui.label(t(
-                lang,
-                "The trade happens only if they accept.",
-                "对方接受后才会交换。",
-            ));
+            ui.label(i18n.t("crueler-offer-note"));
             ui.horizontal_wrapped(|ui| {
                 for i in 0..view.alive.len() {
                     let s = SeatId(i as u8);
@@ -720,19 +262,15 @@ fn offer_window(
                 }
             });
             let max = view.my_life.unwrap_or(1).max(1) as u32 - 1;
-            ui.add(egui::Slider::new(&mut state.offer.give, 0..=max).text(t(
-                lang,
-                "you give",
-                "你给出",
-            )));
-            ui.add(egui::Slider::new(&mut state.offer.want, 0..=20).text(t(
-                lang,
-                "you ask for",
-                "你索要",
-            )));
+            ui.add(
+                egui::Slider::new(&mut state.offer.give, 0..=max).text(i18n.t("crueler-you-give")),
+            );
+            ui.add(
+                egui::Slider::new(&mut state.offer.want, 0..=20).text(i18n.t("crueler-you-ask")),
+            );
             let can = state.offer.to.is_some() && (state.offer.give > 0 || state.offer.want > 0);
             if ui
-                .add_enabled(can, egui::Button::new(t(lang, "Send offer", "发出提议")))
+                .add_enabled(can, egui::Button::new(i18n.t("crueler-send-offer")))
                 .clicked()
             {
                 action = Some(CruelerAction::OfferLife {
@@ -750,7 +288,7 @@ fn offer_window(
     action
 }
 
-fn history_line(view: &CruelerView, o: &Outcome, lang: Lang) -> String {
+fn history_line(view: &CruelerView, o: &Outcome, i18n: &I18n) -> String {
     match o {
         Outcome::Duel {
             round,
@@ -758,32 +296,35 @@ fn history_line(view: &CruelerView, o: &Outcome, lang: Lang) -> String {
             predator,
             prey,
             winner,
-        } => match lang {
-            Lang::Zh => format!(
-                "第{round}轮 N={n}：{}捕食{}，{}胜",
-                name(view, *predator),
-                name(view, *prey),
-                name(view, *winner)
-            ),
-            _ => format!(
-                "R{round} N={n}: {} preyed on {}, {} won",
-                name(view, *predator),
-                name(view, *prey),
-                name(view, *winner)
-            ),
-        },
-        Outcome::Elimination { round, n } => match lang {
-            Lang::Zh => format!("第{round}轮 N={n}：一场决斗以淘汰告终"),
-            _ => format!("R{round} N={n}: a duel ended in an elimination"),
-        },
-        Outcome::Starved { round, n, seat } => match lang {
-            Lang::Zh => format!("第{round}轮：{}挨饿 -{n}", name(view, *seat)),
-            _ => format!("R{round}: {} starved -{n}", name(view, *seat)),
-        },
-        Outcome::StarvedOut { round, seat, .. } => match lang {
-            Lang::Zh => format!("第{round}轮：{}饿死出局", name(view, *seat)),
-            _ => format!("R{round}: {} starved and is out", name(view, *seat)),
-        },
+        } => i18n.ta(
+            "crueler-history-duel",
+            &[
+                ("round", (*round).into()),
+                ("n", (*n).into()),
+                ("predator", name(view, *predator).into()),
+                ("prey", name(view, *prey).into()),
+                ("winner", name(view, *winner).into()),
+            ],
+        ),
+        Outcome::Elimination { round, n } => i18n.ta(
+            "crueler-history-elimination",
+            &[("round", (*round).into()), ("n", (*n).into())],
+        ),
+        Outcome::Starved { round, n, seat } => i18n.ta(
+            "crueler-history-starved",
+            &[
+                ("round", (*round).into()),
+                ("n", (*n).into()),
+                ("name", name(view, *seat).into()),
+            ],
+        ),
+        Outcome::StarvedOut { round, seat, .. } => i18n.ta(
+            "crueler-history-starved-out",
+            &[
+                ("round", (*round).into()),
+                ("name", name(view, *seat).into()),
+            ],
+        ),
     }
 }
 
@@ -800,11 +341,18 @@ fn draw(
     hosted: Res<HostedAt>,
     time: Res<Time>,
     mut received: Local<(u64, f64)>,
+    (mut scene_rect, mut on_ui): (ResMut<SceneRect>, ResMut<PointerOnUi>),
+    art: (
+        Option<Res<CruelerArt>>,
+        Option<Res<ProgressTracker<ArtLoad>>>,
+    ),
 ) -> Result {
     let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
     let Some(view) = model.crueler_view().cloned() else {
         return Ok(());
     };
+    let art_ready = art.0.is_some();
+    let progress = art.1.map_or(0.0, |p| widgets::fraction(&p));
     let ctx = contexts.ctx_mut()?;
     // The clock counts down from the table time the view was made at.
     let now = time.elapsed_secs_f64();
@@ -819,25 +367,21 @@ fn draw(
         state.seen_rejections = model.rejected;
         state.error = model.last_rejection.clone();
     }
-    let lang = i18n.lang;
     let mut screen = widgets::screen(ctx);
     let mut leave = false;
     let mut action = None;
     egui::Panel::top("crueler-top").show(&mut screen, |ui| {
         let pressed = widgets::table_top_bar(ui, &i18n, &mut state.tab, |ui| {
-            let rounds = numbers().rounds.len();
-            let phases = numbers().phases_in(view.round);
             ui.label(
-                egui::RichText::new(match lang {
-                    Lang::Zh => format!(
-                        "第 {} / {rounds} 轮 · 第 {} / {phases} 次捕食",
-                        view.round, view.phase_no
-                    ),
-                    _ => format!(
-                        "Round {} of {rounds} · predation {} of {phases}",
-                        view.round, view.phase_no
-                    ),
-                })
+                egui::RichText::new(i18n.ta(
+                    "crueler-round",
+                    &[
+                        ("round", view.round.into()),
+                        ("rounds", numbers().rounds.len().into()),
+                        ("phase", view.phase_no.into()),
+                        ("phases", numbers().phases_in(view.round).into()),
+                    ],
+                ))
                 .strong()
                 .size(18.0),
             );
@@ -849,7 +393,7 @@ fn draw(
                     .color(theme::ACCENT),
             );
             ui.separator();
-            ui.label(egui::RichText::new(phase_text(&view, lang)).color(theme::ACCENT));
+            ui.label(egui::RichText::new(phase_text(&view, &i18n)).color(theme::ACCENT));
             if let Some(left) = left_ms {
                 let colour = if left < 15_000 {
                     theme::BAD
@@ -861,10 +405,7 @@ fn draw(
                 );
             }
             if numbers().reserve(view.round) {
-                ui.label(
-                    egui::RichText::new(t(lang, "🌿 Nature Reserve on", "🌿 自然保护区生效"))
-                        .color(theme::GOOD),
-                );
+                ui.label(egui::RichText::new(i18n.t("crueler-reserve-on")).color(theme::GOOD));
             }
         });
         leave |= pressed.leave;
@@ -876,129 +417,69 @@ fn draw(
         }
     });
     let table_shown = widgets::side_panel(&mut screen, "crueler-side", state.tab, |ui| {
-        ui.label(egui::RichText::new(t(lang, "Results so far", "战况")).strong());
+        ui.label(egui::RichText::new(i18n.t("crueler-results")).strong());
         egui::ScrollArea::vertical()
             .id_salt("crueler-history")
             .max_height(ui.available_height() * 0.3)
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 for o in &view.history {
-                    ui.label(egui::RichText::new(history_line(&view, o, lang)).small());
+                    ui.label(egui::RichText::new(history_line(&view, o, &i18n)).small());
                 }
             });
         ui.separator();
         widgets::log_and_notes(ui, &i18n, &model, 0.55, 0.0);
     });
-    let me = view.me;
-    let alive = me.is_some_and(|s| view.alive[s.index()]);
+    let alive = view.me.is_some_and(|s| view.alive[s.index()]);
+    let mut rest = None;
     if table_shown {
-        widgets::table_bottom(
-            &mut screen,
-            "crueler-bottom",
-            190.0,
-            220.0,
-            |ui| {
-                if let Some(life) = view.my_life {
-                    ui.label(
-                        egui::RichText::new(match lang {
-                            Lang::Zh => format!("你的生命：{life}"),
-                            _ => format!("Your life: {life}"),
-                        })
-                        .size(20.0)
-                        .strong(),
-                    );
-                }
-                if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel) && alive {
-                    ui.label(
-                        egui::RichText::new(t(
-                            lang,
-                            "Your box is with the referee.",
-                            "你的木盒在裁判处。",
-                        ))
-                        .color(theme::MUTED),
-                    );
-                }
-                if !view.my_tokens.is_empty() {
-                    ui.label(t(lang, "In your box:", "木盒里："));
-                    for (from, n) in &view.my_tokens {
-                        let who = match from {
-                            Some(s) if Some(*s) == me => t(lang, "yours", "你自己的"),
-                            Some(s) => name(&view, *s),
-                            None => t(lang, "the bank", "银行"),
-                        };
-                        ui.label(egui::RichText::new(format!("{n} × {who}")).small());
+        // The controls; the cards, the beasts and the box are on the table.
+        let height = ctx.content_rect().height();
+        // As tall as its content was last frame (a scroll area alone
+        // would keep the panel at its first size), up to 30 % of the
+        // window; more scrolls.
+        let most = (height * 0.3).max(90.0);
+        let tall = (state.controls_height + 16.0).clamp(60.0, most);
+        egui::Panel::bottom("crueler-bottom")
+            .exact_size(tall)
+            .show(&mut screen, |ui| {
+                let shown = egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        if let Some(life) = view.my_life {
+                            ui.label(
+                                egui::RichText::new(
+                                    i18n.ta("crueler-your-life", &[("life", life.into())]),
+                                )
+                                .size(18.0)
+                                .strong(),
+                            );
+                        }
+                        if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel)
+                            && alive
+                        {
+                            ui.label(
+                                egui::RichText::new(i18n.t("crueler-box-away")).color(theme::MUTED),
+                            );
+                        }
+                    });
+                    if let Some(a) = controls(ui, &view, &mut state, &i18n) {
+                        action = Some(a);
                     }
-                }
-            },
-            |ui| {
-                ui.label(
-                    egui::RichText::new(t(lang, "Your predator cards", "你的捕食卡")).strong(),
-                );
-                egui::ScrollArea::horizontal()
-                    .id_salt("cards")
-                    .show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            for &card in &view.my_cards {
-                                let preyable = view.targets.contains(&card);
-                                let giving = !alive
-                                    && view.phase != CruelerPhase::GameOver
-                                    && view.phase != CruelerPhase::Duel;
-                                let r = predator_card(
-                                    ui,
-                                    &view,
-                                    card,
-                                    state.card == Some(card),
-                                    preyable || giving,
-                                    lang,
-                                );
-                                if r.clicked() {
-                                    if preyable {
-                                        action = Some(CruelerAction::Prey { target: card });
-                                    } else if giving {
-                                        state.card = Some(card);
-                                    }
-                                }
-                            }
-                            if view.my_cards.is_empty() {
-                                ui.label(
-                                    egui::RichText::new(t(lang, "none left", "已用完"))
-                                        .color(theme::MUTED),
-                                );
-                            }
-                        });
-                    });
-                if let Some(a) = controls(ui, &view, &mut state, lang) {
-                    action = Some(a);
-                }
-                if let Some(e) = &state.error {
-                    ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-                }
-            },
-        );
+                    if let Some(e) = &state.error {
+                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                    }
+                });
+                state.controls_height = shown.content_size.y;
+            });
+        let free = screen.available_rect_before_wrap();
+        if art_ready {
+            rest = Some(free);
+        } else {
+            widgets::art_loading(&mut screen, &i18n, free, progress);
+        }
     }
-    if table_shown {
-        egui::CentralPanel::default().show(&mut screen, |ui| {
-            let mut clickable = view.targets.clone();
-            let giving = !alive && state.card.is_some();
-            if giving {
-                clickable = (0..view.alive.len())
-                    .map(|i| SeatId(i as u8))
-                    .filter(|s| view.alive[s.index()])
-                    .collect();
-            }
-            if let Some(seat) = table(ui, &view, &clickable, lang) {
-                if giving {
-                    action = Some(CruelerAction::GiveCard {
-                        to: seat,
-                        card: state.card.take().expect("picked"),
-                    });
-                } else {
-                    action = Some(CruelerAction::Prey { target: seat });
-                }
-            }
-        });
-    }
-    if let Some(a) = offer_window(ctx, &view, &mut state, lang) {
+    scene::claim_rest(ctx, rest, &mut scene_rect, &mut on_ui);
+    if let Some(a) = offer_window(ctx, &view, &mut state, &i18n) {
         action = Some(a);
     }
     if state.show_rules {
@@ -1023,9 +504,9 @@ fn draw(
                 egui::Grid::new("crueler-ranking")
                     .striped(true)
                     .show(ui, |ui| {
-                        ui.label(t(lang, "Place", "名次"));
-                        ui.label(t(lang, "Player", "玩家"));
-                        ui.label(t(lang, "Life", "生命"));
+                        ui.label(i18n.t("crueler-place"));
+                        ui.label(i18n.t("crueler-player"));
+                        ui.label(i18n.t("crueler-life"));
                         ui.end_row();
                         for i in order {
                             let place = result.places[i];
@@ -1038,7 +519,7 @@ fn draw(
                             ui.label(if view.alive[i] {
                                 result.scores[i].to_string()
                             } else {
-                                t(lang, "out", "出局")
+                                i18n.t("crueler-out")
                             });
                             ui.end_row();
                         }
@@ -1054,13 +535,7 @@ fn draw(
             });
     }
     if let Some(action) = action {
-        send(
-            &mut outbox,
-            ClientMsg::Act {
-                action: AnyAction::Crueler(action),
-            },
-        );
-        state.error = None;
+        act(&mut outbox, &mut state, action);
     }
     if leave {
         next.set(if on_lan { Screen::Lobby } else { Screen::Title });

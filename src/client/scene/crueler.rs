@@ -1,0 +1,1433 @@
+//! Crueler World's table as sprites: the seats' plates round a wooden oval
+//! (yours at the bottom), each with its closed life box; the 13-sided die
+//! and N on the felt; your own box opened between phases with its tokens;
+//! your predator cards along the bottom; in a duel of yours, the beasts to
+//! choose from and the last throw in the middle.
+//!
+//! What moves, from the view alone: the die rolls when the view shows a
+//! new number; the two beasts of a new throw clash; your tokens come from
+//! the referee (the middle) when your box shows more of them and go back
+//! when it shows fewer (the referee keeps every box during a phase, so the
+//! view shows none then). Nothing moves for what the view does not show.
+
+use std::collections::HashMap;
+use std::f32::consts::{PI, TAU};
+
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::text::{LineBreak, TextBounds, TextLayout};
+use bevy_asset_loader::prelude::*;
+use bevy_egui::egui::Color32;
+use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_rules::Lang;
+use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView};
+use foodweb_rules::table::SeatId;
+
+use super::{
+    Home, Lift, Motion, PointerOnUi, SceneItem, SceneRect, Settling, finish_motions, motion_secs,
+};
+use crate::client::assets::{FullFont, UiAssets};
+use crate::client::net::SeatSide;
+use crate::client::screens::crueler_table::{CruelerUi, act};
+use crate::client::{I18n, Screen, UserSettings, theme};
+
+/// A predator card at its full size, in world units.
+pub const CARD: Vec2 = Vec2::new(74.0, 104.0);
+
+/// Crueler World's art: loaded when a Crueler World table is chosen.
+#[derive(AssetCollection, Resource)]
+pub struct CruelerArt {
+    #[asset(path = "table/crueler-table.png")]
+    pub table: Handle<Image>,
+    #[asset(path = "table/crueler-plate.png")]
+    pub plate: Handle<Image>,
+    #[asset(path = "table/crueler-box.png")]
+    pub life_box: Handle<Image>,
+    #[asset(path = "table/crueler-tray.png")]
+    pub tray: Handle<Image>,
+    #[asset(path = "table/crueler-token.png")]
+    pub token: Handle<Image>,
+    #[asset(path = "table/crueler-die.png")]
+    pub die: Handle<Image>,
+    #[asset(path = "table/crueler-n.png")]
+    pub n: Handle<Image>,
+    #[asset(path = "table/crueler-card.png")]
+    pub card: Handle<Image>,
+    /// One duel token per beast, in `Beast::ALL` order.
+    #[asset(
+        paths(
+            "table/crueler-beast-elephant.png",
+            "table/crueler-beast-tiger.png",
+            "table/crueler-beast-rat.png"
+        ),
+        collection(typed)
+    )]
+    pub beasts: Vec<Handle<Image>>,
+}
+
+/// Which picture a piece shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Img {
+    /// Text only.
+    None,
+    Table,
+    Plate,
+    Box,
+    Tray,
+    Token,
+    Die,
+    N,
+    Card,
+    Beast(Beast),
+}
+
+impl CruelerArt {
+    fn image(&self, img: Img) -> Option<Handle<Image>> {
+        Some(
+            match img {
+                Img::None => return None,
+                Img::Table => &self.table,
+                Img::Plate => &self.plate,
+                Img::Box => &self.life_box,
+                Img::Tray => &self.tray,
+                Img::Token => &self.token,
+                Img::Die => &self.die,
+                Img::N => &self.n,
+                Img::Card => &self.card,
+                Img::Beast(b) => &self.beasts[Beast::ALL.iter().position(|x| *x == b).unwrap_or(0)],
+            }
+            .clone(),
+        )
+    }
+}
+
+/// Every piece of the scene has a key: the layout's pieces are matched to
+/// the sprites already there by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    Table,
+    Seat(SeatId),
+    Die,
+    N,
+    Tray,
+    /// One token of the viewer's box: its mark (`None` the bank's) and its
+    /// place in that mark's stack.
+    Token(Option<SeatId>, u32),
+    Card(SeatId),
+    /// A beast to choose in the viewer's duel.
+    Choice(Beast),
+    /// The last throw of the viewer's duel: 0 the viewer's beast, 1 the
+    /// opponent's.
+    Throw(u8),
+    /// A caption.
+    Label(u8),
+}
+
+/// What tapping a piece does.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum Pick {
+    Seat(SeatId),
+    Card(SeatId),
+    Beast(Beast),
+}
+
+/// A piece of the scene: its key, and what it showed when made (a piece
+/// whose look changes is made anew).
+#[derive(Component, Clone, Debug)]
+pub struct Piece {
+    pub key: Key,
+    look: String,
+}
+
+/// The die rolling: it spins and swells, its number hidden until it ends.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Roll {
+    start: f32,
+    secs: f32,
+}
+
+/// A beast of a new throw rushing at the other and back.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Clash {
+    start: f32,
+    secs: f32,
+    toward: Vec2,
+}
+
+/// A token leaving the box: it goes when its motion ends.
+#[derive(Component)]
+pub struct Leaving;
+
+/// Text hidden while the die rolls.
+#[derive(Component)]
+struct RollHidden;
+
+/// A part drawn on a piece, relative to its centre.
+#[derive(Clone, Debug, PartialEq)]
+enum Part {
+    Text {
+        text: String,
+        at: Vec2,
+        size: f32,
+        colour: Color,
+        width: f32,
+        /// Left-aligned from `at` (otherwise centred on it).
+        left: bool,
+        /// A player's name: the full font once it has loaded.
+        typed: bool,
+        /// The die's number: hidden while it rolls.
+        rolled: bool,
+    },
+    Sprite {
+        img: Img,
+        at: Vec2,
+        size: Vec2,
+        tint: Color,
+        z: f32,
+    },
+}
+
+/// One piece as the layout wants it.
+#[derive(Clone, Debug)]
+struct Want {
+    key: Key,
+    img: Img,
+    size: Vec2,
+    tint: Color,
+    at: Transform,
+    parts: Vec<Part>,
+    pick: Option<Pick>,
+}
+
+impl Want {
+    fn new(key: Key, img: Img, size: Vec2, at: Vec2, z: f32) -> Self {
+        Self {
+            key,
+            img,
+            size,
+            tint: Color::WHITE,
+            at: Transform::from_translation(at.extend(z)),
+            parts: Vec::new(),
+            pick: None,
+        }
+    }
+
+    fn look(&self) -> String {
+        format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.img, self.size, self.tint, self.parts, self.pick
+        )
+    }
+}
+
+fn text(text: impl Into<String>, at: Vec2, size: f32, colour: Color, width: f32) -> Part {
+    Part::Text {
+        text: text.into(),
+        at,
+        size,
+        colour,
+        width,
+        left: false,
+        typed: false,
+        rolled: false,
+    }
+}
+
+fn colour(c: Color32) -> Color {
+    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
+}
+
+const CREAM: Color = Color::srgb(0.98, 0.925, 0.82);
+const OUT_GREY: Color = Color::srgb(0.67, 0.67, 0.67);
+
+fn name(view: &CruelerView, seat: SeatId) -> String {
+    view.names
+        .get(seat.index())
+        .cloned()
+        .unwrap_or_else(|| format!("{seat}"))
+}
+
+/// Whether the viewer, out of the game, may give a predator card away.
+pub fn giving(view: &CruelerView) -> bool {
+    let alive = view.me.is_some_and(|s| view.alive[s.index()]);
+    view.me.is_some()
+        && !alive
+        && view.phase != CruelerPhase::GameOver
+        && view.phase != CruelerPhase::Duel
+}
+
+/// The seats a tap on a plate acts on: those the viewer may prey on, or,
+/// with a card picked to give away, every living seat.
+pub fn clickable(view: &CruelerView, card: Option<SeatId>) -> Vec<SeatId> {
+    if giving(view) && card.is_some() {
+        (0..view.alive.len())
+            .map(|i| SeatId(i as u8))
+            .filter(|s| view.alive[s.index()])
+            .collect()
+    } else {
+        view.targets.clone()
+    }
+}
+
+/// What the layout places, with where the referee sits (the middle).
+struct Layout {
+    wants: Vec<Want>,
+    middle: Vec2,
+}
+
+/// Lays the view out in `r`.
+fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Layout {
+    let mut wants = Vec::new();
+    let narrow = r.width() < 600.0;
+    let me = view.me;
+    let lang = i18n.lang;
+    // The bottom strip: the beasts to choose in a duel, else the cards.
+    let choosing = view.duel.as_ref().is_some_and(|d| !d.chosen);
+    let mut strip_top = r.min.y;
+    if choosing {
+        let s = ((r.width() - 24.0) / 3.0 - 10.0).clamp(64.0, 110.0);
+        let y = r.min.y + 8.0 + 14.0 + s / 2.0;
+        for (k, b) in Beast::ALL.into_iter().enumerate() {
+            let x = r.center().x + (k as f32 - 1.0) * (s + 12.0);
+            let mut w = Want::new(
+                Key::Choice(b),
+                Img::Beast(b),
+                Vec2::splat(s),
+                Vec2::new(x, y),
+                40.0,
+            );
+            let n = b.name();
+            w.parts.push(text(
+                n.zh.clone(),
+                Vec2::new(0.0, s * 0.06),
+                s * 0.36,
+                Color::BLACK,
+                s,
+            ));
+            w.parts.push(text(
+                n.en.clone(),
+                Vec2::new(0.0, -s * 0.27),
+                s * 0.13,
+                Color::BLACK,
+                s,
+            ));
+            let beats = Beast::ALL
+                .into_iter()
+                .find(|o| b.beats(*o))
+                .expect("each beast beats one");
+            w.parts.push(text(
+                i18n.ta(
+                    "crueler-beats",
+                    &[("beast", beats.name().get(lang).to_string().into())],
+                ),
+                Vec2::new(0.0, -s / 2.0 - 10.0),
+                12.0,
+                theme_text(),
+                s + 10.0,
+            ));
+            w.pick = Some(Pick::Beast(b));
+            wants.push(w);
+        }
+        strip_top = y + s / 2.0 + 6.0;
+    } else if me.is_some() && view.phase != CruelerPhase::GameOver {
+        let n = view.my_cards.len();
+        let span = r.width() - 16.0;
+        let rows = if narrow && n > 6 { 2 } else { 1 };
+        let per_row = n.div_ceil(rows).max(1);
+        let scale = if narrow {
+            ((span / per_row as f32 - 6.0) / CARD.x).clamp(0.5, 0.8)
+        } else {
+            1.0
+        };
+        let size = CARD * scale;
+        let row_h = size.y + 6.0;
+        let preying = view.phase == CruelerPhase::Predation && view.to_act;
+        let gives = giving(view);
+        for (k, &c) in view.my_cards.iter().enumerate() {
+            let (row, k_in) = (k / per_row, k % per_row);
+            let in_row = if row + 1 < rows {
+                per_row
+            } else {
+                n - row * per_row
+            };
+            let step = if in_row > 1 {
+                ((span - size.x) / (in_row - 1) as f32).min(size.x + 6.0)
+            } else {
+                0.0
+            };
+            let total = size.x + step * in_row.saturating_sub(1) as f32;
+            let x = r.center().x - total / 2.0 + size.x / 2.0 + step * k_in as f32;
+            let y = r.min.y + 6.0 + size.y / 2.0 + (rows - 1 - row) as f32 * row_h;
+            let preyable = view.targets.contains(&c);
+            let enabled = preyable || gives;
+            let mut w = Want::new(
+                Key::Card(c),
+                Img::Card,
+                size,
+                Vec2::new(x, y),
+                40.0 + k as f32,
+            );
+            if !enabled {
+                w.tint = if preying {
+                    Color::srgb(0.55, 0.5, 0.5)
+                } else {
+                    Color::srgb(0.85, 0.82, 0.8)
+                };
+            }
+            if card == Some(c) {
+                w.parts.push(Part::Sprite {
+                    img: Img::Card,
+                    at: Vec2::ZERO,
+                    size: size + Vec2::splat(8.0),
+                    tint: colour(theme::ACCENT),
+                    z: -0.5,
+                });
+            }
+            w.parts.push(text(
+                c.to_string(),
+                Vec2::new(-size.x / 2.0 + 18.0 * scale, size.y / 2.0 - 22.0 * scale),
+                24.0 * scale,
+                CREAM,
+                30.0 * scale,
+            ));
+            w.parts.push(text(
+                c.to_string(),
+                Vec2::new(0.0, -2.0 * scale),
+                34.0 * scale,
+                CREAM,
+                size.x,
+            ));
+            w.parts.push(Part::Text {
+                text: name(view, c),
+                at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
+                size: (12.0 * scale).max(9.0),
+                colour: CREAM,
+                width: size.x - 8.0,
+                left: false,
+                typed: true,
+                rolled: false,
+            });
+            if enabled {
+                w.pick = Some(Pick::Card(c));
+            }
+            wants.push(w);
+        }
+        let cards_top = r.min.y + 6.0 + rows as f32 * row_h;
+        let caption = if n == 0 {
+            format!(
+                "{}: {}",
+                i18n.t("crueler-your-cards"),
+                i18n.t("crueler-none-left")
+            )
+        } else {
+            i18n.t("crueler-your-cards")
+        };
+        let mut w = Want::new(
+            Key::Label(0),
+            Img::None,
+            Vec2::ZERO,
+            Vec2::new(
+                r.center().x,
+                if n == 0 {
+                    r.min.y + 14.0
+                } else {
+                    cards_top + 8.0
+                },
+            ),
+            45.0,
+        );
+        w.parts.push(text(
+            caption,
+            Vec2::ZERO,
+            13.0,
+            colour(theme::MUTED),
+            r.width() - 16.0,
+        ));
+        wants.push(w);
+        strip_top = if n == 0 {
+            r.min.y + 26.0
+        } else {
+            cards_top + 18.0
+        };
+    }
+    // The table in the rest.
+    let area = Rect::new(r.min.x, strip_top, r.max.x, r.max.y);
+    let c = area.center();
+    let seats = view.alive.len().max(1);
+    let smallest = if narrow { 96.0 } else { 128.0 };
+    let radii = |plate: Vec2| {
+        (
+            (area.width() * 0.40).min(area.width() / 2.0 - plate.x / 2.0 - 4.0),
+            (area.height() * 0.38).min(area.height() / 2.0 - plate.y / 2.0 - 4.0),
+        )
+    };
+    // Smaller plates while they would cover each other (many seats on a
+    // phone).
+    let mut plate_w = (area.width() * 0.11).clamp(smallest, 180.0);
+    for _ in 0..8 {
+        let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
+        let (a, b) = radii(plate);
+        let room = plate_run(a, b, plate)[PLATE_STEPS] / seats as f32;
+        if room >= 1.2 || plate_w < 60.0 {
+            break;
+        }
+        plate_w *= (room / 1.2).max(0.9);
+    }
+    let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
+    let k = plate_w / 128.0;
+    let (prx, pry) = radii(plate);
+    let (rx, ry) = (
+        (prx - plate.x * 0.2).max(60.0),
+        (pry - plate.y * 0.35).max(50.0),
+    );
+    wants.push(Want::new(
+        Key::Table,
+        Img::Table,
+        Vec2::new(rx * 2.0 * 400.0 / 352.0, ry * 2.0 * 260.0 / 214.0),
+        c,
+        0.0,
+    ));
+    let duelists: Vec<SeatId> = view
+        .duel
+        .as_ref()
+        .map(|d| vec![d.predator, d.prey])
+        .unwrap_or_default();
+    let picks = clickable(view, card);
+    let me_index = me.map_or(0, |s| s.index());
+    let mut my_plate = Vec2::new(c.x, c.y - pry);
+    let angles = seat_angles(seats, prx, pry, plate);
+    for i in 0..view.alive.len() {
+        let seat = SeatId(i as u8);
+        let turn = (i + seats - me_index) % seats;
+        let a = angles[turn];
+        let at = Vec2::new(c.x + prx * a.cos(), c.y + pry * a.sin());
+        let mine = me == Some(seat);
+        if mine {
+            my_plate = at;
+        }
+        let alive = view.alive[i];
+        let mut w = Want::new(
+            Key::Seat(seat),
+            Img::Plate,
+            plate,
+            at,
+            10.0 + i as f32 * 0.1,
+        );
+        w.tint = if !alive {
+            Color::srgb_u8(60, 60, 60)
+        } else if mine {
+            Color::srgb_u8(96, 80, 50)
+        } else {
+            Color::srgb_u8(48, 58, 50)
+        };
+        let can_click = picks.contains(&seat);
+        let border = if view.asked == Some(seat) {
+            Some(colour(theme::ACCENT))
+        } else if duelists.contains(&seat) {
+            Some(colour(theme::BAD))
+        } else if can_click {
+            Some(Color::srgb_u8(240, 120, 90))
+        } else {
+            None
+        };
+        if let Some(b) = border {
+            w.parts.push(Part::Sprite {
+                img: Img::Plate,
+                at: Vec2::ZERO,
+                size: plate + Vec2::splat(7.0),
+                tint: b,
+                z: -0.05,
+            });
+        }
+        let top_left = Vec2::new(-plate.x / 2.0, plate.y / 2.0);
+        let disc = top_left + Vec2::new(16.0, -16.0) * k;
+        w.parts.push(Part::Sprite {
+            img: Img::N,
+            at: disc,
+            size: Vec2::splat(24.0 * k),
+            tint: if alive { Color::WHITE } else { OUT_GREY },
+            z: 0.1,
+        });
+        w.parts.push(text(
+            seat.to_string(),
+            disc,
+            14.0 * k,
+            Color::BLACK,
+            24.0 * k,
+        ));
+        w.parts.push(Part::Text {
+            text: name(view, seat),
+            at: top_left + Vec2::new(32.0, -16.0) * k,
+            size: (14.0 * k).max(9.0),
+            colour: if alive { colour(theme::TEXT) } else { OUT_GREY },
+            width: plate.x - 36.0 * k,
+            left: true,
+            typed: true,
+            rolled: false,
+        });
+        let bx = top_left + Vec2::new(8.0 + 23.0, -34.0 - 15.0) * k;
+        if alive {
+            w.parts.push(Part::Sprite {
+                img: Img::Box,
+                at: bx,
+                size: Vec2::new(46.0, 30.0) * k,
+                tint: Color::WHITE,
+                z: 0.1,
+            });
+            // Your own box shows your life; at the end every box is opened.
+            let label = match (&view.result, mine, view.my_life) {
+                (Some(res), _, _) => res.scores[i].to_string(),
+                (None, true, Some(l)) => l.to_string(),
+                _ => "?".into(),
+            };
+            w.parts.push(text(
+                label,
+                bx + Vec2::new(0.0, -3.0 * k),
+                16.0 * k,
+                CREAM,
+                46.0 * k,
+            ));
+        } else {
+            w.parts.push(text(
+                i18n.t("crueler-out"),
+                bx,
+                14.0 * k,
+                OUT_GREY,
+                60.0 * k,
+            ));
+        }
+        let mut marks = Vec::new();
+        if view.reserve[i] {
+            marks.push(i18n.t("crueler-reserve"));
+        }
+        // Card counts are secret (rules.md §3): only your own is shown.
+        if mine {
+            marks.push(i18n.ta("crueler-card-count", &[("n", view.my_cards.len().into())]));
+        }
+        if !marks.is_empty() {
+            w.parts.push(Part::Text {
+                text: marks.join("\n"),
+                at: top_left + Vec2::new(62.0, -48.0) * k,
+                size: (11.0 * k).max(9.0),
+                colour: colour(theme::MUTED),
+                width: plate.x - 64.0 * k,
+                left: true,
+                typed: false,
+                rolled: false,
+            });
+        }
+        if can_click {
+            w.pick = Some(Pick::Seat(seat));
+        }
+        wants.push(w);
+    }
+    // The middle: the viewer's duel, or the die and N.
+    let gap = (rx * 0.28).clamp(36.0, 60.0);
+    if let Some(d) = &view.duel {
+        let mine_side = if Some(d.predator) == me { 0 } else { 1 };
+        let opponent = if mine_side == 0 { d.prey } else { d.predator };
+        // Between the middle and the plates at its sides, whole.
+        let room = prx - plate.x / 2.0 - 6.0 - gap;
+        let s = (ry * 0.7).min(room).clamp(36.0, 80.0);
+        let mut score = Want::new(Key::Label(1), Img::None, Vec2::ZERO, c, 35.0);
+        score.parts.push(text(
+            format!("{} : {}", d.wins[mine_side], d.wins[1 - mine_side]),
+            Vec2::ZERO,
+            20.0,
+            colour(theme::ACCENT),
+            60.0,
+        ));
+        score.parts.push(Part::Text {
+            text: format!(
+                "{} · {}",
+                me.map(|s| name(view, s)).unwrap_or_default(),
+                name(view, opponent)
+            ),
+            at: Vec2::new(0.0, s / 2.0 + 14.0),
+            size: 13.0,
+            colour: colour(theme::TEXT),
+            width: rx * 1.6,
+            left: false,
+            typed: true,
+            rolled: false,
+        });
+        wants.push(score);
+        if let Some(&(a, b)) = d.throws.last() {
+            let (mine, theirs) = if mine_side == 0 { (a, b) } else { (b, a) };
+            for (side, beast, x) in [(0u8, mine, -1.0), (1u8, theirs, 1.0)] {
+                let mut w = Want::new(
+                    Key::Throw(side),
+                    Img::Beast(beast),
+                    Vec2::splat(s),
+                    c + Vec2::new(x * (gap + s / 2.0), 0.0),
+                    36.0,
+                );
+                let n = beast.name();
+                w.parts.push(text(
+                    n.zh.clone(),
+                    Vec2::new(0.0, s * 0.04),
+                    s * 0.4,
+                    Color::BLACK,
+                    s,
+                ));
+                // The throw's number in the look: each throw clashes anew.
+                w.parts.push(text(
+                    String::new(),
+                    Vec2::ZERO,
+                    1.0,
+                    Color::NONE,
+                    d.throws.len() as f32,
+                ));
+                wants.push(w);
+            }
+        }
+    } else {
+        if let Some(die) = view.die {
+            let mut w = Want::new(
+                Key::Die,
+                Img::Die,
+                Vec2::splat(62.0),
+                c - Vec2::new(gap, 0.0),
+                30.0,
+            );
+            w.parts.push(Part::Text {
+                text: die.to_string(),
+                at: Vec2::ZERO,
+                size: 28.0,
+                colour: Color::srgb_u8(150, 30, 30),
+                width: 50.0,
+                left: false,
+                typed: false,
+                rolled: true,
+            });
+            w.parts.push(text(
+                i18n.t("crueler-die"),
+                Vec2::new(0.0, -44.0),
+                11.0,
+                Color::srgb_u8(220, 220, 220),
+                90.0,
+            ));
+            wants.push(w);
+        }
+        let mut w = Want::new(
+            Key::N,
+            Img::N,
+            Vec2::splat(62.0),
+            c + Vec2::new(gap, 0.0),
+            30.0,
+        );
+        w.parts.push(text(
+            format!("N={}", view.n),
+            Vec2::new(0.0, 6.0),
+            19.0,
+            Color::BLACK,
+            60.0,
+        ));
+        w.parts.push(text(
+            i18n.t("crueler-at-stake"),
+            Vec2::new(0.0, -14.0),
+            10.0,
+            Color::BLACK,
+            56.0,
+        ));
+        wants.push(w);
+        if view.dueling {
+            let mut w = Want::new(
+                Key::Label(2),
+                Img::None,
+                Vec2::ZERO,
+                c + Vec2::new(0.0, ry * 0.6),
+                35.0,
+            );
+            w.parts.push(text(
+                i18n.t("crueler-duel-under-way"),
+                Vec2::ZERO,
+                15.0,
+                colour(theme::BAD),
+                rx * 1.6,
+            ));
+            wants.push(w);
+        }
+    }
+    // The viewer's open box, between the middle and the viewer's plate:
+    // one stack of tokens per mark.
+    if !view.my_tokens.is_empty() {
+        let groups = view.my_tokens.len();
+        let token = if narrow { 16.0 } else { 20.0 };
+        let room = (rx * 1.5).min(area.width() - 16.0);
+        // Room for a label such as "bank ×6" under each stack.
+        let pitch = ((room - 16.0) / groups as f32).min(token + 26.0);
+        let tray = Vec2::new((pitch * groups as f32 + 16.0).max(84.0), token + 44.0);
+        let y = (my_plate.y + plate.y / 2.0 + tray.y / 2.0 + 4.0).max(c.y - ry + tray.y / 2.0);
+        let at = Vec2::new(
+            c.x,
+            y.min(c.y - 44.0 - tray.y / 2.0)
+                .max(my_plate.y + tray.y / 2.0),
+        );
+        wants.push(Want::new(Key::Tray, Img::Tray, tray, at, 18.0));
+        for (g, (mark, count)) in view.my_tokens.iter().enumerate() {
+            let x = at.x - tray.x / 2.0 + 8.0 + pitch * (g as f32 + 0.5);
+            let lift = (18.0 / *count as f32).min(2.5);
+            let base = Vec2::new(x, at.y - tray.y / 2.0 + 12.0 + token / 2.0);
+            let tint = match mark {
+                None => colour(theme::ACCENT),
+                Some(s) if Some(*s) == me => Color::WHITE,
+                Some(_) => Color::srgb(0.75, 0.85, 1.0),
+            };
+            for t in 0..*count {
+                let mut w = Want::new(
+                    Key::Token(*mark, t),
+                    Img::Token,
+                    Vec2::splat(token),
+                    base + Vec2::new(0.0, lift * t as f32),
+                    20.0 + t as f32 * 0.01,
+                );
+                w.tint = tint;
+                wants.push(w);
+            }
+            let label = match mark {
+                None => i18n.t("crueler-bank"),
+                Some(s) => s.to_string(),
+            };
+            let mut w = Want::new(
+                Key::Label(10 + g as u8),
+                Img::None,
+                Vec2::ZERO,
+                Vec2::new(x, at.y - tray.y / 2.0 + 6.0),
+                21.0,
+            );
+            w.parts.push(text(
+                format!("{label} ×{count}"),
+                Vec2::ZERO,
+                10.0,
+                CREAM,
+                pitch + 4.0,
+            ));
+            wants.push(w);
+        }
+    }
+    Layout { wants, middle: c }
+}
+
+const PLATE_STEPS: usize = 720;
+
+/// The way round the oval from the bottom, clockwise, in plates (a step
+/// across counts a plate's width, a step up a plate's height), at each of
+/// `PLATE_STEPS` equal turns.
+fn plate_run(rx: f32, ry: f32, plate: Vec2) -> Vec<f32> {
+    let at = |k: usize| {
+        let a = -TAU / 4.0 - TAU * k as f32 / PLATE_STEPS as f32;
+        Vec2::new(rx * a.cos(), ry * a.sin())
+    };
+    let mut run = vec![0.0f32; PLATE_STEPS + 1];
+    for k in 1..=PLATE_STEPS {
+        let d = (at(k) - at(k - 1)).abs() / plate;
+        run[k] = run[k - 1] + d.x.max(d.y);
+    }
+    run
+}
+
+/// The seats' angles round the oval, the viewer's (0) at the bottom, then
+/// clockwise: spaced evenly in plates rather than in degrees, so that the
+/// plates along a narrow oval's top and bottom do not cover each other.
+fn seat_angles(seats: usize, rx: f32, ry: f32, plate: Vec2) -> Vec<f32> {
+    let run = plate_run(rx, ry, plate);
+    let total = run[PLATE_STEPS];
+    let mut k = 0;
+    (0..seats)
+        .map(|s| {
+            let goal = total * s as f32 / seats as f32;
+            while k < PLATE_STEPS && run[k + 1] <= goal {
+                k += 1;
+            }
+            -TAU / 4.0 - TAU * k as f32 / PLATE_STEPS as f32
+        })
+        .collect()
+}
+
+fn theme_text() -> Color {
+    colour(theme::TEXT)
+}
+
+/// Chinese breaks between any two characters; English between words.
+fn line_break(lang: Lang) -> LineBreak {
+    match lang {
+        Lang::Zh => LineBreak::AnyCharacter,
+        Lang::En => LineBreak::WordBoundary,
+    }
+}
+
+struct Fonts {
+    ui: Handle<Font>,
+    typed: Handle<Font>,
+}
+
+fn spawn_want(
+    commands: &mut Commands,
+    art: &CruelerArt,
+    fonts: &Fonts,
+    lang: Lang,
+    want: &Want,
+    rolling: bool,
+) -> Entity {
+    let mut e = commands.spawn((
+        SceneItem,
+        Piece {
+            key: want.key,
+            look: want.look(),
+        },
+        want.at,
+        Home(want.at),
+        Visibility::default(),
+    ));
+    if let Some(image) = art.image(want.img) {
+        let mut sprite = Sprite::from_image(image);
+        sprite.custom_size = Some(want.size);
+        sprite.color = want.tint;
+        e.insert(sprite);
+    } else {
+        e.insert(Pickable::IGNORE);
+    }
+    if let Some(p) = want.pick {
+        e.insert((
+            p,
+            Lift {
+                on: false,
+                rise: if matches!(p, Pick::Seat(_)) { 0.0 } else { 8.0 },
+                zoom: 1.06,
+            },
+        ))
+        .observe(hover_on)
+        .observe(hover_off)
+        .observe(tap);
+    } else if want.img != Img::None {
+        e.insert(Pickable::IGNORE);
+    }
+    e.with_children(|c| {
+        for part in &want.parts {
+            match part {
+                Part::Text {
+                    text,
+                    at,
+                    size,
+                    colour,
+                    width,
+                    left,
+                    typed,
+                    rolled,
+                } => {
+                    let font = if *typed { &fonts.typed } else { &fonts.ui };
+                    let mut t = c.spawn((
+                        Text2d::new(text.clone()),
+                        TextFont::from(font.clone()).with_font_size(size.max(1.0)),
+                        TextColor(*colour),
+                        TextLayout::new(
+                            if *left {
+                                Justify::Left
+                            } else {
+                                Justify::Center
+                            },
+                            line_break(lang),
+                        ),
+                        TextBounds::new_horizontal(width.max(4.0)),
+                        if *left {
+                            Anchor::CENTER_LEFT
+                        } else {
+                            Anchor::CENTER
+                        },
+                        Transform::from_translation(at.extend(0.3)),
+                        Pickable::IGNORE,
+                    ));
+                    if *rolled {
+                        t.insert(RollHidden);
+                        if rolling {
+                            t.insert(Visibility::Hidden);
+                        }
+                    }
+                }
+                Part::Sprite {
+                    img,
+                    at,
+                    size,
+                    tint,
+                    z,
+                } => {
+                    if let Some(image) = art.image(*img) {
+                        let mut sprite = Sprite::from_image(image);
+                        sprite.custom_size = Some(*size);
+                        sprite.color = *tint;
+                        c.spawn((
+                            sprite,
+                            Transform::from_translation(at.extend(*z)),
+                            Pickable::IGNORE,
+                        ));
+                    }
+                }
+            }
+        }
+    });
+    e.id()
+}
+
+/// What the scene was last built from.
+#[derive(Resource, Default)]
+struct Built {
+    revision: u64,
+    rect: Option<Rect>,
+    lang: Option<Lang>,
+    card: Option<SeatId>,
+    typed_font: bool,
+    die: Option<u8>,
+    phase: Option<CruelerPhase>,
+    throws: usize,
+}
+
+type Pieces<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Piece,
+        &'static Transform,
+        Has<Motion>,
+        Has<Roll>,
+        Has<Clash>,
+        Has<Leaving>,
+    ),
+>;
+
+/// The die's number (hidden while it rolls) and its piece.
+type RollTexts<'w, 's> = Query<
+    'w,
+    's,
+    (&'static mut Visibility, &'static ChildOf),
+    (With<RollHidden>, Without<super::FaceOnly>),
+>;
+
+/// The view's newest layout, moved into place.
+#[allow(clippy::too_many_arguments)]
+fn sync(
+    mut commands: Commands,
+    model: Res<ClientModel>,
+    rect: Res<SceneRect>,
+    ui: Res<CruelerUi>,
+    i18n: Res<I18n>,
+    settings: Res<UserSettings>,
+    art: Option<Res<CruelerArt>>,
+    fonts: (Res<UiAssets>, Option<Res<FullFont>>, Res<Assets<Font>>),
+    time: Res<Time<Real>>,
+    mut built: ResMut<Built>,
+    mut settling: ResMut<Settling>,
+    pieces: Pieces,
+    mut sprites: Query<&mut Sprite>,
+    mut faces: Query<(&mut Visibility, &ChildOf), With<super::FaceOnly>>,
+    mut hidden: RollTexts,
+) {
+    let (Some(view), Some(art), Some(r)) = (model.crueler_view(), art, rect.0) else {
+        return;
+    };
+    let (ui_font, full_font, font_assets) = fonts;
+    let typed_ready = full_font
+        .as_ref()
+        .is_some_and(|f| font_assets.contains(&f.font));
+    let new_update = built.revision != model.revision;
+    let moved = built.rect != Some(r) || built.lang != Some(i18n.lang);
+    if !new_update && !moved && built.card == ui.card && built.typed_font == typed_ready {
+        return;
+    }
+    let fonts = Fonts {
+        ui: ui_font.ui_font.clone(),
+        typed: match (&full_font, typed_ready) {
+            (Some(f), true) => f.font.clone(),
+            _ => ui_font.ui_font.clone(),
+        },
+    };
+    // A table seen for the first time, resized or relabelled is laid out
+    // where it is: nothing moves when a player joins mid-game.
+    let first = built.rect.is_none();
+    let secs = if first || moved {
+        0.0
+    } else {
+        motion_secs(&settings)
+    };
+    let now = time.elapsed_secs();
+    if new_update {
+        // Whatever still moves from the last update goes where it was going.
+        let moving: Vec<(Entity, Option<super::Flip>)> = pieces
+            .iter()
+            .filter(|p| p.3 || p.4 || p.5)
+            .map(|p| (p.0, None))
+            .collect();
+        for (e, ..) in pieces.iter().filter(|p| p.4 || p.5) {
+            commands.entity(e).remove::<(Roll, Clash)>();
+        }
+        for (mut v, parent) in &mut hidden {
+            if moving.iter().any(|(e, _)| *e == parent.parent()) {
+                *v = Visibility::Inherited;
+            }
+        }
+        finish_motions(&mut commands, moving.into_iter(), &mut sprites, &mut faces);
+        settling.update_at = Some(now);
+    }
+    let Layout { wants, middle } = layout(view, ui.card, &i18n, r);
+    // The die is thrown at each predation phase's start: it rolls when
+    // the view shows a new number or a phase begins.
+    let phase_begins = view.phase == CruelerPhase::Predation
+        && !matches!(
+            built.phase,
+            Some(CruelerPhase::Predation | CruelerPhase::Duel)
+        );
+    let rolls =
+        secs > 0.0 && new_update && view.die.is_some() && (view.die != built.die || phase_begins);
+    let throws = view.duel.as_ref().map_or(0, |d| d.throws.len());
+    let clashes = secs > 0.0 && new_update && throws > built.throws;
+    let relabel = built.lang.is_some_and(|l| l != i18n.lang) || built.typed_font != typed_ready;
+    let mut current: HashMap<Key, (Entity, String, Transform)> = HashMap::new();
+    for (e, piece, t, _, _, _, leaving) in &pieces {
+        if leaving {
+            // Gone at once when a newer update arrives; a resize lets it
+            // finish its way.
+            if new_update {
+                commands.entity(e).despawn();
+            }
+            continue;
+        }
+        current.insert(piece.key, (e, piece.look.clone(), *t));
+    }
+    let mut kept: Vec<Key> = Vec::new();
+    for want in &wants {
+        kept.push(want.key);
+        let old = current.get(&want.key);
+        let rolling = rolls && want.key == Key::Die;
+        let entity = match old {
+            Some((e, look, t)) if *look == want.look() && !relabel => {
+                commands.entity(*e).insert(Home(want.at));
+                if secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
+                    commands.entity(*e).insert(Motion {
+                        from: *t,
+                        start: now,
+                        delay: 0.0,
+                        secs,
+                    });
+                }
+                *e
+            }
+            _ => {
+                if let Some((e, ..)) = old {
+                    commands.entity(*e).despawn();
+                }
+                let e = spawn_want(&mut commands, &art, &fonts, i18n.lang, want, rolling);
+                let from = match (old, want.key) {
+                    (Some((_, _, t)), _) => Some(*t),
+                    // A token put in the box: from the referee.
+                    (None, Key::Token(..)) => Some(
+                        Transform::from_translation(middle.extend(want.at.translation.z))
+                            .with_scale(Vec3::splat(0.6)),
+                    ),
+                    _ => None,
+                };
+                if let Some(from) = from
+                    && secs > 0.0
+                    && from != want.at
+                {
+                    commands.entity(e).insert((
+                        from,
+                        Motion {
+                            from,
+                            start: now,
+                            delay: 0.0,
+                            secs,
+                        },
+                    ));
+                }
+                e
+            }
+        };
+        if rolling {
+            commands.entity(entity).insert(Roll { start: now, secs });
+        }
+        if clashes && let Key::Throw(_) = want.key {
+            let toward = middle - want.at.translation.truncate();
+            commands.entity(entity).insert(Clash {
+                start: now,
+                secs,
+                toward: toward - toward.normalize_or_zero() * want.size.x * 0.45,
+            });
+        }
+    }
+    for (key, (e, _, t)) in &current {
+        if kept.contains(key) {
+            continue;
+        }
+        if secs > 0.0 && matches!(key, Key::Token(..)) {
+            // A token taken from the box: back to the referee.
+            let to = Transform::from_translation(middle.extend(t.translation.z))
+                .with_scale(Vec3::splat(0.6));
+            commands.entity(*e).insert((
+                Leaving,
+                Home(to),
+                Motion {
+                    from: *t,
+                    start: now,
+                    delay: 0.0,
+                    secs,
+                },
+            ));
+        } else {
+            commands.entity(*e).despawn();
+        }
+    }
+    built.revision = model.revision;
+    built.rect = Some(r);
+    built.lang = Some(i18n.lang);
+    built.card = ui.card;
+    built.typed_font = typed_ready;
+    built.die = view.die;
+    built.phase = Some(view.phase);
+    built.throws = throws;
+}
+
+/// The die's roll and the beasts' clash, on top of the shared motion; a
+/// token that left the box goes once it reached the referee.
+#[allow(clippy::type_complexity)]
+fn animate(
+    mut commands: Commands,
+    time: Res<Time<Real>>,
+    mut rolls: Query<(Entity, &mut Transform, &Roll, &Children), Without<Clash>>,
+    mut clashes: Query<(Entity, &mut Transform, &Clash), Without<Roll>>,
+    mut hidden: Query<&mut Visibility, With<RollHidden>>,
+    gone: Query<Entity, (With<Leaving>, Without<Motion>)>,
+    mut settling: ResMut<Settling>,
+) {
+    let now = time.elapsed_secs();
+    for (e, mut t, roll, children) in &mut rolls {
+        let p = (now - roll.start) / roll.secs.max(1e-3);
+        if p >= 1.0 {
+            commands.entity(e).remove::<Roll>();
+            for child in children {
+                if let Ok(mut v) = hidden.get_mut(*child) {
+                    *v = Visibility::Inherited;
+                }
+            }
+        } else {
+            t.rotate_z(p * TAU * 1.5);
+            t.scale *= 1.0 + 0.3 * (PI * p).sin();
+            settling.moving = true;
+        }
+    }
+    for (e, mut t, clash) in &mut clashes {
+        let p = (now - clash.start) / clash.secs.max(1e-3);
+        if p >= 1.0 {
+            commands.entity(e).remove::<Clash>();
+        } else {
+            let off = clash.toward * (PI * p).sin();
+            t.translation += off.extend(0.0);
+            settling.moving = true;
+        }
+    }
+    for e in &gone {
+        commands.entity(e).despawn();
+    }
+}
+
+fn hover_on(ev: On<Pointer<Over>>, mut lifts: Query<&mut Lift>, on_ui: Res<PointerOnUi>) {
+    if on_ui.0 {
+        return;
+    }
+    if let Ok(mut l) = lifts.get_mut(ev.entity) {
+        l.on = true;
+    }
+}
+
+fn hover_off(ev: On<Pointer<Out>>, mut lifts: Query<&mut Lift>) {
+    if let Ok(mut l) = lifts.get_mut(ev.entity) {
+        l.on = false;
+    }
+}
+
+/// A tap on a seat preys on it (or gives it the picked card); on a card,
+/// preys with it (or picks it to give away); on a beast, chooses it.
+fn tap(
+    ev: On<Pointer<Click>>,
+    picks: Query<&Pick>,
+    model: Res<ClientModel>,
+    mut ui: ResMut<CruelerUi>,
+    mut outbox: ResMut<Outbox>,
+    on_ui: Res<PointerOnUi>,
+) {
+    if on_ui.0 {
+        return;
+    }
+    let (Ok(pick), Some(view)) = (picks.get(ev.entity), model.crueler_view()) else {
+        return;
+    };
+    let action = match *pick {
+        Pick::Seat(seat) => {
+            if !clickable(view, ui.card).contains(&seat) {
+                return;
+            }
+            match ui.card {
+                Some(card) if giving(view) => {
+                    ui.card = None;
+                    CruelerAction::GiveCard { to: seat, card }
+                }
+                _ => CruelerAction::Prey { target: seat },
+            }
+        }
+        Pick::Card(card) => {
+            if view.targets.contains(&card) {
+                CruelerAction::Prey { target: card }
+            } else {
+                if giving(view) {
+                    ui.card = Some(card);
+                }
+                return;
+            }
+        }
+        Pick::Beast(beast) => CruelerAction::Choose { beast },
+    };
+    act(&mut outbox, &mut ui, action);
+}
+
+/// Leaving the table forgets what was built, so the next is laid out anew.
+fn forget(mut commands: Commands) {
+    commands.insert_resource(Built::default());
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Built>()
+        .add_systems(
+            Update,
+            (sync.before(super::animate), animate.after(super::animate))
+                .run_if(in_state(Screen::Table)),
+        )
+        .add_systems(OnExit(Screen::Table), forget);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foodweb_rules::crueler::{CruelerGame, DuelView};
+    use foodweb_rules::table::{Table, TableConfig};
+
+    /// A real 13-seat view, seen from seat 0.
+    fn thirteen() -> CruelerView {
+        let table = Table::<CruelerGame>::new(TableConfig::new(7, 13)).expect("a table");
+        table.view(SeatId(0))
+    }
+
+    /// The part of a phone's window the screen leaves to the table.
+    fn phone() -> Rect {
+        Rect::from_corners(Vec2::new(-195.0, -230.0), Vec2::new(195.0, 330.0))
+    }
+
+    fn bounds(w: &Want) -> Rect {
+        let half = w.size * w.at.scale.truncate() / 2.0;
+        let at = w.at.translation.truncate();
+        Rect::from_corners(at - half, at + half)
+    }
+
+    fn whole_inside(wants: &[Want], r: Rect) {
+        for w in wants.iter().filter(|w| w.img != Img::None) {
+            let b = bounds(w);
+            assert!(
+                b.min.x >= r.min.x
+                    && b.min.y >= r.min.y
+                    && b.max.x <= r.max.x
+                    && b.max.y <= r.max.y,
+                "{:?} at {b:?} leaves {r:?}",
+                w.key
+            );
+        }
+    }
+
+    /// The duel's beasts cover no seat's plate.
+    fn beasts_clear_of_plates(wants: &[Want]) {
+        let plates: Vec<Rect> = wants
+            .iter()
+            .filter(|w| matches!(w.key, Key::Seat(_)))
+            .map(bounds)
+            .collect();
+        for w in wants
+            .iter()
+            .filter(|w| matches!(w.key, Key::Throw(_) | Key::Choice(_)))
+        {
+            let b = bounds(w);
+            for p in &plates {
+                assert!(b.intersect(*p).is_empty(), "{:?} covers a plate", w.key);
+            }
+        }
+    }
+
+    /// Issue 19: "phone width (390x844) must work: nothing cut in half":
+    /// thirteen plates, the cards, a full box, or the duel's beasts, all
+    /// whole inside a phone's table area, the beasts clear of the plates.
+    #[test]
+    fn a_phone_shows_every_piece_whole() {
+        let i18n = I18n::default();
+        let mut view = thirteen();
+        view.my_cards = (1..13).map(SeatId).collect();
+        view.my_tokens = (0..13).map(|s| (Some(SeatId(s)), 3)).collect();
+        whole_inside(&layout(&view, None, &i18n, phone()).wants, phone());
+        view.duel = Some(DuelView {
+            predator: SeatId(0),
+            prey: SeatId(5),
+            wins: [1, 0],
+            throws: vec![(Beast::Tiger, Beast::Rat)],
+            chosen: false,
+        });
+        let wants = layout(&view, None, &i18n, phone()).wants;
+        whole_inside(&wants, phone());
+        beasts_clear_of_plates(&wants);
+    }
+
+    /// Issue 19's "nothing cut in half" for the seats: from five to
+    /// thirteen players, on a phone and on a desktop, no plate covers
+    /// another.
+    #[test]
+    fn plates_never_cover_each_other() {
+        let i18n = I18n::default();
+        let desktop = Rect::from_corners(Vec2::new(-475.0, -250.0), Vec2::new(475.0, 320.0));
+        for n in 5..=13 {
+            let table = Table::<CruelerGame>::new(TableConfig::new(7, n)).expect("a table");
+            let view = table.view(SeatId(0));
+            for r in [phone(), desktop] {
+                let wants = layout(&view, None, &i18n, r).wants;
+                whole_inside(&wants, r);
+                let plates: Vec<Rect> = wants
+                    .iter()
+                    .filter(|w| matches!(w.key, Key::Seat(_)))
+                    .map(bounds)
+                    .collect();
+                for (i, a) in plates.iter().enumerate() {
+                    for b in &plates[i + 1..] {
+                        assert!(
+                            a.intersect(*b).is_empty(),
+                            "{n} seats in {r:?}: {a:?} {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tokens show only where the view shows them: the viewer's own box,
+    /// one per token it holds, and none while the referee keeps the boxes.
+    #[test]
+    fn tokens_are_the_views_own() {
+        let i18n = I18n::default();
+        let mut view = thirteen();
+        let r = Rect::from_corners(Vec2::new(-480.0, -280.0), Vec2::new(480.0, 320.0));
+        let tokens = |v: &CruelerView| {
+            layout(v, None, &i18n, r)
+                .wants
+                .iter()
+                .filter(|w| matches!(w.key, Key::Token(..)))
+                .count() as u32
+        };
+        view.my_tokens = vec![(None, 2), (Some(SeatId(0)), 7)];
+        assert_eq!(tokens(&view), 9);
+        view.my_tokens.clear();
+        assert_eq!(tokens(&view), 0);
+    }
+}
