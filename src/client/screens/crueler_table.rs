@@ -6,20 +6,17 @@
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Align2};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
-use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::client::Outbox;
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
-use foodweb_rules::Bilingual;
 use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers};
 use foodweb_rules::table::SeatId;
-use iyes_progress::ProgressTracker;
 
-use crate::client::assets::ArtLoad;
-use crate::client::net::{SeatSide, Session, Target, send};
+use crate::client::net::{SeatSide, send};
+use crate::client::scene;
 use crate::client::scene::crueler::CruelerArt;
-use crate::client::scene::{self, PointerOnUi, SceneRect};
-use crate::client::screens::HostedAt;
-use crate::client::{I18n, Screen, UserSettings, theme, widgets};
+use crate::client::screens::table::{Countdown, Refusals, TableFrame, TableScreen};
+use crate::client::{I18n, Screen, theme, widgets};
 
 /// What the player is choosing at the table.
 #[derive(Resource, Default)]
@@ -30,8 +27,8 @@ pub struct CruelerUi {
     show_rules: bool,
     /// On a phone: the table, or the results, log and notes.
     tab: widgets::TableTab,
-    error: Option<Bilingual>,
-    seen_rejections: u64,
+    /// The refusal to show.
+    refusals: Refusals,
     /// The controls' height last frame: the bottom panel's.
     controls_height: f32,
 }
@@ -71,7 +68,7 @@ pub(crate) fn act(outbox: &mut Outbox, state: &mut CruelerUi, action: CruelerAct
             action: AnyAction::Crueler(action),
         },
     );
-    state.error = None;
+    state.refusals.error = None;
 }
 
 /// The viewer's duel in words: the score and the throws so far; the beasts
@@ -331,47 +328,32 @@ fn history_line(view: &CruelerView, o: &Outcome, i18n: &I18n) -> String {
 #[allow(clippy::too_many_arguments)]
 fn draw(
     mut contexts: EguiContexts,
-    model: Res<ClientModel>,
-    mut outbox: ResMut<Outbox>,
-    i18n: Res<I18n>,
-    mut settings: ResMut<UserSettings>,
+    mut frame: TableFrame,
     mut state: ResMut<CruelerUi>,
-    mut next: ResMut<NextState<Screen>>,
-    session: Res<Session>,
-    hosted: Res<HostedAt>,
     time: Res<Time>,
-    mut received: Local<(u64, f64)>,
-    (mut scene_rect, mut on_ui): (ResMut<SceneRect>, ResMut<PointerOnUi>),
-    art: (
-        Option<Res<CruelerArt>>,
-        Option<Res<ProgressTracker<ArtLoad>>>,
-    ),
+    mut countdown: Local<Countdown>,
+    art: Option<Res<CruelerArt>>,
 ) -> Result {
-    let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
-    let Some(view) = model.crueler_view().cloned() else {
+    let Some(view) = frame.model.crueler_view().cloned() else {
         return Ok(());
     };
-    let art_ready = art.0.is_some();
-    let progress = art.1.map_or(0.0, |p| widgets::fraction(&p));
+    let art_ready = art.is_some();
+    let progress = frame.art_progress();
     let ctx = contexts.ctx_mut()?;
     // The clock counts down from the table time the view was made at.
-    let now = time.elapsed_secs_f64();
-    if received.0 != model.revision {
-        *received = (model.revision, now);
-    }
-    let left_ms = view.my_deadline_ms.map(|d| {
-        let since = ((now - received.1) * 1000.0) as u64;
-        d.saturating_sub(view.now_ms + since)
-    });
-    if state.seen_rejections != model.rejected {
-        state.seen_rejections = model.rejected;
-        state.error = model.last_rejection.clone();
-    }
+    let left_ms = countdown.left_ms(
+        frame.model.revision,
+        time.elapsed_secs_f64(),
+        view.now_ms,
+        view.my_deadline_ms,
+    );
+    state.refusals.update(&frame.model);
+    let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
-    let mut leave = false;
+    let (mut leave, mut new_game, mut to_title) = (false, false, false);
     let mut action = None;
     egui::Panel::top("crueler-top").show(&mut screen, |ui| {
-        let pressed = widgets::table_top_bar(ui, &i18n, &mut state.tab, |ui| {
+        let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
             ui.label(
                 egui::RichText::new(i18n.ta(
                     "crueler-round",
@@ -393,7 +375,7 @@ fn draw(
                     .color(theme::ACCENT),
             );
             ui.separator();
-            ui.label(egui::RichText::new(phase_text(&view, &i18n)).color(theme::ACCENT));
+            ui.label(egui::RichText::new(phase_text(&view, i18n)).color(theme::ACCENT));
             if let Some(left) = left_ms {
                 let colour = if left < 15_000 {
                     theme::BAD
@@ -424,11 +406,11 @@ fn draw(
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 for o in &view.history {
-                    ui.label(egui::RichText::new(history_line(&view, o, &i18n)).small());
+                    ui.label(egui::RichText::new(history_line(&view, o, i18n)).small());
                 }
             });
         ui.separator();
-        widgets::log_and_notes(ui, &i18n, &model, 0.55, 0.0);
+        widgets::log_and_notes(ui, i18n, model, 0.55, 0.0);
     });
     let alive = view.me.is_some_and(|s| view.alive[s.index()]);
     let mut rest = None;
@@ -462,10 +444,10 @@ fn draw(
                             );
                         }
                     });
-                    if let Some(a) = controls(ui, &view, &mut state, &i18n) {
+                    if let Some(a) = controls(ui, &view, &mut state, i18n) {
                         action = Some(a);
                     }
-                    if let Some(e) = &state.error {
+                    if let Some(e) = &state.refusals.error {
                         ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
                     }
                 });
@@ -475,11 +457,11 @@ fn draw(
         if art_ready {
             rest = Some(free);
         } else {
-            widgets::art_loading(&mut screen, &i18n, free, progress);
+            widgets::art_loading(&mut screen, i18n, free, progress);
         }
     }
-    scene::claim_rest(ctx, rest, &mut scene_rect, &mut on_ui);
-    if let Some(a) = offer_window(ctx, &view, &mut state, &i18n) {
+    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
+    if let Some(a) = offer_window(ctx, &view, &mut state, i18n) {
         action = Some(a);
     }
     if state.show_rules {
@@ -526,19 +508,25 @@ fn draw(
                     });
                 ui.horizontal(|ui| {
                     if ui.button(i18n.t("table-new-game")).clicked() {
-                        next.set(if on_lan { Screen::Lobby } else { Screen::Setup });
+                        new_game = true;
                     }
                     if ui.button(i18n.t("table-back-to-title")).clicked() {
-                        next.set(Screen::Title);
+                        to_title = true;
                     }
                 });
             });
     }
     if let Some(action) = action {
-        act(&mut outbox, &mut state, action);
+        act(&mut frame.outbox, &mut state, action);
+    }
+    if new_game {
+        frame.new_game();
+    }
+    if to_title {
+        frame.back_to_title();
     }
     if leave {
-        next.set(if on_lan { Screen::Lobby } else { Screen::Title });
+        frame.leave();
     }
     Ok(())
 }
@@ -549,6 +537,9 @@ fn reset(mut commands: Commands) {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<CruelerUi>()
-        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Table)))
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw.run_if(in_state(TableScreen::Crueler)),
+        )
         .add_systems(OnExit(Screen::Table), reset);
 }

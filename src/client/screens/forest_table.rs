@@ -2,22 +2,18 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_rules::Lang;
 use foodweb_rules::forest::{self, CardId, ForestAction, ForestPhase, ForestView, deck};
 use foodweb_rules::table::{Rejection, SeatId};
-use foodweb_rules::{Bilingual, Lang};
 
-use crate::client::net::{SeatSide, Session, Target, send};
-use crate::client::scene::{self, PointerOnUi, SceneRect};
-use crate::client::screens::HostedAt;
+use crate::client::net::{SeatSide, send};
+use crate::client::scene::{self, forest::ForestArt};
+use crate::client::screens::table::{Refusals, TableFrame, TableScreen};
 use crate::client::widgets;
 use crate::client::{I18n, Screen, UserSettings, theme};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
-use iyes_progress::ProgressTracker;
-
-use crate::client::assets::ArtLoad;
-use crate::client::scene::forest::ForestArt;
 
 /// What the player is choosing on the table screen.
 #[derive(Resource, Default)]
@@ -28,11 +24,10 @@ pub struct TableUi {
     show_rules: bool,
     /// On a phone: the table, or its scores and log.
     tab: widgets::TableTab,
-    error: Option<Bilingual>,
+    /// The refusal to show.
+    refusals: Refusals,
     /// The last finished round whose scores the player has dismissed.
     rounds_seen: usize,
-    /// Refusals already shown.
-    seen_rejections: u64,
 }
 
 fn seat_name(view: &ForestView, seat: SeatId) -> String {
@@ -50,7 +45,7 @@ pub fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction)
             action: AnyAction::Forest(action),
         },
     );
-    ui_state.error = None;
+    ui_state.refusals.error = None;
     ui_state.selected = None;
 }
 
@@ -294,72 +289,52 @@ fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
 #[allow(clippy::too_many_arguments)]
 fn draw(
     mut contexts: EguiContexts,
-    model: Res<ClientModel>,
-    mut outbox: ResMut<Outbox>,
-    i18n: Res<I18n>,
-    mut settings: ResMut<UserSettings>,
+    mut frame: TableFrame,
     mut state: ResMut<TableUi>,
-    mut next: ResMut<NextState<Screen>>,
-    session: Res<Session>,
-    hosted: Res<HostedAt>,
-    (mut scene_rect, mut on_ui): (ResMut<SceneRect>, ResMut<PointerOnUi>),
-    art: (
-        Option<Res<ForestArt>>,
-        Option<Res<ProgressTracker<ArtLoad>>>,
-    ),
+    art: Option<Res<ForestArt>>,
 ) -> Result {
-    let art_ready = art.0.is_some();
-    let progress = art.1.map_or(0.0, |p| widgets::fraction(&p));
-    // A LAN table returns to its lobby; a table against bots to the title.
-    let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
+    let art_ready = art.is_some();
+    let progress = frame.art_progress();
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
-    let Some(view) = model.forest_view().cloned() else {
-        if model.gene_view().is_some() || model.crueler_view().is_some() {
-            return Ok(());
-        }
-        egui::CentralPanel::default().show(&mut screen, |ui| {
-            ui.centered_and_justified(|ui| ui.heading(i18n.t("table-connecting")));
-        });
+    let Some(view) = frame.model.forest_view().cloned() else {
         return Ok(());
     };
-    if state.seen_rejections != model.rejected {
-        state.seen_rejections = model.rejected;
-        state.error = model.last_rejection.clone();
-    }
+    state.refusals.update(&frame.model);
+    let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let lang = i18n.lang;
-    let mut leave = false;
+    let (mut leave, mut new_game, mut to_title) = (false, false, false);
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
-        top_bar(ui, &view, &i18n, &mut settings, &mut state, &mut leave);
+        top_bar(ui, &view, i18n, settings, &mut state, &mut leave);
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));
-        scores(ui, &view, &i18n);
+        scores(ui, &view, i18n);
         ui.separator();
-        widgets::log_and_notes(ui, &i18n, &model, 0.65, 0.0);
+        widgets::log_and_notes(ui, i18n, model, 0.65, 0.0);
     });
     let mut rest = None;
     if table_shown {
         egui::Panel::bottom("table-actions").show(&mut screen, |ui| {
-            if let Some(a) = actions(ui, &view, &i18n, &mut state) {
+            if let Some(a) = actions(ui, &view, i18n, &mut state) {
                 action = Some(a);
             }
-            if let Some(e) = &state.error {
+            if let Some(e) = &state.refusals.error {
                 ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
             }
             if !model.host_views.is_empty() {
-                host_hands(ui, &model, &i18n, lang);
+                host_hands(ui, model, i18n, lang);
             }
         });
         let free = screen.available_rect_before_wrap();
         if art_ready {
             rest = Some(free);
         } else {
-            widgets::art_loading(&mut screen, &i18n, free, progress);
+            widgets::art_loading(&mut screen, i18n, free, progress);
         }
     }
-    scene::claim_rest(ctx, rest, &mut scene_rect, &mut on_ui);
+    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     if state.show_rules {
         let mut open = true;
         egui::Window::new(i18n.t("table-rules"))
@@ -379,7 +354,7 @@ fn draw(
             .collapsible(false)
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
-                scores(ui, &view, &i18n);
+                scores(ui, &view, i18n);
                 if ui.button(i18n.t("table-continue")).clicked() {
                     state.rounds_seen = finished;
                 }
@@ -390,7 +365,7 @@ fn draw(
             .collapsible(false)
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
-                scores(ui, &view, &i18n);
+                scores(ui, &view, i18n);
                 ui.separator();
                 let mut standings: Vec<_> = view.seats.iter().collect();
                 standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));
@@ -412,25 +387,29 @@ fn draw(
                 }
                 ui.horizontal(|ui| {
                     if ui.button(i18n.t("table-new-game")).clicked() {
-                        next.set(if on_lan { Screen::Lobby } else { Screen::Setup });
+                        new_game = true;
                     }
                     if ui.button(i18n.t("table-back-to-title")).clicked() {
-                        next.set(Screen::Title);
+                        to_title = true;
                     }
                 });
             });
     }
     if let Some(action) = action {
-        submit(&mut outbox, &mut state, action);
+        submit(&mut frame.outbox, &mut state, action);
+    }
+    if new_game {
+        frame.new_game();
+    }
+    if to_title {
+        frame.back_to_title();
     }
     if leave {
-        next.set(if on_lan { Screen::Lobby } else { Screen::Title });
+        frame.leave();
     }
     Ok(())
 }
 
-/// Leaving the table screen leaves the table (a game under way keeps the
-/// seat for its token; a bot stands in).
 /// The host seat sees every hand (and acts for nobody).
 fn host_hands(ui: &mut egui::Ui, model: &ClientModel, i18n: &I18n, lang: Lang) {
     egui::CollapsingHeader::new(i18n.t("table-host-hands"))
@@ -451,15 +430,15 @@ fn host_hands(ui: &mut egui::Ui, model: &ClientModel, i18n: &I18n, lang: Lang) {
         });
 }
 
-fn leave_table(mut outbox: ResMut<Outbox>, model: Res<ClientModel>, mut commands: Commands) {
-    if model.place.is_some() {
-        send(&mut outbox, ClientMsg::Leave);
-    }
+fn reset(mut commands: Commands) {
     commands.insert_resource(TableUi::default());
 }
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<TableUi>()
-        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Table)))
-        .add_systems(OnExit(Screen::Table), leave_table);
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw.run_if(in_state(TableScreen::Forest)),
+        )
+        .add_systems(OnExit(Screen::Table), reset);
 }

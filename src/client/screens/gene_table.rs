@@ -4,25 +4,19 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::{AnyAction, AnyView};
-use foodweb_netcode::messages::ClientMsg;
-use foodweb_rules::Bilingual;
 use foodweb_rules::gene::{
     self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
     SettleFact, SettleLine, items, map, numbers,
 };
 use foodweb_rules::table::SeatId;
-use iyes_progress::ProgressTracker;
 
-use crate::client::assets::ArtLoad;
-
-use crate::client::net::{SeatSide, Session, Target, send};
+use crate::client::net::SeatSide;
+use crate::client::scene;
 use crate::client::scene::gene::{
     self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph,
 };
-use crate::client::scene::{self, PointerOnUi, SceneRect};
-use crate::client::screens::HostedAt;
+use crate::client::screens::table::{Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
 /// Seconds each settlement line stays on the map before the next.
@@ -42,8 +36,8 @@ pub struct GeneUi {
     show_rules: bool,
     /// On a phone: the map, or the players, log and chat.
     tab: widgets::TableTab,
-    error: Option<Bilingual>,
-    seen_rejections: u64,
+    /// The refusal to show.
+    refusals: Refusals,
     /// The settlement being played out: its round and when it began.
     playing: Option<(u8, f64)>,
     /// The last settlement the player has closed.
@@ -62,8 +56,7 @@ impl Default for GeneUi {
             chat: String::new(),
             show_rules: false,
             tab: widgets::TableTab::Table,
-            error: None,
-            seen_rejections: 0,
+            refusals: Refusals::default(),
             playing: None,
             settled_seen: 0,
         }
@@ -753,66 +746,41 @@ fn line_colour(line: &SettleLine) -> egui::Color32 {
 /// What the Gene table screen shares with its map scene.
 #[derive(bevy::ecs::system::SystemParam)]
 struct GeneScene<'w> {
-    rect: ResMut<'w, SceneRect>,
-    on_ui: ResMut<'w, PointerOnUi>,
     clicks: ResMut<'w, MapClicks>,
     hovered: Res<'w, Hover>,
     marks: Option<Res<'w, Marks>>,
     art: Option<Res<'w, GeneArt>>,
-    tracker: Option<Res<'w, ProgressTracker<ArtLoad>>>,
 }
 
 fn draw(
     mut contexts: EguiContexts,
-    model: Res<ClientModel>,
-    mut outbox: ResMut<Outbox>,
-    i18n: Res<I18n>,
-    mut settings: ResMut<UserSettings>,
+    mut frame: TableFrame,
     mut state: ResMut<GeneUi>,
-    mut next: ResMut<NextState<Screen>>,
-    session: Res<Session>,
-    hosted: Res<HostedAt>,
     time: Res<Time>,
-    mut received: Local<(u64, f64)>,
+    mut countdown: Local<Countdown>,
     mut commands: Commands,
     mut scene_io: GeneScene,
 ) -> Result {
-    let on_lan = !hosted.0.is_empty() || session.target != Some(Target::InProcess);
-    let Some(view) = model.gene_view().cloned() else {
+    let Some(view) = frame.model.gene_view().cloned() else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
     let now = time.elapsed_secs_f64();
     // The clock counts down from the table time the view was made at.
-    if received.0 != model.revision {
-        *received = (model.revision, now);
-    }
-    let left_ms = view.deadline_ms.map(|d| {
-        let since = ((now - received.1) * 1000.0) as u64;
-        d.saturating_sub(view.now_ms + since)
-    });
-    if state.seen_rejections != model.rejected {
-        state.seen_rejections = model.rejected;
-        state.error = model.last_rejection.clone();
-    }
+    let left_ms = countdown.left_ms(frame.model.revision, now, view.now_ms, view.deadline_ms);
+    state.refusals.update(&frame.model);
+    let progress = frame.art_progress();
+    let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
-    let mut leave = false;
+    let (mut leave, mut new_game, mut to_title) = (false, false, false);
     let mut action = None;
     egui::Panel::top("gene-top").show(&mut screen, |ui| {
-        top_bar(
-            ui,
-            &view,
-            &i18n,
-            &mut settings,
-            &mut state,
-            left_ms,
-            &mut leave,
-        );
+        top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut leave);
     });
     let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
-        players(ui, &view, &i18n);
+        players(ui, &view, i18n);
         ui.separator();
-        widgets::log_and_notes(ui, &i18n, &model, 0.45, 70.0);
+        widgets::log_and_notes(ui, i18n, model, 0.45, 70.0);
         ui.separator();
         let hearers = view
             .audience
@@ -844,12 +812,12 @@ fn draw(
         });
     });
     let hand_and_controls = |ui: &mut egui::Ui| {
-        hand(ui, &view, &i18n);
+        hand(ui, &view, i18n);
         ui.separator();
-        if let Some(a) = controls(ui, &view, &mut state, &i18n) {
+        if let Some(a) = controls(ui, &view, &mut state, i18n) {
             action = Some(a);
         }
-        if let Some(e) = &state.error {
+        if let Some(e) = &state.refusals.error {
             ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
         }
     };
@@ -859,7 +827,7 @@ fn draw(
             "gene-bottom",
             150.0,
             300.0,
-            |ui| my_panel(ui, &view, &i18n),
+            |ui| my_panel(ui, &view, i18n),
             hand_and_controls,
         );
     }
@@ -923,7 +891,7 @@ fn draw(
         }
         // The map is the scene's; what the pointer is on shows here.
         let free = screen.available_rect_before_wrap();
-        if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, &i18n) {
+        if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, i18n) {
             egui::Area::new(egui::Id::new("gene-hover"))
                 .fixed_pos(free.left_top() + egui::vec2(8.0, 6.0))
                 .show(ctx, |ui| {
@@ -933,11 +901,7 @@ fn draw(
         if scene_io.art.is_some() {
             rest = Some(free);
         } else {
-            let progress = scene_io
-                .tracker
-                .as_ref()
-                .map_or(0.0, |p| widgets::fraction(p));
-            widgets::art_loading(&mut screen, &i18n, free, progress);
+            widgets::art_loading(&mut screen, i18n, free, progress);
         }
         if scene_io.marks.as_deref() != Some(&marks) {
             commands.insert_resource(marks);
@@ -958,7 +922,7 @@ fn draw(
             action = Some(GeneAction::Discard { kind });
         }
     }
-    scene::claim_rest(ctx, rest, &mut scene_io.rect, &mut scene_io.on_ui);
+    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     if let (Some((round, _)), Some(n)) = (state.playing, shown) {
         egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())]))
             .collapsible(false)
@@ -1000,7 +964,7 @@ fn draw(
                 });
             });
     }
-    if let Some(a) = trade_window(ctx, &view, &mut state, &i18n) {
+    if let Some(a) = trade_window(ctx, &view, &mut state, i18n) {
         action = Some(a);
     }
     if state.show_rules {
@@ -1055,25 +1019,26 @@ fn draw(
                     });
                 ui.horizontal(|ui| {
                     if ui.button(i18n.t("table-new-game")).clicked() {
-                        next.set(if on_lan { Screen::Lobby } else { Screen::Setup });
+                        new_game = true;
                     }
                     if ui.button(i18n.t("table-back-to-title")).clicked() {
-                        next.set(Screen::Title);
+                        to_title = true;
                     }
                 });
             });
     }
     if let Some(action) = action {
-        send(
-            &mut outbox,
-            ClientMsg::Act {
-                action: AnyAction::Gene(action),
-            },
-        );
-        state.error = None;
+        frame.act(AnyAction::Gene(action));
+        state.refusals.error = None;
+    }
+    if new_game {
+        frame.new_game();
+    }
+    if to_title {
+        frame.back_to_title();
     }
     if leave {
-        next.set(if on_lan { Screen::Lobby } else { Screen::Title });
+        frame.leave();
     }
     Ok(())
 }
@@ -1084,6 +1049,9 @@ fn reset(mut commands: Commands) {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<GeneUi>()
-        .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Table)))
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw.run_if(in_state(TableScreen::Gene)),
+        )
         .add_systems(OnExit(Screen::Table), reset);
 }

@@ -8,6 +8,7 @@ mod loading;
 mod lobby;
 mod picker;
 mod setup;
+pub mod table;
 mod title;
 
 use bevy::prelude::*;
@@ -26,5 +27,6 @@ pub fn plugin(app: &mut App) {
         gene_table::plugin,
         join::plugin,
         lobby::plugin,
+        table::plugin,
     ));
 }

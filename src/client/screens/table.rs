@@ -1,0 +1,212 @@
+//! The table scaffold every game's screen stands on: which game's screen
+//! shows ([`TableScreen`], a sub-state of `Screen::Table`, chosen by the
+//! view that arrived), the placeholder while connecting, leaving (back to
+//! the lobby on a LAN, to the title against bots; the seat is left with
+//! the screen), refusals to show, the countdown of a deadline, and the
+//! scene's share of the window.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::games::{AnyAction, AnyView};
+use foodweb_netcode::messages::ClientMsg;
+use foodweb_rules::Bilingual;
+use iyes_progress::ProgressTracker;
+
+use crate::client::assets::ArtLoad;
+use crate::client::net::{Session, Target, send};
+use crate::client::scene::{self, PointerOnUi, SceneRect};
+use crate::client::screens::HostedAt;
+use crate::client::{I18n, Screen, UserSettings, widgets};
+
+/// Which game's table screen shows.
+#[derive(SubStates, Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+#[source(Screen = Screen::Table)]
+pub enum TableScreen {
+    /// No view yet: the table is being joined.
+    #[default]
+    Connecting,
+    Forest,
+    Crueler,
+    Gene,
+}
+
+/// What every table screen uses.
+#[derive(SystemParam)]
+pub struct TableFrame<'w> {
+    pub model: Res<'w, ClientModel>,
+    pub outbox: ResMut<'w, Outbox>,
+    pub i18n: Res<'w, I18n>,
+    pub settings: ResMut<'w, UserSettings>,
+    pub scene_rect: ResMut<'w, SceneRect>,
+    pub on_ui: ResMut<'w, PointerOnUi>,
+    next: ResMut<'w, NextState<Screen>>,
+    session: Res<'w, Session>,
+    hosted: Res<'w, HostedAt>,
+    tracker: Option<Res<'w, ProgressTracker<ArtLoad>>>,
+}
+
+impl TableFrame<'_> {
+    /// A LAN table (hosted here or joined), rather than one against bots.
+    pub fn on_lan(&self) -> bool {
+        !self.hosted.0.is_empty() || self.session.target != Some(Target::InProcess)
+    }
+
+    /// Leaves the table: to the lobby on a LAN, to the title otherwise.
+    pub fn leave(&mut self) {
+        let to = if self.on_lan() {
+            Screen::Lobby
+        } else {
+            Screen::Title
+        };
+        self.next.set(to);
+    }
+
+    /// After a game: another one (the lobby on a LAN, the set-up otherwise).
+    pub fn new_game(&mut self) {
+        let to = if self.on_lan() {
+            Screen::Lobby
+        } else {
+            Screen::Setup
+        };
+        self.next.set(to);
+    }
+
+    pub fn back_to_title(&mut self) {
+        self.next.set(Screen::Title);
+    }
+
+    /// Sends a move to the table; a refusal comes back as the model's last
+    /// rejection ([`Refusals`]).
+    pub fn act(&mut self, action: AnyAction) {
+        send(&mut self.outbox, ClientMsg::Act { action });
+    }
+
+    /// How far the game's art has loaded, for its progress bar.
+    pub fn art_progress(&self) -> f32 {
+        self.tracker.as_ref().map_or(0.0, |p| widgets::fraction(p))
+    }
+
+    /// Called after a screen's panels: the rest of the window is the
+    /// scene's (`None`: the screen shows no table this frame).
+    pub fn claim_rest(&mut self, ctx: &egui::Context, rest: Option<egui::Rect>) {
+        scene::claim_rest(ctx, rest, &mut self.scene_rect, &mut self.on_ui);
+    }
+}
+
+/// The refusal to show: the model's newest, until the screen clears it.
+#[derive(Default)]
+pub struct Refusals {
+    seen: u64,
+    pub error: Option<Bilingual>,
+}
+
+impl Refusals {
+    /// Takes a refusal that came since the last look.
+    pub fn update(&mut self, model: &ClientModel) {
+        if self.seen != model.rejected {
+            self.seen = model.rejected;
+            self.error = model.last_rejection.clone();
+        }
+    }
+}
+
+/// A deadline counted down between views: the table's time moves on from
+/// the moment the view was made.
+#[derive(Default)]
+pub struct Countdown {
+    revision: u64,
+    received_at: f64,
+}
+
+impl Countdown {
+    /// Milliseconds left of `deadline_ms` (table time) at `now` (seconds,
+    /// the client's clock), for a view made at `view_now_ms`.
+    pub fn left_ms(
+        &mut self,
+        revision: u64,
+        now: f64,
+        view_now_ms: u64,
+        deadline_ms: Option<u64>,
+    ) -> Option<u64> {
+        if self.revision != revision {
+            self.revision = revision;
+            self.received_at = now;
+        }
+        let since = ((now - self.received_at) * 1000.0) as u64;
+        deadline_ms.map(|d| d.saturating_sub(view_now_ms + since))
+    }
+}
+
+/// The game's screen for the view that arrived.
+fn pick_screen(
+    model: Res<ClientModel>,
+    state: Res<State<TableScreen>>,
+    mut next: ResMut<NextState<TableScreen>>,
+) {
+    let want = match &model.view {
+        Some(AnyView::Forest(_)) => TableScreen::Forest,
+        Some(AnyView::Crueler(_)) => TableScreen::Crueler,
+        Some(AnyView::Gene(_)) => TableScreen::Gene,
+        _ => TableScreen::Connecting,
+    };
+    if *state.get() != want {
+        next.set(want);
+    }
+}
+
+/// Until the table's first view comes.
+fn connecting(mut contexts: EguiContexts, mut frame: TableFrame) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut screen = widgets::screen(ctx);
+    let mut leave = false;
+    egui::CentralPanel::default().show(&mut screen, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() * 0.4);
+            ui.heading(frame.i18n.t("table-connecting"));
+            ui.add_space(12.0);
+            leave = ui.button(frame.i18n.t("table-leave")).clicked();
+        });
+    });
+    frame.claim_rest(ctx, None);
+    if leave {
+        frame.leave();
+    }
+    Ok(())
+}
+
+/// Leaving the table screen leaves the table (a game under way keeps the
+/// seat for its token; a bot stands in).
+fn leave_table(mut outbox: ResMut<Outbox>, model: Res<ClientModel>) {
+    if model.place.is_some() {
+        send(&mut outbox, ClientMsg::Leave);
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_sub_state::<TableScreen>()
+        .add_systems(Update, pick_screen.run_if(in_state(Screen::Table)))
+        .add_systems(
+            EguiPrimaryContextPass,
+            connecting.run_if(in_state(TableScreen::Connecting)),
+        )
+        .add_systems(OnExit(Screen::Table), leave_table);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deadline counts down on the client's clock from the moment its
+    /// view came, and starts again with the next view.
+    #[test]
+    fn a_countdown_runs_from_the_views_arrival() {
+        let mut c = Countdown::default();
+        assert_eq!(c.left_ms(1, 10.0, 5_000, Some(20_000)), Some(15_000));
+        assert_eq!(c.left_ms(1, 12.5, 5_000, Some(20_000)), Some(12_500));
+        assert_eq!(c.left_ms(1, 40.0, 5_000, Some(20_000)), Some(0));
+        assert_eq!(c.left_ms(2, 41.0, 9_000, Some(20_000)), Some(11_000));
+        assert_eq!(c.left_ms(2, 41.0, 9_000, None), None);
+    }
+}
