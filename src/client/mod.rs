@@ -4,10 +4,6 @@
 
 mod assets;
 mod autoplay;
-#[cfg(feature = "dev")]
-mod crueler_tour;
-#[cfg(feature = "dev")]
-mod gene_tour;
 mod i18n;
 mod net;
 mod page_status;
@@ -62,7 +58,7 @@ fn window_size() -> WindowResolution {
 
 #[cfg(feature = "dev")]
 fn dev_plugins(app: &mut App) {
-    app.add_plugins((tour::plugin, gene_tour::plugin, crueler_tour::plugin));
+    app.add_plugins(tour::plugin);
 }
 
 #[cfg(not(feature = "dev"))]

@@ -1,245 +1,173 @@
-//! A scripted walk through the screens that saves a screenshot of each, for
-//! the docs and for looking at what a player sees. Runs only when
-//! `FOODWEB_TOUR` names a folder:
+//! The screenshot tours (`dev` feature): with `FOODWEB_TOUR` naming a
+//! folder, the client walks through the screens and a game the way a
+//! player would, saves a picture at each step and quits. One runner plays
+//! every game's tour; a tour is data: a list of [`Step`]s, each waiting
+//! for a moment of the game (the seat playing meanwhile, from its own view
+//! only, as the survivor bot would), doing what a player would there, and
+//! naming the picture to take.
 //!
-//!     FOODWEB_TOUR=docs/screenshots cargo run --release
+//!     FOODWEB_TOUR=docs/screenshots cargo run --features dev
 //!
-//! Writes `title-en.png`, `title-zh.png`, `picker.png`, `setup.png`,
-//! `table.png`, `showdown.png` (a showdown asked and revealed),
-//! `challenge.png` (a challenge picked on the player's turn),
-//! `table-en.png`, `game-over.png` (a 45-second game played out),
-//! `lobby.png` (hosting a LAN game), `lobby-table.png` (a table opened
-//! there), `join.png` (the join screen hearing this very server), and
-//! `startup.txt` (seconds from launch to the title screen), then quits.
-//! `FOODWEB_TOUR_SUFFIX` is added to each name.
+//! `FOODWEB_TOUR_GAME` chooses the tour: Forest Showdown's by default
+//! (title, picker, set-up, table, a showdown, a challenge, the end, a LAN
+//! lobby, the join screen), `gene` or `crueler`. `FOODWEB_TOUR_SUFFIX` is
+//! added to each picture's name; `startup.txt` gets the seconds from
+//! launch to the title screen. `tools/screenshots.sh` runs every tour at
+//! three window sizes.
 
 use std::path::PathBuf;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use foodweb_rules::Lang;
-
-use super::net::{SeatSide, Session, Target, host_on_lan};
-use super::screens::HostedAt;
-use super::screens::TableSetup;
-use super::screens::forest_table::TableUi;
-use super::{LaunchedAt, Screen, UserSettings};
 use foodweb_netcode::client::{ClientModel, Outbox};
-use foodweb_netcode::games::AnyAction;
-use foodweb_netcode::games::AnySettings;
+use foodweb_netcode::games::{AnyAction, AnySettings, AnyView, bot_move};
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_netcode::server::Listeners;
-use foodweb_rules::forest::ForestTiming;
-use foodweb_rules::forest::{ForestAction, ForestPhase, deck};
+use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase};
+use foodweb_rules::forest::{ForestAction, ForestPhase, ForestTiming, deck};
+use foodweb_rules::gene::{GeneAction, GenePhase, GeneTiming, Genes, ItemKind, RoomId, map};
 use foodweb_rules::table::SeatId;
+use foodweb_rules::{GameId, Lang};
+use rand::SeedableRng;
 
-/// What hosting a LAN game touches.
-#[derive(bevy::ecs::system::SystemParam)]
-struct LanHosting<'w> {
+use super::net::{SeatSide, Session, Target, host_on_lan};
+use super::screens::forest_table::TableUi;
+use super::screens::gene_table::GeneUi;
+use super::screens::{HostedAt, TableSetup};
+use super::{LaunchedAt, Screen, UserSettings};
+
+/// Everything a step may look at or change.
+#[derive(SystemParam)]
+pub struct Ctx<'w, 's> {
+    commands: Commands<'w, 's>,
+    model: Res<'w, ClientModel>,
+    outbox: ResMut<'w, Outbox>,
+    settings: ResMut<'w, UserSettings>,
+    setup: ResMut<'w, TableSetup>,
+    next: ResMut<'w, NextState<Screen>>,
+    forest_ui: ResMut<'w, TableUi>,
+    gene_ui: ResMut<'w, GeneUi>,
     listeners: ResMut<'w, Listeners>,
     hosted: ResMut<'w, HostedAt>,
     session: ResMut<'w, Session>,
 }
 
-#[derive(Resource)]
-struct Tour {
-    dir: PathBuf,
-    suffix: String,
-    step: usize,
-    wait: f32,
-    /// Waiting for the player's own turn to set up a challenge.
-    want_challenge: bool,
-    /// The current step's screenshot was asked for last frame.
-    shot_taken: bool,
-}
+impl Ctx<'_, '_> {
+    fn act(&mut self, action: AnyAction) {
+        self.outbox.0.push(ClientMsg::Act { action });
+    }
 
-/// Each step: what to do, then the screenshot to take after a pause.
-const STEPS: [&str; 13] = [
-    "title-en",
-    "title-zh",
-    "picker",
-    "setup",
-    "table",
-    "showdown",
-    "challenge",
-    "table-en",
-    "game-over",
-    "lobby",
-    "lobby-table",
-    "join",
-    "quit",
-];
-
-#[allow(clippy::too_many_arguments)]
-fn run_tour(
-    mut commands: Commands,
-    time: Res<Time<Real>>,
-    tour: Option<ResMut<Tour>>,
-    screen: Res<State<Screen>>,
-    mut next: ResMut<NextState<Screen>>,
-    mut settings: ResMut<UserSettings>,
-    mut setup: ResMut<TableSetup>,
-    launched: Res<LaunchedAt>,
-    mut exit: MessageWriter<AppExit>,
-    mut title_seen: Local<Option<f32>>,
-    model: Res<ClientModel>,
-    mut outbox: ResMut<Outbox>,
-    mut lan: LanHosting,
-) {
-    let LanHosting {
-        listeners,
-        hosted,
-        session,
-    } = &mut lan;
-    let Some(mut tour) = tour else { return };
-    if *screen.get() == Screen::Loading {
-        return;
-    }
-    if title_seen.is_none() {
-        let secs = launched.0.elapsed().as_secs_f32();
-        *title_seen = Some(secs);
-        let _ = std::fs::create_dir_all(&tour.dir);
-        let _ = std::fs::write(tour.dir.join("startup.txt"), format!("{secs:.2}\n"));
-    }
-    tour.wait -= time.delta_secs();
-    if tour.wait > 0.0 {
-        return;
-    }
-    let step = STEPS.get(tour.step).copied().unwrap_or("quit");
-    if step == "quit" {
-        exit.write(AppExit::Success);
-        return;
-    }
-    // Take the screenshot of the current step; set up the next one a frame
-    // later, so the captured frame shows one step only.
-    if !tour.shot_taken {
-        let path = tour.dir.join(format!("{step}{}.png", tour.suffix));
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path));
-        tour.shot_taken = true;
-        return;
-    }
-    tour.shot_taken = false;
-    tour.step += 1;
-    tour.wait = 1.5;
-    match STEPS.get(tour.step).copied() {
-        Some("title-zh") => settings.lang = Lang::Zh,
-        Some("picker") => next.set(Screen::Picker),
-        Some("setup") => {
-            *setup = TableSetup::for_game(foodweb_rules::GameId::Forest, "Ann".into());
-            setup.seed = 7;
-            // A short game, so the tour reaches the score screen.
-            setup.round_secs = 45;
-            setup.turn_secs = 15;
-            setup.showdown_secs = 10;
-            next.set(Screen::Setup);
-        }
-        Some("table") => {
-            setup.your_name = "Ann".into();
-            super::screens::request_start(&mut commands);
-            tour.wait = 6.0;
-        }
-        Some("showdown") => {
-            // Ask the next seat for a showdown and lay down the first card;
-            // the bot answers, and the reveal is on screen for the picture.
-            if let Some(view) = model.forest_view() {
-                let mut act = |action| {
-                    outbox.0.push(ClientMsg::Act {
-                        action: AnyAction::Forest(action),
-                    })
-                };
-                act(ForestAction::AskShowdown { target: SeatId(1) });
-                if let Some(&card) = view.hand.first() {
-                    act(ForestAction::PlayCard { card });
-                }
-            }
-            tour.wait = 4.0;
-        }
-        Some("challenge") => {
-            tour.want_challenge = true;
-            tour.wait = 30.0;
-        }
-        Some("table-en") => settings.lang = Lang::En,
-        Some("game-over") => {
-            settings.lang = Lang::Zh;
-            tour.wait = 60.0;
-        }
-        Some("lobby") => {
-            // Host a LAN game, as the title screen's button does.
-            hosted.0 = host_on_lan(listeners).unwrap_or_default();
-            session.connect(Target::InProcess);
-            next.set(Screen::Lobby);
-            tour.wait = 2.5;
-        }
-        Some("lobby-table") => {
-            outbox.0.push(ClientMsg::CreateTable {
-                settings: AnySettings::Forest(ForestTiming::Quick.settings()),
-                seats: 4,
-                host_seat: true,
-                seed: None,
-            });
-            outbox.0.push(ClientMsg::SetBot {
-                seat: SeatId(2),
-                kind: Some("memory".into()),
-                name: Some("机器人 3".into()),
-            });
-        }
-        Some("join") => {
-            next.set(Screen::Join);
-            tour.wait = 3.0;
-        }
-        _ => {}
+    /// Sets up a table of `game` against bots and starts it.
+    fn start(&mut self, game: GameId, seats: usize, seed: u64) {
+        self.settings.lang = Lang::En;
+        *self.setup = TableSetup::for_game(game, "Ann".into());
+        self.setup.seats = seats;
+        self.setup.seed = seed;
+        self.next.set(Screen::Setup);
+        super::screens::request_start(&mut self.commands);
     }
 }
 
-fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
-    // FOODWEB_TOUR_GAME=gene runs the Gene Survival tour instead.
-    if std::env::var("FOODWEB_TOUR_GAME").is_ok() {
-        return;
-    }
-    if let Ok(dir) = std::env::var("FOODWEB_TOUR") {
-        settings.lang = Lang::En;
-        commands.insert_resource(Tour {
-            dir: dir.into(),
-            suffix: std::env::var("FOODWEB_TOUR_SUFFIX").unwrap_or_default(),
-            step: 0,
-            wait: 2.5,
-            want_challenge: false,
-            shot_taken: false,
-        });
+type Check = fn(&Ctx) -> bool;
+type Effect = fn(&mut Ctx);
+
+/// One step of a tour.
+#[derive(Clone, Copy)]
+pub struct Step {
+    /// The moment to wait for.
+    until: Check,
+    /// Whether the seat plays on while waiting.
+    play: bool,
+    /// What a player does at that moment.
+    then: Effect,
+    /// Seconds to let the screen settle before the picture.
+    settle: f32,
+    /// The picture's name; none for a step that only acts.
+    shot: Option<&'static str>,
+}
+
+const fn step(until: Check, then: Effect, settle: f32, shot: Option<&'static str>) -> Step {
+    Step {
+        until,
+        play: false,
+        then,
+        settle,
+        shot,
     }
 }
 
-/// Moves the pointer to a corner, so no tooltip covers the pictures.
-fn park_pointer(mut windows: Query<&mut Window>, tour: Option<Res<Tour>>, mut done: Local<bool>) {
-    if tour.is_none() || *done {
-        return;
-    }
-    for mut window in &mut windows {
-        window.set_cursor_position(Some(Vec2::new(2.0, 2.0)));
-        *done = true;
+/// A step that plays the seat until its moment.
+const fn playing(until: Check, then: Effect, settle: f32, shot: Option<&'static str>) -> Step {
+    Step {
+        until,
+        play: true,
+        then,
+        settle,
+        shot,
     }
 }
 
-/// On the player's own turn, picks a challenge in the table screen (as a
-/// player would: a card the table has seen, and a taking card that eats it)
-/// so the picture shows the challenge controls filled in.
-fn pick_challenge(
-    tour: Option<ResMut<Tour>>,
-    model: Res<ClientModel>,
-    mut table_ui: ResMut<TableUi>,
-) {
-    let (Some(mut tour), Some(view)) = (tour, model.forest_view()) else {
+fn now(_: &Ctx) -> bool {
+    true
+}
+
+fn nothing(_: &mut Ctx) {}
+
+fn english(c: &mut Ctx) {
+    c.settings.lang = Lang::En;
+}
+
+fn chinese(c: &mut Ctx) {
+    c.settings.lang = Lang::Zh;
+}
+
+// Forest Showdown: the screens, then a short game, then a LAN lobby.
+
+fn forest_setup(c: &mut Ctx) {
+    *c.setup = TableSetup::for_game(GameId::Forest, "Ann".into());
+    c.setup.seed = 7;
+    // A short game, so the tour reaches the score screen.
+    c.setup.round_secs = 45;
+    c.setup.turn_secs = 15;
+    c.setup.showdown_secs = 10;
+    c.next.set(Screen::Setup);
+}
+
+fn forest_start(c: &mut Ctx) {
+    c.setup.your_name = "Ann".into();
+    super::screens::request_start(&mut c.commands);
+}
+
+fn forest_table_open(c: &Ctx) -> bool {
+    c.model.forest_view().is_some()
+}
+
+/// Asks the next seat for a showdown and lays down the first card; the bot
+/// answers, and the reveal is on screen for the picture.
+fn forest_showdown(c: &mut Ctx) {
+    let Some(card) = c.model.forest_view().and_then(|v| v.hand.first().copied()) else {
         return;
     };
-    if !tour.want_challenge {
+    c.act(AnyAction::Forest(ForestAction::AskShowdown {
+        target: SeatId(1),
+    }));
+    c.act(AnyAction::Forest(ForestAction::PlayCard { card }));
+}
+
+fn forest_my_turn(c: &Ctx) -> bool {
+    c.model
+        .forest_view()
+        .is_some_and(|v| v.me == Some(v.active) && v.phase == ForestPhase::Turn && !v.opening_turn)
+}
+
+/// Picks a challenge in the table screen (as a player would: a card the
+/// table has seen, and a taking card that eats it), so the picture shows
+/// the challenge filled in.
+fn forest_challenge(c: &mut Ctx) {
+    let Some(view) = c.model.forest_view() else {
         return;
-    }
-    let mine = view.me == Some(view.active) && view.phase == ForestPhase::Turn;
-    if !mine || view.opening_turn {
-        return;
-    }
+    };
     let legal = |with, named| view.challenge_cards(with, named).is_ok();
     let others: Vec<_> = view.opponents_with_cards().collect();
     let mut choice = None;
@@ -259,15 +187,321 @@ fn pick_challenge(
             .map(|n| (s.seat, n, with));
     }
     if let Some((target, named, with)) = choice {
-        table_ui.target = Some(target);
-        table_ui.named = Some(named);
-        table_ui.selected = Some(with);
+        c.forest_ui.target = Some(target);
+        c.forest_ui.named = Some(named);
+        c.forest_ui.selected = Some(with);
     }
-    tour.want_challenge = false;
-    tour.wait = 0.5;
+}
+
+fn forest_over(c: &Ctx) -> bool {
+    c.model.forest_view().is_some_and(|v| v.result.is_some())
+}
+
+/// Hosts a LAN game, as the title screen's button does.
+fn host_lan(c: &mut Ctx) {
+    c.hosted.0 = host_on_lan(&mut c.listeners).unwrap_or_default();
+    c.session.connect(Target::InProcess);
+    c.next.set(Screen::Lobby);
+}
+
+fn lan_table(c: &mut Ctx) {
+    c.outbox.0.push(ClientMsg::CreateTable {
+        settings: AnySettings::Forest(ForestTiming::Quick.settings()),
+        seats: 4,
+        host_seat: true,
+        seed: None,
+    });
+    c.outbox.0.push(ClientMsg::SetBot {
+        seat: SeatId(2),
+        kind: Some("memory".into()),
+        name: Some("机器人 3".into()),
+    });
+}
+
+const FOREST: &[Step] = &[
+    step(now, english, 1.0, Some("title-en")),
+    step(now, chinese, 1.5, Some("title-zh")),
+    step(now, |c| c.next.set(Screen::Picker), 1.5, Some("picker")),
+    step(now, forest_setup, 1.5, Some("setup")),
+    step(now, forest_start, 6.0, None),
+    step(forest_table_open, nothing, 0.5, Some("table")),
+    step(now, forest_showdown, 4.0, Some("showdown")),
+    step(forest_my_turn, forest_challenge, 0.5, Some("challenge")),
+    step(now, english, 1.5, Some("table-en")),
+    step(now, chinese, 0.1, None),
+    step(forest_over, nothing, 2.0, Some("game-over")),
+    step(now, host_lan, 2.5, Some("lobby")),
+    step(now, lan_table, 1.5, Some("lobby-table")),
+    step(now, |c| c.next.set(Screen::Join), 3.0, Some("join")),
+];
+
+// Gene Survival: a game against five bots.
+
+fn gene_view<'a>(c: &'a Ctx) -> Option<&'a foodweb_rules::gene::GeneView> {
+    c.model.gene_view()
+}
+
+fn gene_start(c: &mut Ctx) {
+    c.start(GameId::Gene, 6, 11);
+    c.setup.gene_timing = GeneTiming::Untimed;
+}
+
+fn gene_setting_up(c: &Ctx) -> bool {
+    gene_view(c).is_some_and(|v| v.phase == GenePhase::Setup)
+}
+
+/// The picture shows the gene editor and the chosen room.
+fn gene_spawn(c: &mut Ctx) {
+    c.gene_ui.spawn = map().by_key("e2-office");
+}
+
+fn gene_prepare(c: &mut Ctx) {
+    let spawn = c
+        .gene_ui
+        .spawn
+        .or(map().by_key("e2-office"))
+        .unwrap_or(RoomId(0));
+    let genes = Genes {
+        strength: 4,
+        speed: 3,
+        carry: 3,
+    };
+    c.act(AnyAction::Gene(GeneAction::Prepare { genes, spawn }));
+}
+
+fn gene_free(c: &Ctx) -> bool {
+    gene_view(c).is_some_and(|v| v.phase == GenePhase::Free)
+}
+
+fn gene_trade(c: &mut Ctx) {
+    let trade = &mut c.gene_ui.trade;
+    trade.open = true;
+    trade.to = Some(SeatId(2));
+    trade.want = vec![ItemKind::Water, ItemKind::Food];
+    trade.swap_order = true;
+}
+
+fn gene_ready(c: &mut Ctx) {
+    c.gene_ui.trade.open = false;
+    c.act(AnyAction::Gene(GeneAction::Ready));
+}
+
+fn gene_to_move(c: &Ctx) -> bool {
+    gene_view(c).is_some_and(|v| v.phase == GenePhase::Action && v.to_act && !v.moved)
+}
+
+fn gene_settling(c: &Ctx) -> bool {
+    gene_view(c).is_some_and(|v| v.round >= 2 && !v.settlement.is_empty())
+}
+
+fn gene_over(c: &Ctx) -> bool {
+    gene_view(c).is_some_and(|v| v.result.is_some())
+}
+
+const GENE: &[Step] = &[
+    step(now, gene_start, 4.0, None),
+    step(gene_setting_up, gene_spawn, 1.0, Some("gene-setup")),
+    step(now, gene_prepare, 1.0, None),
+    step(gene_free, gene_trade, 1.0, Some("gene-trade")),
+    step(now, gene_ready, 0.5, None),
+    step(gene_to_move, nothing, 0.5, Some("gene-action")),
+    // A few lines into the settlement's playback.
+    playing(gene_settling, nothing, 5.0, Some("gene-settlement")),
+    step(now, chinese, 1.0, None),
+    playing(gene_to_move, nothing, 0.5, Some("gene-zh")),
+    playing(gene_over, nothing, 20.0, Some("gene-game-over")),
+];
+
+// Crueler World: a game against seven bots; the seat preys when first
+// asked, to show a duel.
+
+fn crueler_view<'a>(c: &'a Ctx) -> Option<&'a foodweb_rules::crueler::CruelerView> {
+    c.model.crueler_view()
+}
+
+fn crueler_interlude(c: &Ctx) -> bool {
+    crueler_view(c).is_some_and(|v| v.phase == CruelerPhase::Interlude)
+}
+
+fn crueler_ready(c: &mut Ctx) {
+    c.act(AnyAction::Crueler(CruelerAction::Ready));
+}
+
+fn crueler_asked(c: &Ctx) -> bool {
+    crueler_view(c)
+        .is_some_and(|v| v.phase == CruelerPhase::Predation && v.to_act && !v.targets.is_empty())
+}
+
+fn crueler_prey(c: &mut Ctx) {
+    if let Some(&target) = crueler_view(c).and_then(|v| v.targets.first()) {
+        c.act(AnyAction::Crueler(CruelerAction::Prey { target }));
+    }
+}
+
+fn crueler_duel_first(c: &Ctx) -> bool {
+    crueler_view(c)
+        .and_then(|v| v.duel.as_ref())
+        .is_some_and(|d| !d.chosen && d.throws.is_empty())
+}
+
+fn crueler_choose(c: &mut Ctx) {
+    c.act(AnyAction::Crueler(CruelerAction::Choose {
+        beast: Beast::Tiger,
+    }));
+}
+
+fn crueler_duel_thrown(c: &Ctx) -> bool {
+    crueler_view(c)
+        .and_then(|v| v.duel.as_ref())
+        .is_some_and(|d| !d.chosen && !d.throws.is_empty())
+}
+
+fn crueler_over(c: &Ctx) -> bool {
+    crueler_view(c).is_some_and(|v| v.result.is_some())
+}
+
+const CRUELER: &[Step] = &[
+    step(now, |c| c.start(GameId::Crueler, 8, 21), 4.0, None),
+    step(crueler_interlude, nothing, 1.0, Some("crueler-table")),
+    step(now, crueler_ready, 0.5, None),
+    playing(crueler_asked, nothing, 1.0, Some("crueler-asked")),
+    step(now, crueler_prey, 1.0, None),
+    step(crueler_duel_first, crueler_choose, 1.5, None),
+    playing(crueler_duel_thrown, nothing, 0.5, Some("crueler-duel")),
+    step(now, chinese, 1.0, None),
+    playing(crueler_interlude, nothing, 1.0, Some("crueler-zh")),
+    playing(crueler_over, nothing, 2.0, Some("crueler-game-over")),
+];
+
+/// The tour under way.
+#[derive(Resource)]
+struct Tour {
+    steps: &'static [Step],
+    dir: PathBuf,
+    suffix: String,
+    step: usize,
+    /// Seconds before the next thing happens.
+    wait: f32,
+    /// Seconds left before the tour gives up.
+    patience: f32,
+    /// The current step's moment came: its picture is next.
+    shot_due: bool,
+    rng: rand_chacha::ChaCha8Rng,
+    /// The last model revision the seat acted on.
+    acted_at: u64,
+}
+
+fn begin(mut commands: Commands) {
+    let Ok(dir) = std::env::var("FOODWEB_TOUR") else {
+        return;
+    };
+    let steps = match std::env::var("FOODWEB_TOUR_GAME").as_deref() {
+        Ok("gene") => GENE,
+        Ok("crueler") => CRUELER,
+        _ => FOREST,
+    };
+    let _ = std::fs::create_dir_all(&dir);
+    commands.insert_resource(Tour {
+        steps,
+        dir: dir.into(),
+        suffix: std::env::var("FOODWEB_TOUR_SUFFIX").unwrap_or_default(),
+        step: 0,
+        wait: 2.5,
+        patience: 600.0,
+        shot_due: false,
+        rng: rand_chacha::ChaCha8Rng::seed_from_u64(9),
+        acted_at: 0,
+    });
+}
+
+/// The seat plays as the survivor bot would, from its own view only, once
+/// per new view.
+fn play_my_seat(tour: &mut Tour, c: &mut Ctx) {
+    let Some(view) = &c.model.view else { return };
+    let to_act = match view {
+        AnyView::Gene(v) => v.to_act,
+        AnyView::Crueler(v) => v.to_act,
+        AnyView::Forest(v) => v.to_act,
+    };
+    if tour.acted_at == c.model.revision || !to_act {
+        return;
+    }
+    if let Some(action) = bot_move("survivor", view, &mut tour.rng) {
+        tour.acted_at = c.model.revision;
+        tour.wait = 0.3;
+        c.act(action);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    time: Res<Time<Real>>,
+    tour: Option<ResMut<Tour>>,
+    screen: Res<State<Screen>>,
+    launched: Res<LaunchedAt>,
+    mut exit: MessageWriter<AppExit>,
+    mut title_seen: Local<bool>,
+    mut c: Ctx,
+) {
+    let Some(mut tour) = tour else { return };
+    if *screen.get() == Screen::Loading {
+        return;
+    }
+    if !*title_seen {
+        *title_seen = true;
+        let secs = launched.0.elapsed().as_secs_f32();
+        let _ = std::fs::write(tour.dir.join("startup.txt"), format!("{secs:.2}\n"));
+    }
+    let dt = time.delta_secs();
+    tour.wait -= dt;
+    tour.patience -= dt;
+    if tour.patience < 0.0 {
+        error!("tour: gave up at step {}", tour.step);
+        exit.write(AppExit::error());
+        return;
+    }
+    if tour.wait > 0.0 {
+        return;
+    }
+    let Some(step) = tour.steps.get(tour.step).copied() else {
+        exit.write(AppExit::Success);
+        return;
+    };
+    if tour.shot_due {
+        // The screen has settled: the picture, then the next step.
+        if let Some(name) = step.shot {
+            let path = tour.dir.join(format!("{name}{}.png", tour.suffix));
+            c.commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(path));
+        }
+        tour.shot_due = false;
+        tour.step += 1;
+        tour.wait = 0.5;
+        return;
+    }
+    if (step.until)(&c) {
+        (step.then)(&mut c);
+        tour.shot_due = true;
+        tour.wait = step.settle;
+    } else if step.play {
+        play_my_seat(&mut tour, &mut c);
+    }
+}
+
+/// Moves the pointer to a corner, so no tooltip covers the pictures.
+fn park_pointer(mut windows: Query<&mut Window>, tour: Option<Res<Tour>>) {
+    if tour.is_none() {
+        return;
+    }
+    for mut window in &mut windows {
+        if window.cursor_position() != Some(Vec2::new(2.0, 2.0)) {
+            window.set_cursor_position(Some(Vec2::new(2.0, 2.0)));
+        }
+    }
 }
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, begin)
-        .add_systems(Update, (park_pointer, pick_challenge, run_tour).chain());
+        .add_systems(Update, (park_pointer, run).chain());
 }
