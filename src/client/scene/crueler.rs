@@ -26,7 +26,6 @@ use foodweb_rules::table::SeatId;
 use super::{
     Home, Lift, Motion, PointerOnUi, SceneItem, SceneRect, Settling, finish_motions, motion_secs,
 };
-use crate::client::assets::{FullFont, UiAssets};
 use crate::client::net::SeatSide;
 use crate::client::screens::crueler_table::{CruelerUi, act};
 use crate::client::{I18n, Screen, UserSettings, theme};
@@ -897,8 +896,8 @@ fn spawn_want(
                 zoom: 1.06,
             },
         ))
-        .observe(hover_on)
-        .observe(hover_off)
+        .observe(super::lift_on)
+        .observe(super::lift_off)
         .observe(tap);
     } else if want.img != Img::None {
         e.insert(Pickable::IGNORE);
@@ -1014,7 +1013,7 @@ fn sync(
     i18n: Res<I18n>,
     settings: Res<UserSettings>,
     art: Option<Res<CruelerArt>>,
-    fonts: (Res<UiAssets>, Option<Res<FullFont>>, Res<Assets<Font>>),
+    fonts: super::SceneFonts,
     time: Res<Time<Real>>,
     mut built: ResMut<Built>,
     mut settling: ResMut<Settling>,
@@ -1026,21 +1025,15 @@ fn sync(
     let (Some(view), Some(art), Some(r)) = (model.crueler_view(), art, rect.0) else {
         return;
     };
-    let (ui_font, full_font, font_assets) = fonts;
-    let typed_ready = full_font
-        .as_ref()
-        .is_some_and(|f| font_assets.contains(&f.font));
+    let typed_ready = fonts.typed_ready();
     let new_update = built.revision != model.revision;
     let moved = built.rect != Some(r) || built.lang != Some(i18n.lang);
     if !new_update && !moved && built.card == ui.card && built.typed_font == typed_ready {
         return;
     }
     let fonts = Fonts {
-        ui: ui_font.ui_font.clone(),
-        typed: match (&full_font, typed_ready) {
-            (Some(f), true) => f.font.clone(),
-            _ => ui_font.ui_font.clone(),
-        },
+        ui: fonts.ui(),
+        typed: fonts.typed(),
     };
     // A table seen for the first time, resized or relabelled is laid out
     // where it is: nothing moves when a player joins mid-game.
@@ -1130,15 +1123,9 @@ fn sync(
                     && secs > 0.0
                     && from != want.at
                 {
-                    commands.entity(e).insert((
-                        from,
-                        Motion {
-                            from,
-                            start: now,
-                            delay: 0.0,
-                            secs,
-                        },
-                    ));
+                    commands
+                        .entity(e)
+                        .insert(Motion::from(from, now, 0.0, secs));
                 }
                 e
             }
@@ -1227,21 +1214,6 @@ fn animate(
     }
     for e in &gone {
         commands.entity(e).despawn();
-    }
-}
-
-fn hover_on(ev: On<Pointer<Over>>, mut lifts: Query<&mut Lift>, on_ui: Res<PointerOnUi>) {
-    if on_ui.0 {
-        return;
-    }
-    if let Ok(mut l) = lifts.get_mut(ev.entity) {
-        l.on = true;
-    }
-}
-
-fn hover_off(ev: On<Pointer<Out>>, mut lifts: Query<&mut Lift>) {
-    if let Ok(mut l) = lifts.get_mut(ev.entity) {
-        l.on = false;
     }
 }
 

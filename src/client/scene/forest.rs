@@ -22,7 +22,6 @@ use super::{
     Dragging, FaceOnly, Flip, Home, Lift, Motion, PointerOnUi, SceneItem, SceneRect, Settling,
     finish_motions, motion_secs,
 };
-use crate::client::assets::{FullFont, UiAssets};
 use crate::client::net::SeatSide;
 use crate::client::screens::forest_table::{TableUi, submit};
 use crate::client::{I18n, Screen, UserSettings};
@@ -711,7 +710,7 @@ fn sync(
     i18n: Res<I18n>,
     settings: Res<UserSettings>,
     art: Option<Res<ForestArt>>,
-    fonts: (Res<UiAssets>, Option<Res<FullFont>>, Res<Assets<Font>>),
+    fonts: super::SceneFonts,
     time: Res<Time<Real>>,
     mut built: ResMut<Built>,
     mut settling: ResMut<Settling>,
@@ -728,11 +727,7 @@ fn sync(
     if !new_update && !moved && built.selected == ui.selected && built.target == ui.target {
         return;
     }
-    let (ui_font, full_font, font_assets) = fonts;
-    let font = match full_font {
-        Some(f) if font_assets.contains(&f.font) => f.font.clone(),
-        _ => ui_font.ui_font.clone(),
-    };
+    let font = fonts.typed();
     // A table seen for the first time, resized, or relabelled is laid out
     // where it is: nothing flies in when a player joins mid-game.
     let first = built.cards.is_empty() && built.rect.is_none();
@@ -844,26 +839,23 @@ fn sync(
         if want.playable {
             commands
                 .entity(e)
-                .observe(hover_on)
-                .observe(hover_off)
+                .observe(super::lift_on)
+                .observe(super::lift_off)
                 .observe(tap_card)
                 .observe(drag_start)
                 .observe(drag_move)
                 .observe(drag_end);
         } else if want.face.is_some() {
-            commands.entity(e).observe(hover_on).observe(hover_off);
+            commands
+                .entity(e)
+                .observe(super::lift_on)
+                .observe(super::lift_off);
         }
         if let Some(from) = from {
             let rest = secs - delay;
-            commands.entity(e).insert((
-                from,
-                Motion {
-                    from,
-                    start: now,
-                    delay,
-                    secs: rest.max(0.05),
-                },
-            ));
+            commands
+                .entity(e)
+                .insert(Motion::from(from, now, delay, rest.max(0.05)));
         }
         if flip {
             commands.entity(e).insert(Flip {
@@ -907,21 +899,6 @@ fn sync(
             _ => None,
         })
         .collect();
-}
-
-fn hover_on(ev: On<Pointer<Over>>, mut lifts: Query<&mut Lift>, on_ui: Res<PointerOnUi>) {
-    if on_ui.0 {
-        return;
-    }
-    if let Ok(mut l) = lifts.get_mut(ev.entity) {
-        l.on = true;
-    }
-}
-
-fn hover_off(ev: On<Pointer<Out>>, mut lifts: Query<&mut Lift>) {
-    if let Ok(mut l) = lifts.get_mut(ev.entity) {
-        l.on = false;
-    }
 }
 
 /// What the seat's own card does when tapped: in a showdown it is the

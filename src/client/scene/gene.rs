@@ -24,7 +24,6 @@ use foodweb_rules::Lang;
 use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
 
 use super::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
-use crate::client::assets::{FullFont, UiAssets};
 use crate::client::{I18n, Screen, UserSettings};
 
 /// The narrowest the map is laid out, in world units (logical pixels).
@@ -592,15 +591,9 @@ fn build(
             if secs > 0.0 && !gassed_before.contains(f) {
                 let mut from = home;
                 from.scale.x = 0.02;
-                commands.entity(e).insert((
-                    from,
-                    Motion {
-                        from,
-                        start: now,
-                        delay: 0.0,
-                        secs,
-                    },
-                ));
+                commands
+                    .entity(e)
+                    .insert(Motion::from(from, now, 0.0, secs));
             }
         }
         if marks.flash_floors.contains(f) {
@@ -816,7 +809,7 @@ fn sync(
     i18n: Res<I18n>,
     settings: Res<UserSettings>,
     art: Option<Res<GeneArt>>,
-    fonts: (Res<UiAssets>, Option<Res<FullFont>>, Res<Assets<Font>>),
+    fonts: super::SceneFonts,
     time: Res<Time<Real>>,
     (mut built, mut settling): (ResMut<Built>, ResMut<super::Settling>),
     roots: Query<Entity, With<MapRoot>>,
@@ -859,11 +852,7 @@ fn sync(
     if !relaid && built.marks.as_ref() == Some(&*marks) {
         return;
     }
-    let (ui_font, full_font, font_assets) = fonts;
-    let font = match full_font {
-        Some(f) if font_assets.contains(&f.font) => f.font.clone(),
-        _ => ui_font.ui_font.clone(),
-    };
+    let font = fonts.typed();
     let first = built.marks.is_none();
     let secs = if first || relaid {
         0.0
@@ -950,15 +939,9 @@ fn sync(
             && let Some(from) = token_at
         {
             let from = Transform::from_translation(from.extend(45.0)).with_scale(Vec3::splat(0.3));
-            commands.entity(e).insert((
-                from,
-                Motion {
-                    from,
-                    start: now,
-                    delay: 0.0,
-                    secs,
-                },
-            ));
+            commands
+                .entity(e)
+                .insert(Motion::from(from, now, 0.0, secs));
         }
     }
     built.marks = Some(marks.clone());

@@ -24,6 +24,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 use serde::{Deserialize, Serialize};
 
+use super::assets::{FullFont, UiAssets};
 use super::{Screen, UserSettings};
 
 /// Every motion ends this long after the update that started it: under
@@ -79,6 +80,21 @@ pub struct Motion {
     pub start: f32,
     pub delay: f32,
     pub secs: f32,
+}
+
+impl Motion {
+    /// A piece put at `from` now, to go home over `secs` after `delay`.
+    pub fn from(from: Transform, now: f32, delay: f32, secs: f32) -> (Transform, Motion) {
+        (
+            from,
+            Motion {
+                from,
+                start: now,
+                delay,
+                secs,
+            },
+        )
+    }
 }
 
 /// A card turning over: it shows its back until halfway, then its face.
@@ -337,6 +353,55 @@ fn show_or_hide(
         if *v != want {
             *v = want;
         }
+    }
+}
+
+/// The fonts of the scene's text.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct SceneFonts<'w> {
+    ui: Res<'w, UiAssets>,
+    full: Option<Res<'w, FullFont>>,
+    fonts: Res<'w, Assets<Font>>,
+}
+
+impl SceneFonts<'_> {
+    /// The UI font: the characters of Foodweb's own texts.
+    pub fn ui(&self) -> Handle<Font> {
+        self.ui.ui_font.clone()
+    }
+
+    /// Whether the full CJK font (for what players typed) has loaded.
+    pub fn typed_ready(&self) -> bool {
+        self.full
+            .as_ref()
+            .is_some_and(|f| self.fonts.contains(&f.font))
+    }
+
+    /// The font for names and what players typed: the full one once it has
+    /// loaded, the UI font until then.
+    pub fn typed(&self) -> Handle<Font> {
+        match &self.full {
+            Some(f) if self.typed_ready() => f.font.clone(),
+            _ => self.ui(),
+        }
+    }
+}
+
+/// Raises a piece with a [`Lift`] while the pointer is on it (not through
+/// a panel).
+pub fn lift_on(ev: On<Pointer<Over>>, mut lifts: Query<&mut Lift>, on_ui: Res<PointerOnUi>) {
+    if on_ui.0 {
+        return;
+    }
+    if let Ok(mut l) = lifts.get_mut(ev.entity) {
+        l.on = true;
+    }
+}
+
+/// Puts a lifted piece down when the pointer leaves it.
+pub fn lift_off(ev: On<Pointer<Out>>, mut lifts: Query<&mut Lift>) {
+    if let Ok(mut l) = lifts.get_mut(ev.entity) {
+        l.on = false;
     }
 }
 

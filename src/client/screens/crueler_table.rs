@@ -15,7 +15,7 @@ use foodweb_rules::table::SeatId;
 use crate::client::net::{SeatSide, send};
 use crate::client::scene;
 use crate::client::scene::crueler::CruelerArt;
-use crate::client::screens::table::{Countdown, Refusals, TableFrame, TableScreen};
+use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, theme, widgets};
 
 /// What the player is choosing at the table.
@@ -453,12 +453,7 @@ fn draw(
                 });
                 state.controls_height = shown.content_size.y;
             });
-        let free = screen.available_rect_before_wrap();
-        if art_ready {
-            rest = Some(free);
-        } else {
-            widgets::art_loading(&mut screen, i18n, free, progress);
-        }
+        rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     if let Some(a) = offer_window(ctx, &view, &mut state, i18n) {

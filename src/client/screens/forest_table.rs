@@ -8,7 +8,7 @@ use foodweb_rules::table::{Rejection, SeatId};
 
 use crate::client::net::{SeatSide, send};
 use crate::client::scene::{self, forest::ForestArt};
-use crate::client::screens::table::{Refusals, TableFrame, TableScreen};
+use crate::client::screens::table::{self, Refusals, TableFrame, TableScreen};
 use crate::client::widgets;
 use crate::client::{I18n, Screen, UserSettings, theme};
 use foodweb_netcode::client::{ClientModel, Outbox};
@@ -327,12 +327,7 @@ fn draw(
                 host_hands(ui, model, i18n, lang);
             }
         });
-        let free = screen.available_rect_before_wrap();
-        if art_ready {
-            rest = Some(free);
-        } else {
-            widgets::art_loading(&mut screen, i18n, free, progress);
-        }
+        rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     if state.show_rules {

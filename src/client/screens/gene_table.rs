@@ -16,7 +16,7 @@ use crate::client::scene;
 use crate::client::scene::gene::{
     self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph,
 };
-use crate::client::screens::table::{Countdown, Refusals, TableFrame, TableScreen};
+use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
 /// Seconds each settlement line stays on the map before the next.
@@ -898,11 +898,7 @@ fn draw(
                     egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(words));
                 });
         }
-        if scene_io.art.is_some() {
-            rest = Some(free);
-        } else {
-            widgets::art_loading(&mut screen, i18n, free, progress);
-        }
+        rest = table::scene_or_loading(&mut screen, i18n, scene_io.art.is_some(), progress);
         if scene_io.marks.as_deref() != Some(&marks) {
             commands.insert_resource(marks);
         }

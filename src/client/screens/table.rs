@@ -95,6 +95,22 @@ impl TableFrame<'_> {
     }
 }
 
+/// The part of the window left after a screen's panels: the scene's once
+/// the game's art has loaded (`Some`), the art's progress bar until then.
+pub fn scene_or_loading(
+    screen: &mut egui::Ui,
+    i18n: &I18n,
+    art_ready: bool,
+    progress: f32,
+) -> Option<egui::Rect> {
+    let free = screen.available_rect_before_wrap();
+    if art_ready {
+        return Some(free);
+    }
+    widgets::art_loading(screen, i18n, free, progress);
+    None
+}
+
 /// The refusal to show: the model's newest, until the screen clears it.
 #[derive(Default)]
 pub struct Refusals {
