@@ -230,6 +230,12 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
     let mut cards = Vec::new();
     let mut decos = Vec::new();
     let narrow = r.width() < 600.0;
+    // A big screen (1920x1080) gets bigger cards, not more felt.
+    let big = if narrow {
+        1.0
+    } else {
+        (r.height() / 600.0).min(r.width() / 900.0).clamp(1.0, 1.5)
+    };
     // The other seats, along the top: one row, or two on a phone.
     let others: Vec<_> = view
         .seats
@@ -242,7 +248,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
         others.len().max(1)
     };
     let rows = others.len().div_ceil(per_row).max(1);
-    let seat_h = if narrow { 96.0 } else { 128.0 };
+    let seat_h = if narrow { 96.0 } else { 128.0 * big };
     let seat_w = r.width() / per_row as f32;
     for (i, seat) in others.iter().enumerate() {
         let (row, col) = (i / per_row, i % per_row);
@@ -297,7 +303,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
         let known: Vec<CardId> = seat.known.iter().copied().take(seat.hand_size).collect();
         let backs = seat.hand_size.saturating_sub(known.len());
         let n = known.len() + backs;
-        let scale = if narrow { 0.42 } else { 0.58 };
+        let scale = if narrow { 0.42 } else { 0.58 * big };
         let w = CARD.x * scale;
         let span = area.width() - 12.0;
         let step = if n > 1 {
@@ -332,7 +338,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
     let hand_scale = if narrow {
         ((span / per_row as f32 - 4.0) / CARD.x).clamp(0.5, 0.8)
     } else {
-        1.0
+        big
     };
     let w = CARD.x * hand_scale;
     let row_h = CARD.y * hand_scale + 6.0;
@@ -383,7 +389,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
         0.0
     };
     let mid_scale =
-        ((middle.height() - strip - 44.0) / CARD.y).clamp(0.45, if narrow { 0.8 } else { 1.0 });
+        ((middle.height() - strip - 44.0) / CARD.y).clamp(0.45, if narrow { 0.8 } else { big });
     let gap = CARD.x * mid_scale * 0.75;
     let centre = Vec2::new(
         if challenge_shown {
@@ -1094,6 +1100,7 @@ mod tests {
         let i18n = I18n::default();
         for r in [
             Rect::new(-640.0, -300.0, 310.0, 320.0),
+            Rect::new(-960.0, -470.0, 640.0, 510.0),
             Rect::new(-195.0, -200.0, 195.0, 320.0),
         ] {
             let (cards, _, _) = layout(&v, &TableUi::default(), &i18n, r);
