@@ -36,7 +36,7 @@ pub const SETTLE_SECS: f32 = 0.25;
 pub enum MotionLevel {
     #[default]
     Full,
-    /// Half as long, no flights across the table.
+    /// Half as long.
     Reduced,
     /// Pieces jump to their places.
     Off,
