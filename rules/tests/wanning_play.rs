@@ -26,6 +26,14 @@ fn views_but(table: &Table<WanningGame>, o: usize) -> Vec<String> {
         .collect()
 }
 
+/// Nobody acted: the table's clock runs to its next deadline.
+fn run_to_deadline(table: &mut Table<WanningGame>) {
+    let at = table
+        .next_deadline()
+        .expect("a waiting table has a deadline");
+    table.advance_to(at);
+}
+
 fn play(players: usize, seed: u64, secrecy_checks: bool) {
     let mut table = Table::<WanningGame>::new(TableConfig::new(seed, players)).unwrap();
     let mut bots: Vec<Box<dyn Bot<WanningGame>>> =
@@ -58,10 +66,7 @@ fn play(players: usize, seed: u64, secrecy_checks: bool) {
             }
         }
         if !acted {
-            let at = table
-                .next_deadline()
-                .expect("a waiting table has a deadline");
-            table.advance_to(at);
+            run_to_deadline(&mut table);
         }
     }
     let result = table.result().unwrap();
@@ -129,10 +134,7 @@ fn the_reasoning_bot_reads_only_its_view() {
                 }
             }
             if !acted {
-                let at = table
-                    .next_deadline()
-                    .expect("a waiting table has a deadline");
-                table.advance_to(at);
+                run_to_deadline(&mut table);
             }
         }
         assert!(table.is_over(), "seed {seed}: the game did not end");

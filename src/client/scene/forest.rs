@@ -225,6 +225,17 @@ fn place_at(pos: Vec2, z: f32, scale: f32, angle: f32) -> Transform {
         .with_scale(Vec3::splat(scale))
 }
 
+/// A seat's name over its card in the middle.
+fn name_over(name: String, x: f32, y: f32, gap: f32) -> Deco {
+    Deco::Text {
+        text: name,
+        at: Vec2::new(x, y),
+        size: 14.0,
+        colour: TEXT,
+        width: gap * 2.0 - 8.0,
+    }
+}
+
 /// Lays the view out in `r`: every card's place, and the labels.
 fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, Vec<Deco>, Rect) {
     let mut cards = Vec::new();
@@ -407,13 +418,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
             (sd.asker, sd.asker_ready, left),
             (sd.target, sd.target_ready, right),
         ] {
-            decos.push(Deco::Text {
-                text: seat_name(view, seat),
-                at: Vec2::new(at.x, caption_y),
-                size: 14.0,
-                colour: TEXT,
-                width: gap * 2.0 - 8.0,
-            });
+            decos.push(name_over(seat_name(view, seat), at.x, caption_y, gap));
             if ready {
                 let face = if Some(seat) == view.me {
                     sd.my_card
@@ -450,13 +455,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
         .into_iter()
         .enumerate()
         {
-            decos.push(Deco::Text {
-                text: seat_name(view, seat),
-                at: Vec2::new(at.x, caption_y),
-                size: 14.0,
-                colour: TEXT,
-                width: gap * 2.0 - 8.0,
-            });
+            decos.push(name_over(seat_name(view, seat), at.x, caption_y, gap));
             cards.push(Want {
                 place: Place::Reveal(i as u8),
                 face: Some(card),

@@ -295,14 +295,13 @@ fn build(
     font: &Handle<Font>,
     i18n: &I18n,
     marks: &Marks,
-    size: Vec2,
+    (size, lay): (Vec2, &Layout),
     gassed_before: &[FloorId],
     secs: f32,
     now: f32,
 ) {
     let lang = i18n.lang;
     let m = map();
-    let lay = layout(size.x, size.y);
     let mut pieces: Vec<Entity> = Vec::new();
     fn spawn(commands: &mut Commands, pieces: &mut Vec<Entity>, b: (Sprite, Transform)) -> Entity {
         let e = commands.spawn((MapPiece, b.0, b.1)).id();
@@ -666,7 +665,7 @@ fn place_tokens(
     art: &GeneArt,
     font: &Handle<Font>,
     marks: &Marks,
-    size: Vec2,
+    (size, lay): (Vec2, &Layout),
     tokens: &mut BTreeMap<usize, RoomId>,
     existing: &Query<(Entity, &Token, &Transform)>,
     renew: bool,
@@ -674,7 +673,6 @@ fn place_tokens(
     now: f32,
     lang: Lang,
 ) {
-    let lay = layout(size.x, size.y);
     let mut wanted: Vec<(usize, RoomId, bool, bool, usize)> = Vec::new();
     let mut slots: BTreeMap<RoomId, usize> = BTreeMap::new();
     if let Some((room, _)) = marks.me {
@@ -878,6 +876,8 @@ fn sync(
         .as_ref()
         .map(|m| m.gassed.clone())
         .unwrap_or_default();
+    // Where every room and floor sits: laid out once for the whole build.
+    let lay = layout(size.x, size.y);
     build(
         &mut commands,
         root,
@@ -885,7 +885,7 @@ fn sync(
         &font,
         &i18n,
         &marks,
-        size,
+        (size, &lay),
         &gassed_before,
         secs,
         now,
@@ -901,7 +901,7 @@ fn sync(
         &art,
         &font,
         &marks,
-        size,
+        (size, &lay),
         &mut placed,
         &fresh_tokens,
         renew,
@@ -912,10 +912,9 @@ fn sync(
     built.tokens = placed;
     // The hand: a row of cards under the map; a new card flies in from the
     // seat's own token.
-    let token_at = marks.me.map(|(room, _)| {
-        let lay = layout(size.x, size.y);
-        centre + token_spot(size, lay.rooms[room.0 as usize], 0)
-    });
+    let token_at = marks
+        .me
+        .map(|(room, _)| centre + token_spot(size, lay.rooms[room.0 as usize], 0));
     let had: Vec<ItemKind> = built
         .marks
         .as_ref()
