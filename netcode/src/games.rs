@@ -17,6 +17,7 @@ use foodweb_rules::table::{
     Announcements, Game, GameResult, LogEntry, Rejection, SeatId, SeatView, Seats, SnapshotError,
     Table, TableConfig, TableSnapshot,
 };
+use foodweb_rules::wanning::{self, WanningGame};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -125,6 +126,7 @@ hosted_games! {
     Forest: ForestGame, forest::bots;
     Gene: GeneGame, gene::bots;
     Crueler: CruelerGame, crueler::bots;
+    Wanning: WanningGame, wanning::bots;
 }
 
 /// What the hall needs of a game beyond the rules: how its types travel
@@ -224,6 +226,8 @@ pub trait HostedTable {
     fn advance_to(&mut self, now_ms: u64);
     fn now_ms(&self) -> u64;
     fn view(&self, seat: Option<SeatId>) -> AnyView;
+    /// What the host seat sees of the whole table (`Game::host_view`).
+    fn host_view(&self) -> AnyView;
     fn to_act(&self) -> Vec<SeatId>;
     fn result(&self) -> Option<GameResult>;
     fn announcements(&self) -> &Announcements;
@@ -291,6 +295,9 @@ impl<G: HostGame> HostedTable for Hosted<G> {
     }
     fn view(&self, seat: Option<SeatId>) -> AnyView {
         G::wrap_view(G::view(self.table.world(), seat))
+    }
+    fn host_view(&self) -> AnyView {
+        G::wrap_view(G::host_view(self.table.world()))
     }
     fn to_act(&self) -> Vec<SeatId> {
         self.table.to_act()

@@ -92,6 +92,19 @@ pub enum ClientMsg {
     Act {
         action: AnyAction,
     },
+    /// The host seat sets the table's pace: `Pause` stops its clock and
+    /// its bots until `Resume`; `Hold` stops them for `secs` seconds (5 to
+    /// 600), which gives every running deadline that much more time.
+    Pace {
+        pace: Pace,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pace {
+    Pause,
+    Resume,
+    Hold { secs: u16 },
 }
 
 /// A line in the list of tables.
@@ -141,6 +154,10 @@ pub struct LobbyState {
     pub result: Option<GameResult>,
     pub bot_kinds: Vec<String>,
     pub spectators: u32,
+    /// The host seat stopped the table's clock (and its bots): paused, or
+    /// a deadline held.
+    #[serde(default)]
+    pub paused: bool,
 }
 
 impl LobbyState {
@@ -243,6 +260,7 @@ mod tests {
             result: None,
             bot_kinds: Vec::new(),
             spectators: 0,
+            paused: false,
         }
     }
 

@@ -77,7 +77,10 @@ impl GameId {
     /// Whether the game can be played at a table screen (offered in the
     /// picker and the lobby).
     pub fn playable(self) -> bool {
-        matches!(self, GameId::Forest | GameId::Gene | GameId::Crueler)
+        matches!(
+            self,
+            GameId::Forest | GameId::Gene | GameId::Crueler | GameId::Wanning
+        )
     }
 
     /// Whether the game's rules are built: it can be simulated and

@@ -422,11 +422,16 @@ fn play_my_seat(tour: &mut Tour, c: &mut Ctx) {
         AnyView::Gene(v) => v.to_act,
         AnyView::Crueler(v) => v.to_act,
         AnyView::Forest(v) => v.to_act,
+        AnyView::Wanning(v) => v.to_act,
     };
     if tour.acted_at == c.model.revision || !to_act {
         return;
     }
-    if let Some(action) = bot_move("survivor", view, &mut tour.rng) {
+    let best = foodweb_netcode::games::bot_kinds(view.game())
+        .first()
+        .copied()
+        .unwrap_or("random");
+    if let Some(action) = bot_move(best, view, &mut tour.rng) {
         tour.acted_at = c.model.revision;
         tour.wait = 0.3;
         c.act(action);

@@ -419,6 +419,7 @@ fn result_of(view: &AnyView) -> Option<GameResult> {
         AnyView::Forest(v) => v.result.clone(),
         AnyView::Gene(v) => v.result.clone(),
         AnyView::Crueler(v) => v.result.clone(),
+        AnyView::Wanning(v) => v.result.clone(),
     }
 }
 
@@ -473,6 +474,20 @@ fn nonsense(view: &AnyView, rng: &mut ChaCha8Rng) -> AnyAction {
                 _ => SeatId(rng.random_range(seats..200)),
             };
             AnyAction::Crueler(CruelerAction::Prey { target })
+        }
+        // Talk to, or foresee, a seat the table does not have.
+        AnyView::Wanning(v) => {
+            use foodweb_rules::wanning::WanningAction;
+            let seats = v.seats.len() as u8;
+            let far = SeatId(rng.random_range(seats..200));
+            AnyAction::Wanning(if rng.random_bool(0.5) {
+                WanningAction::Say {
+                    to: far,
+                    text: "?".into(),
+                }
+            } else {
+                WanningAction::Foresee { a: far, b: far }
+            })
         }
     }
 }

@@ -259,6 +259,8 @@ impl Hall {
             game,
             anchor: (0, table_now),
             bots_wait_until: 0,
+            paused: false,
+            held_until: None,
             journaled: logged,
             snapshot_len: 0,
             spectators: Vec::new(),
@@ -438,6 +440,7 @@ impl Hall {
             }
             ClientMsg::Start => self.start(client),
             ClientMsg::Act { action } => self.act(client, action),
+            ClientMsg::Pace { pace } => self.pace(client, pace),
         }
     }
 
@@ -557,6 +560,8 @@ impl Hall {
             game: None,
             anchor: (self.now, 0),
             bots_wait_until: 0,
+            paused: false,
+            held_until: None,
             journaled: 0,
             snapshot_len: 0,
             spectators: Vec::new(),
@@ -903,6 +908,64 @@ impl Hall {
         Ok(())
     }
 
+    /// The host seat runs the pace: pause, resume, or hold the clock (a
+    /// deadline extended). It stops the table's clock and its bots, never
+    /// a person: people may still act, talk and read.
+    fn pace(&mut self, client: ClientKey, pace: Pace) -> Result<(), Rejection> {
+        let Some((tid, Role::Host)) = self.place(client) else {
+            return Err(reject(
+                "only the host seat runs the pace",
+                "只有主持人可以暂停、继续或延长时限",
+            ));
+        };
+        let now = self.now;
+        let t = self.tables.get_mut(&tid).expect("seated at a table");
+        let running = !t.stopped(now);
+        let anchor = t.anchor;
+        let Some(game) = t.game.as_mut() else {
+            return Err(reject("the game has not started", "游戏还没开始"));
+        };
+        if game.result().is_some() {
+            return Err(reject("the game is over", "游戏已结束"));
+        }
+        // The clock up to now first, so the stop is where the table is.
+        if running {
+            game.advance_to(anchor.1 + now.saturating_sub(anchor.0));
+        }
+        match pace {
+            Pace::Pause => t.paused = true,
+            Pace::Resume => {
+                t.paused = false;
+                t.held_until = None;
+            }
+            Pace::Hold { secs } => {
+                if !(5..=600).contains(&secs) {
+                    return Err(reject(
+                        "a deadline is extended by 5 to 600 seconds",
+                        "时限只能延长 5 到 600 秒",
+                    ));
+                }
+                let from = t.held_until.filter(|&u| u > now).unwrap_or(now);
+                t.held_until = Some(from + u64::from(secs) * 1000);
+            }
+        }
+        let game = t.game.as_ref().expect("started");
+        t.anchor = (now, game.now_ms());
+        self.clock_changed(tid);
+        Ok(())
+    }
+
+    /// The table's clock stopped or started: every client there hears it
+    /// (the lobby) and gets the view again, made at the table's time now.
+    fn clock_changed(&mut self, tid: TableId) {
+        self.table_changed(tid);
+        for c in self.clients.values_mut() {
+            if c.place.is_some_and(|(t, _)| t == tid) {
+                c.reset_sync();
+            }
+        }
+    }
+
     fn act(&mut self, client: ClientKey, action: games::AnyAction) -> Result<(), Rejection> {
         let seat = match self.place(client) {
             Some((_, Role::Player(seat))) => seat,
@@ -945,14 +1008,30 @@ impl Hall {
             let takeover = self.config.takeover_ms;
             let delay = self.config.bot_delay_ms;
             let t = self.tables.get_mut(&tid).expect("listed");
+            let stopped = t.stopped(now);
+            let (held_out, paused) = (t.held_until.is_some_and(|until| now >= until), t.paused);
             let Some(game) = t.game.as_mut() else {
                 continue;
             };
             let playing = game.result().is_none();
-            if playing {
-                game.advance_to(t.anchor.1 + now.saturating_sub(t.anchor.0));
+            if held_out {
+                // A hold ran out: the clock runs on from where it stood.
+                let table_now = game.now_ms();
+                t.held_until = None;
+                t.anchor = (now, table_now);
+                if !paused {
+                    self.clock_changed(tid);
+                }
+                continue;
             }
-            if playing && now >= t.bots_wait_until {
+            if stopped {
+                let table_now = game.now_ms();
+                t.anchor = (now, table_now);
+            } else if playing {
+                let at = t.anchor.1 + now.saturating_sub(t.anchor.0);
+                game.advance_to(at);
+            }
+            if playing && !stopped && now >= t.bots_wait_until {
                 // With no pause, bots play on until a person must act.
                 for _ in 0..10_000 {
                     let game = t.game.as_ref().expect("started");
@@ -1124,7 +1203,7 @@ impl Hall {
                 seats: (0..game.seats())
                     .map(|i| game.view(Some(SeatId(i as u8))))
                     .collect(),
-                public: game.view(None),
+                public: game.host_view(),
             },
         };
         let public_from = c.sent_public.min(said.public.len());

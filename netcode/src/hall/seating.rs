@@ -84,6 +84,10 @@ pub struct HallTable {
     pub anchor: (u64, u64),
     /// Hall time before which no bot acts (so people can follow).
     pub bots_wait_until: u64,
+    /// The host seat paused the table (`Pace::Pause`).
+    pub paused: bool,
+    /// The host seat held the clock until this hall time (`Pace::Hold`).
+    pub held_until: Option<u64>,
     /// Log entries already on disk (in the snapshot or the journal).
     pub journaled: usize,
     /// Log entries in the last full snapshot written.
@@ -95,6 +99,11 @@ pub struct HallTable {
 impl HallTable {
     pub fn started(&self) -> bool {
         self.game.is_some()
+    }
+
+    /// Whether the table's clock and bots are stopped at hall time `now`.
+    pub fn stopped(&self, now: u64) -> bool {
+        self.paused || self.held_until.is_some_and(|until| now < until)
     }
 
     pub fn result(&self) -> Option<GameResult> {
@@ -180,6 +189,7 @@ impl HallTable {
                 .map(|k| k.to_string())
                 .collect(),
             spectators: self.spectators.len() as u32,
+            paused: self.stopped(now),
         }
     }
 

@@ -77,6 +77,13 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn restore(world: &mut World, state: Self::State);
     /// What `seat` may know; `None` gives what a spectator may know.
     fn view(world: &World, seat: Option<SeatId>) -> Self::View;
+    /// What the host seat (which sees everything and plays nothing) is
+    /// sent besides every seat's view; by default the public view. A game
+    /// whose host needs more (Wanning's true HP) fills it in here; it is
+    /// never sent to a player's seat.
+    fn host_view(world: &World) -> Self::View {
+        Self::view(world, None)
+    }
     /// Seats the table is waiting on, in seat order.
     fn to_act(world: &World) -> Vec<SeatId>;
     /// The final result once the game is over.

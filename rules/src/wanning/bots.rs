@@ -13,7 +13,8 @@ use super::view::WanningView;
 use crate::bot::Bot;
 use crate::table::SeatId;
 
-pub const BOT_KINDS: [&str; 2] = ["random", "reasoning"];
+/// The first is the best player (stand-ins and "fill with bots" take it).
+pub const BOT_KINDS: [&str; 2] = ["reasoning", "random"];
 
 pub fn bot(kind: &str) -> Option<Box<dyn Bot<WanningGame>>> {
     match kind {

@@ -232,6 +232,7 @@ impl Plugin for WanningPlugin {
                 Tally::default(),
                 LastTally::default(),
                 Notebook::default(),
+                Talk::default(),
             ));
         }
         app.insert_resource(seats)
@@ -354,6 +355,7 @@ impl Game for WanningGame {
                 tally: seat.get::<Tally>().cloned().unwrap_or_default(),
                 last_tally: seat.get::<LastTally>().cloned().unwrap_or_default(),
                 notebook: seat.get::<Notebook>().cloned().unwrap_or_default(),
+                talk: seat.get::<Talk>().cloned().unwrap_or_default(),
             }
         };
         WanningState {
@@ -383,6 +385,7 @@ impl Game for WanningGame {
                 s.tally,
                 s.last_tally,
                 s.notebook,
+                s.talk,
             ));
         }
         world.insert_resource(state.round);
@@ -398,6 +401,10 @@ impl Game for WanningGame {
 
     fn view(world: &World, seat: Option<SeatId>) -> WanningView {
         super::view::view(world, seat)
+    }
+
+    fn host_view(world: &World) -> WanningView {
+        super::view::host_seat_view(world)
     }
 
     fn to_act(world: &World) -> Vec<SeatId> {

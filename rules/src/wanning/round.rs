@@ -9,7 +9,7 @@ use rand::RngExt;
 
 use super::data::InstinctId;
 use super::state::*;
-use crate::table::{Accepted, SeatEntities, SeatId, TableRng};
+use crate::table::{Accepted, SeatEntities, SeatId, TableClock, TableRng};
 
 type Acts<'w, 's> = MessageReader<'w, 's, Accepted<WanningAction>>;
 
@@ -131,10 +131,32 @@ pub fn foresee(
 }
 
 /// Private talk: 「任意兩名玩家可以自由交流」 (the no-lying rule is the
-/// players' to keep).
-pub fn say(mut acts: Acts, mut news: MessageWriter<WanningNews>) {
+/// players' to keep): the line is kept by both players, each in their
+/// own `Talk`, and nowhere a third seat can read.
+pub fn say(
+    mut acts: Acts,
+    round: Res<Round>,
+    clock: Res<TableClock>,
+    seats: Res<SeatEntities>,
+    mut talks: Query<&mut Talk>,
+    mut news: MessageWriter<WanningNews>,
+) {
     for a in acts.read() {
         if let WanningAction::Say { to, text } = &a.action {
+            let line = TalkLine {
+                round: round.0,
+                at_ms: clock.now_ms,
+                from: a.seat,
+                to: *to,
+                text: text.clone(),
+            };
+            for s in [a.seat, *to] {
+                talks
+                    .get_mut(seats.get(s))
+                    .expect("a seat")
+                    .0
+                    .push(line.clone());
+            }
             news.write(WanningNews::Said {
                 from: a.seat,
                 to: *to,

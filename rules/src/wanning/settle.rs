@@ -678,6 +678,7 @@ pub fn max_damage(mut step: Step) {
     for s in step.ids() {
         let mut t = step.tally(s);
         t.damage = capped(t.damage, &t.max_damage);
+        t.reached = t.damage;
     }
 }
 
@@ -695,6 +696,7 @@ pub fn shields(mut step: Step) {
         let absorbed = life.shields.min(t.damage).max(0);
         life.shields -= absorbed;
         t.damage -= absorbed;
+        t.soaked = absorbed;
     }
 }
 
@@ -713,6 +715,7 @@ pub fn true_damage(mut step: Step) {
 /// 「鎖血」: 「玩家血量=max(鎖血血量，玩家血量)」; with several locks, the
 /// highest holds.
 pub fn hp_lock(mut step: Step) {
+    let before: Vec<i32> = step.ids().iter().map(|s| step.life(*s).hp).collect();
     for s in step.ids() {
         let (_, mut life, instinct, _, _, t) =
             step.players.get_mut(step.seats.get(s)).expect("a seat");
@@ -748,11 +751,30 @@ pub fn hp_lock(mut step: Step) {
             life.hp = life.hp.max(start - 1);
         }
     }
+    for (s, hp) in step.ids().into_iter().zip(before) {
+        let gain = step.life(s).hp - hp;
+        step.tally(s).lock_gain = gain;
+    }
 }
 
 /// 「特殊技能」: 兇殘 first (it counts the others' losses, so it comes when
 /// they are known: rules.md §5), then 「嗜殺->飲鴆止渴->替身力量」.
 pub fn special(mut step: Step) {
+    let before: Vec<(i32, i32)> = step
+        .ids()
+        .iter()
+        .map(|s| (step.life(*s).hp, step.life(*s).shields))
+        .collect();
+    special_skills(&mut step);
+    for (s, (hp, shields)) in step.ids().into_iter().zip(before) {
+        let (now_hp, now_shields) = (step.life(s).hp, step.life(s).shields);
+        let mut t = step.tally(s);
+        t.special_hp = now_hp - hp;
+        t.special_shields = now_shields - shields;
+    }
+}
+
+fn special_skills(step: &mut Step) {
     let round = step.round.0;
     let n = step.ids().len();
     // 兇殘 (level 4, locked): 「第二回合及之後的回合，4級動物將在公布血量前受到

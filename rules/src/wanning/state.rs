@@ -240,6 +240,7 @@ pub struct Orders(pub Option<Plan>);
 
 /// This round's tally: what the settlement reads and writes, step by step.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Tally {
     /// 「本回合受到傷害」 (ordinary damage), before max damage and shields.
     pub damage: i32,
@@ -278,6 +279,18 @@ pub struct Tally {
     pub instances: Vec<(i32, bool)>,
     /// 趨吉避兇's 兇+兇: only the highest single damage counts.
     pub only_highest: bool,
+    // What the settlement did to the seat, step by step, for its own
+    // screen (`view::Settled`): amounts only, never who or why.
+    /// Ordinary damage after the max-damage step, before shields.
+    pub reached: i32,
+    /// Shields spent on it.
+    pub soaked: i32,
+    /// HP the lock step gave back (locks, 斷井頹垣's floor, 吉+吉).
+    pub lock_gain: i32,
+    /// HP changed by the special skills (兇殘, 嗜殺, 飲鴆止渴, 替身力量).
+    pub special_hp: i32,
+    /// Shields changed by the special skills.
+    pub special_shields: i32,
 }
 
 /// How one level compares with another.
@@ -326,6 +339,23 @@ pub enum Learned {
 /// What the seat learned in private, in order.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Notebook(pub Vec<Learned>);
+
+/// One line of private talk (「任意兩名玩家可以自由交流」): kept by both
+/// of its players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TalkLine {
+    /// The round it was said in (after that round's announcement).
+    pub round: u8,
+    /// Table time it was said at.
+    pub at_ms: u64,
+    pub from: SeatId,
+    pub to: SeatId,
+    pub text: String,
+}
+
+/// The conversations the seat is part of, in order.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Talk(pub Vec<TalkLine>);
 
 /// The last round's tally, as it was settled (what scenario checks of
 /// statuses read once the next round has opened).
@@ -547,4 +577,6 @@ pub struct SeatState {
     pub tally: Tally,
     pub last_tally: LastTally,
     pub notebook: Notebook,
+    #[serde(default)]
+    pub talk: Talk,
 }

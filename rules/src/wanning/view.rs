@@ -78,6 +78,69 @@ pub struct WanningView {
     pub now_ms: u64,
     pub result: Option<GameResult>,
     pub winner: Option<u8>,
+    /// The conversations the viewer is part of (「任意兩名玩家可以自由交流」).
+    pub talk: Vec<TalkLine>,
+    /// What the last settlement did to the viewer, step by step.
+    pub settled: Option<Settled>,
+    /// Everything, for the host seat only (`host_view`); `None` in every
+    /// player's and spectator's view.
+    pub host: Option<Box<HostView>>,
+}
+
+/// What one settlement did to one seat, in the seed's order
+/// (「buff獲取->最大受到傷害->護盾->真實傷害->鎖血->特殊技能」): amounts
+/// only. It never says where damage came from, nor that an attack was
+/// invalid (「攻擊無效：…玩家將不會得知」): only the seat's own HP and
+/// shields, which its owner holds anyway.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settled {
+    pub round: u8,
+    /// HP when the settlement began.
+    pub start_hp: i32,
+    /// Ordinary damage that reached the seat (after max damage).
+    pub damage: i32,
+    /// Shields that soaked it.
+    pub soaked: i32,
+    pub true_damage: i32,
+    /// HP given back by locks.
+    pub lock: i32,
+    /// HP changed by the special skills.
+    pub special: i32,
+    /// Shields changed by the special skills.
+    pub special_shields: i32,
+    /// HP when the settlement ended (the true HP).
+    pub end_hp: i32,
+}
+
+impl Settled {
+    fn of(round: u8, t: &Tally, end_hp: i32) -> Self {
+        Self {
+            round,
+            start_hp: t.start_hp,
+            damage: t.reached,
+            soaked: t.soaked,
+            true_damage: t.true_damage,
+            lock: t.lock_gain,
+            special: t.special_hp,
+            special_shields: t.special_shields,
+            end_hp: end_hp.max(0),
+        }
+    }
+}
+
+/// The last settlement the seat took part in: this round's once the game
+/// is over, else the round before this one; `None` before round 1's
+/// announcement, and for a seat that was already dead.
+fn settled(world: &World, at: &Seated, s: SeatId) -> Option<Settled> {
+    let round = world.resource::<Round>().0;
+    let (tally, round) = if super::game::phase(world) == WanningPhase::GameOver {
+        (at.get::<Tally>(s), round)
+    } else {
+        (&at.get::<LastTally>(s).0, round.checked_sub(1)?)
+    };
+    let life = at.get::<Life>(s);
+    let alive_then = life.died.is_none_or(|d| d >= round);
+    (round >= 1 && tally.start_hp > 0 && alive_then).then(|| Settled::of(round, tally, life.hp))
 }
 
 impl crate::table::SeatView for WanningView {
@@ -182,6 +245,9 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         now_ms: world.resource::<TableClock>().now_ms,
         result: result(world),
         winner: world.resource::<Outcome>().0.map(|(l, _)| l),
+        talk: me.map(|m| at.get::<Talk>(m).0.clone()).unwrap_or_default(),
+        settled: me.and_then(|m| settled(world, &at, m)),
+        host: None,
     }
 }
 
@@ -227,6 +293,7 @@ pub struct HostSeat {
     pub shields: i32,
     pub dead: bool,
     pub orders: Option<Plan>,
+    pub settled: Option<Settled>,
 }
 
 /// What the host (主持人) sees: everything, for a human host seat that
@@ -243,6 +310,15 @@ pub struct HostView {
     pub winner: Option<u8>,
     /// How the game was won.
     pub won_by: Option<WinBy>,
+    /// Every conversation, each line once, in order.
+    pub talk: Vec<TalkLine>,
+}
+
+/// The host seat's view: the public table, with `host` filled.
+pub fn host_seat_view(world: &World) -> WanningView {
+    let mut v = view(world, None);
+    v.host = Some(Box::new(host_view(world)));
+    v
 }
 
 pub fn host_view(world: &World) -> HostView {
@@ -271,9 +347,26 @@ pub fn host_view(world: &World) -> HostView {
                     shields: life.shields,
                     dead: life.dead(),
                     orders: at.get::<Orders>(s).0.clone(),
+                    settled: settled(world, &at, s),
                 }
             })
             .collect(),
+        talk: {
+            // Each line once (its sender's copy), in the order said.
+            let mut all: Vec<TalkLine> = at
+                .seats
+                .iter()
+                .flat_map(|(s, _)| {
+                    at.get::<Talk>(s)
+                        .0
+                        .iter()
+                        .filter(move |l| l.from == s)
+                        .cloned()
+                })
+                .collect();
+            all.sort_by_key(|l| l.at_ms);
+            all
+        },
         winner: world.resource::<Outcome>().0.map(|(l, _)| l),
         won_by: world.resource::<Outcome>().0.map(|(_, by)| by),
     }
