@@ -18,7 +18,7 @@ for size in 1280x720 1920x1080 390x844; do
         1920x1080) suffix=-1080p screen=1920x1080 ;;
         390x844) suffix=-phone screen=1280x900 ;;
     esac
-    for game in forest gene crueler; do
+    for game in forest gene crueler wanning; do
         # Forest's tour is the one run without FOODWEB_TOUR_GAME.
         game_env=(FOODWEB_TOUR_GAME=$game)
         [ "$game" = forest ] && game_env=()

@@ -59,7 +59,8 @@ pub enum ClientMsg {
         seat: Option<SeatId>,
     },
     /// Takes the open host seat of a table that has not started, with the
-    /// code its owner was shown.
+    /// code its owner was shown; the owner, seated at that table, moves to
+    /// it (and runs the table from there).
     TakeHostSeat {
         table: TableId,
         code: String,
@@ -158,6 +159,10 @@ pub struct LobbyState {
     /// a deadline held.
     #[serde(default)]
     pub paused: bool,
+    /// The host seat runs the table (its owner moved there before the
+    /// start, to play host on a big screen).
+    #[serde(default)]
+    pub host_runs: bool,
 }
 
 impl LobbyState {
@@ -261,6 +266,7 @@ mod tests {
             bot_kinds: Vec::new(),
             spectators: 0,
             paused: false,
+            host_runs: false,
         }
     }
 

@@ -13,6 +13,7 @@ use super::Screen;
 use super::scene::crueler::CruelerArt;
 use super::scene::forest::ForestArt;
 use super::scene::gene::GeneArt;
+use super::scene::wanning::WanningArt;
 use super::screens::TableSetup;
 
 /// The UI font's path (as in [`UiAssets`]).
@@ -109,6 +110,7 @@ pub enum ArtLoad {
     Forest,
     Gene,
     Crueler,
+    Wanning,
     /// What was asked for has loaded.
     Ready,
 }
@@ -150,6 +152,7 @@ fn load_art(
     gene: Option<Res<GeneArt>>,
     picker: Option<Res<PickerArt>>,
     crueler: Option<Res<CruelerArt>>,
+    wanning: Option<Res<WanningArt>>,
 ) {
     if *art.get() != ArtLoad::Idle && *art.get() != ArtLoad::Ready {
         return;
@@ -162,6 +165,7 @@ fn load_art(
         Some(GameId::Forest) if forest.is_none() => next.set(ArtLoad::Forest),
         Some(GameId::Gene) if gene.is_none() => next.set(ArtLoad::Gene),
         Some(GameId::Crueler) if crueler.is_none() => next.set(ArtLoad::Crueler),
+        Some(GameId::Wanning) if wanning.is_none() => next.set(ArtLoad::Wanning),
         _ => {}
     }
 }
@@ -177,7 +181,8 @@ pub fn plugin(app: &mut App) {
                 .with_state_transition(ArtLoad::Picker, ArtLoad::Ready)
                 .with_state_transition(ArtLoad::Forest, ArtLoad::Ready)
                 .with_state_transition(ArtLoad::Gene, ArtLoad::Ready)
-                .with_state_transition(ArtLoad::Crueler, ArtLoad::Ready),
+                .with_state_transition(ArtLoad::Crueler, ArtLoad::Ready)
+                .with_state_transition(ArtLoad::Wanning, ArtLoad::Ready),
         ))
         .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
         .add_loading_state(LoadingState::new(FontLoad::Loading).load_collection::<FullFont>())
@@ -185,6 +190,7 @@ pub fn plugin(app: &mut App) {
         .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Gene).load_collection::<GeneArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Crueler).load_collection::<CruelerArt>())
+        .add_loading_state(LoadingState::new(ArtLoad::Wanning).load_collection::<WanningArt>())
         .add_systems(OnEnter(Screen::Title), load_full_font)
         .add_systems(
             Update,

@@ -4,9 +4,10 @@
 //!
 //! - in a browser, by the page's address: `?autoplay=host&people=2`,
 //!   `?autoplay=join` or `?autoplay=local` (`&seed=N`, `&bot=random`,
-//!   `&name=Ann` for the page's player);
+//!   `&name=Ann` for the page's player, `&game=wanning` for another game
+//!   than Forest Showdown);
 //! - on the desktop, by `FOODWEB_AUTOPLAY=host|join|local` (and
-//!   `FOODWEB_PEOPLE`, `FOODWEB_SEED`, `FOODWEB_BOT`).
+//!   `FOODWEB_PEOPLE`, `FOODWEB_SEED`, `FOODWEB_BOT`, `FOODWEB_GAME`).
 //!
 //! `host` opens a Forest Showdown table in the lobby of the server it was
 //! connected to (from the title screen, by whoever pressed the button),
@@ -38,6 +39,8 @@ enum Part {
 #[derive(Resource)]
 struct Autoplay {
     part: Part,
+    /// The game a `host` or `local` page sets up (`&game=wanning`).
+    game: GameId,
     /// Persons the host waits for, itself included.
     people: usize,
     bot: String,
@@ -82,11 +85,20 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
     {
         settings.name = name.trim().to_string();
     }
-    info!("autoplay: {part:?}");
+    let game = web::page_param("game")
+        .and_then(|g| GameId::from_key(&g))
+        .filter(|g| g.playable())
+        .unwrap_or(GameId::Forest);
+    let best = foodweb_netcode::games::bot_kinds(game)
+        .first()
+        .copied()
+        .unwrap_or("random");
+    info!("autoplay: {part:?} {}", game.key());
     commands.insert_resource(Autoplay {
         part,
+        game,
         people: number("people", 1).max(1) as usize,
-        bot: web::page_param("bot").unwrap_or_else(|| "memory".into()),
+        bot: web::page_param("bot").unwrap_or_else(|| best.into()),
         seed,
         rng: ChaCha8Rng::seed_from_u64(seed),
         cooldown: 0.0,
@@ -116,7 +128,7 @@ fn start_local(
     if *on_title < 1.5 {
         return;
     }
-    *setup = TableSetup::for_game(GameId::Forest, "Autoplay".into());
+    *setup = TableSetup::for_game(auto.game, "Autoplay".into());
     setup.seed = auto.seed;
     next.set(Screen::Setup);
     request_start(&mut commands);
@@ -138,9 +150,14 @@ fn in_lobby(
     let Some(_) = model.place else {
         match auto.part {
             Part::Host if !auto.created => {
+                let settings = match auto.game {
+                    GameId::Forest => Some(AnySettings::Forest(ForestTiming::Quick.settings())),
+                    other => AnySettings::default_for(other),
+                };
+                let Some(settings) = settings else { return };
                 outbox.0.push(ClientMsg::CreateTable {
-                    settings: AnySettings::Forest(ForestTiming::Quick.settings()),
-                    seats: 4,
+                    settings,
+                    seats: *auto.game.seats().start() as u8,
                     host_seat: false,
                     seed: Some(auto.seed),
                 });

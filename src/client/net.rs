@@ -17,6 +17,7 @@ use foodweb_netcode::{Hall, HallConfig};
 use foodweb_rules::crueler::{CruelerGame, CruelerView};
 use foodweb_rules::forest::{ForestGame, ForestView};
 use foodweb_rules::gene::{GeneGame, GeneView};
+use foodweb_rules::wanning::{WanningGame, WanningView};
 
 pub use foodweb_netcode::client::{LinkState, Session, Target};
 
@@ -37,6 +38,9 @@ pub trait SeatSide {
     }
     fn crueler_view(&self) -> Option<&CruelerView> {
         self.view_of::<CruelerGame>()
+    }
+    fn wanning_view(&self) -> Option<&WanningView> {
+        self.view_of::<WanningGame>()
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the client shows, written on the page it runs in (`data-*`
 //! attributes of `<body>`) for a browser test to wait on: the screen, the
 //! server's name once it welcomed us, the seat, the table's revision, how many showdowns this seat has seen
-//! resolved, and where the title screen's buttons are. Nothing here is
+//! resolved, a Wanning table's round and whether the game is over, and where the title screen's buttons are. Nothing here is
 //! more than the seat's own screen shows. A no-op on the desktop.
 
 use bevy::prelude::*;
@@ -41,6 +41,14 @@ fn publish_table(model: Res<ClientModel>, mut seen: Local<Seen>) {
     }
     seen.last = reveal;
     web::publish("showdowns", &seen.showdowns.to_string());
+    // Wanning Beast Chess: the round under way, and the game's end.
+    let round = model.wanning_view().map_or(0, |v| v.round);
+    web::publish("round", &round.to_string());
+    let over = model
+        .view
+        .as_ref()
+        .is_some_and(foodweb_netcode::games::view_over);
+    web::publish("over", if over { "1" } else { "" });
 }
 
 pub fn plugin(app: &mut App) {

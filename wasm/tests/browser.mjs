@@ -146,6 +146,18 @@ try {
   await waitFor(alone, 'saw a showdown resolved', () => Number(document.body.dataset.showdowns) >= 1, 6);
   await shot(alone, 'web-local-phone');
   await alone.context.close();
+
+  // Wanning Beast Chess against bots, played to its end through the
+  // screens: the set-up, the rounds, the settlement and the end.
+  const beasts = await open('wanning', 'desktop', { autoplay: 'local', game: 'wanning', seed: 3 });
+  await waitFor(beasts, 'at a Wanning table', () => document.body.dataset.screen === 'table');
+  await shot(beasts, 'web-wanning-setup-desktop');
+  await waitFor(beasts, 'in round 2', () => Number(document.body.dataset.round) >= 2, 4);
+  await shot(beasts, 'web-wanning-round-desktop');
+  await waitFor(beasts, 'at the end of the game', () => document.body.dataset.over === '1', 8);
+  await shot(beasts, 'web-wanning-end-desktop');
+  report.wanningRounds = Number(await data(beasts, 'round'));
+  await beasts.context.close();
 } catch (e) {
   problems.push(String(e.message || e));
 } finally {

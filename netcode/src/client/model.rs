@@ -123,7 +123,13 @@ impl ClientModel {
         }
     }
 
+    /// Whether this client runs its table before the start (bots, start):
+    /// the owner's seat, or the host seat the owner moved to.
     pub fn is_owner(&self) -> bool {
-        self.my_seat().is_some() && self.lobby.as_ref().and_then(|l| l.owner) == self.my_seat()
+        let host_runs = matches!(self.place, Some((_, Role::Host)))
+            && self.lobby.as_ref().is_some_and(|l| l.host_runs);
+        host_runs
+            || (self.my_seat().is_some()
+                && self.lobby.as_ref().and_then(|l| l.owner) == self.my_seat())
     }
 }

@@ -261,6 +261,7 @@ impl Hall {
             bots_wait_until: 0,
             paused: false,
             held_until: None,
+            host_runs: false,
             journaled: logged,
             snapshot_len: 0,
             spectators: Vec::new(),
@@ -492,6 +493,15 @@ impl Hall {
     }
 
     fn owner_before_start(&self, client: ClientKey) -> Result<TableId, Rejection> {
+        if let Some((tid, Role::Host)) = self.place(client)
+            && let Some(t) = self.tables.get(&tid)
+            && t.host_runs
+        {
+            if t.started() {
+                return Err(reject("the game has started", "游戏已经开始"));
+            }
+            return Ok(tid);
+        }
         let (tid, seat) = self.seated_before_start(client)?;
         if self.tables[&tid].owner != Some(seat) {
             return Err(reject(
@@ -562,6 +572,7 @@ impl Hall {
             bots_wait_until: 0,
             paused: false,
             held_until: None,
+            host_runs: false,
             journaled: 0,
             snapshot_len: 0,
             spectators: Vec::new(),
@@ -615,7 +626,7 @@ impl Hall {
         }
         let token = fresh_token();
         *slot = Seat::person(name, token.clone(), client);
-        if t.owner.is_none() {
+        if t.owner.is_none() && !t.host_runs {
             t.owner = Some(seat);
         }
         self.attach(client, tid, Role::Player(seat), Some(token));
@@ -632,7 +643,24 @@ impl Hall {
         tid: TableId,
         code: &str,
     ) -> Result<(), Rejection> {
-        self.not_seated(client)?;
+        // The owner moves from its seat to the host seat, and runs the
+        // table from there: whoever plays host on a big screen.
+        let moving_owner = match self.place(client) {
+            Some((at, Role::Player(seat))) if at == tid => {
+                let t = self.table_mut(tid)?;
+                if t.owner != Some(seat) {
+                    return Err(reject(
+                        "only the table's owner moves to its host seat; others leave their seat first",
+                        "只有桌主可以移到主持人座位；其他人请先离开座位",
+                    ));
+                }
+                Some(seat)
+            }
+            _ => {
+                self.not_seated(client)?;
+                None
+            }
+        };
         let name = self.clients[&client].name.clone();
         let t = self.table_mut(tid)?;
         if !t.has_host_seat {
@@ -664,12 +692,21 @@ impl Hall {
             .host_code
             .as_deref()
             .is_some_and(|want| want.eq_ignore_ascii_case(code.trim()));
-        if !matches {
+        if !matches && moving_owner.is_none() {
             *misses += 1;
             return Err(reject(
                 format!("that is not the host code of table {tid} (the table's owner has it)"),
                 format!("这不是第 {tid} 桌的主持人代码（桌主有这个代码）"),
             ));
+        }
+        let t = self.table_mut(tid)?;
+        if let Some(seat) = moving_owner {
+            t.seats[seat.index()] = Seat::open();
+            t.owner = None;
+            t.host_runs = true;
+            if let Some(c) = self.clients.get_mut(&client) {
+                c.place = None;
+            }
         }
         let t = self.table_mut(tid)?;
         t.host_code = None;
@@ -826,6 +863,16 @@ impl Hall {
                         t.host = None;
                         t.host_code = Some(fresh_host_code());
                         renew_code = true;
+                        if t.host_runs {
+                            // The table's runner left: its first person
+                            // runs it now.
+                            t.host_runs = false;
+                            t.owner = t
+                                .seats
+                                .iter()
+                                .position(|s| matches!(s.occupant, Occupant::Person { .. }))
+                                .map(|i| SeatId(i as u8));
+                        }
                     }
                 }
             }

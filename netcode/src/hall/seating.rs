@@ -84,6 +84,9 @@ pub struct HallTable {
     pub anchor: (u64, u64),
     /// Hall time before which no bot acts (so people can follow).
     pub bots_wait_until: u64,
+    /// The table's owner moved to the host seat before the start: the host
+    /// seat runs the table (bots, start) and nobody else does.
+    pub host_runs: bool,
     /// The host seat paused the table (`Pace::Pause`).
     pub paused: bool,
     /// The host seat held the clock until this hall time (`Pace::Hold`).
@@ -190,6 +193,7 @@ impl HallTable {
                 .collect(),
             spectators: self.spectators.len() as u32,
             paused: self.stopped(now),
+            host_runs: self.host_runs,
         }
     }
 

@@ -84,6 +84,9 @@ pub struct InstinctInfo {
     pub form: Option<Form>,
     pub kind: Kind,
     pub quote: Bilingual,
+    /// What it does, in a line: for its card at the table (rules.md §6
+    /// gives it in full).
+    pub effect: Bilingual,
     /// Uses a game, by player count (`None`: no limit).
     #[serde(default)]
     pub uses: Option<Bands>,

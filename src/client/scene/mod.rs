@@ -19,6 +19,7 @@ pub mod forest;
 #[cfg(feature = "dev")]
 pub mod frames;
 pub mod gene;
+pub mod wanning;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -421,7 +422,12 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), clear_scene)
-        .add_plugins((forest::plugin, gene::plugin, crueler::plugin));
+        .add_plugins((
+            forest::plugin,
+            gene::plugin,
+            crueler::plugin,
+            wanning::plugin,
+        ));
     #[cfg(feature = "dev")]
     app.add_plugins(frames::plugin);
 }

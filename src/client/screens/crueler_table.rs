@@ -346,6 +346,7 @@ fn draw(
         time.elapsed_secs_f64(),
         view.now_ms,
         view.my_deadline_ms,
+        frame.paused(),
     );
     state.refusals.update(&frame.model);
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);

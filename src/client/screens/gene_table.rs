@@ -767,7 +767,13 @@ fn draw(
     let ctx = contexts.ctx_mut()?;
     let now = time.elapsed_secs_f64();
     // The clock counts down from the table time the view was made at.
-    let left_ms = countdown.left_ms(frame.model.revision, now, view.now_ms, view.deadline_ms);
+    let left_ms = countdown.left_ms(
+        frame.model.revision,
+        now,
+        view.now_ms,
+        view.deadline_ms,
+        frame.paused(),
+    );
     state.refusals.update(&frame.model);
     let progress = frame.art_progress();
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);

@@ -28,6 +28,7 @@ struct NewTable {
     seats: u8,
     timing: ForestTiming,
     gene_timing: foodweb_rules::gene::GeneTiming,
+    wanning: foodweb_rules::wanning::WanningSettings,
     host_seat: bool,
     bot: String,
     /// The host code typed to take a table's host seat.
@@ -41,6 +42,7 @@ impl Default for NewTable {
             seats: 4,
             timing: ForestTiming::ThreeRounds,
             gene_timing: foodweb_rules::gene::GeneTiming::Party,
+            wanning: Default::default(),
             host_seat: false,
             bot: "memory".into(),
             host_code: String::new(),
@@ -243,6 +245,13 @@ fn tables(
             );
             let settings = if form.game == GameId::Crueler {
                 AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings::default())
+            } else if form.game == GameId::Wanning {
+                egui::CollapsingHeader::new(i18n.t("setup-variant"))
+                    .id_salt("lobby-wanning")
+                    .show(ui, |ui| {
+                        super::setup::wanning_variant(ui, &i18n, &mut form.wanning);
+                    });
+                AnySettings::Wanning(form.wanning.clone())
             } else if form.game == GameId::Gene {
                 egui::ComboBox::from_id_salt("lobby-gene-timing")
                     .selected_text(i18n.pick(&form.gene_timing.label()))
@@ -407,6 +416,13 @@ fn seating(
                 egui::RichText::new(i18n.ta("lobby-host-code", &[("code", code.clone().into())]))
                     .color(theme::ACCENT),
             );
+            // Or the owner hosts itself, from the big screen.
+            if model.my_seat().is_some() && ui.button(i18n.t("lobby-sit-as-host")).clicked() {
+                msgs.push(ClientMsg::TakeHostSeat {
+                    table: lobby.id,
+                    code: code.clone(),
+                });
+            }
         }
         if owner {
             ui.horizontal(|ui| {

@@ -10,6 +10,7 @@ mod picker;
 mod setup;
 pub mod table;
 mod title;
+pub mod wanning_table;
 
 use bevy::prelude::*;
 
@@ -25,6 +26,7 @@ pub fn plugin(app: &mut App) {
         forest_table::plugin,
         crueler_table::plugin,
         gene_table::plugin,
+        wanning_table::plugin,
         join::plugin,
         lobby::plugin,
         table::plugin,

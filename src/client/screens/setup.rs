@@ -6,6 +6,7 @@ use foodweb_rules::GameId;
 use foodweb_rules::forest::ForestTiming;
 use foodweb_rules::gene::GeneTiming;
 use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::{BanOdds, EarlyBirdForm, SlaughterRest, WanningSettings};
 
 use crate::client::net::{Session, Target};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
@@ -24,6 +25,8 @@ pub struct TableSetup {
     pub gene_timing: GeneTiming,
     /// How Crueler World's duels are fought.
     pub duel: foodweb_rules::crueler::DuelKind,
+    /// Wanning Beast Chess's variant (rules.md §8).
+    pub wanning: WanningSettings,
     /// Length of each round; starts from the timing's and can be changed.
     pub round_secs: u32,
     pub turn_secs: u32,
@@ -44,12 +47,14 @@ impl TableSetup {
             seats: match game {
                 GameId::Gene => 6,
                 GameId::Crueler => 8,
+                GameId::Wanning => 6,
                 _ => 4,
             },
             bots: vec![best.into(); 12],
             timing: ForestTiming::Quick,
             gene_timing: GeneTiming::Party,
             duel: foodweb_rules::crueler::DuelKind::Beasts,
+            wanning: WanningSettings::default(),
             round_secs: defaults.round_secs,
             turn_secs: defaults.turn_secs,
             showdown_secs: defaults.showdown_secs,
@@ -162,6 +167,14 @@ fn draw(
                         ui.end_row();
                         return;
                     }
+                    if setup.game == GameId::Wanning {
+                        wanning_variant(ui, &i18n, &mut setup.wanning);
+                        ui.end_row();
+                        ui.label(i18n.t("setup-seed"));
+                        ui.add(egui::DragValue::new(&mut setup.seed));
+                        ui.end_row();
+                        return;
+                    }
                     if setup.game == GameId::Gene {
                         ui.vertical(|ui| {
                             for timing in GeneTiming::ALL {
@@ -226,12 +239,66 @@ fn draw(
     Ok(())
 }
 
+/// Wanning Beast Chess's variant, where the seed is silent or reads two
+/// ways (rules.md §8): shared by the set-up and the LAN lobby.
+pub fn wanning_variant(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) {
+    ui.vertical(|ui| {
+        ui.label(egui::RichText::new(i18n.t("setup-wanning-ban-odds")).strong());
+        ui.radio_value(
+            &mut w.ban_odds,
+            BanOdds::VotesPerPlayer,
+            i18n.t("setup-wanning-ban-per-player"),
+        );
+        ui.radio_value(
+            &mut w.ban_odds,
+            BanOdds::VotesPerVote,
+            i18n.t("setup-wanning-ban-per-vote"),
+        );
+        ui.checkbox(&mut w.same_instinct, i18n.t("setup-wanning-same-instinct"));
+        ui.label(egui::RichText::new(i18n.t("setup-wanning-early-bird")).strong());
+        ui.radio_value(
+            &mut w.early_bird_form,
+            EarlyBirdForm::Drawn,
+            i18n.t("setup-wanning-early-bird-drawn"),
+        );
+        ui.radio_value(
+            &mut w.early_bird_form,
+            EarlyBirdForm::Neither,
+            i18n.t("setup-wanning-early-bird-neither"),
+        );
+        ui.label(egui::RichText::new(i18n.t("setup-wanning-slaughter")).strong());
+        ui.radio_value(
+            &mut w.slaughter_rest,
+            SlaughterRest::NotFirstRound,
+            i18n.t("setup-wanning-slaughter-first"),
+        );
+        ui.radio_value(
+            &mut w.slaughter_rest,
+            SlaughterRest::NotTwiceInARow,
+            i18n.t("setup-wanning-slaughter-twice"),
+        );
+        ui.add(egui::Slider::new(&mut w.round_cap, 3..=30).text(i18n.t("setup-wanning-round-cap")));
+        ui.add(
+            egui::Slider::new(&mut w.setup_secs, 0..=300)
+                .step_by(5.0)
+                .text(i18n.t("setup-wanning-setup-secs")),
+        );
+        ui.add(
+            egui::Slider::new(&mut w.orders_secs, 0..=600)
+                .step_by(5.0)
+                .text(i18n.t("setup-wanning-orders-secs")),
+        );
+        ui.label(egui::RichText::new(i18n.t("setup-wanning-no-limit")).small());
+    });
+}
+
 /// A bot kind as the set-up screen names it.
 fn bot_label(i18n: &I18n, kind: &str) -> String {
     match kind {
         "memory" => i18n.t("setup-bot-memory"),
         "random" => i18n.t("setup-bot-random"),
         "survivor" => i18n.t("setup-bot-survivor"),
+        "reasoning" => i18n.t("setup-bot-reasoning"),
         other => other.to_string(),
     }
 }
@@ -251,6 +318,7 @@ fn start_table(world: &mut World) {
     let setup = world.resource::<TableSetup>().clone();
     let settings = match setup.game {
         GameId::Gene => AnySettings::Gene(setup.gene_timing.settings()),
+        GameId::Wanning => AnySettings::Wanning(setup.wanning.clone()),
         GameId::Crueler => AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings {
             duel: setup.duel,
             ..Default::default()

@@ -30,6 +30,7 @@ pub enum TableScreen {
     Forest,
     Crueler,
     Gene,
+    Wanning,
 }
 
 /// What every table screen uses.
@@ -83,6 +84,11 @@ impl TableFrame<'_> {
         send(&mut self.outbox, ClientMsg::Act { action });
     }
 
+    /// The host seat has stopped the table's clock (`Pace`).
+    pub fn paused(&self) -> bool {
+        self.model.lobby.as_ref().is_some_and(|l| l.paused)
+    }
+
     /// How far the game's art has loaded, for its progress bar.
     pub fn art_progress(&self) -> f32 {
         self.tracker.as_ref().map_or(0.0, |p| widgets::fraction(p))
@@ -129,10 +135,11 @@ impl Refusals {
 }
 
 /// A deadline counted down between views: the table's time moves on from
-/// the moment the view was made.
+/// the moment the view was made, unless the host seat has stopped the
+/// table's clock (then it stands where the view says).
 #[derive(Default)]
 pub struct Countdown {
-    revision: u64,
+    key: (u64, u64, bool),
     received_at: f64,
 }
 
@@ -145,12 +152,18 @@ impl Countdown {
         now: f64,
         view_now_ms: u64,
         deadline_ms: Option<u64>,
+        paused: bool,
     ) -> Option<u64> {
-        if self.revision != revision {
-            self.revision = revision;
+        let key = (revision, view_now_ms, paused);
+        if self.key != key {
+            self.key = key;
             self.received_at = now;
         }
-        let since = ((now - self.received_at) * 1000.0) as u64;
+        let since = if paused {
+            0
+        } else {
+            ((now - self.received_at) * 1000.0) as u64
+        };
         deadline_ms.map(|d| d.saturating_sub(view_now_ms + since))
     }
 }
@@ -165,6 +178,7 @@ fn pick_screen(
         Some(AnyView::Forest(_)) => TableScreen::Forest,
         Some(AnyView::Crueler(_)) => TableScreen::Crueler,
         Some(AnyView::Gene(_)) => TableScreen::Gene,
+        Some(AnyView::Wanning(_)) => TableScreen::Wanning,
         _ => TableScreen::Connecting,
     };
     if *state.get() != want {
@@ -219,10 +233,22 @@ mod tests {
     #[test]
     fn a_countdown_runs_from_the_views_arrival() {
         let mut c = Countdown::default();
-        assert_eq!(c.left_ms(1, 10.0, 5_000, Some(20_000)), Some(15_000));
-        assert_eq!(c.left_ms(1, 12.5, 5_000, Some(20_000)), Some(12_500));
-        assert_eq!(c.left_ms(1, 40.0, 5_000, Some(20_000)), Some(0));
-        assert_eq!(c.left_ms(2, 41.0, 9_000, Some(20_000)), Some(11_000));
-        assert_eq!(c.left_ms(2, 41.0, 9_000, None), None);
+        assert_eq!(c.left_ms(1, 10.0, 5_000, Some(20_000), false), Some(15_000));
+        assert_eq!(c.left_ms(1, 12.5, 5_000, Some(20_000), false), Some(12_500));
+        assert_eq!(c.left_ms(1, 40.0, 5_000, Some(20_000), false), Some(0));
+        assert_eq!(c.left_ms(2, 41.0, 9_000, Some(20_000), false), Some(11_000));
+        assert_eq!(c.left_ms(2, 41.0, 9_000, None, false), None);
+    }
+
+    /// While the host seat holds the clock the countdown stands; when it
+    /// runs again it counts on from where it stood.
+    #[test]
+    fn a_countdown_stands_while_the_clock_is_stopped() {
+        let mut c = Countdown::default();
+        assert_eq!(c.left_ms(1, 10.0, 5_000, Some(20_000), false), Some(15_000));
+        assert_eq!(c.left_ms(1, 11.0, 6_000, Some(20_000), true), Some(14_000));
+        assert_eq!(c.left_ms(1, 60.0, 6_000, Some(20_000), true), Some(14_000));
+        assert_eq!(c.left_ms(1, 61.0, 6_000, Some(20_000), false), Some(14_000));
+        assert_eq!(c.left_ms(1, 63.0, 6_000, Some(20_000), false), Some(12_000));
     }
 }

@@ -1,0 +1,1112 @@
+//! Wanning Beast Chess's table as sprites: the stone board; the seats'
+//! plates round it (yours at the bottom) with the HP the table last heard,
+//! who has given orders and who is dead; your animal card and your
+//! instinct card along the bottom, with your shields and scarecrows; in
+//! the set-up, the instinct cards to ban and to pick (banned ones struck
+//! out); after a settlement, what it did to you, step by step in the
+//! seed's order (「護盾->真實傷害->鎖血->特殊技能」), chip by chip.
+//!
+//! Everything is laid out from the seat's view alone (the host seat's view
+//! carries every seat's secrets, and only it shows them). Tapping a plate
+//! or a card tells the screen (`WanningUi::tapped`), which decides what it
+//! means for the orders being written.
+
+use std::collections::HashMap;
+use std::f32::consts::TAU;
+
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::text::{LineBreak, TextBounds, TextLayout};
+use bevy_asset_loader::prelude::*;
+use bevy_egui::egui::Color32;
+use foodweb_netcode::client::ClientModel;
+use foodweb_rules::Lang;
+use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::{Form, InstinctId, Kind, WanningPhase, WanningView, data};
+
+use super::{Home, Lift, Motion, PointerOnUi, SceneItem, SceneRect, Settling, motion_secs};
+use crate::client::net::SeatSide;
+use crate::client::screens::wanning_table::WanningUi;
+use crate::client::{I18n, Screen, UserSettings, theme};
+
+/// A card at its full size, in world units.
+pub const CARD: Vec2 = Vec2::new(184.0, 256.0);
+/// A seat's plate at its full size.
+const PLATE: Vec2 = Vec2::new(208.0, 112.0);
+/// How long each settlement step waits after the one before.
+const STEP_SECS: f32 = 0.35;
+
+/// Wanning Beast Chess's art: loaded when a Wanning table is chosen.
+#[derive(AssetCollection, Resource)]
+pub struct WanningArt {
+    #[asset(path = "table/wanning-table.png")]
+    pub board: Handle<Image>,
+    #[asset(path = "table/wanning-seat.png")]
+    pub seat: Handle<Image>,
+    #[asset(path = "table/wanning-back.png")]
+    pub back: Handle<Image>,
+    /// One card per animal, in the data's order.
+    #[asset(
+        paths(
+            "table/wanning-animal-squirrel.png",
+            "table/wanning-animal-tutu.png",
+            "table/wanning-animal-sloth.png",
+            "table/wanning-animal-gorilla.png",
+            "table/wanning-animal-bison.png",
+            "table/wanning-animal-bear.png",
+            "table/wanning-animal-sabre-tooth.png",
+            "table/wanning-animal-mammoth.png"
+        ),
+        collection(typed)
+    )]
+    pub animals: Vec<Handle<Image>>,
+    /// One frame per instinct type: information, defence, attack, all-round.
+    #[asset(
+        paths(
+            "table/wanning-instinct-information.png",
+            "table/wanning-instinct-defence.png",
+            "table/wanning-instinct-attack.png",
+            "table/wanning-instinct-allround.png"
+        ),
+        collection(typed)
+    )]
+    pub frames: Vec<Handle<Image>>,
+    #[asset(path = "table/wanning-shield.png")]
+    pub shield: Handle<Image>,
+    #[asset(path = "table/wanning-heart.png")]
+    pub heart: Handle<Image>,
+    #[asset(path = "table/wanning-lock.png")]
+    pub lock: Handle<Image>,
+    #[asset(path = "table/wanning-skull.png")]
+    pub skull: Handle<Image>,
+    #[asset(path = "table/wanning-scarecrow.png")]
+    pub scarecrow: Handle<Image>,
+    #[asset(path = "table/wanning-talk.png")]
+    pub talk: Handle<Image>,
+    #[asset(path = "table/wanning-eye.png")]
+    pub eye: Handle<Image>,
+    #[asset(path = "table/wanning-claw.png")]
+    pub claw: Handle<Image>,
+}
+
+/// Which picture a piece shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Img {
+    /// Text only.
+    None,
+    Board,
+    Seat,
+    Back,
+    Animal(usize),
+    Frame(Kind),
+    Shield,
+    Heart,
+    Lock,
+    Skull,
+    Scarecrow,
+    Talk,
+    Eye,
+    Claw,
+}
+
+impl WanningArt {
+    fn image(&self, img: Img) -> Option<Handle<Image>> {
+        let frame = |k: Kind| match k {
+            Kind::Information | Kind::Drawn => 0,
+            Kind::Defence => 1,
+            Kind::Attack => 2,
+            Kind::AllRound => 3,
+        };
+        Some(
+            match img {
+                Img::None => return None,
+                Img::Board => &self.board,
+                Img::Seat => &self.seat,
+                Img::Back => &self.back,
+                Img::Animal(a) => self.animals.get(a).unwrap_or(&self.back),
+                Img::Frame(k) => &self.frames[frame(k)],
+                Img::Shield => &self.shield,
+                Img::Heart => &self.heart,
+                Img::Lock => &self.lock,
+                Img::Skull => &self.skull,
+                Img::Scarecrow => &self.scarecrow,
+                Img::Talk => &self.talk,
+                Img::Eye => &self.eye,
+                Img::Claw => &self.claw,
+            }
+            .clone(),
+        )
+    }
+}
+
+/// Every piece has a key: the layout's pieces are matched by it to the
+/// sprites already there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    Board,
+    Seat(SeatId),
+    MyAnimal,
+    MyInstinct,
+    /// An instinct card of the ban or the pick.
+    Choice(InstinctId),
+    /// A chip of the viewer's last settlement, in the seed's order.
+    Step(u8),
+    /// The viewer's shields, scarecrows...
+    Status(u8),
+    Caption(u8),
+}
+
+/// What tapping a piece does: the screen decides what it means.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum Pick {
+    Seat(SeatId),
+    Instinct(InstinctId),
+}
+
+/// A piece of the scene: its key, and what it showed when made (a piece
+/// whose look changes is made anew).
+#[derive(Component, Clone, Debug)]
+pub struct Piece {
+    pub key: Key,
+    look: String,
+}
+
+/// A part drawn on a piece, relative to its centre.
+#[derive(Clone, Debug, PartialEq)]
+enum Part {
+    Text {
+        text: String,
+        at: Vec2,
+        size: f32,
+        colour: Color,
+        width: f32,
+        /// A player's name or words: the full font once it has loaded.
+        typed: bool,
+    },
+    Sprite {
+        img: Img,
+        at: Vec2,
+        size: Vec2,
+        tint: Color,
+    },
+}
+
+/// One piece as the layout wants it.
+#[derive(Clone, Debug)]
+pub struct Want {
+    pub key: Key,
+    img: Img,
+    size: Vec2,
+    tint: Color,
+    at: Transform,
+    parts: Vec<Part>,
+    pick: Option<Pick>,
+    /// A settlement chip's place in the play-out (it grows in after the
+    /// chips before it).
+    step: Option<u8>,
+}
+
+impl Want {
+    fn new(key: Key, img: Img, size: Vec2, at: Vec2, z: f32) -> Self {
+        Self {
+            key,
+            img,
+            size,
+            tint: Color::WHITE,
+            at: Transform::from_translation(at.extend(z)),
+            parts: Vec::new(),
+            pick: None,
+            step: None,
+        }
+    }
+
+    fn look(&self) -> String {
+        format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.img, self.size, self.tint, self.parts, self.pick
+        )
+    }
+
+    fn text(&mut self, text: impl Into<String>, at: Vec2, size: f32, colour: Color, width: f32) {
+        self.parts.push(Part::Text {
+            text: text.into(),
+            at,
+            size,
+            colour,
+            width,
+            typed: false,
+        });
+    }
+
+    fn icon(&mut self, img: Img, at: Vec2, size: f32) {
+        self.parts.push(Part::Sprite {
+            img,
+            at,
+            size: Vec2::splat(size),
+            tint: Color::WHITE,
+        });
+    }
+}
+
+fn colour(c: Color32) -> Color {
+    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
+}
+
+const INK: Color = Color::srgb(0.12, 0.1, 0.08);
+const CREAM: Color = Color::srgb(0.98, 0.94, 0.84);
+const DEAD_GREY: Color = Color::srgb(0.55, 0.55, 0.55);
+
+/// How the screen marks seats on the table: the roles the orders being
+/// written give them ("attack", "sense", "peek"...), in words.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Marks {
+    pub seats: Vec<(SeatId, String)>,
+    /// Instinct cards chosen (to ban, or the pick).
+    pub chosen: Vec<InstinctId>,
+    /// Seats a tap means something for now.
+    pub tappable: Vec<SeatId>,
+    /// Seats whose words to the viewer are unread.
+    pub unread: Vec<SeatId>,
+}
+
+/// The seats' centres round the board, the viewer's at the bottom.
+fn seat_spots(view: &WanningView, c: Vec2, rx: f32, ry: f32) -> Vec<(SeatId, Vec2)> {
+    let n = view.seats.len().max(1);
+    let first = view.me.map_or(0, |m| m.index());
+    view.seats
+        .iter()
+        .map(|p| {
+            let k = (p.seat.index() + n - first) % n;
+            let a = -TAU / 4.0 - TAU * k as f32 / n as f32;
+            (p.seat, c + Vec2::new(rx * a.cos(), ry * a.sin()))
+        })
+        .collect()
+}
+
+fn animal_name(animal: usize, lang: Lang) -> String {
+    data()
+        .animals
+        .get(animal)
+        .map(|a| a.name.get(lang).to_string())
+        .unwrap_or_default()
+}
+
+/// An instinct card: its frame by type, the name in the header, the form
+/// and type, what it does and its quote (`full`), or the name alone.
+fn instinct_card(
+    key: Key,
+    id: InstinctId,
+    size: Vec2,
+    at: Vec2,
+    z: f32,
+    full: bool,
+    i18n: &I18n,
+) -> Want {
+    let info = data().instinct(id);
+    let lang = i18n.lang;
+    let s = size.x / CARD.x;
+    let mut w = Want::new(key, Img::Frame(info.kind), size, at, z);
+    let chars = info.name.get(lang).chars().count() as f32;
+    let name_size = if full { 20.0 } else { 24.0 } * s * (11.0 / chars.max(11.0)).max(0.55);
+    w.text(
+        info.name.get(lang).to_string(),
+        Vec2::new(-14.0 * s, size.y / 2.0 - 35.0 * s),
+        name_size.max(8.0),
+        CREAM,
+        size.x - 48.0 * s,
+    );
+    let form = match info.form {
+        Some(Form::At) => "AT",
+        Some(Form::Pt) => "PT",
+        None => "?",
+    };
+    let kind = i18n.t(kind_key(info.kind));
+    if full {
+        w.text(
+            format!("{form} · {kind}"),
+            Vec2::new(0.0, size.y / 2.0 - 84.0 * s),
+            13.0 * s,
+            INK,
+            size.x - 36.0 * s,
+        );
+        w.text(
+            info.effect.get(lang).to_string(),
+            Vec2::new(0.0, 4.0 * s),
+            (13.0 * s).max(8.5),
+            INK,
+            size.x - 40.0 * s,
+        );
+        w.text(
+            format!("「{}」", info.quote.zh),
+            Vec2::new(0.0, -size.y / 2.0 + 34.0 * s),
+            10.5 * s,
+            Color::srgb(0.35, 0.3, 0.25),
+            size.x - 40.0 * s,
+        );
+    } else {
+        w.text(
+            form,
+            Vec2::new(0.0, 8.0 * s),
+            44.0 * s,
+            Color::srgb(0.35, 0.3, 0.25),
+            size.x,
+        );
+        w.text(
+            kind,
+            Vec2::new(0.0, -46.0 * s),
+            20.0 * s,
+            INK,
+            size.x - 30.0 * s,
+        );
+    }
+    w
+}
+
+pub fn kind_key(k: Kind) -> &'static str {
+    match k {
+        Kind::Information => "wanning-kind-information",
+        Kind::Defence => "wanning-kind-defence",
+        Kind::Attack => "wanning-kind-attack",
+        Kind::AllRound => "wanning-kind-allround",
+        Kind::Drawn => "wanning-kind-drawn",
+    }
+}
+
+/// What the layout places, and where the viewer's plate is (settlement
+/// chips grow from it).
+pub struct Layout {
+    pub wants: Vec<Want>,
+}
+
+/// Lays the view out in `r`.
+pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout {
+    let mut wants = Vec::new();
+    let narrow = r.width() < 600.0;
+    let lang = i18n.lang;
+    let mut board = Want::new(Key::Board, Img::Board, r.size(), r.center(), 0.0);
+    board.tint = Color::srgb(0.9, 0.9, 0.9);
+    wants.push(board);
+    // The viewer's cards and status: a column at the left of a wide
+    // table, a strip along the bottom of a narrow one.
+    let mine = view.level.is_some() && view.host.is_none();
+    let wide = !narrow && r.width() > r.height() * 1.25;
+    let mut area = r;
+    if mine {
+        let card_h = if wide {
+            ((r.height() - 18.0) / 2.0).clamp(96.0, 256.0)
+        } else {
+            (r.height() * 0.28).clamp(96.0, 256.0)
+        };
+        let card = CARD * (card_h / CARD.y);
+        let gap = 6.0;
+        let (animal_at, instinct_at) = if wide {
+            let x = r.min.x + 8.0 + card.x / 2.0;
+            let y = r.max.y - 6.0 - card.y / 2.0;
+            (Vec2::new(x, y), Vec2::new(x, y - card.y - gap))
+        } else {
+            let y = r.min.y + 6.0 + card.y / 2.0;
+            let x = r.min.x + 8.0 + card.x / 2.0;
+            (Vec2::new(x, y), Vec2::new(x + card.x + gap, y))
+        };
+        if let (Some(animal), Some(level)) = (view.animal, view.level) {
+            let mut w = Want::new(Key::MyAnimal, Img::Animal(animal), card, animal_at, 40.0);
+            let s = card.x / CARD.x;
+            w.text(
+                animal_name(animal, lang),
+                Vec2::new(0.0, -card.y / 2.0 + 44.0 * s),
+                (20.0 * s).max(9.0),
+                CREAM,
+                card.x - 12.0,
+            );
+            w.text(
+                i18n.ta("wanning-level", &[("level", level.into())]),
+                Vec2::new(0.0, -card.y / 2.0 + 22.0 * s),
+                (14.0 * s).max(8.0),
+                colour(theme::ACCENT),
+                card.x - 12.0,
+            );
+            wants.push(w);
+        }
+        wants.push(match view.instinct {
+            Some(id) => instinct_card(Key::MyInstinct, id, card, instinct_at, 40.0, true, i18n),
+            None => Want::new(Key::MyInstinct, Img::Back, card, instinct_at, 40.0),
+        });
+        // Shields, scarecrows and HP, then the last settlement's chips, in
+        // the seed's order, flowing in the room beside the cards.
+        let mut chips: Vec<(Key, Img, String, Option<u8>)> = vec![(
+            Key::Status(0),
+            Img::Shield,
+            i18n.ta("wanning-shields", &[("n", view.shields.into())]),
+            None,
+        )];
+        if view.scarecrows > 0 {
+            chips.push((
+                Key::Status(1),
+                Img::Scarecrow,
+                i18n.ta("wanning-scarecrows", &[("n", view.scarecrows.into())]),
+                None,
+            ));
+        }
+        if let Some(hp) = view.hp {
+            chips.push((
+                Key::Status(2),
+                if hp > 0 { Img::Heart } else { Img::Skull },
+                i18n.ta("wanning-your-hp", &[("hp", hp.max(0).into())]),
+                None,
+            ));
+        }
+        if let Some(s) = &view.settled {
+            for (k, (img, label)) in settlement_steps(s, i18n).into_iter().enumerate() {
+                chips.push((Key::Step(k as u8), img, label, Some(k as u8)));
+            }
+        }
+        let chip = if narrow { 30.0 } else { 40.0 };
+        let pitch = Vec2::new(chip + 44.0, chip + 24.0);
+        let (left, right, top) = if wide {
+            let left = r.min.x + card.x + 16.0;
+            (left, left + pitch.x * 2.0, r.max.y - 8.0)
+        } else {
+            let left = instinct_at.x + card.x / 2.0 + gap;
+            (left, r.max.x - 4.0, instinct_at.y + card.y / 2.0)
+        };
+        let per_row = (((right - left) / pitch.x) as usize).max(1);
+        for (k, (key, img, label, step)) in chips.into_iter().enumerate() {
+            let at = Vec2::new(
+                left + pitch.x * ((k % per_row) as f32 + 0.5),
+                top - chip / 2.0 - 2.0 - pitch.y * (k / per_row) as f32,
+            );
+            let size = if step.is_some() { chip * 0.8 } else { chip };
+            let mut p = Want::new(key, img, Vec2::splat(size), at, 42.0);
+            p.text(
+                label,
+                Vec2::new(0.0, -chip / 2.0 - 8.0),
+                11.0,
+                CREAM,
+                pitch.x - 4.0,
+            );
+            p.step = step;
+            wants.push(p);
+        }
+        area = if wide {
+            Rect::from_corners(Vec2::new(right + 4.0, r.min.y), r.max)
+        } else {
+            Rect::from_corners(Vec2::new(r.min.x, r.min.y + card.y + 12.0), r.max)
+        };
+    }
+    let setup = matches!(view.phase, WanningPhase::Ban | WanningPhase::Pick)
+        && view.me.is_some()
+        && view.instinct.is_none();
+    if setup {
+        choices(view, marks, i18n, area, &mut wants);
+    } else {
+        seats(view, marks, i18n, area, &mut wants);
+    }
+    Layout { wants }
+}
+
+/// The instinct cards of the ban and the pick, in the seed's order: the
+/// banned struck out; the chosen raised in the accent colour.
+fn choices(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut Vec<Want>) {
+    let ids: Vec<InstinctId> = data()
+        .instincts
+        .iter()
+        .map(|i| i.id)
+        .filter(|id| !(view.phase == WanningPhase::Ban && *id == InstinctId::Foresight))
+        .collect();
+    let n = ids.len();
+    let (w, h) = (area.width() - 12.0, area.height() - 12.0);
+    // The most columns whose cards still fit the height.
+    let mut best = (1usize, 0.0f32);
+    for cols in 1..=n {
+        let rows = n.div_ceil(cols);
+        let cw = (w / cols as f32 - 6.0).min((h / rows as f32 - 6.0) * CARD.x / CARD.y);
+        if cw > best.1 {
+            best = (cols, cw);
+        }
+    }
+    let (cols, cw) = best;
+    let size = Vec2::new(cw, cw * CARD.y / CARD.x);
+    let rows = n.div_ceil(cols);
+    let total = Vec2::new(cols as f32 * (size.x + 6.0), rows as f32 * (size.y + 6.0));
+    let top_left = area.center() + Vec2::new(-total.x / 2.0, total.y / 2.0);
+    for (k, id) in ids.into_iter().enumerate() {
+        let (row, col) = (k / cols, k % cols);
+        let at = top_left
+            + Vec2::new(
+                col as f32 * (size.x + 6.0) + size.x / 2.0 + 3.0,
+                -(row as f32 * (size.y + 6.0) + size.y / 2.0 + 3.0),
+            );
+        let mut c = instinct_card(
+            Key::Choice(id),
+            id,
+            size,
+            at,
+            20.0 + k as f32 * 0.1,
+            false,
+            i18n,
+        );
+        let banned = view.banned.contains(&id);
+        if banned {
+            c.tint = Color::srgb(0.45, 0.45, 0.45);
+            c.text("✗", Vec2::ZERO, size.y * 0.6, colour(theme::BAD), size.x);
+        } else {
+            c.pick = Some(Pick::Instinct(id));
+        }
+        if marks.chosen.contains(&id) {
+            c.parts.insert(
+                0,
+                Part::Sprite {
+                    img: Img::Frame(data().instinct(id).kind),
+                    at: Vec2::ZERO,
+                    size: size + Vec2::splat(10.0),
+                    tint: colour(theme::ACCENT),
+                },
+            );
+            c.at.translation.y += 6.0;
+        }
+        wants.push(c);
+    }
+}
+
+/// The seats' plates round the board.
+fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut Vec<Want>) {
+    let narrow = area.width() < 600.0;
+    let n = view.seats.len();
+    let scale = if narrow {
+        (area.width() / 3.2 / PLATE.x).clamp(0.42, 0.62)
+    } else {
+        (area.height() / 4.6 / PLATE.y).clamp(0.6, 1.0)
+    };
+    let plate = PLATE * scale;
+    let c = area.center();
+    let rx = (area.width() / 2.0 - plate.x / 2.0 - 6.0).max(10.0);
+    let ry = (area.height() / 2.0 - plate.y / 2.0 - 14.0).max(10.0);
+    let host = view.host.as_deref();
+    for (seat, at) in seat_spots(view, c, rx, ry) {
+        let p = &view.seats[seat.index()];
+        let mut w = Want::new(Key::Seat(seat), Img::Seat, plate, at, 10.0);
+        let me = view.me == Some(seat);
+        w.tint = if p.dead {
+            DEAD_GREY
+        } else if me {
+            Color::srgb(1.0, 0.93, 0.78)
+        } else {
+            Color::srgb(0.93, 0.93, 0.9)
+        };
+        let mark = marks.seats.iter().find(|(s, _)| *s == seat);
+        if let Some((_, role)) = mark {
+            w.parts.push(Part::Sprite {
+                img: Img::Seat,
+                at: Vec2::ZERO,
+                size: plate + Vec2::splat(10.0),
+                tint: colour(theme::ACCENT),
+            });
+            w.text(
+                role.clone(),
+                Vec2::new(0.0, -plate.y / 2.0 - 9.0),
+                12.0,
+                colour(theme::ACCENT),
+                plate.x + 40.0,
+            );
+        }
+        let name = if me {
+            format!("{} ({})", p.name, i18n.t("wanning-you"))
+        } else {
+            p.name.clone()
+        };
+        w.parts.push(Part::Text {
+            text: name,
+            at: Vec2::new(0.0, plate.y * 0.24),
+            size: (20.0 * scale).max(10.0),
+            colour: INK,
+            width: plate.x - 10.0,
+            typed: true,
+        });
+        let icon = 30.0 * scale;
+        if p.dead {
+            w.icon(
+                Img::Skull,
+                Vec2::new(-plate.x * 0.22, -plate.y * 0.14),
+                icon,
+            );
+        } else {
+            w.icon(
+                Img::Heart,
+                Vec2::new(-plate.x * 0.22, -plate.y * 0.14),
+                icon,
+            );
+        }
+        let hp_text = match host.and_then(|h| h.seats.get(seat.index())) {
+            Some(h) if h.hp != h.announced => format!("{} ({})", h.announced.max(0), h.hp),
+            _ => p.hp.to_string(),
+        };
+        w.text(
+            hp_text,
+            Vec2::new(plate.x * 0.02, -plate.y * 0.14),
+            (24.0 * scale).max(11.0),
+            INK,
+            plate.x * 0.4,
+        );
+        if !p.done && !p.dead && view.phase != WanningPhase::GameOver {
+            w.text(
+                "…",
+                Vec2::new(plate.x * 0.34, -plate.y * 0.14),
+                (24.0 * scale).max(11.0),
+                colour(theme::MUTED),
+                30.0,
+            );
+        } else if !p.dead && view.phase != WanningPhase::GameOver {
+            w.text(
+                "✓",
+                Vec2::new(plate.x * 0.34, -plate.y * 0.14),
+                (24.0 * scale).max(11.0),
+                colour(theme::GOOD),
+                30.0,
+            );
+        }
+        // The host seat reads every secret on the plate.
+        if let Some(h) = host.and_then(|h| h.seats.get(seat.index())) {
+            let instinct = h
+                .instinct
+                .map(|i| data().instinct(i).name.get(i18n.lang).to_string())
+                .unwrap_or_else(|| "—".into());
+            w.text(
+                format!(
+                    "L{} {} · {} · {}",
+                    h.level,
+                    animal_name(h.animal, i18n.lang),
+                    instinct,
+                    i18n.ta("wanning-shields", &[("n", h.shields.into())])
+                ),
+                Vec2::new(0.0, -plate.y / 2.0 - 10.0),
+                11.0,
+                CREAM,
+                plate.x + 60.0,
+            );
+        }
+        if marks.unread.contains(&seat) {
+            w.icon(
+                Img::Talk,
+                Vec2::new(plate.x / 2.0 - 4.0, plate.y / 2.0 - 4.0),
+                28.0 * scale,
+            );
+        }
+        if marks.tappable.contains(&seat) {
+            w.pick = Some(Pick::Seat(seat));
+        }
+        wants.push(w);
+    }
+    // The middle: what the table is waiting for.
+    let mut caption = Want::new(Key::Caption(0), Img::None, Vec2::ZERO, c, 30.0);
+    let text = match view.phase {
+        WanningPhase::Peek => i18n.t("wanning-scene-peek"),
+        WanningPhase::Orders => i18n.ta("wanning-scene-round", &[("round", view.round.into())]),
+        WanningPhase::GameOver => match view.winner {
+            Some(level) => i18n.ta("wanning-level-wins", &[("level", level.into())]),
+            None => i18n.t("wanning-phase-over"),
+        },
+        _ => i18n.t("wanning-scene-setup"),
+    };
+    caption.text(
+        text,
+        Vec2::ZERO,
+        if narrow { 16.0 } else { 22.0 },
+        CREAM,
+        rx * 1.2,
+    );
+    if view.phase == WanningPhase::Orders {
+        let waiting = view.seats.iter().filter(|p| !p.done && !p.dead).count();
+        caption.text(
+            i18n.ta("wanning-waiting-for", &[("n", waiting.into())]),
+            Vec2::new(0.0, -24.0),
+            13.0,
+            CREAM,
+            rx * 1.2,
+        );
+    }
+    wants.push(caption);
+    let _ = n;
+}
+
+/// The viewer's last settlement as chips, in the seed's order: damage
+/// that reached it, shields that soaked it, true damage, the lock, the
+/// special skills, and the HP it ended with. Amounts only.
+pub fn settlement_steps(
+    s: &foodweb_rules::wanning::view::Settled,
+    i18n: &I18n,
+) -> Vec<(Img, String)> {
+    let mut steps = Vec::new();
+    if s.damage > 0 {
+        steps.push((
+            Img::Claw,
+            i18n.ta("wanning-step-damage", &[("n", s.damage.into())]),
+        ));
+    }
+    if s.soaked > 0 {
+        steps.push((
+            Img::Shield,
+            i18n.ta("wanning-step-soaked", &[("n", s.soaked.into())]),
+        ));
+    }
+    if s.true_damage > 0 {
+        steps.push((
+            Img::Claw,
+            i18n.ta("wanning-step-true", &[("n", s.true_damage.into())]),
+        ));
+    }
+    if s.lock > 0 {
+        steps.push((
+            Img::Lock,
+            i18n.ta("wanning-step-lock", &[("n", s.lock.into())]),
+        ));
+    }
+    if s.special != 0 || s.special_shields != 0 {
+        steps.push((
+            Img::Eye,
+            i18n.ta(
+                "wanning-step-special",
+                &[
+                    ("hp", s.special.into()),
+                    ("shields", s.special_shields.into()),
+                ],
+            ),
+        ));
+    }
+    steps.push((
+        if s.end_hp > 0 { Img::Heart } else { Img::Skull },
+        i18n.ta("wanning-step-end", &[("hp", s.end_hp.into())]),
+    ));
+    steps
+}
+
+/// Chinese breaks between any two characters; English between words.
+fn line_break(lang: Lang) -> LineBreak {
+    match lang {
+        Lang::Zh => LineBreak::AnyCharacter,
+        Lang::En => LineBreak::WordBoundary,
+    }
+}
+
+fn spawn_want(
+    commands: &mut Commands,
+    art: &WanningArt,
+    fonts: &(Handle<Font>, Handle<Font>),
+    lang: Lang,
+    want: &Want,
+) -> Entity {
+    let mut e = commands.spawn((
+        SceneItem,
+        Piece {
+            key: want.key,
+            look: want.look(),
+        },
+        want.at,
+        Home(want.at),
+        Visibility::default(),
+    ));
+    if let Some(image) = art.image(want.img) {
+        let mut sprite = Sprite::from_image(image);
+        sprite.custom_size = Some(want.size);
+        sprite.color = want.tint;
+        e.insert(sprite);
+    }
+    match want.pick {
+        Some(p) => {
+            e.insert((
+                p,
+                Lift {
+                    on: false,
+                    rise: if matches!(p, Pick::Seat(_)) { 0.0 } else { 8.0 },
+                    zoom: if matches!(p, Pick::Seat(_)) {
+                        1.04
+                    } else {
+                        1.5
+                    },
+                },
+            ))
+            .observe(super::lift_on)
+            .observe(super::lift_off)
+            .observe(tap);
+        }
+        None => {
+            e.insert(Pickable::IGNORE);
+        }
+    }
+    e.with_children(|c| {
+        for (k, part) in want.parts.iter().enumerate() {
+            match part {
+                Part::Text {
+                    text,
+                    at,
+                    size,
+                    colour,
+                    width,
+                    typed,
+                } => {
+                    let font = if *typed { &fonts.1 } else { &fonts.0 };
+                    c.spawn((
+                        Text2d::new(text.clone()),
+                        TextFont::from(font.clone()).with_font_size(size.max(1.0)),
+                        TextColor(*colour),
+                        TextLayout::new(Justify::Center, line_break(lang)),
+                        TextBounds::new_horizontal(width.max(4.0)),
+                        Anchor::CENTER,
+                        Transform::from_translation(at.extend(0.3 + k as f32 * 0.01)),
+                        Pickable::IGNORE,
+                    ));
+                }
+                Part::Sprite {
+                    img,
+                    at,
+                    size,
+                    tint,
+                } => {
+                    if let Some(image) = art.image(*img) {
+                        let mut sprite = Sprite::from_image(image);
+                        sprite.custom_size = Some(*size);
+                        sprite.color = *tint;
+                        // An outline goes under its piece, an icon over it.
+                        let z = if *at == Vec2::ZERO { -0.5 } else { 0.2 };
+                        c.spawn((
+                            sprite,
+                            Transform::from_translation(at.extend(z)),
+                            Pickable::IGNORE,
+                        ));
+                    }
+                }
+            }
+        }
+    });
+    e.id()
+}
+
+/// What the scene was last built from.
+#[derive(Resource, Default)]
+struct Built {
+    revision: u64,
+    rect: Option<Rect>,
+    lang: Option<Lang>,
+    marks: Marks,
+    typed_font: bool,
+    /// The settlement whose chips show.
+    settled: Option<u8>,
+}
+
+/// The view's newest layout, moved into place.
+#[allow(clippy::too_many_arguments)]
+fn sync(
+    mut commands: Commands,
+    model: Res<ClientModel>,
+    rect: Res<SceneRect>,
+    ui: Res<WanningUi>,
+    i18n: Res<I18n>,
+    settings: Res<UserSettings>,
+    art: Option<Res<WanningArt>>,
+    fonts: super::SceneFonts,
+    time: Res<Time<Real>>,
+    mut built: ResMut<Built>,
+    mut settling: ResMut<Settling>,
+    pieces: Query<(Entity, &Piece, &Transform, Has<Motion>)>,
+) {
+    let (Some(view), Some(art), Some(r)) = (model.wanning_view(), art, rect.0) else {
+        return;
+    };
+    let marks = ui.marks(view, &i18n);
+    let typed_ready = fonts.typed_ready();
+    let new_update = built.revision != model.revision;
+    let moved = built.rect != Some(r) || built.lang != Some(i18n.lang);
+    if !new_update && !moved && built.marks == marks && built.typed_font == typed_ready {
+        return;
+    }
+    let first = built.rect.is_none();
+    let secs = if first || moved {
+        0.0
+    } else {
+        motion_secs(&settings)
+    };
+    let now = time.elapsed_secs();
+    if new_update {
+        for (e, .., moving) in &pieces {
+            if moving {
+                commands.entity(e).remove::<Motion>();
+            }
+        }
+        settling.update_at = Some(now);
+    }
+    let fonts = (fonts.ui(), fonts.typed());
+    let Layout { wants } = layout(view, &marks, &i18n, r);
+    let relabel = built.lang.is_some_and(|l| l != i18n.lang) || built.typed_font != typed_ready;
+    // A new settlement's chips grow in one after another.
+    let settled = view.settled.as_ref().map(|s| s.round);
+    let play_out = secs > 0.0 && settled.is_some() && settled != built.settled;
+    let my_plate = wants
+        .iter()
+        .find(|w| view.me.is_some_and(|m| w.key == Key::Seat(m)))
+        .map(|w| w.at);
+    let mut current: HashMap<Key, (Entity, String, Transform)> = HashMap::new();
+    for (e, piece, t, _) in &pieces {
+        current.insert(piece.key, (e, piece.look.clone(), *t));
+    }
+    let mut kept = Vec::new();
+    for want in &wants {
+        kept.push(want.key);
+        let old = current.get(&want.key);
+        match old {
+            Some((e, look, t))
+                if *look == want.look() && !relabel && !(play_out && want.step.is_some()) =>
+            {
+                commands.entity(*e).insert(Home(want.at));
+                if secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
+                    commands
+                        .entity(*e)
+                        .insert(Motion::from(*t, now, 0.0, secs).1);
+                }
+            }
+            _ => {
+                if let Some((e, ..)) = old {
+                    commands.entity(*e).despawn();
+                }
+                let e = spawn_want(&mut commands, &art, &fonts, i18n.lang, want);
+                let from = match (old, want.step) {
+                    // A settlement chip: from nothing at the viewer's plate.
+                    (_, Some(k)) if play_out => Some((
+                        my_plate.unwrap_or(want.at).with_scale(Vec3::splat(0.05)),
+                        k as f32 * STEP_SECS * settings.motion.factor(),
+                    )),
+                    (Some((_, _, t)), _) => Some((*t, 0.0)),
+                    _ => None,
+                };
+                if let Some((from, delay)) = from
+                    && secs > 0.0
+                    && from != want.at
+                {
+                    commands
+                        .entity(e)
+                        .insert(Motion::from(from, now, delay, secs));
+                }
+            }
+        }
+    }
+    for (key, (e, ..)) in &current {
+        if !kept.contains(key) {
+            commands.entity(*e).despawn();
+        }
+    }
+    built.revision = model.revision;
+    built.rect = Some(r);
+    built.lang = Some(i18n.lang);
+    built.marks = marks;
+    built.typed_font = typed_ready;
+    built.settled = settled;
+}
+
+/// A tap on a plate or a card: the screen reads it.
+fn tap(
+    ev: On<Pointer<Click>>,
+    picks: Query<&Pick>,
+    mut ui: ResMut<WanningUi>,
+    on_ui: Res<PointerOnUi>,
+) {
+    if on_ui.0 {
+        return;
+    }
+    if let Ok(pick) = picks.get(ev.entity) {
+        ui.tapped = Some(*pick);
+    }
+}
+
+fn forget(mut commands: Commands) {
+    commands.insert_resource(Built::default());
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Built>()
+        .add_systems(
+            Update,
+            sync.before(super::animate).run_if(in_state(Screen::Table)),
+        )
+        .add_systems(OnExit(Screen::Table), forget);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foodweb_rules::table::{Table, TableConfig};
+    use foodweb_rules::wanning::WanningGame;
+
+    fn table(seats: usize) -> Table<WanningGame> {
+        Table::<WanningGame>::new(TableConfig::new(7, seats)).expect("a table")
+    }
+
+    fn i18n() -> I18n {
+        let mut i = I18n::default();
+        i.lang = Lang::En;
+        i
+    }
+
+    /// Every seat has a plate, and every plate lies inside the table's
+    /// area, on a phone and on a big screen, at 4 and at 10 players.
+    #[test]
+    fn every_plate_is_on_the_table() {
+        for seats in [4, 10] {
+            let t = table(seats);
+            let view = t.view(SeatId(0));
+            for r in [
+                Rect::from_corners(Vec2::new(-195.0, -230.0), Vec2::new(195.0, 330.0)),
+                Rect::from_corners(Vec2::new(-760.0, -380.0), Vec2::new(960.0, 420.0)),
+            ] {
+                let l = layout(&view, &Marks::default(), &i18n(), r);
+                let plates: Vec<&Want> = l
+                    .wants
+                    .iter()
+                    .filter(|w| matches!(w.key, Key::Seat(_)))
+                    .collect();
+                // In the ban the cards take the board; the seats come after.
+                if view.phase == WanningPhase::Ban {
+                    assert!(plates.is_empty());
+                    continue;
+                }
+                assert_eq!(plates.len(), seats);
+                for p in plates {
+                    let at = p.at.translation.truncate();
+                    assert!(r.contains(at), "{at} outside {r:?}");
+                }
+            }
+        }
+    }
+
+    /// 「玩家只能得知自己的等級」: a player's own animal card is on the
+    /// table, and no other seat's plate names a level or an animal.
+    #[test]
+    fn the_scene_shows_only_my_own_animal() {
+        let mut t = table(6);
+        // Past the ban and the pick, so the plates show.
+        for _ in 0..3 {
+            t.advance_to(t.now_ms() + 3_600_000);
+        }
+        let view = t.view(SeatId(1));
+        assert!(view.phase != WanningPhase::Ban && view.phase != WanningPhase::Pick);
+        let r = Rect::from_corners(Vec2::new(-600.0, -350.0), Vec2::new(600.0, 350.0));
+        let l = layout(&view, &Marks::default(), &i18n(), r);
+        assert!(l.wants.iter().any(|w| w.key == Key::MyAnimal));
+        let animals: Vec<String> = data().animals.iter().map(|a| a.name.en.clone()).collect();
+        let mut plates = 0;
+        for w in &l.wants {
+            let Key::Seat(s) = w.key else { continue };
+            plates += 1;
+            for p in &w.parts {
+                if let Part::Text { text, .. } = p {
+                    assert!(
+                        !(1..=4).any(|l| text.contains(&format!("L{l} "))),
+                        "seat {s} shows a level: {text}"
+                    );
+                    assert!(
+                        !animals.iter().any(|a| text.contains(a.as_str())),
+                        "seat {s} shows an animal: {text}"
+                    );
+                }
+            }
+        }
+        assert_eq!(plates, 6);
+    }
+}

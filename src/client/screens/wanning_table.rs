@@ -1,0 +1,1352 @@
+//! The Wanning Beast Chess table screen, from the seat's view only: egui
+//! draws the top bar, the notebook (what sensing, peeks and 預知 told you,
+//! and your settlements), the private talk, the log, the orders being
+//! written and the dialogs; the board, the plates and your cards are the
+//! scene of `scene::wanning` in the rest of the window. The host seat gets
+//! every seat's secrets and the table's pace instead of orders.
+
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, Align2};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use foodweb_netcode::games::AnyAction;
+use foodweb_netcode::messages::{ClientMsg, Pace};
+use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::state::{Compare, Learned, LuckDraw, TalkLine};
+use foodweb_rules::wanning::view::Settled;
+use foodweb_rules::wanning::{
+    self, Form, Guess, InstinctId, InstinctUse, Plan, WanningAction, WanningPhase, WanningView,
+    data,
+};
+
+use crate::client::net::{SeatSide, send};
+use crate::client::scene;
+use crate::client::scene::wanning::{Marks, Pick, WanningArt, kind_key, settlement_steps};
+use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
+use crate::client::{I18n, Screen, theme, widgets};
+
+/// Which of the orders a tap on a plate fills.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Slot {
+    #[default]
+    Target,
+    Second,
+    Slaughter,
+    Instinct,
+    MarkB,
+    ForeseeA,
+    ForeseeB,
+    Guard,
+}
+
+/// The orders being written (sent at once with "Give orders").
+#[derive(Clone, Debug, Default)]
+pub struct Draft {
+    /// The round they are for: a new round starts a new draft.
+    round: u8,
+    pub(crate) target: Option<SeatId>,
+    second: Option<SeatId>,
+    slaughter: Option<SeatId>,
+    use_instinct: bool,
+    itarget: Option<SeatId>,
+    mark_b: Option<SeatId>,
+    /// 趨吉避兇: 兇 (a ward on `itarget`) rather than 吉.
+    omen_ill: bool,
+    curse: Option<u8>,
+    wisdom: Option<Guess>,
+    fool: Option<(Vec<u8>, Vec<Form>)>,
+    foresee: (Option<SeatId>, Option<SeatId>),
+    guard: Option<SeatId>,
+    guard_level: u8,
+    pub(crate) peek: Option<SeatId>,
+}
+
+/// A wisdom (or 大智若愚) guess being written: a level for every seat, and
+/// forms.
+#[derive(Clone, Debug)]
+struct GuessDraft {
+    fool: bool,
+    levels: Vec<u8>,
+    forms: Vec<Option<Form>>,
+}
+
+/// Which part of the side panel shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Side {
+    #[default]
+    Notebook,
+    Talk,
+    Log,
+}
+
+/// What the player is doing at the table.
+#[derive(Resource, Default)]
+pub struct WanningUi {
+    /// A plate or a card tapped in the scene, for the screen to read.
+    pub(crate) tapped: Option<Pick>,
+    pub(crate) bans: Vec<InstinctId>,
+    pub(crate) pick: Option<InstinctId>,
+    pub(crate) slot: Slot,
+    pub(crate) draft: Draft,
+    guess: Option<GuessDraft>,
+    pub(crate) side: Side,
+    pub(crate) talk_with: Option<SeatId>,
+    talk_text: String,
+    /// Lines of each conversation read.
+    read: HashMap<SeatId, usize>,
+    show_rules: bool,
+    tab: widgets::TableTab,
+    refusals: Refusals,
+    controls_height: f32,
+}
+
+/// How an instinct is used in a round's orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Use {
+    /// Not in the orders: automatic, its own action, or spent at the pick.
+    Never,
+    Plain,
+    OnPlayer,
+    TwoPlayers,
+    Guess,
+    Omens,
+}
+
+fn how_used(id: InstinctId) -> Use {
+    use InstinctId::*;
+    match id {
+        Rage | Bloodlust | EarlyBird | Foresight | Vigilance => Use::Never,
+        Sturdy | Poison | Balance | Diva | Independence | LastStand | Survive | Mercy => Use::Plain,
+        Alliance | Bluff | Beast | Ruins | Luck | Grudge | Pair | Stand => Use::OnPlayer,
+        Spokesman => Use::TwoPlayers,
+        FoolWise => Use::Guess,
+        Omens => Use::Omens,
+    }
+}
+
+fn name(view: &WanningView, seat: SeatId) -> String {
+    view.seats
+        .get(seat.index())
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| format!("{seat}"))
+}
+
+fn instinct_name(id: InstinctId, i18n: &I18n) -> String {
+    data().instinct(id).name.get(i18n.lang).to_string()
+}
+
+fn phase_text(view: &WanningView, i18n: &I18n) -> String {
+    i18n.t(match view.phase {
+        WanningPhase::Idle => "wanning-phase-idle",
+        WanningPhase::Ban => "wanning-phase-ban",
+        WanningPhase::Pick => "wanning-phase-pick",
+        WanningPhase::Peek => "wanning-phase-peek",
+        WanningPhase::Orders => "wanning-phase-orders",
+        WanningPhase::GameOver => "wanning-phase-over",
+    })
+}
+
+impl WanningUi {
+    /// The seats and cards the scene marks, from what is being written.
+    pub fn marks(&self, view: &WanningView, i18n: &I18n) -> Marks {
+        let mut m = Marks::default();
+        match view.phase {
+            WanningPhase::Ban => m.chosen = self.bans.clone(),
+            WanningPhase::Pick => m.chosen = self.pick.into_iter().collect(),
+            _ => {}
+        }
+        let d = &self.draft;
+        let mut role = |s: Option<SeatId>, key: &str| {
+            if let Some(s) = s {
+                let text = i18n.t(key);
+                match m.seats.iter_mut().find(|(x, _)| *x == s) {
+                    Some((_, t)) => {
+                        t.push_str(" · ");
+                        t.push_str(&text);
+                    }
+                    None => m.seats.push((s, text)),
+                }
+            }
+        };
+        let sensing = view.level == Some(1);
+        if view.phase == WanningPhase::Orders && view.orders.is_none() {
+            role(
+                d.target,
+                if sensing {
+                    "wanning-role-sense"
+                } else {
+                    "wanning-role-attack"
+                },
+            );
+            role(d.second, "wanning-role-second");
+            role(d.slaughter, "wanning-role-slaughter");
+            if d.use_instinct {
+                role(d.itarget, "wanning-role-instinct");
+                role(d.mark_b, "wanning-role-instinct");
+            }
+        }
+        role(d.foresee.0, "wanning-role-foresee");
+        role(d.foresee.1, "wanning-role-foresee");
+        role(d.guard, "wanning-role-guard");
+        if view.phase == WanningPhase::Peek {
+            role(d.peek, "wanning-role-peek");
+        }
+        if let Some(me) = view.me
+            && view.host.is_none()
+        {
+            m.tappable = view.seats.iter().map(|p| p.seat).collect();
+            let mut count: HashMap<SeatId, usize> = HashMap::new();
+            for l in &view.talk {
+                *count.entry(other(l, me)).or_default() += 1;
+            }
+            m.unread = count
+                .into_iter()
+                .filter(|(s, c)| *c > self.read.get(s).copied().unwrap_or(0))
+                .map(|(s, _)| s)
+                .collect();
+            m.unread.sort();
+        }
+        m
+    }
+
+    /// A tap in the scene: a card chosen for the ban or the pick, or a
+    /// plate put in the slot being filled (which then moves on).
+    fn take_tap(&mut self, view: &WanningView) {
+        let Some(pick) = self.tapped.take() else {
+            return;
+        };
+        match pick {
+            Pick::Instinct(id) => match view.phase {
+                WanningPhase::Ban => {
+                    if let Some(k) = self.bans.iter().position(|b| *b == id) {
+                        self.bans.remove(k);
+                    } else if self.bans.len() < 2 {
+                        self.bans.push(id);
+                    }
+                }
+                WanningPhase::Pick => self.pick = Some(id),
+                _ => {}
+            },
+            Pick::Seat(s) => {
+                let d = &mut self.draft;
+                if view.phase == WanningPhase::Peek {
+                    d.peek = (Some(s) != view.me).then_some(s);
+                    return;
+                }
+                let slot = match self.slot {
+                    Slot::Target => &mut d.target,
+                    Slot::Second => &mut d.second,
+                    Slot::Slaughter => &mut d.slaughter,
+                    Slot::Instinct => {
+                        d.use_instinct = true;
+                        &mut d.itarget
+                    }
+                    Slot::MarkB => &mut d.mark_b,
+                    Slot::ForeseeA => &mut d.foresee.0,
+                    Slot::ForeseeB => &mut d.foresee.1,
+                    Slot::Guard => &mut d.guard,
+                };
+                *slot = if *slot == Some(s) { None } else { Some(s) };
+                self.slot = match self.slot {
+                    Slot::ForeseeA => Slot::ForeseeB,
+                    Slot::Instinct if how_used_of(view) == Some(Use::TwoPlayers) => Slot::MarkB,
+                    other => other,
+                };
+            }
+        }
+    }
+}
+
+fn how_used_of(view: &WanningView) -> Option<Use> {
+    view.instinct.map(how_used)
+}
+
+/// The instinct use the draft asks for, if any.
+fn instinct_use(view: &WanningView, d: &Draft) -> Option<InstinctUse> {
+    let id = view.instinct?;
+    let use_it = d.use_instinct || id == InstinctId::Omens;
+    if !use_it {
+        return None;
+    }
+    let t = d.itarget;
+    Some(match id {
+        InstinctId::Sturdy => InstinctUse::Sturdy,
+        InstinctId::Poison => InstinctUse::Poison,
+        InstinctId::Balance => InstinctUse::Balance,
+        InstinctId::Diva => InstinctUse::Diva,
+        InstinctId::Independence => InstinctUse::Independence,
+        InstinctId::LastStand => InstinctUse::LastStand,
+        InstinctId::Survive => InstinctUse::Survive,
+        InstinctId::Mercy => InstinctUse::Mercy,
+        InstinctId::Alliance => InstinctUse::Alliance { target: t? },
+        InstinctId::Bluff => InstinctUse::Bluff { target: t? },
+        InstinctId::Beast => InstinctUse::Beast { target: t? },
+        InstinctId::Ruins => InstinctUse::Ruins { target: t? },
+        InstinctId::Luck => InstinctUse::Luck { target: t? },
+        InstinctId::Grudge => InstinctUse::Grudge { target: t? },
+        InstinctId::Pair => InstinctUse::Pair { target: t? },
+        InstinctId::Stand => InstinctUse::Stand { target: t? },
+        InstinctId::Spokesman => InstinctUse::Mark {
+            a: t?,
+            b: d.mark_b?,
+        },
+        InstinctId::FoolWise => {
+            let (levels, forms) = d.fool.clone()?;
+            InstinctUse::FoolWise { levels, forms }
+        }
+        InstinctId::Omens => InstinctUse::Omens {
+            ill: if d.omen_ill { t } else { None },
+            curse: d.curse,
+        },
+        InstinctId::Rage
+        | InstinctId::Bloodlust
+        | InstinctId::EarlyBird
+        | InstinctId::Foresight
+        | InstinctId::Vigilance => return None,
+    })
+}
+
+fn plan(view: &WanningView, d: &Draft) -> Plan {
+    Plan {
+        target: d.target,
+        second: d.second,
+        slaughter: d.slaughter,
+        wisdom: d.wisdom.clone(),
+        instinct: instinct_use(view, d),
+    }
+}
+
+/// A slot's button: "Attack: Bo" (tap to fill it from the table), with a
+/// cross to empty it.
+fn slot_button(
+    ui: &mut egui::Ui,
+    state: &mut WanningUi,
+    view: &WanningView,
+    slot: Slot,
+    label: &str,
+    value: Option<SeatId>,
+    i18n: &I18n,
+) {
+    let who = value.map_or_else(|| i18n.t("wanning-tap-a-player"), |s| name(view, s));
+    let active = state.slot == slot;
+    let text = egui::RichText::new(format!("{label}: {who}"));
+    if ui
+        .selectable_label(active, if active { text.strong() } else { text })
+        .clicked()
+    {
+        state.slot = slot;
+    }
+    if value.is_some() && ui.small_button("×").clicked() {
+        let d = &mut state.draft;
+        match slot {
+            Slot::Target => d.target = None,
+            Slot::Second => d.second = None,
+            Slot::Slaughter => d.slaughter = None,
+            Slot::Instinct => d.itarget = None,
+            Slot::MarkB => d.mark_b = None,
+            Slot::ForeseeA => d.foresee.0 = None,
+            Slot::ForeseeB => d.foresee.1 = None,
+            Slot::Guard => d.guard = None,
+        }
+    }
+}
+
+/// What the player can do now; the action to send, if one was chosen.
+fn controls(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+) -> Option<WanningAction> {
+    let me = view.me?;
+    let alive = !view.seats[me.index()].dead;
+    let mut action = None;
+    if !alive && view.phase != WanningPhase::GameOver && !view.guard_owed {
+        ui.label(egui::RichText::new(i18n.t("wanning-you-are-dead")).color(theme::BAD));
+        return None;
+    }
+    let waiting = |ui: &mut egui::Ui| {
+        ui.label(egui::RichText::new(i18n.t("wanning-waiting")).color(theme::MUTED));
+    };
+    match view.phase {
+        WanningPhase::Ban if view.to_act => {
+            ui.label(egui::RichText::new(i18n.t("wanning-ban-help")).color(theme::ACCENT));
+            ui.horizontal_wrapped(|ui| {
+                let names: Vec<String> =
+                    state.bans.iter().map(|b| instinct_name(*b, i18n)).collect();
+                ui.label(if names.is_empty() {
+                    i18n.t("wanning-none-chosen")
+                } else {
+                    names.join("、")
+                });
+                let key = if state.bans.is_empty() {
+                    "wanning-ban-none"
+                } else {
+                    "wanning-ban-these"
+                };
+                if ui
+                    .button(egui::RichText::new(i18n.t(key)).strong())
+                    .clicked()
+                {
+                    action = Some(WanningAction::Ban {
+                        instincts: state.bans.clone(),
+                    });
+                }
+            });
+        }
+        WanningPhase::Pick if view.to_act => {
+            ui.label(egui::RichText::new(i18n.t("wanning-pick-help")).color(theme::ACCENT));
+            if let Some(id) = state.pick {
+                let info = data().instinct(id);
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} — {}",
+                        info.name.get(i18n.lang),
+                        info.effect.get(i18n.lang)
+                    ))
+                    .small(),
+                );
+                if ui
+                    .button(
+                        egui::RichText::new(i18n.ta(
+                            "wanning-pick-this",
+                            &[("name", instinct_name(id, i18n).into())],
+                        ))
+                        .strong(),
+                    )
+                    .clicked()
+                {
+                    action = Some(WanningAction::Pick { instinct: id });
+                }
+            }
+        }
+        WanningPhase::Peek if view.to_act => {
+            ui.label(egui::RichText::new(i18n.t("wanning-peek-help")).color(theme::ACCENT));
+            ui.horizontal_wrapped(|ui| {
+                if let Some(t) = state.draft.peek
+                    && ui
+                        .button(
+                            egui::RichText::new(
+                                i18n.ta("wanning-peek-at", &[("name", name(view, t).into())]),
+                            )
+                            .strong(),
+                        )
+                        .clicked()
+                {
+                    action = Some(WanningAction::Peek { target: Some(t) });
+                }
+                if ui.button(i18n.t("wanning-peek-pass")).clicked() {
+                    action = Some(WanningAction::Peek { target: None });
+                }
+            });
+        }
+        WanningPhase::Orders if view.orders.is_some() => {
+            ui.label(egui::RichText::new(i18n.t("wanning-orders-given")).color(theme::GOOD));
+        }
+        WanningPhase::Orders if view.to_act && alive => {
+            action = orders(ui, view, state, i18n);
+        }
+        WanningPhase::GameOver => {}
+        _ => waiting(ui),
+    }
+    if let Some(a) = extras(ui, view, state, i18n) {
+        action = Some(a);
+    }
+    action
+}
+
+/// A round's orders: the action, the level's abilities, the instinct.
+fn orders(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+) -> Option<WanningAction> {
+    let mut action = None;
+    let level = view.level.unwrap_or(1);
+    ui.label(egui::RichText::new(i18n.t("wanning-orders-help")).color(theme::ACCENT));
+    let target = state.draft.target;
+    ui.horizontal_wrapped(|ui| {
+        let key = if level == 1 {
+            "wanning-role-sense"
+        } else {
+            "wanning-role-attack"
+        };
+        slot_button(ui, state, view, Slot::Target, &i18n.t(key), target, i18n);
+        let second = matches!(
+            view.instinct,
+            Some(InstinctId::Rage | InstinctId::LastStand)
+        ) || level == 4;
+        if second && level > 1 {
+            let v = state.draft.second;
+            slot_button(
+                ui,
+                state,
+                view,
+                Slot::Second,
+                &i18n.t("wanning-role-second"),
+                v,
+                i18n,
+            );
+        }
+        if level == 4 && view.slaughters_left > 0 {
+            let v = state.draft.slaughter;
+            let label = i18n.ta(
+                "wanning-slaughter-left",
+                &[("n", view.slaughters_left.into())],
+            );
+            slot_button(ui, state, view, Slot::Slaughter, &label, v, i18n);
+        }
+    });
+    if let Some(id) = view.instinct {
+        let how = how_used(id);
+        ui.horizontal_wrapped(|ui| match how {
+            Use::Never => {}
+            Use::Omens => {
+                ui.label(instinct_name(id, i18n));
+                ui.selectable_value(
+                    &mut state.draft.omen_ill,
+                    false,
+                    i18n.t("wanning-omen-good"),
+                );
+                ui.selectable_value(&mut state.draft.omen_ill, true, i18n.t("wanning-omen-ill"));
+                if state.draft.omen_ill {
+                    let v = state.draft.itarget;
+                    slot_button(
+                        ui,
+                        state,
+                        view,
+                        Slot::Instinct,
+                        &i18n.t("wanning-role-ward"),
+                        v,
+                        i18n,
+                    );
+                }
+                if view.round % 2 == 0 {
+                    ui.label(i18n.t("wanning-curse"));
+                    for l in 1..=4u8 {
+                        let on = state.draft.curse == Some(l);
+                        if ui.selectable_label(on, format!("L{l}")).clicked() {
+                            state.draft.curse = if on { None } else { Some(l) };
+                        }
+                    }
+                }
+            }
+            _ => {
+                ui.checkbox(
+                    &mut state.draft.use_instinct,
+                    i18n.ta("wanning-use", &[("name", instinct_name(id, i18n).into())]),
+                );
+                if state.draft.use_instinct {
+                    match how {
+                        Use::OnPlayer | Use::TwoPlayers => {
+                            let v = state.draft.itarget;
+                            slot_button(
+                                ui,
+                                state,
+                                view,
+                                Slot::Instinct,
+                                &i18n.t("wanning-role-instinct"),
+                                v,
+                                i18n,
+                            );
+                            if how == Use::TwoPlayers {
+                                let v = state.draft.mark_b;
+                                slot_button(
+                                    ui,
+                                    state,
+                                    view,
+                                    Slot::MarkB,
+                                    &i18n.t("wanning-role-instinct"),
+                                    v,
+                                    i18n,
+                                );
+                            }
+                        }
+                        Use::Guess => {
+                            let label = if state.draft.fool.is_some() {
+                                i18n.t("wanning-guess-edit")
+                            } else {
+                                i18n.t("wanning-guess-write")
+                            };
+                            if ui.button(label).clicked() {
+                                state.guess = Some(new_guess(view, true));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        });
+        if let Some(luck) = view.luck {
+            ui.label(
+                egui::RichText::new(i18n.t(match luck {
+                    LuckDraw::Attack => "wanning-luck-attack",
+                    LuckDraw::Guard => "wanning-luck-guard",
+                    LuckDraw::Rest => "wanning-luck-rest",
+                }))
+                .color(theme::ACCENT),
+            );
+        }
+    }
+    if matches!(level, 1 | 2) && !view.wisdom_used {
+        ui.horizontal_wrapped(|ui| {
+            let label = if state.draft.wisdom.is_some() {
+                i18n.t("wanning-wisdom-edit")
+            } else {
+                i18n.t("wanning-wisdom-write")
+            };
+            if ui.button(label).clicked() {
+                state.guess = Some(new_guess(view, false));
+            }
+            if state.draft.wisdom.is_some() && ui.small_button("×").clicked() {
+                state.draft.wisdom = None;
+            }
+        });
+    }
+    if ui
+        .button(
+            egui::RichText::new(i18n.t("wanning-give-orders"))
+                .strong()
+                .size(18.0),
+        )
+        .clicked()
+    {
+        action = Some(WanningAction::Orders(plan(view, &state.draft)));
+    }
+    action
+}
+
+/// What can be done besides the orders: 預知 at any time after the pick,
+/// 警惕's guess after a round it lost HP in.
+fn extras(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+) -> Option<WanningAction> {
+    let mut action = None;
+    let after_pick = matches!(view.phase, WanningPhase::Peek | WanningPhase::Orders);
+    if after_pick && view.instinct == Some(InstinctId::Foresight) && view.foresights_left > 0 {
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
+            ui.label(i18n.ta(
+                "wanning-foresee-left",
+                &[("n", view.foresights_left.into())],
+            ));
+            let (a, b) = state.draft.foresee;
+            slot_button(ui, state, view, Slot::ForeseeA, "A", a, i18n);
+            slot_button(ui, state, view, Slot::ForeseeB, "B", b, i18n);
+            if let (Some(a), Some(b)) = (a, b)
+                && ui.button(i18n.t("wanning-foresee")).clicked()
+            {
+                action = Some(WanningAction::Foresee { a, b });
+                state.draft.foresee = (None, None);
+            }
+        });
+    }
+    if view.phase == WanningPhase::Orders && view.guard_owed && !view.guessed {
+        ui.separator();
+        ui.label(egui::RichText::new(i18n.t("wanning-guard-help")).color(theme::ACCENT));
+        ui.horizontal_wrapped(|ui| {
+            let g = state.draft.guard;
+            slot_button(
+                ui,
+                state,
+                view,
+                Slot::Guard,
+                &i18n.t("wanning-role-guard"),
+                g,
+                i18n,
+            );
+            for l in 1..=4u8 {
+                ui.selectable_value(&mut state.draft.guard_level, l, format!("L{l}"));
+            }
+            if let Some(t) = g
+                && state.draft.guard_level > 0
+                && ui.button(i18n.t("wanning-guard-send")).clicked()
+            {
+                action = Some(WanningAction::Guard {
+                    guess: Some((t, state.draft.guard_level)),
+                });
+            }
+            if ui.button(i18n.t("wanning-guard-none")).clicked() {
+                action = Some(WanningAction::Guard { guess: None });
+            }
+        });
+    }
+    action
+}
+
+fn new_guess(view: &WanningView, fool: bool) -> GuessDraft {
+    let n = view.seats.len();
+    let mut levels = vec![1u8; n];
+    let mut forms = vec![None; n];
+    if let Some(me) = view.me {
+        levels[me.index()] = view.level.unwrap_or(1);
+        if fool {
+            forms[me.index()] = view.instinct_form;
+        }
+    }
+    GuessDraft {
+        fool,
+        levels,
+        forms,
+    }
+}
+
+/// The wisdom (or 大智若愚) window: a level for every seat, and forms.
+fn guess_window(ctx: &egui::Context, view: &WanningView, state: &mut WanningUi, i18n: &I18n) {
+    let Some(g) = state.guess.as_mut() else {
+        return;
+    };
+    let n = view.seats.len();
+    let mut open = true;
+    let mut done = false;
+    let title = if g.fool {
+        instinct_name(InstinctId::FoolWise, i18n)
+    } else {
+        i18n.t("wanning-wisdom")
+    };
+    egui::Window::new(title)
+        .open(&mut open)
+        .collapsible(false)
+        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            let help = if g.fool {
+                i18n.t("wanning-fool-help")
+            } else {
+                let k = n / 2 + usize::from(view.round as usize >= n.div_ceil(2));
+                i18n.ta("wanning-wisdom-help", &[("k", k.into())])
+            };
+            ui.label(egui::RichText::new(help).small());
+            egui::Grid::new("wanning-guess")
+                .striped(true)
+                .show(ui, |ui| {
+                    for (i, p) in view.seats.iter().enumerate() {
+                        ui.label(&p.name);
+                        for l in 1..=4u8 {
+                            ui.selectable_value(&mut g.levels[i], l, format!("L{l}"));
+                        }
+                        ui.separator();
+                        if !g.fool {
+                            ui.selectable_value(&mut g.forms[i], None, "—");
+                        }
+                        ui.selectable_value(&mut g.forms[i], Some(Form::At), "AT");
+                        ui.selectable_value(&mut g.forms[i], Some(Form::Pt), "PT");
+                        ui.end_row();
+                    }
+                });
+            done = ui
+                .button(egui::RichText::new(i18n.t("wanning-guess-keep")).strong())
+                .clicked();
+        });
+    if done {
+        let g = state.guess.take().expect("open");
+        if g.fool {
+            let forms = g.forms.iter().map(|f| f.unwrap_or(Form::At)).collect();
+            state.draft.fool = Some((g.levels, forms));
+            state.draft.use_instinct = true;
+        } else {
+            let forms = g
+                .forms
+                .iter()
+                .enumerate()
+                .filter_map(|(i, f)| f.map(|f| (SeatId(i as u8), f)))
+                .collect();
+            state.draft.wisdom = Some(Guess {
+                levels: g.levels,
+                forms,
+            });
+        }
+    } else if !open {
+        state.guess = None;
+    }
+}
+
+fn learned_line(view: &WanningView, l: &Learned, i18n: &I18n) -> String {
+    match l {
+        Learned::Sensed {
+            round,
+            target,
+            object,
+        } => match object {
+            Some(o) => i18n.ta(
+                "wanning-learned-sensed",
+                &[
+                    ("round", (*round).into()),
+                    ("name", name(view, *target).into()),
+                    ("object", name(view, *o).into()),
+                ],
+            ),
+            None => i18n.ta(
+                "wanning-learned-sensed-none",
+                &[
+                    ("round", (*round).into()),
+                    ("name", name(view, *target).into()),
+                ],
+            ),
+        },
+        Learned::Foreseen { a, b, order } => i18n.ta(
+            match order {
+                Compare::Higher => "wanning-learned-higher",
+                Compare::Lower => "wanning-learned-lower",
+                Compare::Equal => "wanning-learned-equal",
+            },
+            &[("a", name(view, *a).into()), ("b", name(view, *b).into())],
+        ),
+        Learned::Peeked { target, kind } => i18n.ta(
+            "wanning-learned-peeked",
+            &[
+                ("name", name(view, *target).into()),
+                ("kind", i18n.t(kind_key(*kind)).into()),
+            ],
+        ),
+        Learned::Wisdom { round, right } => i18n.ta(
+            if *right {
+                "wanning-learned-wisdom-right"
+            } else {
+                "wanning-learned-wisdom-wrong"
+            },
+            &[("round", (*round).into())],
+        ),
+    }
+}
+
+fn settled_line(s: &Settled, i18n: &I18n) -> String {
+    let steps: Vec<String> = settlement_steps(s, i18n)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    format!(
+        "{}: {}",
+        i18n.ta("wanning-round-n", &[("round", s.round.into())]),
+        steps.join(" → ")
+    )
+}
+
+/// The notebook: the viewer's secrets and what it learned in private.
+fn notebook(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n) {
+    if let (Some(level), Some(animal)) = (view.level, view.animal) {
+        let a = &data().animals[animal];
+        ui.label(
+            egui::RichText::new(i18n.ta(
+                "wanning-you-are",
+                &[
+                    ("animal", a.name.get(i18n.lang).to_string().into()),
+                    ("level", level.into()),
+                ],
+            ))
+            .strong(),
+        );
+    }
+    if let Some(id) = view.instinct {
+        let info = data().instinct(id);
+        let mut line = format!(
+            "{} · {}",
+            info.name.get(i18n.lang),
+            info.effect.get(i18n.lang)
+        );
+        if let Some(left) = view.instinct_uses_left {
+            line.push_str(&format!(
+                " · {}",
+                i18n.ta("wanning-uses-left", &[("n", left.into())])
+            ));
+        }
+        if info.rest && view.instinct_last_round == Some(view.round.saturating_sub(1)) {
+            line.push_str(&format!(" · {}", i18n.t("wanning-resting")));
+        }
+        ui.label(egui::RichText::new(line).small());
+    }
+    if view.radical {
+        ui.label(egui::RichText::new(i18n.t("wanning-radical")).small());
+    }
+    if !view.marks.is_empty() {
+        let marks: Vec<String> = view
+            .marks
+            .iter()
+            .map(|(s, k)| format!("{} ×{k}", name(view, *s)))
+            .collect();
+        ui.label(
+            egui::RichText::new(i18n.ta("wanning-marks", &[("marks", marks.join("、").into())]))
+                .small(),
+        );
+    }
+    if let Some(f) = view.forms {
+        use foodweb_rules::wanning::state::FormsPicked;
+        ui.label(
+            egui::RichText::new(i18n.t(match f {
+                FormsPicked::MoreAt => "wanning-forms-at",
+                FormsPicked::MorePt => "wanning-forms-pt",
+                FormsPicked::Equal => "wanning-forms-equal",
+            }))
+            .small(),
+        );
+    }
+    if !view.banned.is_empty() {
+        let b: Vec<String> = view
+            .banned
+            .iter()
+            .map(|b| instinct_name(*b, i18n))
+            .collect();
+        ui.label(
+            egui::RichText::new(i18n.ta("wanning-banned", &[("names", b.join("、").into())]))
+                .small()
+                .color(theme::MUTED),
+        );
+    }
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("wanning-notebook")
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            if view.learned.is_empty() && view.settled.is_none() {
+                ui.label(egui::RichText::new(i18n.t("wanning-notebook-empty")).color(theme::MUTED));
+            }
+            for l in &view.learned {
+                ui.label(
+                    egui::RichText::new(learned_line(view, l, i18n))
+                        .small()
+                        .color(theme::ACCENT),
+                );
+            }
+            if let Some(s) = &view.settled {
+                ui.label(egui::RichText::new(settled_line(s, i18n)).small());
+            }
+        });
+}
+
+/// The conversation's other player, from the viewer's side.
+fn other(line: &TalkLine, me: SeatId) -> SeatId {
+    if line.from == me { line.to } else { line.from }
+}
+
+fn unread(view: &WanningView, read: &HashMap<SeatId, usize>) -> usize {
+    let Some(me) = view.me else { return 0 };
+    let mut count: HashMap<SeatId, usize> = HashMap::new();
+    for l in &view.talk {
+        *count.entry(other(l, me)).or_default() += 1;
+    }
+    count
+        .iter()
+        .map(|(s, c)| c.saturating_sub(read.get(s).copied().unwrap_or(0)))
+        .sum()
+}
+
+/// Private talk: a conversation per pair, with unread marks; the seed's
+/// no-lying rule above it. The host reads every conversation.
+fn talk(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+) -> Option<WanningAction> {
+    ui.label(
+        egui::RichText::new(i18n.t("wanning-no-lying"))
+            .small()
+            .color(theme::ACCENT),
+    );
+    if let Some(h) = view.host.as_deref() {
+        egui::ScrollArea::vertical()
+            .id_salt("wanning-host-talk")
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for l in &h.talk {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "[{}] {} → {}: {}",
+                            l.round,
+                            name(view, l.from),
+                            name(view, l.to),
+                            l.text
+                        ))
+                        .small(),
+                    );
+                }
+            });
+        return None;
+    }
+    let me = view.me?;
+    let mut action = None;
+    let mut count: HashMap<SeatId, usize> = HashMap::new();
+    for l in &view.talk {
+        *count.entry(other(l, me)).or_default() += 1;
+    }
+    ui.horizontal_wrapped(|ui| {
+        for p in &view.seats {
+            if p.seat == me {
+                continue;
+            }
+            let lines = count.get(&p.seat).copied().unwrap_or(0);
+            if p.dead && lines == 0 {
+                continue;
+            }
+            let new = lines.saturating_sub(state.read.get(&p.seat).copied().unwrap_or(0));
+            let label = if new > 0 {
+                format!("{} ({new})", p.name)
+            } else {
+                p.name.clone()
+            };
+            let text = egui::RichText::new(label);
+            let text = if new > 0 {
+                text.strong().color(theme::ACCENT)
+            } else {
+                text
+            };
+            if ui
+                .selectable_label(state.talk_with == Some(p.seat), text)
+                .clicked()
+            {
+                state.talk_with = Some(p.seat);
+            }
+        }
+    });
+    let Some(with) = state.talk_with else {
+        ui.label(egui::RichText::new(i18n.t("wanning-talk-choose")).color(theme::MUTED));
+        return None;
+    };
+    ui.separator();
+    let lines: Vec<&TalkLine> = view.talk.iter().filter(|l| other(l, me) == with).collect();
+    state.read.insert(with, lines.len());
+    egui::ScrollArea::vertical()
+        .id_salt("wanning-talk")
+        .max_height((ui.available_height() - 40.0).max(60.0))
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            for l in &lines {
+                let mine = l.from == me;
+                ui.label(
+                    egui::RichText::new(format!("{}: {}", name(view, l.from), l.text))
+                        .color(if mine { theme::TEXT } else { theme::ACCENT }),
+                );
+            }
+        });
+    let alive = !view.seats[me.index()].dead && !view.seats[with.index()].dead;
+    if alive {
+        ui.horizontal(|ui| {
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut state.talk_text)
+                    .hint_text(i18n.t("wanning-talk-hint"))
+                    .desired_width(ui.available_width() - 70.0),
+            );
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button(i18n.t("wanning-talk-send")).clicked() || enter)
+                && !state.talk_text.trim().is_empty()
+            {
+                action = Some(WanningAction::Say {
+                    to: with,
+                    text: state.talk_text.trim().to_string(),
+                });
+                state.talk_text.clear();
+            }
+        });
+    }
+    action
+}
+
+/// The host seat: every seat's secrets, and the table's pace.
+fn host_panel(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n, paused: bool) -> Option<Pace> {
+    let h = view.host.as_deref()?;
+    let mut pace = None;
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            egui::RichText::new(i18n.t("wanning-host"))
+                .strong()
+                .color(theme::ACCENT),
+        );
+        if paused {
+            if ui.button(i18n.t("wanning-resume")).clicked() {
+                pace = Some(Pace::Resume);
+            }
+        } else if ui.button(i18n.t("wanning-pause")).clicked() {
+            pace = Some(Pace::Pause);
+        }
+        if ui.button(i18n.t("wanning-extend")).clicked() {
+            pace = Some(Pace::Hold { secs: 30 });
+        }
+    });
+    egui::Grid::new("wanning-host-grid")
+        .striped(true)
+        .show(ui, |ui| {
+            for key in [
+                "wanning-host-player",
+                "wanning-host-beast",
+                "wanning-host-instinct",
+                "wanning-host-hp",
+                "wanning-host-shields",
+                "wanning-host-orders",
+            ] {
+                ui.label(egui::RichText::new(i18n.t(key)).strong());
+            }
+            ui.end_row();
+            for s in &h.seats {
+                let who = egui::RichText::new(&s.name);
+                ui.label(if s.dead { who.strikethrough() } else { who });
+                ui.label(format!(
+                    "L{} {}",
+                    s.level,
+                    data().animals[s.animal].name.get(i18n.lang)
+                ));
+                let mut instinct = s
+                    .instinct
+                    .map(|i| instinct_name(i, i18n))
+                    .unwrap_or_else(|| "—".into());
+                if s.early_bird {
+                    instinct.push_str(&format!(
+                        " ({})",
+                        instinct_name(InstinctId::EarlyBird, i18n)
+                    ));
+                }
+                ui.label(instinct);
+                ui.label(if s.hp != s.announced {
+                    format!("{} ({})", s.hp, s.announced)
+                } else {
+                    s.hp.to_string()
+                });
+                ui.label(s.shields.to_string());
+                ui.label(if s.orders.is_some() { "✓" } else { "" });
+                ui.end_row();
+            }
+        });
+    pace
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    mut contexts: EguiContexts,
+    mut frame: TableFrame,
+    mut state: ResMut<WanningUi>,
+    time: Res<Time>,
+    mut countdown: Local<Countdown>,
+    art: Option<Res<WanningArt>>,
+) -> Result {
+    let Some(view) = frame.model.wanning_view().cloned() else {
+        return Ok(());
+    };
+    let art_ready = art.is_some();
+    let progress = frame.art_progress();
+    let paused = frame.paused();
+    let ctx = contexts.ctx_mut()?;
+    let left_ms = countdown.left_ms(
+        frame.model.revision,
+        time.elapsed_secs_f64(),
+        view.now_ms,
+        view.deadline_ms,
+        paused,
+    );
+    state.refusals.update(&frame.model);
+    if state.draft.round != view.round {
+        state.draft = Draft {
+            round: view.round,
+            ..Draft::default()
+        };
+        state.slot = Slot::Target;
+    }
+    state.take_tap(&view);
+    let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
+    let mut screen = widgets::screen(ctx);
+    let (mut leave, mut new_game, mut to_title) = (false, false, false);
+    let mut action = None;
+    let mut pace = None;
+    egui::Panel::top("wanning-top").show(&mut screen, |ui| {
+        let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
+            if view.round > 0 {
+                ui.label(
+                    egui::RichText::new(i18n.ta(
+                        "wanning-round",
+                        &[("round", view.round.into()), ("cap", view.round_cap.into())],
+                    ))
+                    .strong()
+                    .size(18.0),
+                );
+                ui.separator();
+            }
+            ui.label(egui::RichText::new(phase_text(&view, i18n)).color(theme::ACCENT));
+            if let Some(left) = left_ms {
+                let colour = if left < 15_000 {
+                    theme::BAD
+                } else {
+                    theme::TEXT
+                };
+                ui.label(
+                    egui::RichText::new(format!("⏱ {}", widgets::clock_text(left))).color(colour),
+                );
+            }
+            if paused {
+                ui.label(
+                    egui::RichText::new(i18n.t("wanning-paused"))
+                        .strong()
+                        .color(theme::BAD),
+                );
+            }
+        });
+        leave |= pressed.leave;
+        if pressed.rules {
+            state.show_rules = !state.show_rules;
+        }
+        if let Some(l) = pressed.lang {
+            settings.lang = l;
+        }
+    });
+    let new_talk = unread(&view, &state.read);
+    let table_shown = widgets::side_panel(&mut screen, "wanning-side", state.tab, |ui| {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut state.side, Side::Notebook, i18n.t("wanning-notebook"));
+            let talk = if new_talk > 0 {
+                format!("{} ({new_talk})", i18n.t("wanning-talk"))
+            } else {
+                i18n.t("wanning-talk")
+            };
+            ui.selectable_value(&mut state.side, Side::Talk, talk);
+            ui.selectable_value(&mut state.side, Side::Log, i18n.t("table-log"));
+        });
+        ui.separator();
+        match state.side {
+            Side::Notebook => notebook(ui, &view, i18n),
+            Side::Talk => {
+                if let Some(a) = talk(ui, &view, &mut state, i18n) {
+                    action = Some(a);
+                }
+            }
+            Side::Log => widgets::log_and_notes(ui, i18n, model, 0.55, 0.0),
+        }
+    });
+    let mut rest = None;
+    if table_shown {
+        let height = ctx.content_rect().height();
+        let most = (height * if view.host.is_some() { 0.45 } else { 0.34 }).max(90.0);
+        let tall = (state.controls_height + 16.0).clamp(60.0, most);
+        egui::Panel::bottom("wanning-bottom")
+            .exact_size(tall)
+            .show(&mut screen, |ui| {
+                let shown = egui::ScrollArea::vertical().show(ui, |ui| {
+                    if view.host.is_some() {
+                        pace = host_panel(ui, &view, i18n, paused);
+                    } else if let Some(a) = controls(ui, &view, &mut state, i18n) {
+                        action = Some(a);
+                    }
+                    if let Some(e) = &state.refusals.error {
+                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                    }
+                });
+                state.controls_height = shown.content_size.y;
+            });
+        rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
+    }
+    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
+    guess_window(ctx, &view, &mut state, i18n);
+    if state.show_rules {
+        let mut open = true;
+        egui::Window::new(i18n.t("table-rules"))
+            .open(&mut open)
+            .default_size([720.0, 560.0])
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    widgets::rules_text(ui, wanning::RULES_MD);
+                });
+            });
+        state.show_rules = open;
+    }
+    if let Some(level) = view.winner
+        && view.result.is_some()
+    {
+        egui::Window::new(i18n.t("table-game-over"))
+            .collapsible(false)
+            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.label(
+                    egui::RichText::new(i18n.ta("wanning-level-wins", &[("level", level.into())]))
+                        .strong()
+                        .size(20.0)
+                        .color(theme::ACCENT),
+                );
+                if let Some(mine) = view.level {
+                    ui.label(i18n.t(if mine == level {
+                        "wanning-you-won"
+                    } else {
+                        "wanning-you-lost"
+                    }));
+                }
+                ui.horizontal(|ui| {
+                    if ui.button(i18n.t("table-new-game")).clicked() {
+                        new_game = true;
+                    }
+                    if ui.button(i18n.t("table-back-to-title")).clicked() {
+                        to_title = true;
+                    }
+                });
+            });
+    }
+    if let Some(action) = action {
+        frame.act(AnyAction::Wanning(action));
+        state.refusals.error = None;
+    }
+    if let Some(pace) = pace {
+        send(&mut frame.outbox, ClientMsg::Pace { pace });
+    }
+    if new_game {
+        frame.new_game();
+    }
+    if to_title {
+        frame.back_to_title();
+    }
+    if leave {
+        frame.leave();
+    }
+    Ok(())
+}
+
+fn reset(mut commands: Commands) {
+    commands.insert_resource(WanningUi::default());
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<WanningUi>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw.run_if(in_state(TableScreen::Wanning)),
+        )
+        .add_systems(OnExit(Screen::Table), reset);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 「嗜殺…自動發動」, 預知 and 警惕 are their own moves, 笨鳥先飛 is spent
+    /// at the pick: none is offered in the orders; every other instinct
+    /// builds the use its rules document names.
+    #[test]
+    fn each_instinct_is_offered_as_its_rules_use_it() {
+        let view_with = |id| WanningView {
+            instinct: Some(id),
+            ..blank()
+        };
+        let d = Draft {
+            use_instinct: true,
+            itarget: Some(SeatId(2)),
+            mark_b: Some(SeatId(3)),
+            fool: Some((vec![1; 4], vec![Form::At; 4])),
+            ..Draft::default()
+        };
+        for info in &data().instincts {
+            let got = instinct_use(&view_with(info.id), &d);
+            assert_eq!(
+                got.is_none(),
+                how_used(info.id) == Use::Never,
+                "{:?}: {got:?}",
+                info.id
+            );
+        }
+        // 趨吉避兇 is used every round (「每回合必須發動」), asked or not.
+        let omens = view_with(InstinctId::Omens);
+        assert!(instinct_use(&omens, &Draft::default()).is_some());
+    }
+
+    fn blank() -> WanningView {
+        use foodweb_rules::table::{Table, TableConfig};
+        let t = Table::<wanning::WanningGame>::new(TableConfig::new(3, 4)).expect("a table");
+        t.view(SeatId(0))
+    }
+}
