@@ -534,11 +534,18 @@ fn wanning_talk(c: &mut Ctx) {
         ));
         c.wanning_ui.side = WanningSide::Talk;
         c.wanning_ui.talk_with = Some(to);
+        // On a phone the talk is the side tab.
+        c.wanning_ui.tab = super::widgets::TableTab::Side;
     }
 }
 
 fn wanning_notebook(c: &mut Ctx) {
     c.wanning_ui.side = WanningSide::Notebook;
+}
+
+fn wanning_back_to_table(c: &mut Ctx) {
+    c.settings.lang = Lang::En;
+    c.wanning_ui.tab = super::widgets::TableTab::Table;
 }
 
 fn wanning_over(c: &Ctx) -> bool {
@@ -625,7 +632,7 @@ const WANNING: &[Step] = &[
     step(now, wanning_talk, 1.5, Some("wanning-talk")),
     step(now, chinese, 1.5, Some("wanning-zh")),
     step(now, wanning_notebook, 1.0, Some("wanning-notebook-zh")),
-    step(now, english, 0.1, None),
+    step(now, wanning_back_to_table, 0.1, None),
     playing(wanning_over, nothing, 3.0, Some("wanning-game-over")),
     step(now, host_lan, 2.5, None),
     step(now, wanning_lan_table, 1.0, None),

@@ -825,6 +825,7 @@ impl Hall {
         };
         let now = self.now;
         let mut renew_code = false;
+        let mut unpaused = false;
         let Some(t) = self.tables.get_mut(&tid) else {
             return;
         };
@@ -857,6 +858,16 @@ impl Hall {
                     if t.started() {
                         if let Some(h) = t.host.as_mut() {
                             h.client = None;
+                        }
+                        // Nobody else may resume: the clock runs again
+                        // rather than stopping the table for good.
+                        if t.stopped(now) {
+                            t.paused = false;
+                            t.held_until = None;
+                            if let Some(g) = t.game.as_ref() {
+                                t.anchor = (now, g.now_ms());
+                            }
+                            unpaused = true;
                         }
                     } else {
                         // Open again, behind a new code for the owner.
@@ -891,7 +902,11 @@ impl Hall {
         if renew_code {
             self.send_host_code(tid);
         }
-        self.table_changed(tid);
+        if unpaused {
+            self.clock_changed(tid);
+        } else {
+            self.table_changed(tid);
+        }
     }
 
     /// Forgets a table that never started and has no one left at it: out of

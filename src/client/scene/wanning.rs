@@ -460,16 +460,23 @@ pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout
                 chips.push((Key::Step(k as u8), img, label, Some(k as u8)));
             }
         }
-        let chip = if narrow { 30.0 } else { 40.0 };
+        let chip = if narrow { 28.0 } else { 40.0 };
         let pitch = Vec2::new(chip + 44.0, chip + 24.0);
-        let (left, right, top) = if wide {
+        // Wide: two columns beside the cards; narrow: rows across the
+        // table above the cards.
+        let (left, right) = if wide {
             let left = r.min.x + card.x + 16.0;
-            (left, left + pitch.x * 2.0, r.max.y - 8.0)
+            (left, left + pitch.x * 2.0)
         } else {
-            let left = instinct_at.x + card.x / 2.0 + gap;
-            (left, r.max.x - 4.0, instinct_at.y + card.y / 2.0)
+            (r.min.x + 4.0, r.max.x - 4.0)
         };
         let per_row = (((right - left) / pitch.x) as usize).max(1);
+        let rows = chips.len().div_ceil(per_row);
+        let top = if wide {
+            r.max.y - 8.0
+        } else {
+            instinct_at.y + card.y / 2.0 + 6.0 + pitch.y * rows as f32
+        };
         for (k, (key, img, label, step)) in chips.into_iter().enumerate() {
             let at = Vec2::new(
                 left + pitch.x * ((k % per_row) as f32 + 0.5),
@@ -490,7 +497,7 @@ pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout
         area = if wide {
             Rect::from_corners(Vec2::new(right + 4.0, r.min.y), r.max)
         } else {
-            Rect::from_corners(Vec2::new(r.min.x, r.min.y + card.y + 12.0), r.max)
+            Rect::from_corners(Vec2::new(r.min.x, top + 4.0), r.max)
         };
     }
     let setup = matches!(view.phase, WanningPhase::Ban | WanningPhase::Pick)

@@ -249,7 +249,7 @@ fn tables(
                 egui::CollapsingHeader::new(i18n.t("setup-variant"))
                     .id_salt("lobby-wanning")
                     .show(ui, |ui| {
-                        super::setup::wanning_variant(ui, &i18n, &mut form.wanning);
+                        super::setup::wanning_variant(ui, i18n, &mut form.wanning);
                     });
                 AnySettings::Wanning(form.wanning.clone())
             } else if form.game == GameId::Gene {

@@ -96,7 +96,7 @@ pub struct WanningUi {
     /// Lines of each conversation read.
     read: HashMap<SeatId, usize>,
     show_rules: bool,
-    tab: widgets::TableTab,
+    pub(crate) tab: widgets::TableTab,
     refusals: Refusals,
     controls_height: f32,
 }
@@ -523,7 +523,7 @@ fn orders(
                         i18n,
                     );
                 }
-                if view.round % 2 == 0 {
+                if view.round.is_multiple_of(2) {
                     ui.label(i18n.t("wanning-curse"));
                     for l in 1..=4u8 {
                         let on = state.draft.curse == Some(l);
@@ -1220,7 +1220,7 @@ fn draw(
         egui::Panel::bottom("wanning-bottom")
             .exact_size(tall)
             .show(&mut screen, |ui| {
-                let shown = egui::ScrollArea::vertical().show(ui, |ui| {
+                let shown = egui::ScrollArea::both().show(ui, |ui| {
                     if view.host.is_some() {
                         pace = host_panel(ui, &view, i18n, paused);
                     } else if let Some(a) = controls(ui, &view, &mut state, i18n) {
