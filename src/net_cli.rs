@@ -285,7 +285,20 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
                     ..CruelerSettings::default()
                 })
             }
-            other => return Err(CliError(format!("{other} is not playable yet"))),
+            foodweb_rules::GameId::Wanning => {
+                // One variant; --round-secs sets the orders clock.
+                if !matches!(args.timing.as_str(), "quick" | "standard") {
+                    return Err(CliError(format!(
+                        "unknown timing '{}' (Wanning has one: standard)",
+                        args.timing
+                    )));
+                }
+                let mut s = foodweb_rules::wanning::WanningSettings::default();
+                if let Some(secs) = args.round_secs {
+                    s.orders_secs = secs;
+                }
+                AnySettings::Wanning(s)
+            }
         };
         Part::Create {
             settings,
