@@ -115,6 +115,10 @@ pub struct ClientArgs {
     /// Illegal actions to send (a few each frame) while playing.
     #[arg(long, default_value_t = 0)]
     pub chaos: u32,
+    /// At a Wanning table: say a line to every other living player each
+    /// round once talk is open.
+    #[arg(long)]
+    pub talk: bool,
     /// Forged fragment packets (each claiming 2^40 fragments) to send once
     /// connected: a robustness test of the server.
     #[arg(long, default_value_t = 0, hide = true)]
@@ -328,6 +332,7 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         part,
         play: args.play,
         chaos: args.chaos,
+        talk: args.talk,
         record: args.record,
         summary: args.summary,
         timeout_secs: args.timeout_secs,
