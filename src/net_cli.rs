@@ -115,6 +115,10 @@ pub struct ClientArgs {
     /// Illegal actions to send (a few each frame) while playing.
     #[arg(long, default_value_t = 0)]
     pub chaos: u32,
+    /// At a Wanning table: say a line to every other living player each
+    /// round once talk is open.
+    #[arg(long)]
+    pub talk: bool,
     /// Forged fragment packets (each claiming 2^40 fragments) to send once
     /// connected: a robustness test of the server.
     #[arg(long, default_value_t = 0, hide = true)]
@@ -285,7 +289,20 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
                     ..CruelerSettings::default()
                 })
             }
-            other => return Err(CliError(format!("{other} is not playable yet"))),
+            foodweb_rules::GameId::Wanning => {
+                // One variant; --round-secs sets the orders clock.
+                if !matches!(args.timing.as_str(), "quick" | "standard") {
+                    return Err(CliError(format!(
+                        "unknown timing '{}' (Wanning has one: standard)",
+                        args.timing
+                    )));
+                }
+                let mut s = foodweb_rules::wanning::WanningSettings::default();
+                if let Some(secs) = args.round_secs {
+                    s.orders_secs = secs;
+                }
+                AnySettings::Wanning(s)
+            }
         };
         Part::Create {
             settings,
@@ -315,6 +332,7 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         part,
         play: args.play,
         chaos: args.chaos,
+        talk: args.talk,
         record: args.record,
         summary: args.summary,
         timeout_secs: args.timeout_secs,

@@ -31,7 +31,7 @@ fn one_line_error(args: &[&str], words: &str) {
 #[test]
 fn bad_commands_fail_with_one_line() {
     one_line_error(&["sim", "chess"], "unknown game 'chess'");
-    one_line_error(&["bench-hall", "--game", "wanning"], "not playable yet");
+    one_line_error(&["bench-hall", "--game", "chess"], "unknown game 'chess'");
     one_line_error(
         &["sim", "wanning", "--bots", "wizard"],
         "unknown wanning bot 'wizard'",

@@ -14,6 +14,8 @@ use foodweb_netcode::messages::ServerMsg;
 use foodweb_rules::GameId;
 use foodweb_rules::forest::{CardId, ForestGame, ForestView};
 use foodweb_rules::table::{LogEntry, SeatId, Table, TableSnapshot};
+use foodweb_rules::wanning::{HostView, WanningGame, WanningView, host_view};
+use std::collections::HashMap;
 
 mod common;
 use common::*;
@@ -357,4 +359,218 @@ fn garbage_on_every_port_and_illegal_actions_leave_the_game_whole() {
         serde_json::from_value(s["result"].clone()).unwrap();
     assert_eq!(Some(theirs), replayed.result());
     server.kill();
+}
+
+/// At one revision of a Wanning table: each seat's view, and the host's.
+type WanningMoment = (Vec<WanningView>, HostView);
+
+/// A Wanning table's state after each change, rebuilt from the saved log,
+/// and the table at the end.
+fn wanning_timeline(record: &TableRecord) -> (HashMap<u64, WanningMoment>, Table<WanningGame>) {
+    let snapshot: TableSnapshot<WanningGame> =
+        TableSnapshot::from_ron(record.snapshot.as_ref().unwrap()).unwrap();
+    let mut table = Table::<WanningGame>::new(snapshot.config.clone()).unwrap();
+    let mut at = HashMap::new();
+    let mut note = |t: &Table<WanningGame>| {
+        let said = t.announcements();
+        let revision = (t.log().entries.len() + said.public.len() + said.private.len()) as u64;
+        let views = t.config().seats.ids().map(|s| t.view(s)).collect();
+        at.insert(revision, (views, host_view(t.world())));
+    };
+    note(&table);
+    for entry in &snapshot.log.entries {
+        match entry {
+            LogEntry::Act {
+                at_ms,
+                seat,
+                action,
+            } => {
+                table.advance_to(*at_ms);
+                note(&table);
+                table.submit(*seat, action.clone()).unwrap();
+            }
+            LogEntry::Auto { at_ms, .. } => table.advance_to(*at_ms),
+        }
+        note(&table);
+    }
+    (at, table)
+}
+
+/// Wanning Beast Chess over the LAN, two people and five bots: Hua opens
+/// the table over UDP, Ivo joins over WebSocket; each lets the best bot
+/// play their seat and says a line to every living player each round once
+/// talk is open (「第一回合公布血量後，任意兩名玩家可以自由交流」). Everything
+/// each received carries only their own secrets (「玩家只能得知自己的等級」,
+/// 「玩家只能得知自己的本能」): each view is exactly their seat's view, with
+/// their own level, animal and instinct; every other seat's HP only as the
+/// table heard it; their own notes and learned facts; only the talk they
+/// are part of (no line between two others appears anywhere in what they
+/// received); and never the host's view.
+#[test]
+fn a_wanning_table_over_udp_and_websocket_tells_each_person_only_their_own() {
+    let data = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let server = Server::start(data.path(), free_ports());
+    let play = ["--play", "reasoning", "--talk"];
+    let mut create = vec![
+        "--create",
+        "wanning",
+        "--seats",
+        "7",
+        "--people",
+        "2",
+        "--seed",
+        "21",
+        "--bots",
+        "reasoning",
+        "--round-secs",
+        "20",
+    ];
+    create.extend(play);
+    let children = vec![
+        client(&server, false, "Hua", out.path(), &create),
+        client(&server, true, "Ivo", out.path(), &play),
+    ];
+    wait_all(children, Duration::from_secs(120));
+    let record = saved(data.path(), 1);
+    drop(server);
+
+    let replayed = replay_table(GameId::Wanning, record.snapshot.as_ref().unwrap()).unwrap();
+    let result = replayed.result().expect("the replayed game is over");
+    let (timeline, end) = wanning_timeline(&record);
+    let host = host_view(end.world());
+    let mut people = Vec::new();
+    for name in ["Hua", "Ivo"] {
+        let s = summary(out.path(), name);
+        assert_eq!(s["finished"], true, "{name}: {s}");
+        let theirs: foodweb_rules::table::GameResult =
+            serde_json::from_value(s["result"].clone()).unwrap();
+        assert_eq!(theirs, result, "{name} saw another result");
+        assert!(s["said"].as_u64().unwrap() > 0, "{name} never talked: {s}");
+        people.push((name, SeatId(s["seat"].as_u64().unwrap() as u8 - 1)));
+    }
+    let persons: Vec<SeatId> = people.iter().map(|p| p.1).collect();
+    // Talk opened (round 2), and whoever was alive then talked to every
+    // living player: to the other person and to bots.
+    assert!(host.round >= 2, "the game ended before talk opened");
+    let died: Vec<Option<u8>> = end
+        .snapshot()
+        .state
+        .seats
+        .iter()
+        .map(|s| s.life.died)
+        .collect();
+    let alive_in_round_2 = |s: SeatId| died[s.index()].is_none_or(|d| d >= 2);
+    for &(name, me) in &people {
+        if !alive_in_round_2(me) {
+            continue;
+        }
+        let to_bot = host
+            .talk
+            .iter()
+            .any(|l| l.from == me && !persons.contains(&l.to));
+        assert!(to_bot, "{name} never talked to a bot: {:?}", host.talk);
+        for &other in persons.iter().filter(|&&o| o != me && alive_in_round_2(o)) {
+            let to_person = host.talk.iter().any(|l| l.from == me && l.to == other);
+            assert!(
+                to_person,
+                "{name} never talked to seat {other}: {:?}",
+                host.talk
+            );
+        }
+    }
+
+    for &(name, me) in &people {
+        let text = std::fs::read_to_string(out.path().join(format!("{name}.jsonl"))).unwrap();
+        let others_lines: Vec<&str> = host
+            .talk
+            .iter()
+            .filter(|l| l.from != me && l.to != me)
+            .map(|l| l.text.as_str())
+            .collect();
+        let (mut views, mut heard) = (0, Vec::new());
+        for line in text.lines() {
+            let line: serde_json::Value = serde_json::from_str(line).unwrap();
+            let raw = line["msg"].to_string();
+            for said in &others_lines {
+                assert!(!raw.contains(said), "{name} received {said}: {raw}");
+            }
+            let msg: ServerMsg = serde_json::from_value(line["msg"].clone()).unwrap();
+            match &msg {
+                ServerMsg::View {
+                    revision: r,
+                    view: AnyView::Wanning(v),
+                    ..
+                } => {
+                    views += 1;
+                    let (seat_views, truth) = timeline.get(r).unwrap_or_else(|| {
+                        panic!("{name} got revision {r}, which the log never reached")
+                    });
+                    // The clock moves between changes; all else must match.
+                    let mut expected = seat_views[me.index()].clone();
+                    expected.now_ms = v.now_ms;
+                    assert_eq!(**v, expected, "{name}'s view at revision {r}");
+                    assert_eq!(v.me, Some(me));
+                    assert!(v.host.is_none(), "{name} got the host's part");
+                    let mine = &truth.seats[me.index()];
+                    assert_eq!(v.level, Some(mine.level), "{name}'s level");
+                    assert_eq!(v.animal, Some(mine.animal), "{name}'s animal");
+                    assert_eq!(v.instinct, mine.instinct, "{name}'s instinct");
+                    assert_eq!(v.settled, mine.settled, "{name}'s settlement");
+                    // HP: their own as they know it (the announced, or the
+                    // true after 獨立宣言; unclamped: a dead seat's is its
+                    // HP below 0), the others' as heard.
+                    assert!(
+                        v.hp == Some(mine.announced) || v.hp == Some(mine.hp),
+                        "{name}'s hp {:?} at revision {r}",
+                        v.hp
+                    );
+                    for (p, t) in v.seats.iter().zip(&truth.seats) {
+                        assert_eq!(p.hp, t.announced.max(0), "{name} saw seat {}", p.seat);
+                    }
+                    // What they learned in private is theirs alone.
+                    for (other, their) in seat_views.iter().enumerate() {
+                        if other == me.index() {
+                            continue;
+                        }
+                        for fact in &their.learned {
+                            assert!(
+                                !v.learned.contains(fact) || expected.learned.contains(fact),
+                                "{name} learned seat {}'s {fact:?}",
+                                other + 1
+                            );
+                        }
+                    }
+                    assert_eq!(v.learned, expected.learned);
+                    for l in &v.talk {
+                        assert!(l.from == me || l.to == me, "{name} got {l:?}");
+                        if !heard.contains(&l.text) {
+                            heard.push(l.text.clone());
+                        }
+                    }
+                }
+                ServerMsg::View { view, .. } => panic!("{name} got a {} view", view.game()),
+                ServerMsg::HostView { .. } => panic!("{name} got the host's view"),
+                ServerMsg::Feed { notes, .. } => {
+                    assert!(
+                        notes.iter().all(|n| n.seat == me),
+                        "{name} got another seat's note"
+                    );
+                }
+                _ => {}
+            }
+        }
+        assert!(views > 10, "{name} saw only {views} views");
+        // Every line they were part of reached them.
+        let theirs: Vec<&String> = host
+            .talk
+            .iter()
+            .filter(|l| l.from == me || l.to == me)
+            .map(|l| &l.text)
+            .collect();
+        assert!(
+            theirs.iter().all(|t| heard.contains(t)),
+            "{name} heard {heard:?} of {theirs:?}"
+        );
+    }
 }

@@ -972,3 +972,261 @@ fn a_player_of_a_table_that_would_not_load_is_told_and_sent_to_the_lobby() {
     let kept = std::fs::read_to_string(dir.path().join("table-1.table.ron")).unwrap();
     assert_eq!(kept, "not a table at all");
 }
+
+/// The last lobby the hall sent this client.
+fn last_lobby(p: &Party, who: ClientKey) -> LobbyState {
+    p.inboxes[&who]
+        .all
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMsg::Lobby(l) => Some(l.clone()),
+            _ => None,
+        })
+        .expect("a lobby")
+}
+
+/// The last Wanning view the hall sent this client.
+fn wanning_view(p: &Party, who: ClientKey) -> foodweb_rules::wanning::WanningView {
+    match &p.inboxes[&who].view {
+        Some(AnyView::Wanning(v)) => (**v).clone(),
+        other => panic!("client {who} has no Wanning view: {other:?}"),
+    }
+}
+
+/// The public part of the last host view the hall sent this client.
+fn host_public(p: &Party, who: ClientKey) -> foodweb_rules::wanning::WanningView {
+    p.inboxes[&who]
+        .all
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMsg::HostView {
+                public: AnyView::Wanning(v),
+                ..
+            } => Some((**v).clone()),
+            _ => None,
+        })
+        .expect("a host view")
+}
+
+/// The host seat paces a table (「主持人」 runs the game: 「主持人公布血量」):
+/// `Pace` from anyone else is refused; `Pause` stops the table's clock
+/// (a round does not settle however long it waits, people may still act)
+/// until `Resume`; `Hold` stops it for its seconds (5 to 600), then it
+/// runs on by itself. The lobby says when the clock is stopped.
+#[test]
+fn the_host_seat_pauses_resumes_and_holds_a_wanning_table() {
+    use foodweb_rules::wanning::{Plan, WanningAction, WanningPhase, WanningSettings};
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Ana");
+    p.hello(2, "Bo");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: AnySettings::Wanning(WanningSettings {
+                setup_secs: 30,
+                orders_secs: 20,
+                ..WanningSettings::default()
+            }),
+            seats: 4,
+            host_seat: true,
+            seed: Some(8),
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(
+        2,
+        ClientMsg::TakeSeat {
+            table,
+            seat: Some(SeatId(1)),
+        },
+    );
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "reasoning".into(),
+        },
+    );
+    p.say(2, ClientMsg::SetReady { ready: true });
+    p.hello(3, "Host");
+    take_host_seat(&mut p, 3, table);
+    let pace = |pace| ClientMsg::Pace { pace };
+    p.say(3, pace(Pace::Pause));
+    assert!(p.last_rejection(3).unwrap().contains("not started"));
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    p.hello(4, "Fan");
+    p.say(4, ClientMsg::Watch { table });
+
+    // Ana and Bo go through the bans, the pick and the peek with the best
+    // bot's moves; the bots (no delay) give round 1's orders at once.
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for _ in 0..1_000 {
+        if [1, 2]
+            .iter()
+            .all(|&w| wanning_view(&p, w).phase == WanningPhase::Orders)
+        {
+            break;
+        }
+        for who in [1, 2] {
+            let view = p.inboxes[&who].view.clone().unwrap();
+            if my_turn(&view)
+                && let Some(action) = bot_move("reasoning", &view, &mut rng)
+            {
+                p.say(who, ClientMsg::Act { action });
+            }
+        }
+        p.tick(10);
+    }
+    let v = wanning_view(&p, 1);
+    assert_eq!((v.phase, v.round), (WanningPhase::Orders, 1));
+    assert!(v.to_act && wanning_view(&p, 2).to_act);
+    let deadline = v.deadline_ms.expect("round 1's orders run on a clock");
+
+    // A player or a spectator cannot pace the table.
+    for who in [1, 2, 4] {
+        p.say(who, pace(Pace::Pause));
+        let why = p.last_rejection(who).unwrap();
+        assert!(why.contains("only the host seat"), "client {who}: {why}");
+    }
+    assert!(!last_lobby(&p, 1).paused);
+
+    // Paused: the lobby says so, the view is sent again at the stopped time.
+    p.say(3, pace(Pace::Pause));
+    assert_eq!(p.inboxes[&3].rejections, 1, "{:?}", p.last_rejection(3));
+    for who in [1, 2, 3, 4] {
+        assert!(last_lobby(&p, who).paused, "client {who} was not told");
+    }
+    let stood = wanning_view(&p, 1).now_ms;
+    assert!(stood < deadline);
+    assert_eq!(host_public(&p, 3).now_ms, stood);
+    // A minute of hall time, three times the orders clock: round 1 stays
+    // open, nothing moves.
+    for _ in 0..120 {
+        p.tick(500);
+    }
+    let v = wanning_view(&p, 1);
+    assert_eq!(
+        (v.phase, v.round, v.now_ms),
+        (WanningPhase::Orders, 1, stood)
+    );
+    assert!(last_lobby(&p, 1).paused);
+    // A person still acts while the table is paused, at the stopped time.
+    p.say(
+        1,
+        ClientMsg::Act {
+            action: AnyAction::Wanning(WanningAction::Orders(Plan::default())),
+        },
+    );
+    assert_eq!(p.inboxes[&1].rejections, 1, "{:?}", p.last_rejection(1));
+    let v = wanning_view(&p, 1);
+    assert_eq!((v.round, v.now_ms, v.to_act), (1, stood, false));
+    assert!(wanning_view(&p, 2).to_act, "Bo has not given his orders");
+
+    // Resumed: the clock runs on from where it stood and the round settles
+    // when its clock runs out (Bo gives no orders).
+    p.say(3, pace(Pace::Resume));
+    assert!(!last_lobby(&p, 1).paused);
+    assert_eq!(wanning_view(&p, 1).now_ms, stood, "the clock stood still");
+    p.tick(deadline - stood - 1);
+    assert_eq!(wanning_view(&p, 2).round, 1);
+    p.tick(1);
+    let v = wanning_view(&p, 2);
+    assert_eq!(
+        (v.round, v.now_ms),
+        (2, deadline),
+        "round 1 settled on time"
+    );
+    let deadline = v.deadline_ms.expect("round 2's orders run on a clock");
+
+    // Holds of under 5 or over 600 seconds are refused, and a player's too.
+    for secs in [1, 4, 601] {
+        p.say(3, pace(Pace::Hold { secs }));
+        let why = p.last_rejection(3).unwrap();
+        assert!(why.contains("5 to 600 seconds"), "{secs} s: {why}");
+    }
+    p.say(2, pace(Pace::Hold { secs: 30 }));
+    assert!(p.last_rejection(2).unwrap().contains("only the host seat"));
+    assert!(
+        !last_lobby(&p, 1).paused,
+        "a refused hold stopped the clock"
+    );
+
+    // Held for 30 s: the clock stands that long, then runs by itself.
+    p.tick(3_000);
+    let rejected = p.inboxes[&3].rejections;
+    p.say(3, pace(Pace::Hold { secs: 30 }));
+    assert_eq!(
+        p.inboxes[&3].rejections,
+        rejected,
+        "{:?}",
+        p.last_rejection(3)
+    );
+    assert!(last_lobby(&p, 1).paused);
+    let held = wanning_view(&p, 2).now_ms;
+    assert_eq!(held, deadline - 20_000 + 3_000);
+    p.tick(29_999);
+    assert!(last_lobby(&p, 2).paused);
+    assert_eq!(wanning_view(&p, 2).round, 2);
+    p.tick(1);
+    assert!(!last_lobby(&p, 2).paused, "the hold ran out");
+    assert_eq!(wanning_view(&p, 2).now_ms, held);
+    p.tick(deadline - held - 1);
+    assert_eq!(wanning_view(&p, 2).round, 2);
+    p.tick(1);
+    assert_eq!(wanning_view(&p, 2).round, 3, "round 2 settled 30 s late");
+
+    // Played out, the table takes no pace.
+    p.play_out_as("reasoning", &[1, 2]);
+    p.say(3, pace(Pace::Pause));
+    assert!(p.last_rejection(3).unwrap().contains("over"));
+}
+
+/// "It stops the table's clock and its bots, never a person": at a paused
+/// Wanning table the bots give no bans, however long it waits; resumed,
+/// they do.
+#[test]
+fn a_paused_wanning_table_stops_its_bots() {
+    use foodweb_rules::wanning::WanningPhase;
+    let mut p = Party::new(HallConfig {
+        bot_delay_ms: 1_000,
+        ..fast(None)
+    });
+    p.hello(1, "Ana");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: AnySettings::Wanning(Default::default()),
+            seats: 4,
+            host_seat: true,
+            seed: Some(9),
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "reasoning".into(),
+        },
+    );
+    p.hello(3, "Host");
+    take_host_seat(&mut p, 3, table);
+    p.say(1, ClientMsg::Start);
+    p.say(3, ClientMsg::Pace { pace: Pace::Pause });
+    assert_eq!(p.inboxes[&3].rejections, 0, "{:?}", p.last_rejection(3));
+    let bots_done = |p: &Party| {
+        let v = wanning_view(p, 1);
+        assert_eq!(v.phase, WanningPhase::Ban);
+        v.seats[1..].iter().filter(|s| s.done).count()
+    };
+    for _ in 0..20 {
+        p.tick(1_000);
+    }
+    assert_eq!(bots_done(&p), 0, "a bot banned while the table was paused");
+    p.say(3, ClientMsg::Pace { pace: Pace::Resume });
+    for _ in 0..5 {
+        p.tick(1_000);
+    }
+    assert_eq!(bots_done(&p), 3, "the bots play on once resumed");
+}

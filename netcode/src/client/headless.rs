@@ -52,6 +52,10 @@ pub struct Plan {
     pub play: String,
     /// Illegal actions to send in all, a few every frame.
     pub chaos: u32,
+    /// At a Wanning table: say one line to every other living player each
+    /// round once talk is open (「任意兩名玩家可以自由交流」), so a test
+    /// can follow private talk over the wire.
+    pub talk: bool,
     /// Where to write every received message, one JSON object a line.
     pub record: Option<PathBuf>,
     /// Where to write the summary (JSON) at the end.
@@ -80,6 +84,8 @@ pub struct Summary {
     pub rejected: u64,
     pub chaos_sent: u64,
     pub forged_sent: u64,
+    /// Lines of private talk sent (`Plan::talk`).
+    pub said: u64,
     /// Milliseconds from sending an action to receiving the view it changed.
     pub latencies_ms: Vec<f64>,
     pub latency_p50_ms: Option<f64>,
@@ -101,6 +107,8 @@ struct Progress {
     filled: bool,
     ready_sent: bool,
     acted_revision: Option<u64>,
+    /// The last Wanning round this client talked in.
+    talked_round: Option<u8>,
     pending: Option<(u64, Instant)>,
     printed_token: Option<Vec<u8>>,
 }
@@ -299,6 +307,19 @@ fn drive(
     let Some(view) = model.view.clone() else {
         return;
     };
+    // Talk first: lines sent before this seat's orders land in the round
+    // they were meant for (the orders may be the last in, which settles it).
+    if plan.talk
+        && let AnyView::Wanning(v) = &view
+        && progress.talked_round != Some(v.round)
+        && let Some(lines) = talk(&plan.name, v)
+    {
+        for action in lines {
+            outbox.0.push(ClientMsg::Act { action });
+            summary.said += 1;
+        }
+        progress.talked_round = Some(v.round);
+    }
     if my_turn(&view) && progress.acted_revision != Some(model.revision) {
         let Runner { rng, .. } = &mut *runner;
         if let Some(action) = bot_move(&plan.play, &view, rng) {
@@ -412,6 +433,32 @@ fn forged_fragment(channel: u8, packet_id: u16, message_id: u16, claimed: u64) -
     b.push(8);
     b.extend([0xAB; 8]);
     b
+}
+
+/// One line to every other living player, if the seat may talk now: in a
+/// round's orders from round 2 on (after round 1's announcement), alive,
+/// before giving its orders (so the round cannot settle before the lines
+/// arrive).
+/// Each line says who said it to whom and when, `[Ana>3@2]`, so a test can
+/// tell every line from every other in what a client received.
+fn talk(name: &str, v: &foodweb_rules::wanning::WanningView) -> Option<Vec<AnyAction>> {
+    use foodweb_rules::wanning::{WanningAction, WanningPhase};
+    let me = v.me?;
+    let open = v.phase == WanningPhase::Orders && v.round >= 2 && v.to_act;
+    if !open || v.seats[me.index()].dead {
+        return None;
+    }
+    Some(
+        v.others_living()
+            .into_iter()
+            .map(|to| {
+                AnyAction::Wanning(WanningAction::Say {
+                    to,
+                    text: format!("[{name}>{}@{}]", to.index() + 1, v.round),
+                })
+            })
+            .collect(),
+    )
 }
 
 fn result_of(view: &AnyView) -> Option<GameResult> {
