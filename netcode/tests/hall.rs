@@ -1230,3 +1230,114 @@ fn a_paused_wanning_table_stops_its_bots() {
     }
     assert_eq!(bots_done(&p), 3, "the bots play on once resumed");
 }
+
+/// The host on a big screen: the owner moves from its seat to the host
+/// seat (no code asked of it: it holds the code), its seat opens, and the
+/// host seat runs the table before the start (bots, start). Another
+/// seated player cannot move there.
+#[test]
+fn the_owner_sits_as_host_and_runs_the_table() {
+    use foodweb_rules::wanning::WanningPhase;
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Ana");
+    p.hello(2, "Bo");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: AnySettings::Wanning(Default::default()),
+            seats: 4,
+            host_seat: true,
+            seed: Some(3),
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(2, ClientMsg::TakeSeat { table, seat: None });
+    let code = p.host_code(1).expect("the owner was sent the host code");
+    // Bo is seated but does not own the table: he may not move there.
+    p.say(
+        2,
+        ClientMsg::TakeHostSeat {
+            table,
+            code: code.clone(),
+        },
+    );
+    assert!(
+        p.last_rejection(2)
+            .unwrap()
+            .contains("only the table's owner")
+    );
+    p.say(1, ClientMsg::TakeHostSeat { table, code });
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    let lobby = last_lobby(&p, 1);
+    assert!(lobby.host_runs);
+    assert_eq!(lobby.owner, None, "nobody seated owns it now");
+    assert_eq!(lobby.seats[0].kind, SeatKind::Open, "Ana's seat opened");
+    // Bo cannot start it; the host seat can.
+    p.say(2, ClientMsg::SetReady { ready: true });
+    p.say(2, ClientMsg::Start);
+    assert!(p.last_rejection(2).unwrap().contains("owner"));
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "reasoning".into(),
+        },
+    );
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    let host = host_public(&p, 1);
+    assert_eq!(host.phase, WanningPhase::Ban);
+    assert!(host.host.is_some(), "the host seat sees everything");
+    // It still acts for nobody.
+    p.say(
+        1,
+        ClientMsg::Act {
+            action: AnyAction::Wanning(foodweb_rules::wanning::WanningAction::Ban {
+                instincts: Vec::new(),
+            }),
+        },
+    );
+    assert!(p.last_rejection(1).unwrap().contains("acts for nobody"));
+}
+
+/// A paused table whose host leaves runs again: nobody else may resume
+/// it, and a party's table must not stop for good.
+#[test]
+fn a_host_who_leaves_a_paused_table_lets_it_run() {
+    use foodweb_rules::wanning::WanningPhase;
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Ana");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: AnySettings::Wanning(Default::default()),
+            seats: 4,
+            host_seat: true,
+            seed: Some(4),
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "reasoning".into(),
+        },
+    );
+    p.hello(3, "Host");
+    take_host_seat(&mut p, 3, table);
+    p.say(1, ClientMsg::Start);
+    p.say(3, ClientMsg::Pace { pace: Pace::Pause });
+    assert!(last_lobby(&p, 1).paused);
+    // Paused, the ban's 90 s clock does not run out.
+    p.tick(100_000);
+    assert_eq!(wanning_view(&p, 1).phase, WanningPhase::Ban);
+    p.hall.disconnect(3);
+    p.tick(0);
+    assert!(!last_lobby(&p, 1).paused, "the pause outlived its host");
+    // Running again: the bots ban, Ana's clock runs out, the pick opens.
+    p.tick(90_000);
+    assert_eq!(
+        wanning_view(&p, 1).phase,
+        WanningPhase::Pick,
+        "the clock runs"
+    );
+}

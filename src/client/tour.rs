@@ -634,6 +634,8 @@ const WANNING: &[Step] = &[
     step(now, wanning_notebook, 1.0, Some("wanning-notebook-zh")),
     step(now, wanning_back_to_table, 0.1, None),
     playing(wanning_over, nothing, 3.0, Some("wanning-game-over")),
+    step(now, chinese, 1.0, Some("wanning-game-over-zh")),
+    step(now, english, 0.1, None),
     step(now, host_lan, 2.5, None),
     step(now, wanning_lan_table, 1.0, None),
     step(wanning_host_code, nothing, 1.0, Some("wanning-lobby")),
@@ -641,6 +643,7 @@ const WANNING: &[Step] = &[
     step(wanning_hosting, nothing, 1.0, Some("wanning-lobby-host")),
     step(now, wanning_fill_and_start, 3.0, None),
     step(wanning_host_round, nothing, 1.5, Some("wanning-host")),
+    step(now, chinese, 1.0, Some("wanning-host-zh")),
 ];
 
 /// The seat plays as the survivor bot would, from its own view only, once

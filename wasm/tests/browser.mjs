@@ -151,6 +151,8 @@ try {
   // screens: the set-up, the rounds, the settlement and the end.
   const beasts = await open('wanning', 'desktop', { autoplay: 'local', game: 'wanning', seed: 3 });
   await waitFor(beasts, 'at a Wanning table', () => document.body.dataset.screen === 'table');
+  await waitFor(beasts, 'dealt', () => Number(document.body.dataset.revision) > 0);
+  await beasts.page.waitForTimeout(1500);
   await shot(beasts, 'web-wanning-setup-desktop');
   await waitFor(beasts, 'in round 2', () => Number(document.body.dataset.round) >= 2, 4);
   await shot(beasts, 'web-wanning-round-desktop');
