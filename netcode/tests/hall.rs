@@ -1183,16 +1183,10 @@ fn the_host_seat_pauses_resumes_and_holds_a_wanning_table() {
     assert!(p.last_rejection(3).unwrap().contains("over"));
 }
 
-/// "It stops the table's clock and its bots, never a person": at a paused
-/// Wanning table the bots give no bans, however long it waits; resumed,
-/// they do.
-#[test]
-fn a_paused_wanning_table_stops_its_bots() {
-    use foodweb_rules::wanning::WanningPhase;
-    let mut p = Party::new(HallConfig {
-        bot_delay_ms: 1_000,
-        ..fast(None)
-    });
+/// A 4-seat Wanning table (default settings) opened by client 1 (Ana)
+/// with a host seat, its other seats the best bots, and client 3 (Host) at
+/// the host seat; not started.
+fn wanning_with_host(p: &mut Party, seed: u64) -> TableId {
     p.hello(1, "Ana");
     p.say(
         1,
@@ -1200,7 +1194,7 @@ fn a_paused_wanning_table_stops_its_bots() {
             settings: AnySettings::Wanning(Default::default()),
             seats: 4,
             host_seat: true,
-            seed: Some(9),
+            seed: Some(seed),
         },
     );
     let table = p.inboxes[&1].table.unwrap();
@@ -1211,7 +1205,21 @@ fn a_paused_wanning_table_stops_its_bots() {
         },
     );
     p.hello(3, "Host");
-    take_host_seat(&mut p, 3, table);
+    take_host_seat(p, 3, table);
+    table
+}
+
+/// "It stops the table's clock and its bots, never a person": at a paused
+/// Wanning table the bots give no bans, however long it waits; resumed,
+/// they do.
+#[test]
+fn a_paused_wanning_table_stops_its_bots() {
+    use foodweb_rules::wanning::WanningPhase;
+    let mut p = Party::new(HallConfig {
+        bot_delay_ms: 1_000,
+        ..fast(None)
+    });
+    wanning_with_host(&mut p, 9);
     p.say(1, ClientMsg::Start);
     p.say(3, ClientMsg::Pace { pace: Pace::Pause });
     assert_eq!(p.inboxes[&3].rejections, 0, "{:?}", p.last_rejection(3));
@@ -1305,25 +1313,7 @@ fn the_owner_sits_as_host_and_runs_the_table() {
 fn a_host_who_leaves_a_paused_table_lets_it_run() {
     use foodweb_rules::wanning::WanningPhase;
     let mut p = Party::new(fast(None));
-    p.hello(1, "Ana");
-    p.say(
-        1,
-        ClientMsg::CreateTable {
-            settings: AnySettings::Wanning(Default::default()),
-            seats: 4,
-            host_seat: true,
-            seed: Some(4),
-        },
-    );
-    let table = p.inboxes[&1].table.unwrap();
-    p.say(
-        1,
-        ClientMsg::FillWithBots {
-            kind: "reasoning".into(),
-        },
-    );
-    p.hello(3, "Host");
-    take_host_seat(&mut p, 3, table);
+    wanning_with_host(&mut p, 4);
     p.say(1, ClientMsg::Start);
     p.say(3, ClientMsg::Pace { pace: Pace::Pause });
     assert!(last_lobby(&p, 1).paused);

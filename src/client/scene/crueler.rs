@@ -14,8 +14,6 @@ use std::collections::HashMap;
 use std::f32::consts::{PI, TAU};
 
 use bevy::prelude::*;
-use bevy::sprite::Anchor;
-use bevy::text::{LineBreak, TextBounds, TextLayout};
 use bevy_asset_loader::prelude::*;
 use bevy_egui::egui::Color32;
 use foodweb_netcode::client::{ClientModel, Outbox};
@@ -23,9 +21,7 @@ use foodweb_rules::Lang;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView};
 use foodweb_rules::table::SeatId;
 
-use super::{
-    Home, Lift, Motion, PointerOnUi, SceneItem, SceneRect, Settling, finish_motions, motion_secs,
-};
+use super::{Home, Lift, Motion, PointerOnUi, SceneRect, Settling, finish_motions, motion_secs};
 use crate::client::net::SeatSide;
 use crate::client::screens::crueler_table::{CruelerUi, act};
 use crate::client::{I18n, Screen, UserSettings, theme};
@@ -848,14 +844,6 @@ fn theme_text() -> Color {
     colour(theme::TEXT)
 }
 
-/// Chinese breaks between any two characters; English between words.
-fn line_break(lang: Lang) -> LineBreak {
-    match lang {
-        Lang::Zh => LineBreak::AnyCharacter,
-        Lang::En => LineBreak::WordBoundary,
-    }
-}
-
 struct Fonts {
     ui: Handle<Font>,
     typed: Handle<Font>,
@@ -869,24 +857,12 @@ fn spawn_want(
     want: &Want,
     rolling: bool,
 ) -> Entity {
-    let mut e = commands.spawn((
-        SceneItem,
-        Piece {
-            key: want.key,
-            look: want.look(),
-        },
-        want.at,
-        Home(want.at),
-        Visibility::default(),
-    ));
-    if let Some(image) = art.image(want.img) {
-        let mut sprite = Sprite::from_image(image);
-        sprite.custom_size = Some(want.size);
-        sprite.color = want.tint;
-        e.insert(sprite);
-    } else {
-        e.insert(Pickable::IGNORE);
-    }
+    let piece = Piece {
+        key: want.key,
+        look: want.look(),
+    };
+    let picture = art.image(want.img).map(|i| (i, want.size, want.tint));
+    let mut e = super::spawn_piece(commands, piece, want.at, picture);
     if let Some(p) = want.pick {
         e.insert((
             p,
@@ -917,25 +893,16 @@ fn spawn_want(
                 } => {
                     let font = if *typed { &fonts.typed } else { &fonts.ui };
                     let mut t = c.spawn((
-                        Text2d::new(text.clone()),
-                        TextFont::from(font.clone()).with_font_size(size.max(1.0)),
-                        TextColor(*colour),
-                        TextLayout::new(
-                            if *left {
-                                Justify::Left
-                            } else {
-                                Justify::Center
-                            },
-                            line_break(lang),
+                        super::label(
+                            text.clone(),
+                            font.clone(),
+                            *size,
+                            *colour,
+                            *width,
+                            lang,
+                            *left,
                         ),
-                        TextBounds::new_horizontal(width.max(4.0)),
-                        if *left {
-                            Anchor::CENTER_LEFT
-                        } else {
-                            Anchor::CENTER
-                        },
                         Transform::from_translation(at.extend(0.3)),
-                        Pickable::IGNORE,
                     ));
                     if *rolled {
                         t.insert(RollHidden);
@@ -952,13 +919,9 @@ fn spawn_want(
                     z,
                 } => {
                     if let Some(image) = art.image(*img) {
-                        let mut sprite = Sprite::from_image(image);
-                        sprite.custom_size = Some(*size);
-                        sprite.color = *tint;
                         c.spawn((
-                            sprite,
+                            super::picture(image, *size, *tint),
                             Transform::from_translation(at.extend(*z)),
-                            Pickable::IGNORE,
                         ));
                     }
                 }

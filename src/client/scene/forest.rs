@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy::text::{LineBreak, TextBounds, TextLayout};
+use bevy::text::{TextBounds, TextLayout};
 use bevy_asset_loader::prelude::*;
 use foodweb_rules::forest::{CardId, ForestAction, ForestPhase, ForestView, Role, deck};
 use foodweb_rules::table::SeatId;
@@ -610,7 +610,7 @@ fn spawn_card(
             Text2d::new(name),
             TextFont::from(font.clone()).with_font_size(name_size),
             TextColor(Color::WHITE),
-            TextLayout::new(Justify::Center, line_break(lang)),
+            TextLayout::new(Justify::Center, super::line_break(lang)),
             TextBounds::new(CARD.x - 10.0, 28.0),
             Anchor::CENTER,
             Transform::from_xyz(0.0, -CARD.y / 2.0 + 18.0, 0.2),
@@ -628,14 +628,6 @@ fn spawn_card(
         ));
     });
     root
-}
-
-/// Chinese breaks between any two characters; English between words.
-fn line_break(lang: foodweb_rules::Lang) -> LineBreak {
-    match lang {
-        foodweb_rules::Lang::Zh => LineBreak::AnyCharacter,
-        foodweb_rules::Lang::En => LineBreak::WordBoundary,
-    }
 }
 
 fn spawn_deco(
@@ -658,7 +650,7 @@ fn spawn_deco(
                 Text2d::new(text.clone()),
                 TextFont::from(font.clone()).with_font_size(*size),
                 TextColor(*colour),
-                TextLayout::new(Justify::Center, line_break(lang)),
+                TextLayout::new(Justify::Center, super::line_break(lang)),
                 TextBounds::new_horizontal(*width),
                 Transform::from_translation(at.extend(200.0)),
                 Pickable::IGNORE,

@@ -22,7 +22,10 @@ pub mod gene;
 pub mod wanning;
 
 use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::text::{LineBreak, TextBounds, TextLayout};
 use bevy_egui::egui;
+use foodweb_rules::Lang;
 use serde::{Deserialize, Serialize};
 
 use super::assets::{FullFont, UiAssets};
@@ -404,6 +407,75 @@ pub fn lift_off(ev: On<Pointer<Out>>, mut lifts: Query<&mut Lift>) {
     if let Ok(mut l) = lifts.get_mut(ev.entity) {
         l.on = false;
     }
+}
+
+/// Chinese breaks between any two characters; English between words.
+pub fn line_break(lang: Lang) -> LineBreak {
+    match lang {
+        Lang::Zh => LineBreak::AnyCharacter,
+        Lang::En => LineBreak::WordBoundary,
+    }
+}
+
+/// A line of the scene's text, wrapped to `width`: centred on its
+/// transform, or starting there (`left`). Never picked.
+pub fn label(
+    text: String,
+    font: Handle<Font>,
+    size: f32,
+    colour: Color,
+    width: f32,
+    lang: Lang,
+    left: bool,
+) -> impl Bundle {
+    (
+        Text2d::new(text),
+        TextFont::from(font).with_font_size(size.max(1.0)),
+        TextColor(colour),
+        TextLayout::new(
+            if left { Justify::Left } else { Justify::Center },
+            line_break(lang),
+        ),
+        TextBounds::new_horizontal(width.max(4.0)),
+        if left {
+            Anchor::CENTER_LEFT
+        } else {
+            Anchor::CENTER
+        },
+        Pickable::IGNORE,
+    )
+}
+
+/// A piece of a table's scene at its home `at`: a scene item with the
+/// game's key (`piece`), its picture if it has one (`None`: text only, never
+/// picked).
+pub fn spawn_piece<'a>(
+    commands: &'a mut Commands,
+    piece: impl Component,
+    at: Transform,
+    picture: Option<(Handle<Image>, Vec2, Color)>,
+) -> EntityCommands<'a> {
+    let mut e = commands.spawn((SceneItem, piece, at, Home(at), Visibility::default()));
+    match picture {
+        Some((image, size, tint)) => {
+            let mut sprite = Sprite::from_image(image);
+            sprite.custom_size = Some(size);
+            sprite.color = tint;
+            e.insert(sprite);
+        }
+        None => {
+            e.insert(Pickable::IGNORE);
+        }
+    }
+    e
+}
+
+/// A picture drawn on a piece: the image at `size`, tinted. Never picked.
+pub fn picture(image: Handle<Image>, size: Vec2, tint: Color) -> impl Bundle {
+    let mut sprite = Sprite::from_image(image);
+    sprite.custom_size = Some(size);
+    sprite.color = tint;
+    (sprite, Pickable::IGNORE)
 }
 
 /// How long a motion takes at the player's setting.

@@ -15,8 +15,6 @@ use std::collections::HashMap;
 use std::f32::consts::TAU;
 
 use bevy::prelude::*;
-use bevy::sprite::Anchor;
-use bevy::text::{LineBreak, TextBounds, TextLayout};
 use bevy_asset_loader::prelude::*;
 use bevy_egui::egui::Color32;
 use foodweb_netcode::client::ClientModel;
@@ -24,7 +22,7 @@ use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
 use foodweb_rules::wanning::{Form, InstinctId, Kind, WanningPhase, WanningView, data};
 
-use super::{Home, Lift, Motion, PointerOnUi, SceneItem, SceneRect, Settling, motion_secs};
+use super::{Home, Lift, Motion, PointerOnUi, SceneRect, Settling, motion_secs};
 use crate::client::net::SeatSide;
 use crate::client::screens::wanning_table::WanningUi;
 use crate::client::{I18n, Screen, UserSettings, theme};
@@ -786,14 +784,6 @@ pub fn settlement_steps(
     steps
 }
 
-/// Chinese breaks between any two characters; English between words.
-fn line_break(lang: Lang) -> LineBreak {
-    match lang {
-        Lang::Zh => LineBreak::AnyCharacter,
-        Lang::En => LineBreak::WordBoundary,
-    }
-}
-
 fn spawn_want(
     commands: &mut Commands,
     art: &WanningArt,
@@ -801,22 +791,12 @@ fn spawn_want(
     lang: Lang,
     want: &Want,
 ) -> Entity {
-    let mut e = commands.spawn((
-        SceneItem,
-        Piece {
-            key: want.key,
-            look: want.look(),
-        },
-        want.at,
-        Home(want.at),
-        Visibility::default(),
-    ));
-    if let Some(image) = art.image(want.img) {
-        let mut sprite = Sprite::from_image(image);
-        sprite.custom_size = Some(want.size);
-        sprite.color = want.tint;
-        e.insert(sprite);
-    }
+    let piece = Piece {
+        key: want.key,
+        look: want.look(),
+    };
+    let picture = art.image(want.img).map(|i| (i, want.size, want.tint));
+    let mut e = super::spawn_piece(commands, piece, want.at, picture);
     match want.pick {
         Some(p) => {
             e.insert((
@@ -852,14 +832,16 @@ fn spawn_want(
                 } => {
                     let font = if *typed { &fonts.1 } else { &fonts.0 };
                     c.spawn((
-                        Text2d::new(text.clone()),
-                        TextFont::from(font.clone()).with_font_size(size.max(1.0)),
-                        TextColor(*colour),
-                        TextLayout::new(Justify::Center, line_break(lang)),
-                        TextBounds::new_horizontal(width.max(4.0)),
-                        Anchor::CENTER,
+                        super::label(
+                            text.clone(),
+                            font.clone(),
+                            *size,
+                            *colour,
+                            *width,
+                            lang,
+                            false,
+                        ),
                         Transform::from_translation(at.extend(0.3 + k as f32 * 0.01)),
-                        Pickable::IGNORE,
                     ));
                 }
                 Part::Sprite {
@@ -869,15 +851,11 @@ fn spawn_want(
                     tint,
                 } => {
                     if let Some(image) = art.image(*img) {
-                        let mut sprite = Sprite::from_image(image);
-                        sprite.custom_size = Some(*size);
-                        sprite.color = *tint;
                         // An outline goes under its piece, an icon over it.
                         let z = if *at == Vec2::ZERO { -0.5 } else { 0.2 };
                         c.spawn((
-                            sprite,
+                            super::picture(image, *size, *tint),
                             Transform::from_translation(at.extend(z)),
-                            Pickable::IGNORE,
                         ));
                     }
                 }

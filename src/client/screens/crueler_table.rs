@@ -351,7 +351,7 @@ fn draw(
     state.refusals.update(&frame.model);
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
-    let (mut leave, mut new_game, mut to_title) = (false, false, false);
+    let mut exit = table::Exit::Stay;
     let mut action = None;
     egui::Panel::top("crueler-top").show(&mut screen, |ui| {
         let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
@@ -391,7 +391,9 @@ fn draw(
                 ui.label(egui::RichText::new(i18n.t("crueler-reserve-on")).color(theme::GOOD));
             }
         });
-        leave |= pressed.leave;
+        if pressed.leave {
+            exit = table::Exit::Leave;
+        }
         if pressed.rules {
             state.show_rules = !state.show_rules;
         }
@@ -460,18 +462,7 @@ fn draw(
     if let Some(a) = offer_window(ctx, &view, &mut state, i18n) {
         action = Some(a);
     }
-    if state.show_rules {
-        let mut open = true;
-        egui::Window::new(i18n.t("table-rules"))
-            .open(&mut open)
-            .default_size([720.0, 560.0])
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    widgets::rules_text(ui, crueler::RULES_MD);
-                });
-            });
-        state.show_rules = open;
-    }
+    table::rules_window(ctx, i18n, &mut state.show_rules, crueler::RULES_MD);
     if let Some(result) = &view.result {
         egui::Window::new(i18n.t("table-game-over"))
             .collapsible(false)
@@ -502,28 +493,13 @@ fn draw(
                             ui.end_row();
                         }
                     });
-                ui.horizontal(|ui| {
-                    if ui.button(i18n.t("table-new-game")).clicked() {
-                        new_game = true;
-                    }
-                    if ui.button(i18n.t("table-back-to-title")).clicked() {
-                        to_title = true;
-                    }
-                });
+                table::after_game_buttons(ui, i18n, &mut exit);
             });
     }
     if let Some(action) = action {
         act(&mut frame.outbox, &mut state, action);
     }
-    if new_game {
-        frame.new_game();
-    }
-    if to_title {
-        frame.back_to_title();
-    }
-    if leave {
-        frame.leave();
-    }
+    frame.go(exit);
     Ok(())
 }
 

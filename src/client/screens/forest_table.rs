@@ -55,7 +55,7 @@ fn top_bar(
     i18n: &I18n,
     settings: &mut UserSettings,
     state: &mut TableUi,
-    leave: &mut bool,
+    exit: &mut table::Exit,
 ) {
     let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
         ui.label(
@@ -105,7 +105,9 @@ fn top_bar(
             ));
         }
     });
-    *leave |= pressed.leave;
+    if pressed.leave {
+        *exit = table::Exit::Leave;
+    }
     if pressed.rules {
         state.show_rules = !state.show_rules;
     }
@@ -303,10 +305,10 @@ fn draw(
     state.refusals.update(&frame.model);
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let lang = i18n.lang;
-    let (mut leave, mut new_game, mut to_title) = (false, false, false);
+    let mut exit = table::Exit::Stay;
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
-        top_bar(ui, &view, i18n, settings, &mut state, &mut leave);
+        top_bar(ui, &view, i18n, settings, &mut state, &mut exit);
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));
@@ -330,18 +332,7 @@ fn draw(
         rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
-    if state.show_rules {
-        let mut open = true;
-        egui::Window::new(i18n.t("table-rules"))
-            .open(&mut open)
-            .default_size([720.0, 560.0])
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    widgets::rules_text(ui, forest::RULES_MD);
-                });
-            });
-        state.show_rules = open;
-    }
+    table::rules_window(ctx, i18n, &mut state.show_rules, forest::RULES_MD);
     // End of a round (not the last): the round's scores until dismissed.
     let finished = view.seats.first().map_or(0, |s| s.round_scores.len());
     if view.result.is_none() && finished > state.rounds_seen {
@@ -380,28 +371,13 @@ fn draw(
                         egui::RichText::new(text)
                     });
                 }
-                ui.horizontal(|ui| {
-                    if ui.button(i18n.t("table-new-game")).clicked() {
-                        new_game = true;
-                    }
-                    if ui.button(i18n.t("table-back-to-title")).clicked() {
-                        to_title = true;
-                    }
-                });
+                table::after_game_buttons(ui, i18n, &mut exit);
             });
     }
     if let Some(action) = action {
         submit(&mut frame.outbox, &mut state, action);
     }
-    if new_game {
-        frame.new_game();
-    }
-    if to_title {
-        frame.back_to_title();
-    }
-    if leave {
-        frame.leave();
-    }
+    frame.go(exit);
     Ok(())
 }
 

@@ -130,7 +130,7 @@ fn top_bar(
     settings: &mut UserSettings,
     state: &mut GeneUi,
     left_ms: Option<u64>,
-    leave: &mut bool,
+    exit: &mut table::Exit,
 ) {
     let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
         let round = i18n.ta(
@@ -160,7 +160,9 @@ fn top_bar(
             ui.label(i18n.ta("gene-order-card", &[("n", n.into())]));
         }
     });
-    *leave |= pressed.leave;
+    if pressed.leave {
+        *exit = table::Exit::Leave;
+    }
     if pressed.rules {
         state.show_rules = !state.show_rules;
     }
@@ -778,10 +780,10 @@ fn draw(
     let progress = frame.art_progress();
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
-    let (mut leave, mut new_game, mut to_title) = (false, false, false);
+    let mut exit = table::Exit::Stay;
     let mut action = None;
     egui::Panel::top("gene-top").show(&mut screen, |ui| {
-        top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut leave);
+        top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut exit);
     });
     let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
         players(ui, &view, i18n);
@@ -969,18 +971,7 @@ fn draw(
     if let Some(a) = trade_window(ctx, &view, &mut state, i18n) {
         action = Some(a);
     }
-    if state.show_rules {
-        let mut open = true;
-        egui::Window::new(i18n.t("table-rules"))
-            .open(&mut open)
-            .default_size([720.0, 560.0])
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    widgets::rules_text(ui, gene::RULES_MD);
-                });
-            });
-        state.show_rules = open;
-    }
+    table::rules_window(ctx, i18n, &mut state.show_rules, gene::RULES_MD);
     // The ranking, once the last settlement has been played out.
     let played_out = shown.is_none_or(|n| n >= view.settlement.len());
     if let Some(result) = &view.result
@@ -1019,29 +1010,14 @@ fn draw(
                             ui.end_row();
                         }
                     });
-                ui.horizontal(|ui| {
-                    if ui.button(i18n.t("table-new-game")).clicked() {
-                        new_game = true;
-                    }
-                    if ui.button(i18n.t("table-back-to-title")).clicked() {
-                        to_title = true;
-                    }
-                });
+                table::after_game_buttons(ui, i18n, &mut exit);
             });
     }
     if let Some(action) = action {
         frame.act(AnyAction::Gene(action));
         state.refusals.error = None;
     }
-    if new_game {
-        frame.new_game();
-    }
-    if to_title {
-        frame.back_to_title();
-    }
-    if leave {
-        frame.leave();
-    }
+    frame.go(exit);
     Ok(())
 }
 

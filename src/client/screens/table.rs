@@ -101,6 +101,55 @@ impl TableFrame<'_> {
     }
 }
 
+/// Where a table screen's buttons asked to go this frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Exit {
+    #[default]
+    Stay,
+    Leave,
+    NewGame,
+    Title,
+}
+
+impl TableFrame<'_> {
+    /// Goes where the screen's buttons asked.
+    pub fn go(&mut self, exit: Exit) {
+        match exit {
+            Exit::Stay => {}
+            Exit::Leave => self.leave(),
+            Exit::NewGame => self.new_game(),
+            Exit::Title => self.back_to_title(),
+        }
+    }
+}
+
+/// The game-over window's buttons: another game, or the title.
+pub fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, exit: &mut Exit) {
+    ui.horizontal(|ui| {
+        if ui.button(i18n.t("table-new-game")).clicked() {
+            *exit = Exit::NewGame;
+        }
+        if ui.button(i18n.t("table-back-to-title")).clicked() {
+            *exit = Exit::Title;
+        }
+    });
+}
+
+/// The game's rules document in a window, while `show` is on.
+pub fn rules_window(ctx: &egui::Context, i18n: &I18n, show: &mut bool, markdown: &str) {
+    if !*show {
+        return;
+    }
+    egui::Window::new(i18n.t("table-rules"))
+        .open(show)
+        .default_size([720.0, 560.0])
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                widgets::rules_text(ui, markdown);
+            });
+        });
+}
+
 /// The part of the window left after a screen's panels: the scene's once
 /// the game's art has loaded (`Some`), the art's progress bar until then.
 pub fn scene_or_loading(

@@ -1146,7 +1146,7 @@ fn draw(
     state.take_tap(&view);
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
-    let (mut leave, mut new_game, mut to_title) = (false, false, false);
+    let mut exit = table::Exit::Stay;
     let mut action = None;
     let mut pace = None;
     egui::Panel::top("wanning-top").show(&mut screen, |ui| {
@@ -1181,7 +1181,9 @@ fn draw(
                 );
             }
         });
-        leave |= pressed.leave;
+        if pressed.leave {
+            exit = table::Exit::Leave;
+        }
         if pressed.rules {
             state.show_rules = !state.show_rules;
         }
@@ -1236,18 +1238,7 @@ fn draw(
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     guess_window(ctx, &view, &mut state, i18n);
-    if state.show_rules {
-        let mut open = true;
-        egui::Window::new(i18n.t("table-rules"))
-            .open(&mut open)
-            .default_size([720.0, 560.0])
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    widgets::rules_text(ui, wanning::RULES_MD);
-                });
-            });
-        state.show_rules = open;
-    }
+    table::rules_window(ctx, i18n, &mut state.show_rules, wanning::RULES_MD);
     if let Some(level) = view.winner
         && view.result.is_some()
     {
@@ -1268,14 +1259,7 @@ fn draw(
                         "wanning-you-lost"
                     }));
                 }
-                ui.horizontal(|ui| {
-                    if ui.button(i18n.t("table-new-game")).clicked() {
-                        new_game = true;
-                    }
-                    if ui.button(i18n.t("table-back-to-title")).clicked() {
-                        to_title = true;
-                    }
-                });
+                table::after_game_buttons(ui, i18n, &mut exit);
             });
     }
     if let Some(action) = action {
@@ -1285,15 +1269,7 @@ fn draw(
     if let Some(pace) = pace {
         send(&mut frame.outbox, ClientMsg::Pace { pace });
     }
-    if new_game {
-        frame.new_game();
-    }
-    if to_title {
-        frame.back_to_title();
-    }
-    if leave {
-        frame.leave();
-    }
+    frame.go(exit);
     Ok(())
 }
 
