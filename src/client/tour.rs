@@ -607,6 +607,8 @@ const WANNING: &[Step] = &[
         1.5,
         Some("wanning-ban"),
     ),
+    step(now, chinese, 1.0, Some("wanning-ban-zh")),
+    step(now, english, 0.1, None),
     step(now, wanning_send_bans, 0.5, None),
     step(
         wanning_pick_open,

@@ -675,14 +675,20 @@ fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut
                 .instinct
                 .map(|i| data().instinct(i).name.get(i18n.lang).to_string())
                 .unwrap_or_else(|| "—".into());
-            w.text(
+            // A phone has room for the level and the instinct only.
+            let line = if narrow {
+                format!("L{} · {}", h.level, instinct)
+            } else {
                 format!(
                     "L{} {} · {} · {}",
                     h.level,
                     animal_name(h.animal, i18n.lang),
                     instinct,
                     i18n.ta("wanning-shields", &[("n", h.shields.into())])
-                ),
+                )
+            };
+            w.text(
+                line,
                 Vec2::new(0.0, -plate.y / 2.0 - 10.0),
                 11.0,
                 CREAM,
