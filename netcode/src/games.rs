@@ -21,6 +21,8 @@ use foodweb_rules::wanning::{self, WanningGame};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::replay::{REPLAY_FORMAT, Replay, ReplayStep, Viewer};
+
 /// Every game this build hosts, once: the `GameId` variant, the `Game`
 /// type and its bots module. From this one list come the `Any*` enums that
 /// carry a game's types on the wire, the `HostGame` impls, and the
@@ -83,6 +85,11 @@ macro_rules! hosted_games {
                 match self {
                     $(AnyView::$id(v) => v.as_ref(),)*
                 }
+            }
+
+            /// Whose view this is (`None`: the public or the host's view).
+            pub fn viewer(&self) -> Option<SeatId> {
+                self.seat().me()
             }
         }
 
@@ -155,6 +162,7 @@ trait GameEntry {
     fn restore(&self, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError>;
     fn replay(&self, ron: &str) -> Result<Box<dyn HostedTable>, String>;
     fn bot_move(&self, kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyAction>;
+    fn replay_steps(&self, ron: &str, viewer: Viewer) -> Result<Replay, String>;
 }
 
 struct Entry<G>(PhantomData<G>);
@@ -194,6 +202,58 @@ impl<G: HostGame> GameEntry for Entry<G> {
     fn bot_move(&self, kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyAction> {
         let view = G::unwrap_view(view)?;
         G::bot(kind)?.act(view, rng).map(G::wrap_action)
+    }
+    /// The game dealt again from its seed and played again move by move,
+    /// deadlines falling at their times; after each change (a new
+    /// revision) the viewer's view is kept.
+    fn replay_steps(&self, ron: &str, viewer: Viewer) -> Result<Replay, String> {
+        let snapshot = TableSnapshot::<G>::from_ron(ron).map_err(|e| e.to_string())?;
+        let mut table = Table::<G>::new(snapshot.config.clone()).map_err(|e| e.to_string())?;
+        let mut steps: Vec<ReplayStep> = Vec::new();
+        let mut note = |t: &Table<G>| {
+            let said = t.announcements();
+            let revision = (t.log().entries.len() + said.public.len() + said.private.len()) as u64;
+            if steps.last().is_some_and(|s| s.revision == revision) {
+                return;
+            }
+            let view = match viewer {
+                Viewer::Seat(seat) => G::view(t.world(), Some(seat)),
+                Viewer::Everything => G::host_view(t.world()),
+            };
+            steps.push(ReplayStep {
+                revision,
+                at_ms: t.now_ms(),
+                view: G::wrap_view(view),
+            });
+        };
+        note(&table);
+        for (i, entry) in snapshot.log.entries.iter().enumerate() {
+            match entry {
+                LogEntry::Act {
+                    at_ms,
+                    seat,
+                    action,
+                } => {
+                    table.advance_to(*at_ms);
+                    note(&table);
+                    table
+                        .submit(*seat, action.clone())
+                        .map_err(|e| format!("log entry {i} was refused on replay: {e}"))?;
+                }
+                LogEntry::Auto { at_ms, .. } => table.advance_to(*at_ms),
+            }
+            note(&table);
+        }
+        table.advance_to(snapshot.clock_ms);
+        note(&table);
+        Ok(Replay {
+            format: REPLAY_FORMAT,
+            game: G::ID,
+            viewer,
+            names: snapshot.config.seats.names.clone(),
+            finished: table.result().is_some(),
+            steps,
+        })
     }
 }
 
@@ -406,6 +466,13 @@ pub fn replay_table(game: GameId, ron: &str) -> Result<Box<dyn HostedTable>, Str
 /// a bot play their seat (headless test clients, "autoplay").
 pub fn bot_move(kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyAction> {
     entry(view.game())?.bot_move(kind, view, rng)
+}
+
+/// The replay of a table from its snapshot RON, as `viewer` saw it.
+pub fn replay_steps(game: GameId, ron: &str, viewer: Viewer) -> Result<Replay, String> {
+    entry(game)
+        .ok_or_else(|| format!("{game} is not hosted by this build"))?
+        .replay_steps(ron, viewer)
 }
 
 /// Whether the view's seat is being waited on.

@@ -10,6 +10,7 @@ pub mod games;
 pub mod hall;
 pub mod messages;
 pub mod protocol;
+pub mod replay;
 pub mod server;
 pub mod store;
 pub mod tokens;

@@ -184,6 +184,9 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
 }
 
 impl crate::table::SeatView for CruelerView {
+    fn me(&self) -> Option<SeatId> {
+        self.me
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

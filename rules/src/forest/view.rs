@@ -177,6 +177,9 @@ impl ForestView {
 }
 
 impl crate::table::SeatView for ForestView {
+    fn me(&self) -> Option<SeatId> {
+        self.me
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

@@ -911,6 +911,9 @@ impl Bot<GeneGame> for RandomBot {
 }
 
 impl crate::table::SeatView for GeneView {
+    fn me(&self) -> Option<SeatId> {
+        self.me
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

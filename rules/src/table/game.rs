@@ -41,6 +41,8 @@ impl GameResult {
 
 /// What every game's seat view tells whoever holds it, whatever the game.
 pub trait SeatView {
+    /// Whose view this is (`None`: the public view, a spectator's).
+    fn me(&self) -> Option<SeatId>;
     /// The table is waiting on this seat.
     fn to_act(&self) -> bool;
     /// The final result, once the game is over.

@@ -144,6 +144,9 @@ fn settled(world: &World, at: &Seated, s: SeatId) -> Option<Settled> {
 }
 
 impl crate::table::SeatView for WanningView {
+    fn me(&self) -> Option<SeatId> {
+        self.me
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

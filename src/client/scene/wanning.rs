@@ -304,14 +304,15 @@ fn instinct_card(
     let lang = i18n.lang;
     let s = size.x / CARD.x;
     let mut w = Want::new(key, Img::Frame(info.kind), size, at, z);
+    // Long names shrink to stay clear of the type's emblem.
     let chars = info.name.get(lang).chars().count() as f32;
-    let name_size = if full { 20.0 } else { 24.0 } * s * (11.0 / chars.max(11.0)).max(0.55);
+    let name_size = if full { 20.0 } else { 24.0 } * s * (9.0 / chars.max(9.0)).max(0.55);
     w.text(
         info.name.get(lang).to_string(),
-        Vec2::new(-14.0 * s, size.y / 2.0 - 35.0 * s),
+        Vec2::new(-20.0 * s, size.y / 2.0 - 35.0 * s),
         name_size.max(8.0),
         CREAM,
-        size.x - 48.0 * s,
+        size.x - 62.0 * s,
     );
     let form = match info.form {
         Some(Form::At) => "AT",

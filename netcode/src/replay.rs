@@ -1,0 +1,125 @@
+//! Replays: a table's game again, step by step, as one viewer saw it.
+//!
+//! A replay is rebuilt from the table's seed and action log (the table's
+//! snapshot): the table is dealt again and every logged move is played
+//! again at its time, deadlines falling as they fell. After each change
+//! the viewer's view is kept: a seat's own view (what that seat was sent
+//! during play, and nothing more), or, for the host seat and for a
+//! finished table opened to everyone, the host seat's view. A replay is
+//! plain data (`Replay`), written and read as versioned RON and checked
+//! when read, so it can be exported, shared and opened offline.
+
+use foodweb_rules::GameId;
+use foodweb_rules::table::SeatId;
+use serde::{Deserialize, Serialize};
+
+use crate::games::AnyView;
+
+/// The replay file's format: bumped whenever `Replay` changes shape.
+pub const REPLAY_FORMAT: u32 = 1;
+
+/// Whose eyes a replay shows the game through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Viewer {
+    /// One seat: its own view at every step, as it was sent.
+    Seat(SeatId),
+    /// Everything (the host seat's view).
+    Everything,
+}
+
+/// One moment of a replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayStep {
+    /// The table's revision after the change (as the hall numbers them:
+    /// log entries, announcements and notes so far).
+    pub revision: u64,
+    /// Table time of the change.
+    pub at_ms: u64,
+    pub view: AnyView,
+}
+
+/// A game as one viewer saw it, step by step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    pub format: u32,
+    pub game: GameId,
+    pub viewer: Viewer,
+    pub names: Vec<String>,
+    /// Whether the game had ended.
+    pub finished: bool,
+    pub steps: Vec<ReplayStep>,
+}
+
+/// Why a replay file cannot be opened.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ReplayError {
+    #[error("not a replay file: {0}")]
+    Parse(String),
+    #[error("replay format {0} is not one this build reads (it reads {REPLAY_FORMAT})")]
+    Format(u32),
+    #[error("the replay has no steps")]
+    Empty,
+    #[error("step {0} is of another game than the replay's")]
+    OtherGame(usize),
+    #[error("step {0} does not come after the one before it")]
+    Order(usize),
+    #[error("step {0} shows another seat's view than the replay's viewer")]
+    OtherSeat(usize),
+    #[error("the table's game could not be played again: {0}")]
+    Table(String),
+}
+
+impl Replay {
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .expect("a replay serialises")
+    }
+
+    /// Reads a replay file, and checks it: its format, its game, its
+    /// order, and that a seat's replay holds only that seat's views.
+    pub fn from_ron(text: &str) -> Result<Self, ReplayError> {
+        #[derive(Deserialize)]
+        struct Head {
+            format: u32,
+        }
+        let head: Head = ron::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))?;
+        if head.format != REPLAY_FORMAT {
+            return Err(ReplayError::Format(head.format));
+        }
+        let replay: Self = ron::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))?;
+        replay.check()?;
+        Ok(replay)
+    }
+
+    fn check(&self) -> Result<(), ReplayError> {
+        if self.steps.is_empty() {
+            return Err(ReplayError::Empty);
+        }
+        for (i, step) in self.steps.iter().enumerate() {
+            if step.view.game() != self.game {
+                return Err(ReplayError::OtherGame(i));
+            }
+            if i > 0 && step.revision <= self.steps[i - 1].revision {
+                return Err(ReplayError::Order(i));
+            }
+            if let Viewer::Seat(seat) = self.viewer
+                && step.view.viewer() != Some(seat)
+            {
+                return Err(ReplayError::OtherSeat(i));
+            }
+        }
+        Ok(())
+    }
+
+    /// The step showing the table at `revision` (the last change at or
+    /// before it).
+    pub fn at_revision(&self, revision: u64) -> Option<&ReplayStep> {
+        self.steps.iter().rev().find(|s| s.revision <= revision)
+    }
+}
+
+/// The replay of a table from its snapshot (`TableSnapshot` RON), as
+/// `viewer` saw it.
+pub fn replay(game: GameId, snapshot_ron: &str, viewer: Viewer) -> Result<Replay, ReplayError> {
+    crate::games::replay_steps(game, snapshot_ron, viewer).map_err(ReplayError::Table)
+}

@@ -1,0 +1,336 @@
+//! Replays (issue 21): a game rebuilt from its seed and log shows each
+//! seat, at every step, exactly the view the hall sent it during play; a
+//! seat's exported replay of an unfinished game holds nothing but its own
+//! views; a replay file is checked when read.
+
+use std::collections::BTreeMap;
+
+use foodweb_netcode::games::{
+    AnySettings, AnyView, JournalEntry, bot_kinds, bot_move, my_turn, restore_table, view_over,
+};
+use foodweb_netcode::hall::{TableRecord, store_id};
+use foodweb_netcode::messages::*;
+use foodweb_netcode::replay::{REPLAY_FORMAT, Replay, ReplayError, Viewer, replay};
+use foodweb_netcode::{ClientKey, Hall, HallConfig, TableStore};
+use foodweb_rules::GameId;
+use foodweb_rules::table::SeatId;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Every view each client was sent, by revision.
+#[derive(Default)]
+struct Sent {
+    views: BTreeMap<ClientKey, Vec<(u64, AnyView)>>,
+    last: BTreeMap<ClientKey, AnyView>,
+    table: Option<TableId>,
+}
+
+struct Room {
+    hall: Hall,
+    now: u64,
+    sent: Sent,
+}
+
+impl Room {
+    fn new(dir: &std::path::Path) -> Self {
+        let (hall, problems) = Hall::open(HallConfig {
+            name: "replay test".into(),
+            bot_delay_ms: 0,
+            data_dir: Some(dir.to_path_buf()),
+            ..HallConfig::default()
+        })
+        .unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        Self {
+            hall,
+            now: 0,
+            sent: Sent::default(),
+        }
+    }
+
+    fn deliver(&mut self) {
+        for (to, msg) in self.hall.drain() {
+            match msg {
+                ServerMsg::View { revision, view, .. } => {
+                    self.sent.last.insert(to, view.clone());
+                    self.sent
+                        .views
+                        .entry(to)
+                        .or_default()
+                        .push((revision, view));
+                }
+                ServerMsg::Joined { table, .. } => self.sent.table = Some(table),
+                ServerMsg::Rejected { reason } => panic!("client {to} refused: {}", reason.en),
+                _ => {}
+            }
+        }
+    }
+
+    fn say(&mut self, who: ClientKey, msg: ClientMsg) {
+        self.hall.handle(who, msg);
+        self.deliver();
+    }
+
+    fn tick(&mut self, ms: u64) {
+        self.now += ms;
+        self.hall.tick(self.now);
+        self.deliver();
+    }
+
+    /// Ana and Bo at a 4-seat table of `settings`' game, two bots, started.
+    fn start(&mut self, settings: AnySettings) -> TableId {
+        let game = settings.game();
+        for (who, name) in [(1, "Ana"), (2, "Bo")] {
+            self.hall.connect(who);
+            self.say(
+                who,
+                ClientMsg::Hello {
+                    name: name.into(),
+                    version: PROTOCOL_VERSION,
+                },
+            );
+        }
+        self.say(
+            1,
+            ClientMsg::CreateTable {
+                settings,
+                seats: 4,
+                host_seat: false,
+                seed: Some(12),
+            },
+        );
+        let table = self.sent.table.unwrap();
+        self.say(
+            2,
+            ClientMsg::TakeSeat {
+                table,
+                seat: Some(SeatId(1)),
+            },
+        );
+        let best = bot_kinds(game)[0];
+        self.say(1, ClientMsg::FillWithBots { kind: best.into() });
+        self.say(2, ClientMsg::SetReady { ready: true });
+        self.say(1, ClientMsg::Start);
+        table
+    }
+
+    /// Ana and Bo play as the game's best bot until the end, or for
+    /// `steps` moves.
+    fn play(&mut self, game: GameId, steps: usize) {
+        let best = bot_kinds(game)[0];
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut moves = 0;
+        for _ in 0..50_000 {
+            let mut moved = false;
+            for who in [1, 2] {
+                let Some(view) = self.sent.last.get(&who).cloned() else {
+                    continue;
+                };
+                if my_turn(&view)
+                    && let Some(action) = bot_move(best, &view, &mut rng)
+                {
+                    self.hall.handle(who, ClientMsg::Act { action });
+                    self.deliver();
+                    moved = true;
+                    moves += 1;
+                }
+            }
+            if moves >= steps || self.sent.last.values().any(view_over) {
+                return;
+            }
+            self.tick(if moved { 10 } else { 500 });
+        }
+        panic!("the {game} game did not end");
+    }
+}
+
+fn record(dir: &std::path::Path, table: TableId) -> TableRecord {
+    let store = TableStore::open(dir).unwrap();
+    let (_, text) = store.read(&store_id(table)).unwrap();
+    ron::from_str(&text).unwrap()
+}
+
+/// The table as saved: its last snapshot with the journal played on it
+/// (as the hall reads it back after a restart).
+fn saved_snapshot(dir: &std::path::Path, table: TableId, game: GameId) -> String {
+    let snapshot = record(dir, table).snapshot.expect("a started table");
+    let mut t = restore_table(game, &snapshot).unwrap();
+    let store = TableStore::open(dir).unwrap();
+    let (_, lines) = store.read_journal(&store_id(table)).unwrap();
+    for line in lines {
+        let entry: JournalEntry = ron::from_str(&line).unwrap();
+        if entry.index >= t.log_len() {
+            t.replay_entry(&entry).unwrap();
+        }
+    }
+    t.snapshot_ron()
+}
+
+/// A view as RON without the moment it was made at: the hall makes a
+/// view when it sends it (its `now_ms` is the table's clock then), a
+/// replay when the change happened; what the seat sees is the rest.
+fn timeless(view: &AnyView) -> String {
+    let text = ron::to_string(view).unwrap();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("now_ms:") {
+        out.push_str(&rest[..i + "now_ms:".len()]);
+        rest = rest[i + "now_ms:".len()..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Issue 21: "rebuild every step of a recorded game ... and compare each
+/// seat's replayed view with the view it was sent during play
+/// (identical)".
+fn replay_matches_sent_views(settings: AnySettings) {
+    let game = settings.game();
+    let dir = tempfile::tempdir().unwrap();
+    let mut room = Room::new(dir.path());
+    let table = room.start(settings);
+    room.play(game, usize::MAX);
+    room.tick(1_000);
+    let snapshot = saved_snapshot(dir.path(), table, game);
+    for (who, seat) in [(1, SeatId(0)), (2, SeatId(1))] {
+        let replay = replay(game, &snapshot, Viewer::Seat(seat)).unwrap();
+        assert!(replay.finished, "{game}: the replayed game ends");
+        let sent = &room.sent.views[&who];
+        assert!(
+            sent.len() > 10,
+            "{game}: only {} views were sent",
+            sent.len()
+        );
+        for (revision, view) in sent {
+            let step = replay
+                .steps
+                .iter()
+                .find(|s| s.revision == *revision)
+                .unwrap_or_else(|| panic!("{game}: no replay step at revision {revision}"));
+            assert_eq!(
+                timeless(&step.view),
+                timeless(view),
+                "{game}, seat {seat}: the replay at revision {revision} is not what was sent"
+            );
+        }
+        // Read back from its file, the same replay.
+        assert_eq!(Replay::from_ron(&replay.to_ron()).unwrap(), replay);
+    }
+}
+
+#[test]
+fn replay_matches_sent_views_forest() {
+    // One round of 30 s: a whole game in a few hundred ticks.
+    replay_matches_sent_views(AnySettings::Forest(foodweb_rules::forest::ForestSettings {
+        rounds: 1,
+        round_secs: 30,
+        ..foodweb_rules::forest::ForestSettings::timed(1)
+    }));
+}
+
+#[test]
+fn replay_matches_sent_views_crueler() {
+    replay_matches_sent_views(AnySettings::default_for(GameId::Crueler).unwrap());
+}
+
+#[test]
+fn replay_matches_sent_views_gene() {
+    replay_matches_sent_views(AnySettings::default_for(GameId::Gene).unwrap());
+}
+
+#[test]
+fn replay_matches_sent_views_wanning() {
+    replay_matches_sent_views(AnySettings::default_for(GameId::Wanning).unwrap());
+}
+
+/// "A test shows that an exported seat replay of an unfinished game holds
+/// no other seat's secret": exported mid-game, Bo's replay is, step by
+/// step, Bo's own view and nothing else (「玩家只能得知自己的等級」): never
+/// another seat's level, animal, instinct or talk, never the host's view.
+#[test]
+fn an_exported_seat_replay_of_an_unfinished_game_holds_only_its_own_views() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut room = Room::new(dir.path());
+    let table = room.start(AnySettings::default_for(GameId::Wanning).unwrap());
+    // Through the bans, the picks and the peeks into round 1.
+    room.play(GameId::Wanning, 7);
+    let snapshot = saved_snapshot(dir.path(), table, GameId::Wanning);
+    let exported = replay(GameId::Wanning, &snapshot, Viewer::Seat(SeatId(1)))
+        .unwrap()
+        .to_ron();
+    let bo = Replay::from_ron(&exported).unwrap();
+    assert!(!bo.finished, "the game is under way");
+    let everything = replay(GameId::Wanning, &snapshot, Viewer::Everything).unwrap();
+    let host = match &everything.steps.last().unwrap().view {
+        AnyView::Wanning(v) => v.host.clone().expect("the host's view"),
+        other => panic!("not a Wanning view: {other:?}"),
+    };
+    for step in &bo.steps {
+        let AnyView::Wanning(v) = &step.view else {
+            panic!("not a Wanning view")
+        };
+        assert_eq!(v.me, Some(SeatId(1)));
+        assert!(v.host.is_none(), "the host's view in Bo's replay");
+        assert!(
+            v.talk
+                .iter()
+                .all(|l| l.from == SeatId(1) || l.to == SeatId(1))
+        );
+        if let Some(level) = v.level {
+            assert_eq!(level, host.seats[1].level, "Bo's own level");
+        }
+    }
+    // No other seat's secret anywhere in the file: their instincts are
+    // named only if Bo's is the same.
+    let mine = host.seats[1].instinct;
+    for s in host.seats.iter().filter(|s| s.seat != SeatId(1)) {
+        if let Some(i) = s.instinct
+            && Some(i) != mine
+        {
+            assert!(
+                !exported.contains(&format!("instinct: Some({i:?})")),
+                "seat {}'s instinct {i:?} is in Bo's replay",
+                s.seat
+            );
+        }
+    }
+}
+
+/// A replay file is checked when read: a file of another format, a
+/// broken one, or one whose steps are another seat's views is refused with
+/// a reason, never opened.
+#[test]
+fn a_bad_replay_file_is_refused_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut room = Room::new(dir.path());
+    let table = room.start(AnySettings::default_for(GameId::Wanning).unwrap());
+    room.play(GameId::Wanning, 6);
+    let snapshot = saved_snapshot(dir.path(), table, GameId::Wanning);
+    let good = replay(GameId::Wanning, &snapshot, Viewer::Seat(SeatId(0))).unwrap();
+    assert!(matches!(
+        Replay::from_ron("not a replay"),
+        Err(ReplayError::Parse(_))
+    ));
+    let mut newer = good.clone();
+    newer.format = REPLAY_FORMAT + 1;
+    assert_eq!(
+        Replay::from_ron(&newer.to_ron()),
+        Err(ReplayError::Format(REPLAY_FORMAT + 1))
+    );
+    // Ann's file claiming to be Bo's.
+    let mut forged = good.clone();
+    forged.viewer = Viewer::Seat(SeatId(1));
+    assert_eq!(
+        Replay::from_ron(&forged.to_ron()),
+        Err(ReplayError::OtherSeat(0))
+    );
+    let mut shuffled = good.clone();
+    shuffled.steps.swap(0, 1);
+    assert_eq!(
+        Replay::from_ron(&shuffled.to_ron()),
+        Err(ReplayError::Order(1))
+    );
+    let mut empty = good;
+    empty.steps.clear();
+    assert_eq!(Replay::from_ron(&empty.to_ron()), Err(ReplayError::Empty));
+}
