@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::{AnyAction, AnySettings, AnyView};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -99,7 +99,17 @@ pub enum ClientMsg {
     Pace {
         pace: Pace,
     },
+    /// Asks for the replay of the table the sender is at, from step
+    /// `from` on: its own seat's views (the host seat: everything). The
+    /// answer comes in parts (`ReplayPart`), each of at most
+    /// `REPLAY_PART_STEPS` steps.
+    GetReplay {
+        from: u32,
+    },
 }
+
+/// Steps a `ReplayPart` carries at most: messages stay small on any link.
+pub const REPLAY_PART_STEPS: usize = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Pace {
@@ -232,6 +242,18 @@ pub enum ServerMsg {
     HostCode {
         table: TableId,
         code: String,
+    },
+    /// A part of the replay asked for (`GetReplay`): steps `from` to
+    /// `from + steps.len()` of `total`.
+    ReplayPart {
+        table: TableId,
+        game: foodweb_rules::GameId,
+        viewer: crate::replay::Viewer,
+        names: Vec<String>,
+        finished: bool,
+        total: u32,
+        from: u32,
+        steps: Vec<crate::replay::ReplayStep>,
     },
     /// Your last `Act` was accepted.
     Accepted,

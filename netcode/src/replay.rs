@@ -19,7 +19,7 @@ use crate::games::AnyView;
 pub const REPLAY_FORMAT: u32 = 1;
 
 /// Whose eyes a replay shows the game through.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Viewer {
     /// One seat: its own view at every step, as it was sent.
     Seat(SeatId),

@@ -23,6 +23,13 @@ struct Sent {
     views: BTreeMap<ClientKey, Vec<(u64, AnyView)>>,
     last: BTreeMap<ClientKey, AnyView>,
     table: Option<TableId>,
+    refused: Vec<(ClientKey, String)>,
+    parts: Vec<(
+        ClientKey,
+        u32,
+        u32,
+        Vec<foodweb_netcode::replay::ReplayStep>,
+    )>,
 }
 
 struct Room {
@@ -60,7 +67,12 @@ impl Room {
                         .push((revision, view));
                 }
                 ServerMsg::Joined { table, .. } => self.sent.table = Some(table),
-                ServerMsg::Rejected { reason } => panic!("client {to} refused: {}", reason.en),
+                ServerMsg::Rejected { reason } => {
+                    self.sent.refused.push((to, reason.en));
+                }
+                ServerMsg::ReplayPart {
+                    total, from, steps, ..
+                } => self.sent.parts.push((to, total, from, steps)),
                 _ => {}
             }
         }
@@ -333,4 +345,50 @@ fn a_bad_replay_file_is_refused_with_its_reason() {
     let mut empty = good;
     empty.steps.clear();
     assert_eq!(Replay::from_ron(&empty.to_ron()), Err(ReplayError::Empty));
+}
+
+/// "The server offers a finished table's replay to the people who sat at
+/// it": Bo asks for his in parts of at most `REPLAY_PART_STEPS` steps and
+/// gets exactly his seat's replay; a spectator gets none.
+#[test]
+fn the_hall_sends_a_seat_its_own_replay_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut room = Room::new(dir.path());
+    let table = room.start(AnySettings::default_for(GameId::Crueler).unwrap());
+    room.play(GameId::Crueler, usize::MAX);
+    room.tick(1_000);
+    assert!(room.sent.refused.is_empty(), "{:?}", room.sent.refused);
+    let mut steps = Vec::new();
+    loop {
+        room.say(
+            2,
+            ClientMsg::GetReplay {
+                from: steps.len() as u32,
+            },
+        );
+        let (who, total, from, part) = room.sent.parts.pop().expect("a part");
+        assert_eq!((who, from as usize), (2, steps.len()));
+        assert!(part.len() <= REPLAY_PART_STEPS);
+        steps.extend(part);
+        if steps.len() >= total as usize {
+            break;
+        }
+    }
+    let snapshot = saved_snapshot(dir.path(), table, GameId::Crueler);
+    let bo = replay(GameId::Crueler, &snapshot, Viewer::Seat(SeatId(1))).unwrap();
+    assert_eq!(steps, bo.steps, "Bo's replay is his seat's");
+    // A spectator sat at no seat: no replay.
+    room.hall.connect(9);
+    room.say(
+        9,
+        ClientMsg::Hello {
+            name: "Fan".into(),
+            version: PROTOCOL_VERSION,
+        },
+    );
+    room.say(9, ClientMsg::Watch { table });
+    room.say(9, ClientMsg::GetReplay { from: 0 });
+    let (who, why) = room.sent.refused.last().expect("refused");
+    assert_eq!(*who, 9);
+    assert!(why.contains("sat at the table"), "{why}");
 }

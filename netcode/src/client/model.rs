@@ -34,6 +34,9 @@ pub struct ClientModel {
     pub rejected: u64,
     /// Bumped by every message, so screens can tell something changed.
     pub changes: u64,
+    /// The replay of our table, as far as its parts have come, and how
+    /// many steps it has in all.
+    pub replay: Option<(crate::replay::Replay, u32)>,
 }
 
 impl ClientModel {
@@ -47,6 +50,46 @@ impl ClientModel {
             self.last_rejection = None;
         }
         match msg {
+            ServerMsg::ReplayPart {
+                game,
+                viewer,
+                names,
+                finished,
+                total,
+                from,
+                steps,
+                ..
+            } => {
+                // A part that does not follow what we have starts afresh
+                // (the table moved on since the first part).
+                let fresh = || {
+                    (
+                        crate::replay::Replay {
+                            format: crate::replay::REPLAY_FORMAT,
+                            game: *game,
+                            viewer: *viewer,
+                            names: names.clone(),
+                            finished: *finished,
+                            steps: Vec::new(),
+                        },
+                        *total,
+                    )
+                };
+                let follows = self
+                    .replay
+                    .as_ref()
+                    .is_some_and(|(r, _)| r.steps.len() == *from as usize && r.viewer == *viewer);
+                if !follows {
+                    self.replay = Some(fresh());
+                }
+                if let Some((r, t)) = self.replay.as_mut() {
+                    if *from as usize == r.steps.len() {
+                        r.steps.extend(steps.iter().cloned());
+                    }
+                    r.finished = *finished;
+                    *t = *total;
+                }
+            }
             ServerMsg::Welcome { server, name, .. } => {
                 self.server = Some(server.clone());
                 self.name = name.clone();
@@ -114,6 +157,7 @@ impl ClientModel {
         self.host_views.clear();
         self.public.clear();
         self.notes.clear();
+        self.replay = None;
     }
 
     pub fn my_seat(&self) -> Option<foodweb_rules::table::SeatId> {

@@ -22,6 +22,7 @@ use seating::{HallTable, Seat};
 
 use crate::games::{self, JournalEntry, bot_kinds};
 use crate::messages::*;
+use crate::replay::{Replay, Viewer as ReplayViewer};
 use crate::store::{StoreError, TableStore};
 
 /// A connection, numbered by whoever delivers its messages.
@@ -101,6 +102,9 @@ pub struct Hall {
     pub stats: HallStats,
     /// Saved tables that could not be loaded at start (left on disk).
     unloadable: usize,
+    /// Replays built, by table and viewer, with the table revision they
+    /// were built at: built again only when the table moved on.
+    replays: BTreeMap<(TableId, ReplayViewer), (u64, std::sync::Arc<Replay>)>,
 }
 
 fn reject(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
@@ -112,6 +116,9 @@ fn fresh_token() -> String {
     getrandom::fill(&mut bytes).expect("the system gives random bytes");
     crate::tokens::to_hex(&bytes)
 }
+
+/// Replays the hall keeps built at most.
+const REPLAYS_KEPT: usize = 16;
 
 /// The tables a server holds at most unless told otherwise: enough for
 /// any party.
@@ -160,6 +167,7 @@ impl Hall {
             tables_changed: false,
             stats: HallStats::default(),
             unloadable: 0,
+            replays: BTreeMap::new(),
         };
         let mut problems = Vec::new();
         if let Some(store) = &hall.store {
@@ -442,6 +450,7 @@ impl Hall {
             ClientMsg::Start => self.start(client),
             ClientMsg::Act { action } => self.act(client, action),
             ClientMsg::Pace { pace } => self.pace(client, pace),
+            ClientMsg::GetReplay { from } => self.send_replay(client, from),
         }
     }
 
@@ -912,6 +921,7 @@ impl Hall {
     /// Forgets a table that never started and has no one left at it: out of
     /// memory, off the disk, out of every lobby (its spectators are told).
     fn drop_table(&mut self, tid: TableId) {
+        self.replays.retain(|(t, _), _| *t != tid);
         let Some(t) = self.tables.remove(&tid) else {
             return;
         };
@@ -967,6 +977,62 @@ impl Hall {
         t.anchor = (now, 0);
         t.bots_wait_until = now + self.config.bot_delay_ms;
         self.table_changed(tid);
+        Ok(())
+    }
+
+    /// A part of the replay of the sender's table: its seat's own views
+    /// (what it was sent), or everything for the host seat; spectators get
+    /// none. Built once per revision of the table and kept.
+    fn send_replay(&mut self, client: ClientKey, from: u32) -> Result<(), Rejection> {
+        let (tid, viewer) = match self.place(client) {
+            Some((tid, Role::Player(seat))) => (tid, ReplayViewer::Seat(seat)),
+            Some((tid, Role::Host)) => (tid, ReplayViewer::Everything),
+            Some((_, Role::Spectator)) => {
+                return Err(reject(
+                    "replays are for the people who sat at the table",
+                    "回放只给坐在这桌的人",
+                ));
+            }
+            None => return Err(reject("you are not at a table", "你不在任何一桌")),
+        };
+        let t = &self.tables[&tid];
+        let Some(game) = t.game.as_ref() else {
+            return Err(reject("the game has not started", "游戏还没开始"));
+        };
+        let revision = game.revision();
+        let replay = match self.replays.get(&(tid, viewer)) {
+            Some((built, r)) if *built == revision => r.clone(),
+            _ => {
+                let r = crate::replay::replay(game.game(), &game.snapshot_ron(), viewer)
+                    .map_err(|e| reject(e.to_string(), format!("无法生成回放：{e}")))?;
+                let r = std::sync::Arc::new(r);
+                // One replay kept per table and viewer, and a few at most
+                // in all (a replay is a game's worth of views).
+                if self.replays.len() >= REPLAYS_KEPT
+                    && let Some(&oldest) = self.replays.keys().next()
+                {
+                    self.replays.remove(&oldest);
+                }
+                self.replays.insert((tid, viewer), (revision, r.clone()));
+                r
+            }
+        };
+        let total = replay.steps.len();
+        let start = (from as usize).min(total);
+        let end = (start + REPLAY_PART_STEPS).min(total);
+        self.send(
+            client,
+            ServerMsg::ReplayPart {
+                table: tid,
+                game: replay.game,
+                viewer,
+                names: replay.names.clone(),
+                finished: replay.finished,
+                total: total as u32,
+                from: start as u32,
+                steps: replay.steps[start..end].to_vec(),
+            },
+        );
         Ok(())
     }
 
