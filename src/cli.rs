@@ -48,6 +48,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Opens a replay file (saved from a table's replay) in the desktop
+    /// client, offline.
+    Replay { file: PathBuf },
     /// Runs a scripted table from a RON file and reports every step.
     Scenario {
         file: PathBuf,
@@ -178,6 +181,18 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             } else {
                 print!("{}", sim_text(&report));
             }
+            Ok(0)
+        }
+        Command::Replay { file } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| CliError(format!("cannot read {}: {e}", file.display())))?;
+            let replay = foodweb_netcode::replay::Replay::from_ron(&text).map_err(|e| {
+                CliError(format!(
+                    "{} is not a replay Foodweb opens: {e}",
+                    file.display()
+                ))
+            })?;
+            crate::client::run_with(Some(replay));
             Ok(0)
         }
         Command::Serve(args) => crate::net_cli::serve(args),

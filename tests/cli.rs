@@ -31,6 +31,16 @@ fn one_line_error(args: &[&str], words: &str) {
 #[test]
 fn bad_commands_fail_with_one_line() {
     one_line_error(&["sim", "chess"], "unknown game 'chess'");
+    // A replay file that is missing, or is not a replay: a clear error,
+    // and no window opens.
+    one_line_error(&["replay", "/nonexistent/replay.ron"], "cannot read");
+    let junk = std::env::temp_dir().join(format!("foodweb-junk-{}.ron", std::process::id()));
+    std::fs::write(&junk, "(format: 1, game: Chess)").unwrap();
+    one_line_error(
+        &["replay", junk.to_str().unwrap()],
+        "is not a replay Foodweb opens",
+    );
+    let _ = std::fs::remove_file(&junk);
     one_line_error(&["bench-hall", "--game", "chess"], "unknown game 'chess'");
     one_line_error(
         &["sim", "wanning", "--bots", "wizard"],

@@ -216,14 +216,19 @@ impl<G: HostGame> GameEntry for Entry<G> {
             if steps.last().is_some_and(|s| s.revision == revision) {
                 return;
             }
-            let view = match viewer {
-                Viewer::Seat(seat) => G::view(t.world(), Some(seat)),
-                Viewer::Everything => G::host_view(t.world()),
+            let (view, notes) = match viewer {
+                Viewer::Seat(seat) => (
+                    G::view(t.world(), Some(seat)),
+                    said.private.iter().filter(|n| n.seat == seat).count(),
+                ),
+                Viewer::Everything => (G::host_view(t.world()), said.private.len()),
             };
             steps.push(ReplayStep {
                 revision,
                 at_ms: t.now_ms(),
                 view: G::wrap_view(view),
+                public: said.public.len() as u32,
+                notes: notes as u32,
             });
         };
         note(&table);

@@ -36,6 +36,10 @@ pub struct ReplayStep {
     /// Table time of the change.
     pub at_ms: u64,
     pub view: AnyView,
+    /// Public announcements made by then.
+    pub public: u32,
+    /// The viewer's private notes by then (the host's: everyone's).
+    pub notes: u32,
 }
 
 /// A game as one viewer saw it, step by step.

@@ -7,6 +7,7 @@ mod autoplay;
 mod i18n;
 mod net;
 mod page_status;
+mod replay;
 mod scene;
 mod screens;
 mod settings;
@@ -73,9 +74,18 @@ fn present_mode() -> bevy::window::PresentMode {
 }
 
 pub fn run() {
+    run_with(None);
+}
+
+/// The client; with a replay, that replay opens offline once the title
+/// screen shows (`foodweb replay FILE`).
+pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
     let launched = bevy::platform::time::Instant::now();
-    App::new()
-        .insert_resource(LaunchedAt(launched))
+    let mut app = App::new();
+    if let Some(replay) = offline {
+        app.insert_resource(replay::Offline(Some(replay)));
+    }
+    app.insert_resource(LaunchedAt(launched))
         .insert_resource(ClearColor(theme::BACKGROUND))
         .add_plugins(
             DefaultPlugins
@@ -114,6 +124,7 @@ pub fn run() {
             net::plugin,
             autoplay::plugin,
             page_status::plugin,
+            replay::plugin,
         ))
         // Development aids, out of release builds: the screenshot tours.
         .add_plugins(dev_plugins)

@@ -42,7 +42,7 @@ use super::{LaunchedAt, Screen, UserSettings};
 #[derive(SystemParam)]
 pub struct Ctx<'w, 's> {
     commands: Commands<'w, 's>,
-    model: Res<'w, ClientModel>,
+    model: ResMut<'w, ClientModel>,
     outbox: ResMut<'w, Outbox>,
     settings: ResMut<'w, UserSettings>,
     setup: ResMut<'w, TableSetup>,
@@ -50,6 +50,7 @@ pub struct Ctx<'w, 's> {
     forest_ui: ResMut<'w, TableUi>,
     gene_ui: ResMut<'w, GeneUi>,
     wanning_ui: ResMut<'w, WanningUi>,
+    replay: ResMut<'w, super::replay::Replaying>,
     listeners: ResMut<'w, Listeners>,
     hosted: ResMut<'w, HostedAt>,
     session: ResMut<'w, Session>,
@@ -115,6 +116,30 @@ fn now(_: &Ctx) -> bool {
 }
 
 fn nothing(_: &mut Ctx) {}
+
+// Every tour watches its game again after the end (issue 21).
+
+fn replay_open(c: &mut Ctx) {
+    c.replay.start(&mut c.outbox);
+}
+
+fn replay_loaded(c: &Ctx) -> bool {
+    c.model
+        .replay
+        .as_ref()
+        .is_some_and(|(r, total)| *total > 0 && r.steps.len() >= *total as usize)
+}
+
+/// The replay at a step two thirds of the way through.
+fn replay_middle(c: &mut Ctx) {
+    let count = c.model.replay.as_ref().map_or(0, |(r, _)| r.steps.len());
+    c.replay.step = count * 2 / 3;
+}
+
+fn replay_close(c: &mut Ctx) {
+    let model = &mut *c.model;
+    c.replay.close(model);
+}
 
 fn english(c: &mut Ctx) {
     c.settings.lang = Lang::En;
@@ -232,6 +257,9 @@ const FOREST: &[Step] = &[
     step(now, english, 1.5, Some("table-en")),
     step(now, chinese, 0.1, None),
     step(forest_over, nothing, 2.0, Some("game-over")),
+    step(now, replay_open, 1.0, None),
+    step(replay_loaded, replay_middle, 2.0, Some("replay")),
+    step(now, replay_close, 0.5, None),
     step(now, host_lan, 2.5, Some("lobby")),
     step(now, lan_table, 1.5, Some("lobby-table")),
     step(now, |c| c.next.set(Screen::Join), 3.0, Some("join")),
@@ -312,6 +340,9 @@ const GENE: &[Step] = &[
     step(now, chinese, 1.0, None),
     playing(gene_to_move, nothing, 0.5, Some("gene-zh")),
     playing(gene_over, nothing, 20.0, Some("gene-game-over")),
+    step(now, replay_open, 1.0, None),
+    step(replay_loaded, replay_middle, 2.0, Some("gene-replay")),
+    step(now, replay_close, 0.5, None),
 ];
 
 // Crueler World: a game against seven bots; the seat preys when first
@@ -373,6 +404,9 @@ const CRUELER: &[Step] = &[
     step(now, chinese, 1.0, None),
     playing(crueler_interlude, nothing, 1.0, Some("crueler-zh")),
     playing(crueler_over, nothing, 2.0, Some("crueler-game-over")),
+    step(now, replay_open, 1.0, None),
+    step(replay_loaded, replay_middle, 2.0, Some("crueler-replay")),
+    step(now, replay_close, 0.5, None),
 ];
 
 /// The tour under way.
@@ -637,6 +671,9 @@ const WANNING: &[Step] = &[
     step(now, wanning_back_to_table, 0.1, None),
     playing(wanning_over, nothing, 3.0, Some("wanning-game-over")),
     step(now, chinese, 1.0, Some("wanning-game-over-zh")),
+    step(now, replay_open, 1.0, None),
+    step(replay_loaded, replay_middle, 2.0, Some("wanning-replay-zh")),
+    step(now, replay_close, 0.5, None),
     step(now, english, 0.1, None),
     step(now, host_lan, 2.5, None),
     step(now, wanning_lan_table, 1.0, None),

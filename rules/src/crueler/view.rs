@@ -187,6 +187,9 @@ impl crate::table::SeatView for CruelerView {
     fn me(&self) -> Option<SeatId> {
         self.me
     }
+    fn round(&self) -> u8 {
+        self.round
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

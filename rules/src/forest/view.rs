@@ -180,6 +180,9 @@ impl crate::table::SeatView for ForestView {
     fn me(&self) -> Option<SeatId> {
         self.me
     }
+    fn round(&self) -> u8 {
+        self.round
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

@@ -914,6 +914,9 @@ impl crate::table::SeatView for GeneView {
     fn me(&self) -> Option<SeatId> {
         self.me
     }
+    fn round(&self) -> u8 {
+        self.round
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

@@ -43,6 +43,8 @@ impl GameResult {
 pub trait SeatView {
     /// Whose view this is (`None`: the public view, a spectator's).
     fn me(&self) -> Option<SeatId>;
+    /// The round the table is in (0 before the first).
+    fn round(&self) -> u8;
     /// The table is waiting on this seat.
     fn to_act(&self) -> bool;
     /// The final result, once the game is over.

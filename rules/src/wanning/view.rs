@@ -147,6 +147,9 @@ impl crate::table::SeatView for WanningView {
     fn me(&self) -> Option<SeatId> {
         self.me
     }
+    fn round(&self) -> u8 {
+        self.round
+    }
     fn to_act(&self) -> bool {
         self.to_act
     }

@@ -46,6 +46,7 @@ pub struct TableFrame<'w> {
     session: Res<'w, Session>,
     hosted: Res<'w, HostedAt>,
     tracker: Option<Res<'w, ProgressTracker<ArtLoad>>>,
+    replay: ResMut<'w, crate::client::replay::Replaying>,
 }
 
 impl TableFrame<'_> {
@@ -81,6 +82,10 @@ impl TableFrame<'_> {
     /// Sends a move to the table; a refusal comes back as the model's last
     /// rejection ([`Refusals`]).
     pub fn act(&mut self, action: AnyAction) {
+        // A replay shows the past: nothing in it can be played.
+        if self.replay.on {
+            return;
+        }
         send(&mut self.outbox, ClientMsg::Act { action });
     }
 
@@ -109,6 +114,8 @@ pub enum Exit {
     Leave,
     NewGame,
     Title,
+    /// Watch the game again, step by step.
+    Replay,
 }
 
 impl TableFrame<'_> {
@@ -119,6 +126,7 @@ impl TableFrame<'_> {
             Exit::Leave => self.leave(),
             Exit::NewGame => self.new_game(),
             Exit::Title => self.back_to_title(),
+            Exit::Replay => self.replay.start(&mut self.outbox),
         }
     }
 }
@@ -131,6 +139,9 @@ pub fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, exit: &mut Exit) {
         }
         if ui.button(i18n.t("table-back-to-title")).clicked() {
             *exit = Exit::Title;
+        }
+        if ui.button(i18n.t("replay-watch")).clicked() {
+            *exit = Exit::Replay;
         }
     });
 }
