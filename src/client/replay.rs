@@ -202,9 +202,16 @@ fn timeline(
         None => (0, 0, Vec::new()),
     };
     let mut close = false;
-    // One strip along the top of the table, clear of the cards below.
+    // One strip along the top of a wide table, clear of the cards below;
+    // on a phone along the bottom, over the controls (nothing in a replay
+    // can be played), leaving the top bar's tabs and buttons free.
+    let (anchor, offset) = if super::widgets::narrow(ctx) {
+        (egui::Align2::CENTER_BOTTOM, [0.0, -4.0])
+    } else {
+        (egui::Align2::CENTER_TOP, [0.0, 44.0])
+    };
     egui::Window::new(i18n.t("replay-title"))
-        .anchor(egui::Align2::CENTER_TOP, [0.0, 44.0])
+        .anchor(anchor, offset)
         .min_width(ctx.content_rect().width().min(640.0) - 24.0)
         .title_bar(false)
         .collapsible(false)
