@@ -39,6 +39,11 @@ pub struct Replaying {
     offline: bool,
     /// Where the replay was saved, to say so.
     saved: Option<String>,
+    /// Each round's first step, for the steps that have come (found when
+    /// a part arrives, not every frame).
+    rounds: Vec<(u8, usize)>,
+    /// The step count `rounds` was found for.
+    rounds_for: usize,
 }
 
 /// A replay file given on the command line, opened once the title shows.
@@ -145,6 +150,18 @@ fn show(time: Res<Time>, mut model: ResMut<ClientModel>, mut replay: ResMut<Repl
         replay.live = Some((view, model.revision));
         replay.live_said = Some((model.public.clone(), model.notes.clone()));
     }
+    if replay.rounds_for != count {
+        replay.rounds_for = count;
+        replay.rounds.clear();
+        if let Some((r, _)) = &model.replay {
+            for (k, step) in r.steps.iter().enumerate() {
+                let round = step.view.seat().round();
+                if replay.rounds.last().is_none_or(|(last, _)| *last != round) {
+                    replay.rounds.push((round, k));
+                }
+            }
+        }
+    }
     if replay.playing {
         replay.timer += time.delta_secs() * replay.speed * STEPS_PER_SEC;
         while replay.timer >= 1.0 {
@@ -188,19 +205,11 @@ fn timeline(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let (count, total, rounds) = match &model.replay {
-        Some((r, total)) => {
-            let mut rounds: Vec<(u8, usize)> = Vec::new();
-            for (k, s) in r.steps.iter().enumerate() {
-                let round = s.view.seat().round();
-                if rounds.last().is_none_or(|(last, _)| *last != round) {
-                    rounds.push((round, k));
-                }
-            }
-            (r.steps.len(), *total as usize, rounds)
-        }
-        None => (0, 0, Vec::new()),
+    let (count, total) = match &model.replay {
+        Some((r, total)) => (r.steps.len(), *total as usize),
+        None => (0, 0),
     };
+    let rounds = replay.rounds.clone();
     let mut close = false;
     // One strip along the top of a wide table, clear of the cards below;
     // on a phone along the bottom, over the controls (nothing in a replay

@@ -15,7 +15,6 @@ use std::f32::consts::{PI, TAU};
 
 use bevy::prelude::*;
 use bevy_asset_loader::prelude::*;
-use bevy_egui::egui::Color32;
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_rules::Lang;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView};
@@ -228,9 +227,7 @@ fn text(text: impl Into<String>, at: Vec2, size: f32, colour: Color, width: f32)
     }
 }
 
-fn colour(c: Color32) -> Color {
-    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
-}
+use super::colour;
 
 const CREAM: Color = Color::srgb(0.98, 0.925, 0.82);
 const OUT_GREY: Color = Color::srgb(0.67, 0.67, 0.67);

@@ -121,9 +121,7 @@ pub fn floor_label(f: FloorId, lang: Lang) -> String {
     map().floor_name(f).get(lang).to_string()
 }
 
-fn colour(c: Color32) -> Color {
-    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
-}
+use super::colour;
 
 /// Where each room and floor sits in a map `w` by `h`, y down from the
 /// map's top-left corner.

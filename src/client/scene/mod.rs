@@ -409,6 +409,11 @@ pub fn lift_off(ev: On<Pointer<Out>>, mut lifts: Query<&mut Lift>) {
     }
 }
 
+/// A theme colour (egui's) as the scene's.
+pub fn colour(c: egui::Color32) -> Color {
+    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
+}
+
 /// Chinese breaks between any two characters; English between words.
 pub fn line_break(lang: Lang) -> LineBreak {
     match lang {

@@ -16,7 +16,6 @@ use std::f32::consts::TAU;
 
 use bevy::prelude::*;
 use bevy_asset_loader::prelude::*;
-use bevy_egui::egui::Color32;
 use foodweb_netcode::client::ClientModel;
 use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
@@ -246,9 +245,7 @@ impl Want {
     }
 }
 
-fn colour(c: Color32) -> Color {
-    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
-}
+use super::colour;
 
 const INK: Color = Color::srgb(0.12, 0.1, 0.08);
 const CREAM: Color = Color::srgb(0.98, 0.94, 0.84);

@@ -196,11 +196,7 @@ impl WanningUi {
             && view.host.is_none()
         {
             m.tappable = view.seats.iter().map(|p| p.seat).collect();
-            let mut count: HashMap<SeatId, usize> = HashMap::new();
-            for l in &view.talk {
-                *count.entry(other(l, me)).or_default() += 1;
-            }
-            m.unread = count
+            m.unread = talk_counts(view, me)
                 .into_iter()
                 .filter(|(s, c)| *c > self.read.get(s).copied().unwrap_or(0))
                 .map(|(s, _)| s)
@@ -922,13 +918,18 @@ fn other(line: &TalkLine, me: SeatId) -> SeatId {
     if line.from == me { line.to } else { line.from }
 }
 
-fn unread(view: &WanningView, read: &HashMap<SeatId, usize>) -> usize {
-    let Some(me) = view.me else { return 0 };
+/// Lines of each of the viewer's conversations, by the other player.
+fn talk_counts(view: &WanningView, me: SeatId) -> HashMap<SeatId, usize> {
     let mut count: HashMap<SeatId, usize> = HashMap::new();
     for l in &view.talk {
         *count.entry(other(l, me)).or_default() += 1;
     }
     count
+}
+
+fn unread(view: &WanningView, read: &HashMap<SeatId, usize>) -> usize {
+    let Some(me) = view.me else { return 0 };
+    talk_counts(view, me)
         .iter()
         .map(|(s, c)| c.saturating_sub(read.get(s).copied().unwrap_or(0)))
         .sum()
@@ -969,10 +970,7 @@ fn talk(
     }
     let me = view.me?;
     let mut action = None;
-    let mut count: HashMap<SeatId, usize> = HashMap::new();
-    for l in &view.talk {
-        *count.entry(other(l, me)).or_default() += 1;
-    }
+    let count = talk_counts(view, me);
     ui.horizontal_wrapped(|ui| {
         for p in &view.seats {
             if p.seat == me {
