@@ -78,6 +78,7 @@ pub fn bench_hall(
                 seats: 4,
                 host_seat: false,
                 seed: Some(i),
+                open_replays: false,
             },
             ClientMsg::FillWithBots { kind: bot.into() },
             ClientMsg::Start,

@@ -216,17 +216,27 @@ impl<G: HostGame> GameEntry for Entry<G> {
             if steps.last().is_some_and(|s| s.revision == revision) {
                 return;
             }
-            let (view, notes) = match viewer {
+            // A seat's own view; for everything, what the host seat is
+            // sent: the host's view and every seat's.
+            let (view, seats, notes) = match viewer {
                 Viewer::Seat(seat) => (
                     G::view(t.world(), Some(seat)),
+                    Vec::new(),
                     said.private.iter().filter(|n| n.seat == seat).count(),
                 ),
-                Viewer::Everything => (G::host_view(t.world()), said.private.len()),
+                Viewer::Everything => (
+                    G::host_view(t.world()),
+                    (0..t.config().seats.count())
+                        .map(|i| G::wrap_view(G::view(t.world(), Some(SeatId(i as u8)))))
+                        .collect(),
+                    said.private.len(),
+                ),
             };
             steps.push(ReplayStep {
                 revision,
                 at_ms: t.now_ms(),
                 view: G::wrap_view(view),
+                seats,
                 public: said.public.len() as u32,
                 notes: notes as u32,
             });
@@ -251,6 +261,18 @@ impl<G: HostGame> GameEntry for Entry<G> {
         }
         table.advance_to(snapshot.clock_ms);
         note(&table);
+        let said = table.announcements();
+        let (notes, record) = match viewer {
+            Viewer::Seat(seat) => (
+                said.private
+                    .iter()
+                    .filter(|n| n.seat == seat)
+                    .cloned()
+                    .collect(),
+                None,
+            ),
+            Viewer::Everything => (said.private.clone(), Some(ron.to_string())),
+        };
         Ok(Replay {
             format: REPLAY_FORMAT,
             game: G::ID,
@@ -258,6 +280,9 @@ impl<G: HostGame> GameEntry for Entry<G> {
             names: snapshot.config.seats.names.clone(),
             finished: table.result().is_some(),
             steps,
+            public: said.public.clone(),
+            notes,
+            record,
         })
     }
 }

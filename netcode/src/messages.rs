@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::{AnyAction, AnySettings, AnyView};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -52,6 +52,11 @@ pub enum ClientMsg {
         host_seat: bool,
         /// Deal number; `None` lets the server pick one.
         seed: Option<u64>,
+        /// Once the game is over, everyone who sat at the table (and who
+        /// watches it) may replay it with everything shown, and have its
+        /// record; otherwise each seat replays only its own views.
+        #[serde(default)]
+        open_replays: bool,
     },
     /// Takes the given seat, or any open one (`None`).
     TakeSeat {
@@ -100,16 +105,30 @@ pub enum ClientMsg {
         pace: Pace,
     },
     /// Asks for the replay of the table the sender is at, from step
-    /// `from` on: its own seat's views (the host seat: everything). The
+    /// `from` on: its own seat's views (the host seat, or anyone at a
+    /// finished table opened to everyone: everything). With `past`, of a
+    /// table the sender sat at before, proved by the seat's token. The
     /// answer comes in parts (`ReplayPart`), each of at most
     /// `REPLAY_PART_STEPS` steps.
     GetReplay {
         from: u32,
+        #[serde(default)]
+        past: Option<PastSeat>,
     },
 }
 
-/// Steps a `ReplayPart` carries at most: messages stay small on any link.
+/// Views a `ReplayPart` carries at most (steps of a seat's replay; fewer
+/// steps of everything, which hold every seat's view): messages stay small
+/// on any link.
 pub const REPLAY_PART_STEPS: usize = 32;
+
+/// A seat someone sat at: the table and the token the seat was given
+/// (`Joined::token`), which only its person has.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PastSeat {
+    pub table: TableId,
+    pub token: String,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Pace {
@@ -128,6 +147,9 @@ pub struct TableSummary {
     pub host_seat_open: bool,
     pub started: bool,
     pub over: bool,
+    /// Replays open to everyone once the game is over.
+    #[serde(default)]
+    pub open_replays: bool,
     pub players: Vec<String>,
 }
 
@@ -173,6 +195,9 @@ pub struct LobbyState {
     /// start, to play host on a big screen).
     #[serde(default)]
     pub host_runs: bool,
+    /// Replays open to everyone once the game is over.
+    #[serde(default)]
+    pub open_replays: bool,
 }
 
 impl LobbyState {
@@ -249,7 +274,9 @@ pub enum ServerMsg {
         table: TableId,
         game: foodweb_rules::GameId,
         viewer: crate::replay::Viewer,
-        names: Vec<String>,
+        /// With the first part only (`from` 0): the names, the log as the
+        /// viewer heard it, and for everything the table's record.
+        head: Option<Box<crate::replay::ReplayHead>>,
         finished: bool,
         total: u32,
         from: u32,
@@ -289,6 +316,7 @@ mod tests {
             spectators: 0,
             paused: false,
             host_runs: false,
+            open_replays: false,
         }
     }
 

@@ -5,18 +5,23 @@
 //! again at its time, deadlines falling as they fell. After each change
 //! the viewer's view is kept: a seat's own view (what that seat was sent
 //! during play, and nothing more), or, for the host seat and for a
-//! finished table opened to everyone, the host seat's view. A replay is
-//! plain data (`Replay`), written and read as versioned RON and checked
-//! when read, so it can be exported, shared and opened offline.
+//! finished table opened to everyone, the host seat's view. With the
+//! views come the log as the viewer heard it: every public announcement
+//! and the viewer's own private notes (a seat's; everyone's for
+//! everything). Only a replay of everything also carries the table's
+//! record, its seed and action log (`record`), from which every moment can
+//! be rebuilt. A replay is plain data (`Replay`), written and read as
+//! versioned RON and checked when read, so it can be exported, shared and
+//! opened offline.
 
 use foodweb_rules::GameId;
-use foodweb_rules::table::SeatId;
+use foodweb_rules::table::{Announcement, PrivateNote, SeatId};
 use serde::{Deserialize, Serialize};
 
 use crate::games::AnyView;
 
 /// The replay file's format: bumped whenever `Replay` changes shape.
-pub const REPLAY_FORMAT: u32 = 1;
+pub const REPLAY_FORMAT: u32 = 2;
 
 /// Whose eyes a replay shows the game through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -36,6 +41,10 @@ pub struct ReplayStep {
     /// Table time of the change.
     pub at_ms: u64,
     pub view: AnyView,
+    /// In a replay of everything, every seat's view (what the host seat
+    /// is sent besides its own); empty in a seat's replay.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<AnyView>,
     /// Public announcements made by then.
     pub public: u32,
     /// The viewer's private notes by then (the host's: everyone's).
@@ -52,6 +61,24 @@ pub struct Replay {
     /// Whether the game had ended.
     pub finished: bool,
     pub steps: Vec<ReplayStep>,
+    /// Every public announcement, of which a step shows the first
+    /// `ReplayStep::public`.
+    pub public: Vec<Announcement>,
+    /// The viewer's private notes (a seat's own; everyone's for
+    /// everything), of which a step shows the first `ReplayStep::notes`.
+    pub notes: Vec<PrivateNote>,
+    /// The table's record (its `TableSnapshot` RON: seed, settings and
+    /// action log), in a replay of everything only.
+    pub record: Option<String>,
+}
+
+/// What a replay says once, before its steps: sent with the first part.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayHead {
+    pub names: Vec<String>,
+    pub public: Vec<Announcement>,
+    pub notes: Vec<PrivateNote>,
+    pub record: Option<String>,
 }
 
 /// Why a replay file cannot be opened.
@@ -69,6 +96,12 @@ pub enum ReplayError {
     Order(usize),
     #[error("step {0} shows another seat's view than the replay's viewer")]
     OtherSeat(usize),
+    #[error("private note {0} is another seat's")]
+    OtherNote(usize),
+    #[error("a seat's replay may not carry the table's record")]
+    RecordInSeatReplay,
+    #[error("the table's record does not give the replay's steps")]
+    RecordMismatch,
     #[error("the table's game could not be played again: {0}")]
     Table(String),
 }
@@ -80,7 +113,8 @@ impl Replay {
     }
 
     /// Reads a replay file, and checks it: its format, its game, its
-    /// order, and that a seat's replay holds only that seat's views.
+    /// order, that a seat's replay holds only that seat's views and notes
+    /// and no record, and that a record gives exactly the steps.
     pub fn from_ron(text: &str) -> Result<Self, ReplayError> {
         #[derive(Deserialize)]
         struct Head {
@@ -107,12 +141,59 @@ impl Replay {
                 return Err(ReplayError::Order(i));
             }
             if let Viewer::Seat(seat) = self.viewer
-                && step.view.viewer() != Some(seat)
+                && (step.view.viewer() != Some(seat) || !step.seats.is_empty())
             {
                 return Err(ReplayError::OtherSeat(i));
             }
         }
+        match (self.viewer, &self.record) {
+            (Viewer::Seat(seat), record) => {
+                if record.is_some() {
+                    return Err(ReplayError::RecordInSeatReplay);
+                }
+                if let Some(i) = self.notes.iter().position(|n| n.seat != seat) {
+                    return Err(ReplayError::OtherNote(i));
+                }
+            }
+            (Viewer::Everything, Some(record)) => {
+                let rebuilt = replay(self.game, record, Viewer::Everything)?;
+                if rebuilt.steps != self.steps {
+                    return Err(ReplayError::RecordMismatch);
+                }
+            }
+            (Viewer::Everything, None) => {}
+        }
         Ok(())
+    }
+
+    /// What is said once, before the steps (`ReplayPart::head`).
+    pub fn head(&self) -> ReplayHead {
+        ReplayHead {
+            names: self.names.clone(),
+            public: self.public.clone(),
+            notes: self.notes.clone(),
+            record: self.record.clone(),
+        }
+    }
+
+    /// The log as it stood at step `k`: the announcements and notes made
+    /// by then.
+    pub fn said_at(&self, k: usize) -> (&[Announcement], &[PrivateNote]) {
+        let Some(step) = self.steps.get(k) else {
+            return (&[], &[]);
+        };
+        (
+            &self.public[..(step.public as usize).min(self.public.len())],
+            &self.notes[..(step.notes as usize).min(self.notes.len())],
+        )
+    }
+
+    /// Steps a `ReplayPart` of this replay carries: `REPLAY_PART_STEPS`
+    /// views' worth (a step of everything holds one view per seat and the
+    /// host's).
+    pub fn part_steps(&self) -> usize {
+        let views = 1 + self.steps.first().map_or(0, |s| s.seats.len());
+        (crate::messages::REPLAY_PART_STEPS / views).max(1)
     }
 
     /// The step showing the table at `revision` (the last change at or

@@ -175,6 +175,7 @@ fn two_people_two_bots_seated(p: &mut Party) -> TableId {
             seats: 4,
             host_seat: true,
             seed: Some(77),
+            open_replays: false,
         },
     );
     let table = p.inboxes[&1].table.unwrap();
@@ -407,6 +408,7 @@ fn seats_are_claimed_once_and_start_waits_for_everyone() {
             seats: 3,
             host_seat: false,
             seed: None,
+            open_replays: false,
         },
     );
     let table = p.inboxes[&1].table.unwrap();
@@ -721,6 +723,7 @@ fn a_corrupt_table_file_is_reported_and_left_alone() {
             seats: 2,
             host_seat: false,
             seed: None,
+            open_replays: false,
         },
     );
     assert!(
@@ -748,6 +751,7 @@ fn a_gene_table_is_played_through_the_hall_and_each_seat_keeps_its_secrets() {
             seats: 6,
             host_seat: false,
             seed: Some(41),
+            open_replays: false,
         },
     );
     let table = p.inboxes[&1].table.unwrap();
@@ -829,6 +833,7 @@ fn a_crueler_table_is_played_through_the_hall_and_boxes_stay_closed() {
             seats: 8,
             host_seat: false,
             seed: Some(43),
+            open_replays: false,
         },
     );
     let table = p.inboxes[&1].table.unwrap();
@@ -912,6 +917,7 @@ fn abandoned_tables_are_forgotten_and_the_total_is_bounded() {
                 seats: 4,
                 host_seat: false,
                 seed: None,
+                open_replays: false,
             },
         );
         p.say(1, ClientMsg::Leave);
@@ -930,6 +936,7 @@ fn abandoned_tables_are_forgotten_and_the_total_is_bounded() {
                 seats: 4,
                 host_seat: false,
                 seed: None,
+                open_replays: false,
             },
         );
     }
@@ -1032,6 +1039,7 @@ fn the_host_seat_pauses_resumes_and_holds_a_wanning_table() {
             seats: 4,
             host_seat: true,
             seed: Some(8),
+            open_replays: false,
         },
     );
     let table = p.inboxes[&1].table.unwrap();
@@ -1195,6 +1203,7 @@ fn wanning_with_host(p: &mut Party, seed: u64) -> TableId {
             seats: 4,
             host_seat: true,
             seed: Some(seed),
+            open_replays: false,
         },
     );
     let table = p.inboxes[&1].table.unwrap();
@@ -1256,6 +1265,7 @@ fn the_owner_sits_as_host_and_runs_the_table() {
             seats: 4,
             host_seat: true,
             seed: Some(3),
+            open_replays: false,
         },
     );
     let table = p.inboxes[&1].table.unwrap();

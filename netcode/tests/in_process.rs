@@ -62,6 +62,7 @@ fn a_host_client_plays_a_whole_game_with_bots_in_process() {
             seats: 3,
             host_seat: false,
             seed: Some(4),
+            open_replays: false,
         },
         ClientMsg::FillWithBots {
             kind: "memory".into(),

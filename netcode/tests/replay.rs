@@ -10,7 +10,7 @@ use foodweb_netcode::games::{
 };
 use foodweb_netcode::hall::{TableRecord, store_id};
 use foodweb_netcode::messages::*;
-use foodweb_netcode::replay::{REPLAY_FORMAT, Replay, ReplayError, Viewer, replay};
+use foodweb_netcode::replay::{REPLAY_FORMAT, Replay, ReplayError, ReplayHead, Viewer, replay};
 use foodweb_netcode::{ClientKey, Hall, HallConfig, TableStore};
 use foodweb_rules::GameId;
 use foodweb_rules::table::SeatId;
@@ -24,12 +24,19 @@ struct Sent {
     last: BTreeMap<ClientKey, AnyView>,
     table: Option<TableId>,
     refused: Vec<(ClientKey, String)>,
-    parts: Vec<(
-        ClientKey,
-        u32,
-        u32,
-        Vec<foodweb_netcode::replay::ReplayStep>,
-    )>,
+    parts: Vec<Part>,
+    /// The token each client's seat was given.
+    tokens: BTreeMap<ClientKey, String>,
+}
+
+/// A `ReplayPart` as it came.
+struct Part {
+    to: ClientKey,
+    viewer: Viewer,
+    head: Option<ReplayHead>,
+    total: u32,
+    from: u32,
+    steps: Vec<foodweb_netcode::replay::ReplayStep>,
 }
 
 struct Room {
@@ -66,13 +73,30 @@ impl Room {
                         .or_default()
                         .push((revision, view));
                 }
-                ServerMsg::Joined { table, .. } => self.sent.table = Some(table),
+                ServerMsg::Joined { table, token, .. } => {
+                    self.sent.table = Some(table);
+                    if let Some(token) = token {
+                        self.sent.tokens.insert(to, token);
+                    }
+                }
                 ServerMsg::Rejected { reason } => {
                     self.sent.refused.push((to, reason.en));
                 }
                 ServerMsg::ReplayPart {
-                    total, from, steps, ..
-                } => self.sent.parts.push((to, total, from, steps)),
+                    viewer,
+                    head,
+                    total,
+                    from,
+                    steps,
+                    ..
+                } => self.sent.parts.push(Part {
+                    to,
+                    viewer,
+                    head: head.map(|h| *h),
+                    total,
+                    from,
+                    steps,
+                }),
                 _ => {}
             }
         }
@@ -91,6 +115,11 @@ impl Room {
 
     /// Ana and Bo at a 4-seat table of `settings`' game, two bots, started.
     fn start(&mut self, settings: AnySettings) -> TableId {
+        self.start_with(settings, false)
+    }
+
+    /// The same, at a table whose replays are open after the end or not.
+    fn start_with(&mut self, settings: AnySettings, open_replays: bool) -> TableId {
         let game = settings.game();
         for (who, name) in [(1, "Ana"), (2, "Bo")] {
             self.hall.connect(who);
@@ -109,6 +138,7 @@ impl Room {
                 seats: 4,
                 host_seat: false,
                 seed: Some(12),
+                open_replays,
             },
         );
         let table = self.sent.table.unwrap();
@@ -272,6 +302,12 @@ fn an_exported_seat_replay_of_an_unfinished_game_holds_only_its_own_views() {
         .to_ron();
     let bo = Replay::from_ron(&exported).unwrap();
     assert!(!bo.finished, "the game is under way");
+    // Its log: the public announcements, Bo's own notes, no record.
+    assert!(
+        bo.notes.iter().all(|n| n.seat == SeatId(1)),
+        "another seat's note"
+    );
+    assert_eq!(bo.record, None, "the table's record in Bo's file");
     let everything = replay(GameId::Wanning, &snapshot, Viewer::Everything).unwrap();
     let host = match &everything.steps.last().unwrap().view {
         AnyView::Wanning(v) => v.host.clone().expect("the host's view"),
@@ -342,14 +378,95 @@ fn a_bad_replay_file_is_refused_with_its_reason() {
         Replay::from_ron(&shuffled.to_ron()),
         Err(ReplayError::Order(1))
     );
-    let mut empty = good;
+    let mut empty = good.clone();
     empty.steps.clear();
     assert_eq!(Replay::from_ron(&empty.to_ron()), Err(ReplayError::Empty));
+    // A seat's file may not carry the record, nor another seat's note.
+    let mut leaky = good.clone();
+    leaky.record = Some(snapshot.clone());
+    assert_eq!(
+        Replay::from_ron(&leaky.to_ron()),
+        Err(ReplayError::RecordInSeatReplay)
+    );
+    let everything = replay(GameId::Wanning, &snapshot, Viewer::Everything).unwrap();
+    let theirs = everything
+        .notes
+        .iter()
+        .find(|n| n.seat != SeatId(0))
+        .expect("another seat has a note")
+        .clone();
+    let mut nosy = good;
+    nosy.notes.push(theirs);
+    assert_eq!(
+        Replay::from_ron(&nosy.to_ron()),
+        Err(ReplayError::OtherNote(nosy.notes.len() - 1))
+    );
+    // A file of everything whose steps its record does not give.
+    let mut doctored = everything;
+    let last = doctored.steps.len() - 1;
+    doctored.steps[last].at_ms += 1;
+    assert_eq!(
+        Replay::from_ron(&doctored.to_ron()),
+        Err(ReplayError::RecordMismatch)
+    );
+}
+
+impl Room {
+    /// The whole replay `who` asks for (of its table, or of a past seat),
+    /// part by part: its viewer, its head and its steps.
+    fn fetch_replay(
+        &mut self,
+        who: ClientKey,
+        past: Option<PastSeat>,
+    ) -> Result<(Viewer, ReplayHead, Vec<foodweb_netcode::replay::ReplayStep>), String> {
+        let mut steps = Vec::new();
+        let mut first: Option<(Viewer, ReplayHead)> = None;
+        loop {
+            let refused = self.sent.refused.len();
+            self.say(
+                who,
+                ClientMsg::GetReplay {
+                    from: steps.len() as u32,
+                    past: past.clone(),
+                },
+            );
+            if self.sent.refused.len() > refused {
+                return Err(self.sent.refused.last().unwrap().1.clone());
+            }
+            let part = self.sent.parts.pop().expect("a part");
+            assert_eq!((part.to, part.from as usize), (who, steps.len()));
+            assert!(part.steps.len() <= REPLAY_PART_STEPS);
+            // The head comes with the first part only.
+            assert_eq!(part.head.is_some(), part.from == 0);
+            if let Some(head) = part.head {
+                first = Some((part.viewer, head));
+            }
+            assert_eq!(first.as_ref().map(|f| f.0), Some(part.viewer));
+            steps.extend(part.steps);
+            if steps.len() >= part.total as usize {
+                let (viewer, head) = first.unwrap();
+                return Ok((viewer, head, steps));
+            }
+        }
+    }
+
+    fn hello(&mut self, who: ClientKey, name: &str) {
+        self.hall.connect(who);
+        self.say(
+            who,
+            ClientMsg::Hello {
+                name: name.into(),
+                version: PROTOCOL_VERSION,
+            },
+        );
+    }
 }
 
 /// "The server offers a finished table's replay to the people who sat at
-/// it": Bo asks for his in parts of at most `REPLAY_PART_STEPS` steps and
-/// gets exactly his seat's replay; a spectator gets none.
+/// it (a message in the lobby protocol)" and "a seat's replay holds only
+/// what that seat was sent": Bo asks for his in parts of at most
+/// `REPLAY_PART_STEPS` steps and gets exactly his seat's replay, with his
+/// own notes and no record; a spectator gets none.
 #[test]
 fn the_hall_sends_a_seat_its_own_replay_in_parts() {
     let dir = tempfile::tempdir().unwrap();
@@ -358,37 +475,126 @@ fn the_hall_sends_a_seat_its_own_replay_in_parts() {
     room.play(GameId::Crueler, usize::MAX);
     room.tick(1_000);
     assert!(room.sent.refused.is_empty(), "{:?}", room.sent.refused);
-    let mut steps = Vec::new();
-    loop {
-        room.say(
-            2,
-            ClientMsg::GetReplay {
-                from: steps.len() as u32,
-            },
-        );
-        let (who, total, from, part) = room.sent.parts.pop().expect("a part");
-        assert_eq!((who, from as usize), (2, steps.len()));
-        assert!(part.len() <= REPLAY_PART_STEPS);
-        steps.extend(part);
-        if steps.len() >= total as usize {
-            break;
-        }
-    }
+    let (viewer, head, steps) = room.fetch_replay(2, None).unwrap();
     let snapshot = saved_snapshot(dir.path(), table, GameId::Crueler);
     let bo = replay(GameId::Crueler, &snapshot, Viewer::Seat(SeatId(1))).unwrap();
+    assert_eq!(viewer, Viewer::Seat(SeatId(1)));
     assert_eq!(steps, bo.steps, "Bo's replay is his seat's");
-    // A spectator sat at no seat: no replay.
-    room.hall.connect(9);
-    room.say(
-        9,
-        ClientMsg::Hello {
-            name: "Fan".into(),
-            version: PROTOCOL_VERSION,
-        },
+    assert_eq!(head.record, None, "a seat gets no record of a closed table");
+    assert!(!head.notes.is_empty(), "Bo's notes come with his replay");
+    assert!(
+        head.notes.iter().all(|n| n.seat == SeatId(1)),
+        "only Bo's notes"
     );
+    // A spectator sat at no seat: no replay.
+    room.hello(9, "Fan");
     room.say(9, ClientMsg::Watch { table });
-    room.say(9, ClientMsg::GetReplay { from: 0 });
-    let (who, why) = room.sent.refused.last().expect("refused");
-    assert_eq!(*who, 9);
+    let why = room.fetch_replay(9, None).unwrap_err();
     assert!(why.contains("sat at the table"), "{why}");
+}
+
+/// "for any saved table the player sat at": Bo leaves the finished table,
+/// and from the lobby (at no table) asks for its replay with his seat's
+/// token: his seat's replay. The token picks the seat (Ana's gives Ana's);
+/// a wrong token, or a table that is not there, is refused alike.
+#[test]
+fn a_past_seat_replays_its_finished_game_with_its_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut room = Room::new(dir.path());
+    let table = room.start(AnySettings::default_for(GameId::Gene).unwrap());
+    room.play(GameId::Gene, usize::MAX);
+    room.tick(1_000);
+    room.say(2, ClientMsg::Leave);
+    let bo_token = room.sent.tokens[&2].clone();
+    let ana_token = room.sent.tokens[&1].clone();
+    let snapshot = saved_snapshot(dir.path(), table, GameId::Gene);
+    let past = |token: &str| {
+        Some(PastSeat {
+            table,
+            token: token.to_string(),
+        })
+    };
+    let (viewer, _, steps) = room.fetch_replay(2, past(&bo_token)).unwrap();
+    assert_eq!(viewer, Viewer::Seat(SeatId(1)));
+    let bo = replay(GameId::Gene, &snapshot, Viewer::Seat(SeatId(1))).unwrap();
+    assert_eq!(steps, bo.steps);
+    let (viewer, _, _) = room.fetch_replay(2, past(&ana_token)).unwrap();
+    assert_eq!(viewer, Viewer::Seat(SeatId(0)), "the token picks the seat");
+    let wrong = room.fetch_replay(2, past("0123456789abcdef")).unwrap_err();
+    let missing = room
+        .fetch_replay(
+            2,
+            Some(PastSeat {
+                table: table + 40,
+                token: bo_token.clone(),
+            }),
+        )
+        .unwrap_err();
+    assert_eq!(
+        wrong, missing,
+        "a wrong token says no more than a missing table"
+    );
+    assert!(wrong.contains("sat at the table"), "{wrong}");
+}
+
+/// "a finished game may be opened with everything shown (the host seat's
+/// view), a setting of the table chosen at creation", and "the full
+/// snapshot and log go ... to everyone after the end if the table was
+/// created open": while the game runs Bo's replay is his seat's; once it
+/// is over, his, a spectator's and a past seat's are everything, with the
+/// table's record, and the file checks against it.
+#[test]
+fn an_open_table_shows_everything_to_everyone_after_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut room = Room::new(dir.path());
+    let table = room.start_with(AnySettings::default_for(GameId::Wanning).unwrap(), true);
+    room.play(GameId::Wanning, 8);
+    let (viewer, head, _) = room.fetch_replay(2, None).unwrap();
+    assert_eq!(viewer, Viewer::Seat(SeatId(1)), "not before the end");
+    assert_eq!(head.record, None);
+    room.hello(9, "Fan");
+    room.say(9, ClientMsg::Watch { table });
+    assert!(room.fetch_replay(9, None).is_err(), "not before the end");
+    room.play(GameId::Wanning, usize::MAX);
+    room.tick(1_000);
+    let snapshot = saved_snapshot(dir.path(), table, GameId::Wanning);
+    let all = replay(GameId::Wanning, &snapshot, Viewer::Everything).unwrap();
+    // Everything is what the host seat is sent: every seat's own view at
+    // every step, and the host's.
+    for seat in 0..4 {
+        let theirs = replay(GameId::Wanning, &snapshot, Viewer::Seat(SeatId(seat))).unwrap();
+        assert_eq!(theirs.steps.len(), all.steps.len());
+        for (a, s) in all.steps.iter().zip(&theirs.steps) {
+            assert_eq!((a.revision, &a.seats[seat as usize]), (s.revision, &s.view));
+        }
+    }
+    assert!(all.steps.iter().all(|s| match &s.view {
+        AnyView::Wanning(v) => v.host.is_some(),
+        _ => false,
+    }));
+    for who in [2, 9] {
+        let (viewer, head, steps) = room.fetch_replay(who, None).unwrap();
+        assert_eq!(viewer, Viewer::Everything);
+        assert_eq!(steps, all.steps);
+        let record = head.record.clone().expect("the record, after the end");
+        // What a client saves is checked against its record when read.
+        let file = Replay {
+            format: REPLAY_FORMAT,
+            game: GameId::Wanning,
+            viewer,
+            names: head.names,
+            finished: true,
+            steps,
+            public: head.public,
+            notes: head.notes,
+            record: Some(record),
+        };
+        assert_eq!(Replay::from_ron(&file.to_ron()).unwrap(), file);
+    }
+    room.say(1, ClientMsg::Leave);
+    let ana = room.sent.tokens[&1].clone();
+    let (viewer, _, _) = room
+        .fetch_replay(1, Some(PastSeat { table, token: ana }))
+        .unwrap();
+    assert_eq!(viewer, Viewer::Everything);
 }

@@ -160,6 +160,7 @@ fn in_lobby(
                     seats: *auto.game.seats().start() as u8,
                     host_seat: false,
                     seed: Some(auto.seed),
+                    open_replays: false,
                 });
                 auto.created = true;
             }

@@ -5,12 +5,18 @@
 //! replay's view of the step shown instead of the live one, and a
 //! timeline window steps back and forth, plays at a chosen speed and jumps
 //! to a round. The live view comes back when the replay is closed.
+//!
+//! A finished table the player sat at before is in the lobby's list of
+//! past games: its replay is asked for with the seat's token
+//! (`GetReplay::past`). A saved replay opens offline: `foodweb replay
+//! FILE`, the title's list of saved replays, or in a browser a file picked
+//! from the device (and saving there downloads the file).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyView;
-use foodweb_netcode::messages::ClientMsg;
+use foodweb_netcode::messages::{ClientMsg, PastSeat};
 use foodweb_rules::table::{Announcement, PrivateNote};
 
 use super::net::send;
@@ -29,10 +35,14 @@ pub struct Replaying {
     pub playing: bool,
     pub speed: f32,
     timer: f32,
-    /// The live view and revision, put back when the replay closes.
-    live: Option<(AnyView, u64)>,
-    /// The live log and notes, of which a step shows those made by then.
-    live_said: Option<(Vec<Announcement>, Vec<PrivateNote>)>,
+    /// The live view and revision, taken when the replay opened and put
+    /// back when it closes (`None` inside: there was none).
+    live: Option<Option<(AnyView, u64)>>,
+    /// The live log, notes and (for the host seat) every seat's view, put
+    /// back when the replay closes.
+    live_said: Option<(Vec<Announcement>, Vec<PrivateNote>, Vec<AnyView>)>,
+    /// The past table watched from the lobby, with its seat's token.
+    past: Option<PastSeat>,
     /// The step count last asked for (parts come one at a time).
     asked: Option<usize>,
     /// Opened from a file, with no table behind it.
@@ -58,6 +68,16 @@ fn open_offline(
     mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(r) = offline.0.take() else { return };
+    open_file(r, &mut model, &mut replay, &mut next);
+}
+
+/// Opens a replay read from a file: its first step at its game's table.
+pub fn open_file(
+    r: foodweb_netcode::replay::Replay,
+    model: &mut ClientModel,
+    replay: &mut Replaying,
+    next: &mut NextState<Screen>,
+) {
     let total = r.steps.len() as u32;
     model.view = r.steps.first().map(|s| s.view.clone());
     model.replay = Some((r, total));
@@ -65,19 +85,14 @@ fn open_offline(
         on: true,
         speed: 1.0,
         offline: true,
+        live: Some(None),
         ..Replaying::default()
     };
     next.set(Screen::Table);
 }
 
-/// Saves the replay where the settings live (`replays/`), as the file
-/// `foodweb replay` opens.
-#[cfg(not(target_arch = "wasm32"))]
-fn save(r: &foodweb_netcode::replay::Replay) -> Result<String, String> {
-    let dir = super::settings::config_dir()
-        .ok_or("no folder for saved files on this system")?
-        .join("replays");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+/// The name a saved replay gets: the game, whose eyes, and when.
+fn file_name(r: &foodweb_netcode::replay::Replay) -> String {
     let viewer = match r.viewer {
         foodweb_netcode::replay::Viewer::Seat(s) => format!("seat{}", s.index() + 1),
         foodweb_netcode::replay::Viewer::Everything => "all".into(),
@@ -85,35 +100,95 @@ fn save(r: &foodweb_netcode::replay::Replay) -> Result<String, String> {
     let stamp = web_time::SystemTime::now()
         .duration_since(web_time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let path = dir.join(format!("{}-{viewer}-{stamp}.ron", r.game.key()));
+    format!("{}-{viewer}-{stamp}.ron", r.game.key())
+}
+
+/// Where saved replays are kept on this machine.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn replays_dir() -> Option<std::path::PathBuf> {
+    Some(super::settings::config_dir()?.join("replays"))
+}
+
+/// The replays saved on this machine, newest first.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn saved_replays() -> Vec<std::path::PathBuf> {
+    let Some(dir) = replays_dir() else {
+        return Vec::new();
+    };
+    let mut files: Vec<(std::time::SystemTime, std::path::PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "ron"))
+        .map(|e| {
+            let when = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            (when, e.path())
+        })
+        .collect();
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
+    files.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Saves the replay where the settings live (`replays/`), as the file
+/// `foodweb replay` opens.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn save(r: &foodweb_netcode::replay::Replay) -> Result<String, String> {
+    let dir = replays_dir().ok_or("no folder for saved files on this system")?;
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let path = dir.join(file_name(r));
     std::fs::write(&path, r.to_ron()).map_err(|e| e.to_string())?;
     Ok(path.display().to_string())
 }
 
+/// In a browser the replay is downloaded, as a file any Foodweb opens.
+#[cfg(target_arch = "wasm32")]
+pub fn save(r: &foodweb_netcode::replay::Replay) -> Result<String, String> {
+    let name = file_name(r);
+    super::web::download(&name, &r.to_ron())?;
+    Ok(name)
+}
+
 impl Replaying {
-    /// Opens the replay of the table: its first part is asked for.
+    /// Opens the replay of the table we are at: its first part is asked
+    /// for.
     pub fn start(&mut self, outbox: &mut Outbox) {
+        self.open(outbox, None);
+    }
+
+    /// Opens the replay of a table we sat at before (from the lobby).
+    pub fn start_past(&mut self, outbox: &mut Outbox, past: PastSeat) {
+        self.open(outbox, Some(past));
+    }
+
+    fn open(&mut self, outbox: &mut Outbox, past: Option<PastSeat>) {
         *self = Self {
             on: true,
             speed: 1.0,
             asked: Some(0),
+            past: past.clone(),
             ..Self::default()
         };
-        send(outbox, ClientMsg::GetReplay { from: 0 });
+        send(outbox, ClientMsg::GetReplay { from: 0, past });
     }
-}
 
-impl Replaying {
-    /// Closes the replay: the live view comes back.
+    /// Closes the replay: the live view comes back (or none, if there was
+    /// none: a past table, a file).
     pub fn close(&mut self, model: &mut ClientModel) {
-        if let Some((view, revision)) = self.live.take() {
-            model.view = Some(view);
-            model.revision = revision;
+        if let Some(live) = self.live.take() {
+            (model.view, model.revision) = match live {
+                Some((view, revision)) => (Some(view), revision),
+                None => (None, 0),
+            };
         }
-        if let Some((public, notes)) = self.live_said.take() {
+        if let Some((public, notes, seats)) = self.live_said.take() {
             model.public = public;
             model.notes = notes;
+            model.host_views = seats;
         }
+        model.replay = None;
         *self = Self::default();
     }
 }
@@ -129,7 +204,14 @@ fn fetch(model: Res<ClientModel>, mut replay: ResMut<Replaying>, mut outbox: Res
     let have = r.steps.len();
     if have < *total as usize && replay.asked != Some(have) {
         replay.asked = Some(have);
-        send(&mut outbox, ClientMsg::GetReplay { from: have as u32 });
+        let past = replay.past.clone();
+        send(
+            &mut outbox,
+            ClientMsg::GetReplay {
+                from: have as u32,
+                past,
+            },
+        );
     }
 }
 
@@ -144,11 +226,13 @@ fn show(time: Res<Time>, mut model: ResMut<ClientModel>, mut replay: ResMut<Repl
     if count == 0 {
         return;
     }
-    if replay.live.is_none()
-        && let Some(view) = model.view.clone()
-    {
-        replay.live = Some((view, model.revision));
-        replay.live_said = Some((model.public.clone(), model.notes.clone()));
+    if replay.live.is_none() {
+        replay.live = Some(model.view.clone().map(|v| (v, model.revision)));
+        replay.live_said = Some((
+            model.public.clone(),
+            model.notes.clone(),
+            model.host_views.clone(),
+        ));
     }
     if replay.rounds_for != count {
         replay.rounds_for = count;
@@ -177,18 +261,24 @@ fn show(time: Res<Time>, mut model: ResMut<ClientModel>, mut replay: ResMut<Repl
     // A revision of its own per step, so the scene moves as it did live.
     let revision = u64::MAX / 2 + replay.step as u64;
     if model.revision != revision {
-        let step = model
-            .replay
-            .as_ref()
-            .map(|(r, _)| r.steps[replay.step].clone());
-        if let Some(step) = step {
-            model.view = Some(step.view);
-            model.revision = revision;
+        let step = model.replay.as_ref().map(|(r, _)| {
             // The log and the notes as they stood at that step.
-            if let Some((public, notes)) = &replay.live_said {
-                model.public = public[..(step.public as usize).min(public.len())].to_vec();
-                model.notes = notes[..(step.notes as usize).min(notes.len())].to_vec();
-            }
+            let (public, notes) = r.said_at(replay.step);
+            let step = &r.steps[replay.step];
+            (
+                step.view.clone(),
+                step.seats.clone(),
+                public.to_vec(),
+                notes.to_vec(),
+            )
+        });
+        if let Some((view, seats, public, notes)) = step {
+            model.view = Some(view);
+            // A replay of everything shows every seat, as the host saw.
+            model.host_views = seats;
+            model.revision = revision;
+            model.public = public;
+            model.notes = notes;
         }
     }
 }
@@ -274,14 +364,20 @@ fn timeline(
                         replay.step = *at;
                     }
                 }
-                #[cfg(not(target_arch = "wasm32"))]
                 if count == total
                     && !replay.offline
                     && ui.button(i18n.t("replay-save")).clicked()
                     && let Some((r, _)) = &model.replay
                 {
                     replay.saved = Some(match save(r) {
-                        Ok(path) => i18n.ta("replay-saved", &[("path", path.into())]),
+                        Ok(path) => {
+                            let said = if super::web::IN_BROWSER {
+                                "replay-downloaded"
+                            } else {
+                                "replay-saved"
+                            };
+                            i18n.ta(said, &[("path", path.into())])
+                        }
                         Err(e) => i18n.ta("replay-not-saved", &[("why", e.into())]),
                     });
                 }
@@ -294,19 +390,181 @@ fn timeline(
     if close {
         if replay.offline {
             next.set(Screen::Title);
+        } else if replay.past.is_some() {
+            next.set(Screen::Lobby);
         }
         replay.close(&mut model);
     }
     Ok(())
 }
 
+/// The title's "Watch a replay": on a desktop a list of the replays
+/// saved here; in a browser a file picked from the device.
+#[derive(Resource, Default)]
+pub struct ReplayPicker {
+    open: bool,
+    /// Why the last file could not be opened.
+    error: Option<String>,
+}
+
+impl ReplayPicker {
+    pub fn ask(&mut self) {
+        self.error = None;
+        #[cfg(target_arch = "wasm32")]
+        if let Err(e) = super::web::pick_file() {
+            self.error = Some(e);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.open = true;
+        }
+    }
+}
+
+/// A saved replay as the list shows it: its game, whose eyes, and how long
+/// ago it was saved (from its name, `<game>-<seatN|all>-<unix secs>.ron`);
+/// a file named otherwise shows its name.
+#[cfg(not(target_arch = "wasm32"))]
+fn file_label(i18n: &I18n, path: &std::path::Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut parts = name.trim_end_matches(".ron").splitn(3, '-');
+    let (Some(game), Some(viewer), Some(stamp)) = (parts.next(), parts.next(), parts.next()) else {
+        return name;
+    };
+    let (Some(game), Ok(stamp)) = (foodweb_rules::GameId::from_key(game), stamp.parse::<u64>())
+    else {
+        return name;
+    };
+    let viewer = match viewer.strip_prefix("seat") {
+        Some(n) => i18n.ta("replay-file-seat", &[("n", n.to_string().into())]),
+        None => i18n.t("replay-file-all"),
+    };
+    let now = web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let minutes = now.saturating_sub(stamp) / 60;
+    let ago = if minutes < 60 {
+        i18n.ta("replay-ago-min", &[("n", minutes.into())])
+    } else if minutes < 48 * 60 {
+        i18n.ta("replay-ago-hours", &[("n", (minutes / 60).into())])
+    } else {
+        i18n.ta("replay-ago-days", &[("n", (minutes / 1440).into())])
+    };
+    format!("{} · {viewer} · {ago}", i18n.pick(&game.title()))
+}
+
+/// Reads a replay file's text, and opens it if it is a good one.
+fn open_text(
+    text: Result<String, String>,
+    picker: &mut ReplayPicker,
+    model: &mut ClientModel,
+    replay: &mut Replaying,
+    next: &mut NextState<Screen>,
+) {
+    match text
+        .and_then(|t| foodweb_netcode::replay::Replay::from_ron(&t).map_err(|e| e.to_string()))
+    {
+        Ok(r) => {
+            picker.open = false;
+            open_file(r, model, replay, next);
+        }
+        Err(e) => picker.error = Some(e),
+    }
+}
+
+fn picker_window(
+    mut contexts: EguiContexts,
+    i18n: Res<I18n>,
+    mut picker: ResMut<ReplayPicker>,
+    mut model: ResMut<ClientModel>,
+    mut replay: ResMut<Replaying>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(text) = super::web::picked_file() {
+        open_text(text, &mut picker, &mut model, &mut replay, &mut next);
+    }
+    let ctx = contexts.ctx_mut()?;
+    if !picker.open {
+        if let Some(e) = picker.error.clone() {
+            egui::Window::new(i18n.t("menu-replays"))
+                .collapsible(false)
+                .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -24.0])
+                .show(ctx, |ui| {
+                    ui.label(i18n.ta("replay-bad-file", &[("why", e.into())]));
+                    if ui.button(i18n.t("replay-close")).clicked() {
+                        picker.error = None;
+                    }
+                });
+        }
+        return Ok(());
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let mut open = true;
+        let mut chosen = None;
+        egui::Window::new(i18n.t("menu-replays"))
+            .open(&mut open)
+            .collapsible(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                let files = saved_replays();
+                if files.is_empty() {
+                    ui.label(i18n.t("replay-none-saved"));
+                }
+                egui::ScrollArea::vertical()
+                    .max_height(320.0)
+                    .show(ui, |ui| {
+                        for path in files.iter().take(40) {
+                            if ui
+                                .button(file_label(&i18n, path))
+                                .on_hover_text(path.display().to_string())
+                                .clicked()
+                            {
+                                chosen = Some(path.clone());
+                            }
+                        }
+                    });
+                if let Some(dir) = replays_dir() {
+                    ui.label(
+                        egui::RichText::new(i18n.ta(
+                            "replay-folder",
+                            &[("path", dir.display().to_string().into())],
+                        ))
+                        .small(),
+                    );
+                }
+                if let Some(e) = &picker.error {
+                    ui.label(i18n.ta("replay-bad-file", &[("why", e.clone().into())]));
+                }
+            });
+        picker.open = open;
+        if let Some(path) = chosen {
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()));
+            open_text(text, &mut picker, &mut model, &mut replay, &mut next);
+        }
+    }
+    Ok(())
+}
+
 /// Leaving the table closes the replay.
-fn forget(mut replay: ResMut<Replaying>) {
-    *replay = Replaying::default();
+fn forget(mut replay: ResMut<Replaying>, mut model: ResMut<ClientModel>) {
+    if replay.on {
+        replay.close(&mut model);
+    }
 }
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Replaying>()
+        .init_resource::<ReplayPicker>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            picker_window.run_if(in_state(Screen::Title)),
+        )
         .add_systems(
             OnEnter(Screen::Title),
             open_offline.run_if(resource_exists::<Offline>),

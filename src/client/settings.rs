@@ -21,6 +21,44 @@ pub struct UserSettings {
     pub ui_scale: f32,
     /// How much the table moves (cards flying, turning over).
     pub motion: MotionLevel,
+    /// Seats this player sat at, to replay their finished games from the
+    /// lobby (newest last, at most `PAST_SEATS_KEPT`).
+    pub past_seats: Vec<SavedSeat>,
+}
+
+/// A seat sat at: the server's name, the table, its game and the seat's
+/// token (which only its person has, and which proves the seat).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedSeat {
+    pub server: String,
+    pub table: u32,
+    pub game: foodweb_rules::GameId,
+    pub token: String,
+}
+
+/// Past seats kept in the settings at most.
+pub const PAST_SEATS_KEPT: usize = 40;
+
+impl UserSettings {
+    /// Remembers a seat (once).
+    pub fn remember_seat(&mut self, seat: SavedSeat) {
+        if self.past_seats.contains(&seat) {
+            return;
+        }
+        if self.past_seats.len() >= PAST_SEATS_KEPT {
+            self.past_seats.remove(0);
+        }
+        self.past_seats.push(seat);
+    }
+
+    /// The token of our seat at a server's table, if we sat there.
+    pub fn past_seat(&self, server: &str, table: u32, game: foodweb_rules::GameId) -> Option<&str> {
+        self.past_seats
+            .iter()
+            .rev()
+            .find(|s| s.server == server && s.table == table && s.game == game)
+            .map(|s| s.token.as_str())
+    }
 }
 
 impl Default for UserSettings {
@@ -30,6 +68,7 @@ impl Default for UserSettings {
             name: String::new(),
             ui_scale: 1.0,
             motion: MotionLevel::Full,
+            past_seats: Vec::new(),
         }
     }
 }
@@ -172,6 +211,12 @@ mod tests {
             name: "Ann".into(),
             ui_scale: 1.25,
             motion: MotionLevel::Reduced,
+            past_seats: vec![SavedSeat {
+                server: "Foodweb".into(),
+                table: 3,
+                game: foodweb_rules::GameId::Gene,
+                token: "00ff".into(),
+            }],
         };
         let text = ron::to_string(&good).unwrap();
         assert_eq!(UserSettings::parse(&text).unwrap(), good);

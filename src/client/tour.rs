@@ -51,6 +51,7 @@ pub struct Ctx<'w, 's> {
     gene_ui: ResMut<'w, GeneUi>,
     wanning_ui: ResMut<'w, WanningUi>,
     replay: ResMut<'w, super::replay::Replaying>,
+    picker: ResMut<'w, super::replay::ReplayPicker>,
     listeners: ResMut<'w, Listeners>,
     hosted: ResMut<'w, HostedAt>,
     session: ResMut<'w, Session>,
@@ -139,6 +140,41 @@ fn replay_middle(c: &mut Ctx) {
 fn replay_close(c: &mut Ctx) {
     let model = &mut *c.model;
     c.replay.close(model);
+}
+
+/// Saves the replay as a player would ("Save as a file").
+fn replay_save(c: &mut Ctx) {
+    if let Some((r, _)) = &c.model.replay
+        && let Err(e) = super::replay::save(r)
+    {
+        warn!("tour: the replay was not saved: {e}");
+    }
+}
+
+/// From the lobby, the replay of the finished game we sat at ("Watch your
+/// replay"), by our seat's token.
+fn past_replay(c: &mut Ctx) {
+    let server = c.model.server.clone().unwrap_or_default();
+    let past = c.model.tables.iter().filter(|t| t.over).find_map(|t| {
+        let token = c.settings.past_seat(&server, t.id, t.game)?;
+        Some(foodweb_netcode::messages::PastSeat {
+            table: t.id,
+            token: token.to_string(),
+        })
+    });
+    match past {
+        Some(past) => {
+            c.replay.start_past(&mut c.outbox, past);
+            c.next.set(Screen::Table);
+        }
+        None => warn!("tour: no finished game of ours in the lobby"),
+    }
+}
+
+/// The title's "Watch a saved replay".
+fn saved_replays(c: &mut Ctx) {
+    c.next.set(Screen::Title);
+    c.picker.ask();
 }
 
 fn english(c: &mut Ctx) {
@@ -237,6 +273,7 @@ fn lan_table(c: &mut Ctx) {
         seats: 4,
         host_seat: true,
         seed: None,
+        open_replays: false,
     });
     c.outbox.0.push(ClientMsg::SetBot {
         seat: SeatId(2),
@@ -259,10 +296,15 @@ const FOREST: &[Step] = &[
     step(forest_over, nothing, 2.0, Some("game-over")),
     step(now, replay_open, 1.0, None),
     step(replay_loaded, replay_middle, 2.0, Some("replay")),
+    step(now, replay_save, 0.5, None),
     step(now, replay_close, 0.5, None),
     step(now, host_lan, 2.5, Some("lobby")),
+    step(now, past_replay, 1.0, None),
+    step(replay_loaded, replay_middle, 2.0, Some("past-replay")),
+    step(now, replay_close, 1.5, Some("lobby-after-replay")),
     step(now, lan_table, 1.5, Some("lobby-table")),
     step(now, |c| c.next.set(Screen::Join), 3.0, Some("join")),
+    step(now, saved_replays, 1.5, Some("saved-replays")),
 ];
 
 // Gene Survival: a game against five bots.
@@ -599,6 +641,7 @@ fn wanning_lan_table(c: &mut Ctx) {
         seats: 6,
         host_seat: true,
         seed: Some(wanning_seed()),
+        open_replays: false,
     });
 }
 

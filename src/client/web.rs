@@ -95,3 +95,83 @@ pub fn publish_target(name: &str, response: &bevy_egui::egui::Response) {
         ),
     );
 }
+
+/// Hands `text` to the browser as a file download named `name` (a replay
+/// saved from a page).
+#[cfg(target_arch = "wasm32")]
+pub fn download(name: &str, text: &str) -> Result<(), String> {
+    use wasm_bindgen::JsCast;
+    let fail = |what: &str| format!("the browser would not {what}");
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/octet-stream");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|_| fail("make the file"))?;
+    let url =
+        web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("make the file"))?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| fail("give the page"))?;
+    let link: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|_| fail("make a link"))?
+        .dyn_into()
+        .map_err(|_| fail("make a link"))?;
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// A replay file the player picked from the device, once read.
+#[cfg(target_arch = "wasm32")]
+static PICKED: std::sync::Mutex<Option<Result<String, String>>> = std::sync::Mutex::new(None);
+
+/// Asks the browser for a file from the device (a saved replay); its text
+/// comes later through [`picked_file`].
+#[cfg(target_arch = "wasm32")]
+pub fn pick_file() -> Result<(), String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+    let fail = |what: &str| format!("the browser would not {what}");
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| fail("give the page"))?;
+    let input: web_sys::HtmlInputElement = document
+        .create_element("input")
+        .map_err(|_| fail("ask for a file"))?
+        .dyn_into()
+        .map_err(|_| fail("ask for a file"))?;
+    input.set_type("file");
+    input.set_accept(".ron,text/plain");
+    let chosen = input.clone();
+    let on_change = Closure::once_into_js(move || {
+        let Some(file) = chosen.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let Ok(reader) = web_sys::FileReader::new() else {
+            return;
+        };
+        let read = reader.clone();
+        let on_load = Closure::once_into_js(move || {
+            let text = read
+                .result()
+                .ok()
+                .and_then(|r| r.as_string())
+                .ok_or_else(|| "the file could not be read as text".to_string());
+            *PICKED.lock().unwrap_or_else(|e| e.into_inner()) = Some(text);
+        });
+        reader.set_onload(Some(on_load.unchecked_ref()));
+        let _ = reader.read_as_text(&file);
+    });
+    input.set_onchange(Some(on_change.unchecked_ref()));
+    input.click();
+    Ok(())
+}
+
+/// The text of the file the player picked, once, when it has been read.
+#[cfg(target_arch = "wasm32")]
+pub fn picked_file() -> Option<Result<String, String>> {
+    PICKED.lock().unwrap_or_else(|e| e.into_inner()).take()
+}

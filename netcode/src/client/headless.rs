@@ -360,6 +360,7 @@ fn find_a_place(
                     seats: *seats,
                     host_seat: *host_seat,
                     seed: *seed,
+                    open_replays: false,
                 });
                 progress.created = true;
             }

@@ -53,39 +53,38 @@ impl ClientModel {
             ServerMsg::ReplayPart {
                 game,
                 viewer,
-                names,
+                head,
                 finished,
                 total,
                 from,
                 steps,
                 ..
             } => {
-                // A part that does not follow what we have starts afresh
-                // (the table moved on since the first part).
-                let fresh = || {
-                    (
+                // A first part (with its head) starts afresh; a later part
+                // is kept only if it follows what we have.
+                if let Some(head) = head {
+                    let head = (**head).clone();
+                    self.replay = Some((
                         crate::replay::Replay {
                             format: crate::replay::REPLAY_FORMAT,
                             game: *game,
                             viewer: *viewer,
-                            names: names.clone(),
+                            names: head.names,
                             finished: *finished,
                             steps: Vec::new(),
+                            public: head.public,
+                            notes: head.notes,
+                            record: head.record,
                         },
                         *total,
-                    )
-                };
-                let follows = self
-                    .replay
-                    .as_ref()
-                    .is_some_and(|(r, _)| r.steps.len() == *from as usize && r.viewer == *viewer);
-                if !follows {
-                    self.replay = Some(fresh());
+                    ));
                 }
-                if let Some((r, t)) = self.replay.as_mut() {
-                    if *from as usize == r.steps.len() {
-                        r.steps.extend(steps.iter().cloned());
-                    }
+                if let Some((r, t)) = self.replay.as_mut()
+                    && r.viewer == *viewer
+                    && r.game == *game
+                    && *from as usize == r.steps.len()
+                {
+                    r.steps.extend(steps.iter().cloned());
                     r.finished = *finished;
                     *t = *total;
                 }

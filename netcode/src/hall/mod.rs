@@ -270,6 +270,7 @@ impl Hall {
             paused: false,
             held_until: None,
             host_runs: false,
+            open_replays: record.open_replays,
             journaled: logged,
             snapshot_len: 0,
             spectators: Vec::new(),
@@ -379,7 +380,8 @@ impl Hall {
                 seats,
                 host_seat,
                 seed,
-            } => self.create(client, settings, seats, host_seat, seed),
+                open_replays,
+            } => self.create(client, settings, seats, host_seat, seed, open_replays),
             ClientMsg::TakeSeat { table, seat } => self.take_seat(client, table, seat),
             ClientMsg::TakeHostSeat { table, code } => self.take_host_seat(client, table, &code),
             ClientMsg::Watch { table } => {
@@ -450,7 +452,7 @@ impl Hall {
             ClientMsg::Start => self.start(client),
             ClientMsg::Act { action } => self.act(client, action),
             ClientMsg::Pace { pace } => self.pace(client, pace),
-            ClientMsg::GetReplay { from } => self.send_replay(client, from),
+            ClientMsg::GetReplay { from, past } => self.send_replay(client, from, past),
         }
     }
 
@@ -528,6 +530,7 @@ impl Hall {
         seats: u8,
         host_seat: bool,
         seed: Option<u64>,
+        open_replays: bool,
     ) -> Result<(), Rejection> {
         self.not_seated(client)?;
         let game = settings.game();
@@ -582,6 +585,7 @@ impl Hall {
             paused: false,
             held_until: None,
             host_runs: false,
+            open_replays,
             journaled: 0,
             snapshot_len: 0,
             spectators: Vec::new(),
@@ -980,20 +984,46 @@ impl Hall {
         Ok(())
     }
 
-    /// A part of the replay of the sender's table: its seat's own views
-    /// (what it was sent), or everything for the host seat; spectators get
-    /// none. Built once per revision of the table and kept.
-    fn send_replay(&mut self, client: ClientKey, from: u32) -> Result<(), Rejection> {
-        let (tid, viewer) = match self.place(client) {
-            Some((tid, Role::Player(seat))) => (tid, ReplayViewer::Seat(seat)),
-            Some((tid, Role::Host)) => (tid, ReplayViewer::Everything),
-            Some((_, Role::Spectator)) => {
-                return Err(reject(
-                    "replays are for the people who sat at the table",
-                    "回放只给坐在这桌的人",
-                ));
+    /// A part of the replay of the sender's table, or of a table it sat
+    /// at before (`past`, proved by the seat's token): its seat's own
+    /// views (what it was sent), or everything for the host seat and for
+    /// anyone once a table opened to everyone is over; a spectator gets
+    /// none unless then. Built once per revision of the table and kept.
+    fn send_replay(
+        &mut self,
+        client: ClientKey,
+        from: u32,
+        past: Option<PastSeat>,
+    ) -> Result<(), Rejection> {
+        let not_yours = || {
+            reject(
+                "replays are for the people who sat at the table",
+                "回放只给坐在这桌的人",
+            )
+        };
+        let (tid, viewer) = match past {
+            Some(PastSeat { table, token }) => {
+                // A wrong token and a missing table answer alike.
+                let viewer = self
+                    .tables
+                    .get(&table)
+                    .and_then(|t| t.viewer_of_token(&token))
+                    .ok_or_else(not_yours)?;
+                (table, viewer)
             }
-            None => return Err(reject("you are not at a table", "你不在任何一桌")),
+            None => {
+                let (tid, role) = self
+                    .place(client)
+                    .ok_or_else(|| reject("you are not at a table", "你不在任何一桌"))?;
+                let t = &self.tables[&tid];
+                let viewer = match role {
+                    Role::Player(seat) => t.replay_viewer(ReplayViewer::Seat(seat)),
+                    Role::Host => ReplayViewer::Everything,
+                    Role::Spectator if t.open_replays && t.is_over() => ReplayViewer::Everything,
+                    Role::Spectator => return Err(not_yours()),
+                };
+                (tid, viewer)
+            }
         };
         let t = &self.tables[&tid];
         let Some(game) = t.game.as_ref() else {
@@ -1019,14 +1049,14 @@ impl Hall {
         };
         let total = replay.steps.len();
         let start = (from as usize).min(total);
-        let end = (start + REPLAY_PART_STEPS).min(total);
+        let end = (start + replay.part_steps()).min(total);
         self.send(
             client,
             ServerMsg::ReplayPart {
                 table: tid,
                 game: replay.game,
                 viewer,
-                names: replay.names.clone(),
+                head: (start == 0).then(|| Box::new(replay.head())),
                 finished: replay.finished,
                 total: total as u32,
                 from: start as u32,

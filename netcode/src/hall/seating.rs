@@ -91,6 +91,9 @@ pub struct HallTable {
     pub paused: bool,
     /// The host seat held the clock until this hall time (`Pace::Hold`).
     pub held_until: Option<u64>,
+    /// Chosen at creation: once the game is over, everyone may replay it
+    /// with everything shown (`CreateTable::open_replays`).
+    pub open_replays: bool,
     /// Log entries already on disk (in the snapshot or the journal).
     pub journaled: usize,
     /// Log entries in the last full snapshot written.
@@ -150,6 +153,29 @@ impl HallTable {
                 .is_some_and(|t| now.saturating_sub(t) >= takeover_ms)
     }
 
+    /// The replay viewer a token proves: a person's seat, or the host
+    /// seat (everything); at a finished table opened to everyone, any of
+    /// them sees everything.
+    pub fn viewer_of_token(&self, token: &str) -> Option<crate::replay::Viewer> {
+        use crate::replay::Viewer;
+        let viewer = if self.host.as_ref().is_some_and(|h| h.token == token) {
+            Viewer::Everything
+        } else {
+            Viewer::Seat(SeatId(self.seat_of_token(token)? as u8))
+        };
+        Some(self.replay_viewer(viewer))
+    }
+
+    /// What `viewer` may see in a replay of this table now: everything
+    /// once it is over, if it was created open.
+    pub fn replay_viewer(&self, viewer: crate::replay::Viewer) -> crate::replay::Viewer {
+        if self.open_replays && self.is_over() {
+            crate::replay::Viewer::Everything
+        } else {
+            viewer
+        }
+    }
+
     pub fn seat_of_token(&self, token: &str) -> Option<usize> {
         self.seats
             .iter()
@@ -194,6 +220,7 @@ impl HallTable {
             spectators: self.spectators.len() as u32,
             paused: self.stopped(now),
             host_runs: self.host_runs,
+            open_replays: self.open_replays,
         }
     }
 
@@ -211,6 +238,7 @@ impl HallTable {
             host_seat_open: self.has_host_seat && self.host.is_none(),
             started: self.started(),
             over: self.is_over(),
+            open_replays: self.open_replays,
             players: (0..self.seats.len())
                 .map(|i| self.name_of(i))
                 .filter(|n| !n.is_empty())
@@ -230,6 +258,7 @@ impl HallTable {
             seats: self.seats.iter().map(|s| s.occupant.clone()).collect(),
             owner: self.owner,
             snapshot: self.game.as_ref().map(|g| g.snapshot_ron()),
+            open_replays: self.open_replays,
         }
     }
 }
@@ -254,6 +283,9 @@ pub struct TableRecord {
     pub owner: Option<SeatId>,
     /// `TableSnapshot` RON of the game, once started.
     pub snapshot: Option<String>,
+    /// Replays open to everyone once the game is over.
+    #[serde(default)]
+    pub open_replays: bool,
 }
 
 /// The store id of a table.

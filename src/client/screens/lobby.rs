@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnySettings;
-use foodweb_netcode::messages::{ClientMsg, LobbyState, Role, SeatKind};
+use foodweb_netcode::messages::{ClientMsg, LobbyState, PastSeat, Role, SeatKind};
 use foodweb_rules::GameId;
 use foodweb_rules::forest::ForestTiming;
 
@@ -30,6 +30,7 @@ struct NewTable {
     gene_timing: foodweb_rules::gene::GeneTiming,
     wanning: foodweb_rules::wanning::WanningSettings,
     host_seat: bool,
+    open_replays: bool,
     bot: String,
     /// The host code typed to take a table's host seat.
     host_code: String,
@@ -44,6 +45,7 @@ impl Default for NewTable {
             gene_timing: foodweb_rules::gene::GeneTiming::Party,
             wanning: Default::default(),
             host_seat: false,
+            open_replays: false,
             bot: "memory".into(),
             host_code: String::new(),
         }
@@ -62,10 +64,12 @@ fn draw(
     mut form: ResMut<NewTable>,
     mut settings: ResMut<UserSettings>,
     mut next: ResMut<NextState<Screen>>,
+    mut replay: ResMut<crate::client::replay::Replaying>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
     let mut msgs = Vec::new();
+    let mut past = None;
     let mut back = false;
     egui::Panel::top("lobby-top").show(&mut screen, |ui| {
         ui.horizontal(|ui| {
@@ -117,11 +121,23 @@ fn draw(
             (Some((_, role)), Some(lobby)) => {
                 seating(ui, &i18n, &model, *role, lobby, &mut form, &mut msgs)
             }
-            _ => tables(ui, &i18n, &model, &mut form, &mut settings, &mut msgs),
+            _ => tables(
+                ui,
+                &i18n,
+                &model,
+                &mut form,
+                &mut settings,
+                &mut msgs,
+                &mut past,
+            ),
         });
     });
     for m in msgs {
         send(&mut outbox, m);
+    }
+    if let Some(seat) = past {
+        replay.start_past(&mut outbox, seat);
+        next.set(Screen::Table);
     }
     if back {
         if model.place.is_some() {
@@ -140,6 +156,7 @@ fn tables(
     form: &mut NewTable,
     settings: &mut UserSettings,
     msgs: &mut Vec<ClientMsg>,
+    past: &mut Option<PastSeat>,
 ) {
     // Side by side on a wide screen; one above the other on a phone.
     let narrow = ui.available_width() < 720.0;
@@ -152,7 +169,13 @@ fn tables(
             for t in &model.tables {
                 egui::Frame::group(ui.style()).show(ui, |ui| {
                     ui.vertical(|ui| {
-                        let state = if t.over {
+                        let state = if t.over && t.open_replays {
+                            format!(
+                                "{} · {}",
+                                i18n.t("lobby-over"),
+                                i18n.t("lobby-replays-open")
+                            )
+                        } else if t.over {
                             i18n.t("lobby-over")
                         } else if t.started {
                             i18n.t("lobby-playing")
@@ -203,6 +226,21 @@ fn tables(
                             }
                             if ui.button(i18n.t("lobby-watch")).clicked() {
                                 msgs.push(ClientMsg::Watch { table: t.id });
+                            }
+                            // A finished game we sat at: its replay, with
+                            // our seat's token as proof.
+                            let mine = model
+                                .server
+                                .as_deref()
+                                .and_then(|s| settings.past_seat(s, t.id, t.game));
+                            if t.over
+                                && let Some(token) = mine
+                                && ui.button(i18n.t("lobby-your-replay")).clicked()
+                            {
+                                *past = Some(PastSeat {
+                                    table: t.id,
+                                    token: token.to_string(),
+                                });
                             }
                         });
                     });
@@ -272,12 +310,14 @@ fn tables(
                 AnySettings::Forest(form.timing.settings())
             };
             ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
+            ui.checkbox(&mut form.open_replays, i18n.t("lobby-open-replays"));
             if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
                 msgs.push(ClientMsg::CreateTable {
                     settings,
                     seats: form.seats,
                     host_seat: form.host_seat,
                     seed: None,
+                    open_replays: form.open_replays,
                 });
             }
         }
@@ -459,6 +499,31 @@ fn seating(
     }
 }
 
+/// Remembers each seat (or host seat) we are given, with its token, so
+/// its game can be replayed from the lobby after we left it.
+fn remember_seat(model: Res<ClientModel>, mut settings: ResMut<UserSettings>) {
+    if !model.is_changed() {
+        return;
+    }
+    let (Some(server), Some((table, role)), Some(token), Some(lobby)) =
+        (&model.server, model.place, &model.token, &model.lobby)
+    else {
+        return;
+    };
+    if role == Role::Spectator || lobby.id != table {
+        return;
+    }
+    let seat = crate::client::settings::SavedSeat {
+        server: server.clone(),
+        table,
+        game: lobby.settings.game(),
+        token: token.clone(),
+    };
+    if settings.past_seat(server, table, seat.game) != Some(token.as_str()) {
+        settings.remember_seat(seat);
+    }
+}
+
 /// Once the game at our table starts, the table screen takes over (not
 /// for a game already over: its lobby is where one leaves it).
 fn follow_start(model: Res<ClientModel>, mut next: ResMut<NextState<Screen>>) {
@@ -477,7 +542,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<HostedAt>()
         .init_resource::<WebAt>()
         .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Lobby)))
-        .add_systems(Update, follow_start.run_if(in_state(Screen::Lobby)));
+        .add_systems(Update, follow_start.run_if(in_state(Screen::Lobby)))
+        .add_systems(Update, remember_seat);
 }
 
 /// A QR code drawn module by module, dark on white with a quiet zone.

@@ -344,6 +344,7 @@ fn start_table(world: &mut World) {
         seats: setup.seats as u8,
         host_seat: false,
         seed: Some(setup.seed),
+        open_replays: true,
     });
     for i in 1..setup.seats {
         msgs.push(ClientMsg::SetBot {

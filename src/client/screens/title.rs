@@ -30,6 +30,7 @@ fn draw(
     mut session: ResMut<Session>,
     issuer: Res<foodweb_netcode::tokens::TokenIssuer>,
     mut host_error: Local<Option<String>>,
+    mut replays: ResMut<crate::client::replay::ReplayPicker>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
@@ -90,13 +91,16 @@ fn draw(
                         .color(theme::BAD),
                 );
             }
-            if !web::IN_BROWSER {
-                if widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked() {
-                    next.set(Screen::Join);
-                }
-                if widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
-                    exit.write(AppExit::Success);
-                }
+            if !web::IN_BROWSER
+                && widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked()
+            {
+                next.set(Screen::Join);
+            }
+            if widgets::menu_button(ui, &i18n.t("menu-replays"), true).clicked() {
+                replays.ask();
+            }
+            if !web::IN_BROWSER && widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
+                exit.write(AppExit::Success);
             }
             ui.add_space(28.0);
             let mut lang = settings.lang;
