@@ -46,6 +46,11 @@ pub struct ServeArgs {
     /// Server updates per second (1 to 1000).
     #[arg(long, default_value_t = 60.0, value_parser = crate::cli::updates_per_second)]
     pub hz: f64,
+    /// Write the server's own latency here, as JSON, once a second while
+    /// actions come: from an action's arrival to the send of every view
+    /// it caused (`actions`, `p50_ms`, `p99_ms`, `max_ms`).
+    #[arg(long)]
+    pub latency_report: Option<PathBuf>,
     /// HTTP port serving the browser client (0: off).
     #[arg(long, default_value_t = 8080)]
     pub http_port: u16,
@@ -186,7 +191,11 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         udp: Some(udp),
         ws: Some(ws),
     };
-    server_app(hall, listeners, args.hz, issuer).run();
+    let mut app = server_app(hall, listeners, args.hz, issuer);
+    if let Some(path) = args.latency_report {
+        app.insert_resource(foodweb_netcode::server::LatencyReport(path));
+    }
+    app.run();
     Ok(0)
 }
 

@@ -337,12 +337,14 @@ fn garbage_on_every_port_and_illegal_actions_leave_the_game_whole() {
     let s = summary(out.path(), "Fay");
     assert_eq!(s["finished"], true, "{s}");
     assert!(s["chaos_sent"].as_u64().unwrap() >= 1000, "{s}");
-    // Every illegal action was refused; every real move was accepted, but
-    // one: under the flood the client and the server share two busy cores,
-    // and a move chosen as the timed round runs out can arrive after the
-    // server's clock ended it (then it is refused as out of turn, like any
-    // late move). Refusals beyond the chaos are exactly the real moves not
-    // accepted.
+    // Every illegal action was refused; the real moves were accepted but
+    // for a few in a hundred: under the flood the client and the server
+    // share two busy cores, and a move chosen as the timed round runs out,
+    // or on a view that does not yet show the seat's own last move, is
+    // refused as out of turn, like any late move. (The server answers at
+    // once, so the client plays thousands of moves in the round.) Every
+    // real move is answered, accepted or refused, but the last one, which
+    // may be in flight when the game ends.
     let (acts, accepted) = (
         s["acts_sent"].as_u64().unwrap(),
         s["accepted"].as_u64().unwrap(),
@@ -351,8 +353,9 @@ fn garbage_on_every_port_and_illegal_actions_leave_the_game_whole() {
         s["chaos_sent"].as_u64().unwrap(),
         s["rejected"].as_u64().unwrap(),
     );
-    assert_eq!(rejected - chaos, acts - accepted, "{s}");
-    assert!(acts - accepted <= 1, "{s}");
+    let unanswered = (acts - accepted) - (rejected - chaos);
+    assert!(unanswered <= 1, "{unanswered} moves unanswered: {s}");
+    assert!((acts - accepted) * 100 <= acts, "{s}");
     let record = saved(data.path(), 1);
     let replayed = replay_table(GameId::Forest, record.snapshot.as_ref().unwrap()).unwrap();
     let theirs: foodweb_rules::table::GameResult =
@@ -573,4 +576,48 @@ fn a_wanning_table_over_udp_and_websocket_tells_each_person_only_their_own() {
             "{name} heard {heard:?} of {theirs:?}"
         );
     }
+}
+
+/// Issue 22: "answer when a message arrives, not on the next tick". A
+/// server ticking once a second (`--hz 1`) still answers each move of a
+/// whole game at once, over UDP and over WebSocket: the median time from a
+/// client's move to its next view, as the client measured it, and from
+/// the move's arrival to the send of its views, as the server measured it,
+/// stay far below the half second a wait for the next tick would average.
+#[test]
+fn a_server_answers_when_a_move_arrives_not_on_its_next_tick() {
+    let data = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("latency.json");
+    let report_arg = report.to_str().unwrap();
+    let server = Server::start_with(
+        data.path(),
+        free_ports(),
+        &["--hz", "1", "--latency-report", report_arg],
+    );
+    let mut create = vec![
+        "--create", "forest", "--seats", "4", "--people", "2", "--seed", "5",
+    ];
+    create.extend(QUICK);
+    let children = vec![
+        client(&server, false, "Ana", out.path(), &create),
+        client(&server, true, "Cy", out.path(), &[]),
+    ];
+    wait_all(children, Duration::from_secs(240));
+    for name in ["Ana", "Cy"] {
+        let s = summary(out.path(), name);
+        assert_eq!(s["finished"], true, "{name}: {s}");
+        let p50 = s["latency_p50_ms"].as_f64().expect("a measured move");
+        assert!(p50 < 250.0, "{name} waited {p50} ms (median) for a view");
+    }
+    // The report is written once a second while moves come.
+    std::thread::sleep(Duration::from_millis(1500));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(r["actions"].as_u64().unwrap() > 0, "{r}");
+    let p50 = r["p50_ms"].as_f64().unwrap();
+    assert!(
+        p50 < 250.0,
+        "the server took {p50} ms (median) to answer: {r}"
+    );
 }

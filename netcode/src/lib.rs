@@ -14,6 +14,8 @@ pub mod replay;
 pub mod server;
 pub mod store;
 pub mod tokens;
+#[cfg(not(target_family = "wasm"))]
+pub mod wake;
 pub mod web;
 
 pub use hall::{ClientKey, Hall, HallConfig};
@@ -22,16 +24,17 @@ pub use store::{StoreError, TableStore};
 /// The lightyear this crate speaks, for apps that add its plugins.
 pub use lightyear;
 
-/// A windowless app that updates `hz` times a second and logs (rather than
-/// panics on) errors from systems and observers: network errors are
-/// ordinary events.
+/// A windowless app that updates when input arrives and at least `hz`
+/// times a second (`wake`), and logs (rather than panics on) errors from
+/// systems and observers: network errors are ordinary events.
 pub fn headless_app(hz: f64) -> (bevy_app::App, std::time::Duration) {
     let tick = std::time::Duration::from_secs_f64(1.0 / hz);
     let mut app = bevy_app::App::new();
     app.set_error_handler(bevy_ecs::error::warn);
-    app.add_plugins((
-        bevy_app::TaskPoolPlugin::default(),
-        bevy_app::ScheduleRunnerPlugin::run_loop(tick),
-    ));
+    app.add_plugins(bevy_app::TaskPoolPlugin::default());
+    #[cfg(not(target_family = "wasm"))]
+    wake::use_waking_runner(&mut app, tick);
+    #[cfg(target_family = "wasm")]
+    app.add_plugins(bevy_app::ScheduleRunnerPlugin::run_loop(tick));
     (app, tick)
 }

@@ -68,6 +68,44 @@ impl Plugin for HallServerPlugin {
             .add_systems(Update, (pump, drop_stale_links))
             .add_observer(on_connected)
             .add_observer(on_disconnected);
+        // The server's own latency, from an action's arrival to the send
+        // of its views (`wake`), and its report file if asked for.
+        #[cfg(not(target_family = "wasm"))]
+        app.init_resource::<crate::wake::Latencies>().add_systems(
+            Last,
+            (crate::wake::note_latency, write_latency_report).chain(),
+        );
+    }
+}
+
+/// Where `foodweb serve --latency-report` writes the server's latency.
+#[derive(Resource, Clone, Debug)]
+pub struct LatencyReport(pub std::path::PathBuf);
+
+/// Once a second, if actions were judged since: the latency report, as
+/// JSON (`actions`, `p50_ms`, `p99_ms`, `max_ms`).
+#[cfg(not(target_family = "wasm"))]
+fn write_latency_report(
+    time: Res<Time<Real>>,
+    report: Option<Res<LatencyReport>>,
+    latencies: Res<crate::wake::Latencies>,
+    mut written: Local<(f64, usize)>,
+) {
+    let Some(report) = report else { return };
+    let now = time.elapsed_secs_f64();
+    let count = latencies.samples_ms.len();
+    if count == written.1 || now - written.0 < 1.0 {
+        return;
+    }
+    *written = (now, count);
+    let json = serde_json::json!({
+        "actions": count,
+        "p50_ms": latencies.quantile(0.5),
+        "p99_ms": latencies.quantile(0.99),
+        "max_ms": latencies.quantile(1.0),
+    });
+    if let Err(e) = std::fs::write(&report.0, json.to_string()) {
+        eprintln!("latency report {}: {e}", report.0.display());
     }
 }
 
@@ -191,12 +229,17 @@ fn pump(
     links: Res<Links>,
     mut inbound: Query<(Entity, &mut MessageReceiver<ClientMsg>), With<ClientOf>>,
     mut outbound: Query<&mut MessageSender<ServerMsg>>,
+    #[cfg(not(target_family = "wasm"))] mut latencies: ResMut<crate::wake::Latencies>,
 ) {
     for (link, mut receiver) in &mut inbound {
         if !links.by_key.contains_key(&key_of(link)) {
             continue;
         }
         for msg in receiver.receive() {
+            #[cfg(not(target_family = "wasm"))]
+            if matches!(msg, ClientMsg::Act { .. }) {
+                latencies.acted = true;
+            }
             hall.handle(key_of(link), msg);
         }
     }

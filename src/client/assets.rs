@@ -53,13 +53,19 @@ impl PickerArt {
 }
 
 /// The same font with GB2312's 6,763 hanzi (3.4 MB), for what players type:
-/// names and chat. Loaded once the title screen shows (`FontLoad`), so the
-/// first screen does not wait for it; until it arrives a character outside
-/// the UI font draws as a box.
+/// names and chat, and egui's two symbol fonts (Noto Emoji and its icons:
+/// ⏮ ⏸ ⚔ 🏆 …, 0.7 MB, once built into the module by egui). Loaded once the title
+/// screen shows (`FontLoad`), so the first screen does not wait for them;
+/// until they arrive a character outside the UI font draws as a box.
 #[derive(AssetCollection, Resource)]
 pub struct FullFont {
     #[asset(path = "fonts/FoodwebCJK.otf")]
     pub font: Handle<Font>,
+    #[asset(path = "fonts/NotoEmoji-Regular.ttf")]
+    pub emoji: Handle<Font>,
+    /// egui's icon font (⏮ ⏸ ⏭ ⚔ ⏱, 0.3 MB).
+    #[asset(path = "fonts/emoji-icon-font.ttf")]
+    pub icons: Handle<Font>,
 }
 
 /// The full font's loading, begun when the title screen first shows.

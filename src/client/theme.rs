@@ -35,8 +35,10 @@ fn install_fonts(
     let Some(ui_font) = assets.and_then(|a| fonts.get(&a.ui_font)) else {
         return Ok(());
     };
-    let full_font = full.and_then(|f| fonts.get(&f.font));
-    let now = if full_font.is_some() {
+    let full_font = full.as_ref().and_then(|f| fonts.get(&f.font));
+    let emoji = full.as_ref().and_then(|f| fonts.get(&f.emoji));
+    let icons = full.as_ref().and_then(|f| fonts.get(&f.icons));
+    let now = if full_font.is_some() && emoji.is_some() && icons.is_some() {
         FontsInstalled::Full
     } else {
         FontsInstalled::Ui
@@ -45,10 +47,17 @@ fn install_fonts(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let mut defs = egui::FontDefinitions::default();
-    // egui's own font first (Latin), then ours: the UI subset, then the
-    // full one for the characters the subset lacks.
-    let ours = [("cjk-ui", Some(ui_font)), ("cjk-full", full_font)];
+    // Ours only (egui's built-in fonts are left out of the module, issue
+    // 22): the UI subset (Latin and every character of our own texts),
+    // then the full one for the characters the subset lacks, then the
+    // symbols.
+    let mut defs = egui::FontDefinitions::empty();
+    let ours = [
+        ("cjk-ui", Some(ui_font)),
+        ("cjk-full", full_font),
+        ("emoji", emoji),
+        ("icons", icons),
+    ];
     for (name, font) in ours {
         let Some(font) = font else { continue };
         defs.font_data.insert(

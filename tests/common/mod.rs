@@ -32,6 +32,11 @@ pub struct Server {
 
 impl Server {
     pub fn start(data: &Path, ports: (u16, u16)) -> Self {
+        Self::start_with(data, ports, &[])
+    }
+
+    /// The same, with more `serve` arguments.
+    pub fn start_with(data: &Path, ports: (u16, u16), extra: &[&str]) -> Self {
         let mut child = Command::new(BIN)
             .args([
                 "serve",
@@ -52,6 +57,7 @@ impl Server {
             ])
             .arg("--data")
             .arg(data)
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

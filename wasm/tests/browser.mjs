@@ -1,6 +1,8 @@
-// The browser test: two headless Chromium pages, served by `foodweb serve`,
-// play one Forest Showdown table together; then a third page plays against
-// bots in the browser alone. Run by .ci/run; by hand:
+// The browser test: first five cold loads of a phone-sized page, to the
+// title screen, counting what it fetched before it (issue 22); then two
+// headless Chromium pages, served by `foodweb serve`, play one Forest
+// Showdown table together; then a third page plays against bots in the
+// browser alone. Run by .ci/run; by hand:
 //
 //   node wasm/tests/browser.mjs http://127.0.0.1:8080/ /tmp/shots
 //
@@ -82,6 +84,49 @@ async function open(name, size, params) {
 
 const data = (p, key) => p.page.evaluate(k => document.body.dataset[k], key);
 
+// Issue 22: what a phone fetches before the title screen, from the
+// browser's own record of requests (Resource Timing: `encodedBodySize` is
+// the body as it came over the wire, gzip-compressed where it was sent
+// so), and how long the title took, over COLD_LOADS cold loads one after
+// another (a new browser context each: nothing cached).
+const COLD_LOADS = 5;
+const PRE_TITLE_LIMIT = 8_000_000;
+
+async function coldLoad(i) {
+  const context = await browser.newContext(SIZES.phone);
+  const page = await context.newPage();
+  page.on('pageerror', e => problems.push(`[cold ${i}] page error: ${e}`));
+  // The moment the client says it shows the title, on the page's clock.
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (!window.__titleAt && document.body?.dataset.screen === 'title') {
+        window.__titleAt = performance.now();
+      }
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-screen'] });
+  });
+  await page.goto(base);
+  await page.waitForFunction(() => window.__titleAt, null, { timeout: 3 * MINUTE, polling: 50 });
+  // A request is recorded once its response has ended.
+  await page.waitForTimeout(1000);
+  const seen = await page.evaluate(() => {
+    const at = window.__titleAt;
+    const nav = performance.getEntriesByType('navigation')[0];
+    const before = performance.getEntriesByType('resource').filter(e => e.startTime < at);
+    const files = [[nav.name, nav.encodedBodySize, nav.decodedBodySize]]
+      .concat(before.map(e => [e.name, e.encodedBodySize, e.decodedBodySize]));
+    return {
+      titleMs: Math.round(at),
+      bytes: files.reduce((sum, f) => sum + f[1], 0),
+      files: files.map(([name, wire, decoded]) => ({ name: new URL(name).pathname, wire, decoded })),
+    };
+  });
+  await context.close();
+  console.log(`[cold ${i}] title ${seen.titleMs} ms, ${seen.bytes} bytes before it`);
+  return seen;
+}
+
+const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 async function waitFor(p, what, test, minutes = 4) {
   try {
     await p.page.waitForFunction(test, null, { timeout: minutes * MINUTE, polling: 250 });
@@ -107,6 +152,29 @@ async function press(p, target, touch) {
 }
 
 try {
+  const runs = [];
+  for (let i = 1; i <= COLD_LOADS; i++) runs.push(await coldLoad(i));
+  report.pre_title_gzip_bytes = Math.max(...runs.map(r => r.bytes));
+  report.title_ms = median(runs.map(r => r.titleMs));
+  report.cold_loads = runs.map(r => ({ titleMs: r.titleMs, bytes: r.bytes }));
+  report.pre_title_files = runs[0].files;
+  console.log(`before the title: ${report.pre_title_gzip_bytes} bytes; title in ${report.title_ms} ms (median of ${COLD_LOADS})`);
+  if (report.pre_title_gzip_bytes > PRE_TITLE_LIMIT) {
+    problems.push(`a phone fetches ${report.pre_title_gzip_bytes} bytes before the title, over ${PRE_TITLE_LIMIT}: ${JSON.stringify(runs[0].files)}`);
+  }
+  if (runs[0].files.some(f => /FoodwebCJK|\.png$/.test(f.name))) {
+    problems.push(`the big font or art loads before the title: ${JSON.stringify(runs[0].files)}`);
+  }
+
+  // COLD_ONLY=1: the cold loads alone (to compare builds, wasm/README.md).
+  if (!process.env.COLD_ONLY) await play();
+} catch (e) {
+  problems.push(String(e.message || e));
+} finally {
+  await browser.close();
+}
+
+async function play() {
   // Two browsers at one table: the desktop page opens it, the phone joins.
   const host = await open('host', 'desktop', { autoplay: 'host', people: 2, seed: 11, name: 'Desk' });
   await shot(host, 'web-title-desktop');
@@ -160,10 +228,6 @@ try {
   await shot(beasts, 'web-wanning-end-desktop');
   report.wanningRounds = Number(await data(beasts, 'round'));
   await beasts.context.close();
-} catch (e) {
-  problems.push(String(e.message || e));
-} finally {
-  await browser.close();
 }
 
 report.problems = problems;

@@ -317,7 +317,7 @@ fn keep_connected(
 /// A client entity talking to `url` over WebSocket (TLS-less: a LAN).
 fn websocket_client(commands: &mut Commands, netcode: NetcodeClient, url: String) -> Entity {
     #[cfg(not(target_family = "wasm"))]
-    let config = ClientConfig::builder().with_no_encryption();
+    let config = ClientConfig::builder().with_no_encryption().disable_nagle();
     #[cfg(target_family = "wasm")]
     let config = ClientConfig;
     commands

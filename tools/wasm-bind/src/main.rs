@@ -34,6 +34,10 @@ fn main() {
         .input_path(&args.input)
         .out_name(&args.out_name)
         .typescript(false)
+        // What a browser never reads: function names (a third of the
+        // module) and the producers section (issue 22).
+        .remove_name_section(true)
+        .remove_producers_section(true)
         .web(true)
         .and_then(|b| b.generate(&args.out_dir));
     if let Err(e) = bound {

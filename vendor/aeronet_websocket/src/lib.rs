@@ -16,6 +16,29 @@ pub mod session;
 mod runtime;
 pub use runtime::WebSocketRuntime;
 
+/// Foodweb's patch (vendor/README.md): functions called each time a
+/// session receives a frame, so an app that waits for input between
+/// updates wakes at once rather than on its next tick.
+type RecvHook = alloc::boxed::Box<dyn Fn() -> bool + Send + Sync>;
+static RECV_HOOKS: std::sync::Mutex<Vec<RecvHook>> = std::sync::Mutex::new(Vec::new());
+
+/// Calls `hook` after every frame any session receives (from the task
+/// that received it), until it returns `false` (its app is gone).
+pub fn add_recv_hook(hook: impl Fn() -> bool + Send + Sync + 'static) {
+    RECV_HOOKS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(alloc::boxed::Box::new(hook));
+}
+
+#[cfg_attr(target_family = "wasm", allow(dead_code))]
+pub(crate) fn received() {
+    RECV_HOOKS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .retain(|hook| hook());
+}
+
 cfg_if::cfg_if! {
     if #[cfg(target_family = "wasm")] {
         mod js_error;

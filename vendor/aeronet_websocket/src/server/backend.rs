@@ -69,7 +69,12 @@ pub async fn start(
         // An error here is about one connection or a passing shortage (no
         // file descriptors left, a peer that reset): the listener goes on.
         let (stream, peer_addr) = match result {
-            Ok(accepted) => accepted,
+            Ok(accepted) => {
+                // Foodweb: small frames go out at once (Nagle's algorithm
+                // held them for the peer's delayed ACK: 40 ms).
+                let _ = accepted.0.set_nodelay(true);
+                accepted
+            }
             Err(err) => {
                 debug!("Failed to accept a connection: {err:?}");
                 tokio::time::sleep(ACCEPT_RETRY).await;

@@ -258,6 +258,7 @@ pub mod native {
                     payload: packet,
                 })
                 .map_err(|_| SessionError::BackendClosed)?;
+            crate::received();
             Ok(())
         }
 
