@@ -122,14 +122,7 @@ impl Room {
     fn start_with(&mut self, settings: AnySettings, open_replays: bool) -> TableId {
         let game = settings.game();
         for (who, name) in [(1, "Ana"), (2, "Bo")] {
-            self.hall.connect(who);
-            self.say(
-                who,
-                ClientMsg::Hello {
-                    name: name.into(),
-                    version: PROTOCOL_VERSION,
-                },
-            );
+            self.hello(who, name);
         }
         self.say(
             1,
@@ -184,6 +177,17 @@ impl Room {
         }
         panic!("the {game} game did not end");
     }
+}
+
+/// A room whose table of `settings`' game has been played to its end.
+fn finished_game(settings: AnySettings) -> (tempfile::TempDir, Room, TableId) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut room = Room::new(dir.path());
+    let game = settings.game();
+    let table = room.start(settings);
+    room.play(game, usize::MAX);
+    room.tick(1_000);
+    (dir, room, table)
 }
 
 fn record(dir: &std::path::Path, table: TableId) -> TableRecord {
@@ -469,11 +473,7 @@ impl Room {
 /// own notes and no record; a spectator gets none.
 #[test]
 fn the_hall_sends_a_seat_its_own_replay_in_parts() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut room = Room::new(dir.path());
-    let table = room.start(AnySettings::default_for(GameId::Crueler).unwrap());
-    room.play(GameId::Crueler, usize::MAX);
-    room.tick(1_000);
+    let (dir, mut room, table) = finished_game(AnySettings::default_for(GameId::Crueler).unwrap());
     assert!(room.sent.refused.is_empty(), "{:?}", room.sent.refused);
     let (viewer, head, steps) = room.fetch_replay(2, None).unwrap();
     let snapshot = saved_snapshot(dir.path(), table, GameId::Crueler);
@@ -499,11 +499,7 @@ fn the_hall_sends_a_seat_its_own_replay_in_parts() {
 /// a wrong token, or a table that is not there, is refused alike.
 #[test]
 fn a_past_seat_replays_its_finished_game_with_its_token() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut room = Room::new(dir.path());
-    let table = room.start(AnySettings::default_for(GameId::Gene).unwrap());
-    room.play(GameId::Gene, usize::MAX);
-    room.tick(1_000);
+    let (dir, mut room, table) = finished_game(AnySettings::default_for(GameId::Gene).unwrap());
     room.say(2, ClientMsg::Leave);
     let bo_token = room.sent.tokens[&2].clone();
     let ana_token = room.sent.tokens[&1].clone();

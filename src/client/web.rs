@@ -96,11 +96,18 @@ pub fn publish_target(name: &str, response: &bevy_egui::egui::Response) {
     );
 }
 
+/// A new element of the page, of its DOM type.
+#[cfg(target_arch = "wasm32")]
+fn new_element<T: wasm_bindgen::JsCast>(tag: &str) -> Option<T> {
+    use wasm_bindgen::JsCast;
+    let document = web_sys::window()?.document()?;
+    document.create_element(tag).ok()?.dyn_into().ok()
+}
+
 /// Hands `text` to the browser as a file download named `name` (a replay
 /// saved from a page).
 #[cfg(target_arch = "wasm32")]
 pub fn download(name: &str, text: &str) -> Result<(), String> {
-    use wasm_bindgen::JsCast;
     let fail = |what: &str| format!("the browser would not {what}");
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
@@ -109,14 +116,7 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
         .map_err(|_| fail("make the file"))?;
     let url =
         web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("make the file"))?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| fail("give the page"))?;
-    let link: web_sys::HtmlAnchorElement = document
-        .create_element("a")
-        .map_err(|_| fail("make a link"))?
-        .dyn_into()
-        .map_err(|_| fail("make a link"))?;
+    let link: web_sys::HtmlAnchorElement = new_element("a").ok_or_else(|| fail("make a link"))?;
     link.set_href(&url);
     link.set_download(name);
     link.click();
@@ -135,14 +135,8 @@ pub fn pick_file() -> Result<(), String> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
     let fail = |what: &str| format!("the browser would not {what}");
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| fail("give the page"))?;
-    let input: web_sys::HtmlInputElement = document
-        .create_element("input")
-        .map_err(|_| fail("ask for a file"))?
-        .dyn_into()
-        .map_err(|_| fail("ask for a file"))?;
+    let input: web_sys::HtmlInputElement =
+        new_element("input").ok_or_else(|| fail("ask for a file"))?;
     input.set_type("file");
     input.set_accept(".ron,text/plain");
     let chosen = input.clone();
