@@ -33,5 +33,6 @@ cp wasm/index.html wasm/dist/
 cp -r assets wasm/dist/assets
 # Gzip twins of what compresses: `foodweb serve` sends them to browsers that
 # take gzip (the module shrinks to a fifth).
-gzip -9 -k -f wasm/dist/foodweb_bg.wasm wasm/dist/foodweb.js wasm/dist/assets/fonts/*.otf
+gzip -9 -k -f wasm/dist/foodweb_bg.wasm wasm/dist/foodweb.js wasm/dist/index.html \
+    wasm/dist/assets/fonts/*.otf wasm/dist/assets/fonts/*.ttf
 ls -l wasm/dist
