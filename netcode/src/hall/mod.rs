@@ -105,6 +105,9 @@ pub struct Hall {
     /// Replays built, by table and viewer, with the table revision they
     /// were built at: built again only when the table moved on.
     replays: BTreeMap<(TableId, ReplayViewer), (u64, std::sync::Arc<Replay>)>,
+    /// Tables with accepted actions not yet on disk: written by `drain`,
+    /// before any message about them leaves the hall.
+    dirty: std::collections::BTreeSet<TableId>,
 }
 
 fn reject(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
@@ -168,6 +171,7 @@ impl Hall {
             stats: HallStats::default(),
             unloadable: 0,
             replays: BTreeMap::new(),
+            dirty: Default::default(),
         };
         let mut problems = Vec::new();
         if let Some(store) = &hall.store {
@@ -292,6 +296,15 @@ impl Hall {
 
     /// The messages addressed since the last call, in order.
     pub fn drain(&mut self) -> Vec<(ClientKey, ServerMsg)> {
+        // Every action accepted since the last drain is on disk before
+        // anyone hears of it: one journal write (and fsync) a table per
+        // drain, however many actions (a person's and the bots' after it)
+        // it took.
+        if !self.dirty.is_empty() {
+            for tid in std::mem::take(&mut self.dirty) {
+                self.commit(tid);
+            }
+        }
         std::mem::take(&mut self.outbox)
     }
 
@@ -1145,9 +1158,9 @@ impl Hall {
         };
         game.submit(seat, &action)?;
         self.stats.accepted += 1;
-        // On disk before the sender hears it was accepted: no accepted
-        // action is lost to a crash.
-        self.commit(tid);
+        // On disk before the sender hears it was accepted (`drain` writes
+        // it first): no accepted action is lost to a crash.
+        self.dirty.insert(tid);
         if self.tables[&tid].is_over() {
             // The lobby shows the result (the record was saved by `commit`).
             self.lobby_changed(tid);
@@ -1218,7 +1231,7 @@ impl Hall {
                     self.table_changed(tid);
                 }
             }
-            self.commit(tid);
+            self.dirty.insert(tid);
         }
         self.flush();
     }
