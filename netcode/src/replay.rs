@@ -166,6 +166,21 @@ impl Replay {
         Ok(())
     }
 
+    /// A replay with no steps yet, from what its first part says.
+    pub fn from_head(game: GameId, viewer: Viewer, finished: bool, head: ReplayHead) -> Self {
+        Self {
+            format: REPLAY_FORMAT,
+            game,
+            viewer,
+            names: head.names,
+            finished,
+            steps: Vec::new(),
+            public: head.public,
+            notes: head.notes,
+            record: head.record,
+        }
+    }
+
     /// What is said once, before the steps (`ReplayPart::head`).
     pub fn head(&self) -> ReplayHead {
         ReplayHead {

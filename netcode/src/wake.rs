@@ -237,7 +237,7 @@ pub fn use_waking_runner(app: &mut App, tick: Duration) {
 #[derive(Resource, Default, Debug)]
 pub struct Latencies {
     /// Milliseconds, in order (at most `LATENCIES_KEPT`).
-    pub samples_ms: Vec<f64>,
+    pub samples_ms: std::collections::VecDeque<f64>,
     /// This update judged an action (set by the hall's pump).
     pub acted: bool,
 }
@@ -248,7 +248,7 @@ pub const LATENCIES_KEPT: usize = 100_000;
 impl Latencies {
     /// The `q` quantile (0..=1) of the samples, nearest rank.
     pub fn quantile(&self, q: f64) -> Option<f64> {
-        let mut sorted = self.samples_ms.clone();
+        let mut sorted: Vec<f64> = self.samples_ms.iter().copied().collect();
         sorted.sort_by(f64::total_cmp);
         let last = sorted.len().checked_sub(1)?;
         Some(sorted[((last as f64) * q).round() as usize])
@@ -265,8 +265,8 @@ pub fn note_latency(wake: Option<Res<Wake>>, mut latencies: ResMut<Latencies>) {
         return;
     };
     if latencies.samples_ms.len() >= LATENCIES_KEPT {
-        latencies.samples_ms.remove(0);
+        latencies.samples_ms.pop_front();
     }
     let ms = arrival.elapsed().as_secs_f64() * 1000.0;
-    latencies.samples_ms.push(ms);
+    latencies.samples_ms.push_back(ms);
 }

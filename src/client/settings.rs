@@ -51,6 +51,20 @@ impl UserSettings {
         self.past_seats.push(seat);
     }
 
+    /// Our seat at a finished table of the server we are connected to, as
+    /// `GetReplay::past` proves it.
+    pub fn past_seat_at(
+        &self,
+        model: &foodweb_netcode::client::ClientModel,
+        table: &foodweb_netcode::messages::TableSummary,
+    ) -> Option<foodweb_netcode::messages::PastSeat> {
+        let token = self.past_seat(model.server.as_deref()?, table.id, table.game)?;
+        table.over.then(|| foodweb_netcode::messages::PastSeat {
+            table: table.id,
+            token: token.to_string(),
+        })
+    }
+
     /// The token of our seat at a server's table, if we sat there.
     pub fn past_seat(&self, server: &str, table: u32, game: foodweb_rules::GameId) -> Option<&str> {
         self.past_seats

@@ -154,14 +154,11 @@ fn replay_save(c: &mut Ctx) {
 /// From the lobby, the replay of the finished game we sat at ("Watch your
 /// replay"), by our seat's token.
 fn past_replay(c: &mut Ctx) {
-    let server = c.model.server.clone().unwrap_or_default();
-    let past = c.model.tables.iter().filter(|t| t.over).find_map(|t| {
-        let token = c.settings.past_seat(&server, t.id, t.game)?;
-        Some(foodweb_netcode::messages::PastSeat {
-            table: t.id,
-            token: token.to_string(),
-        })
-    });
+    let past = c
+        .model
+        .tables
+        .iter()
+        .find_map(|t| c.settings.past_seat_at(&c.model, t));
     match past {
         Some(past) => {
             c.replay.start_past(&mut c.outbox, past);

@@ -63,19 +63,13 @@ impl ClientModel {
                 // A first part (with its head) starts afresh; a later part
                 // is kept only if it follows what we have.
                 if let Some(head) = head {
-                    let head = (**head).clone();
                     self.replay = Some((
-                        crate::replay::Replay {
-                            format: crate::replay::REPLAY_FORMAT,
-                            game: *game,
-                            viewer: *viewer,
-                            names: head.names,
-                            finished: *finished,
-                            steps: Vec::new(),
-                            public: head.public,
-                            notes: head.notes,
-                            record: head.record,
-                        },
+                        crate::replay::Replay::from_head(
+                            *game,
+                            *viewer,
+                            *finished,
+                            (**head).clone(),
+                        ),
                         *total,
                     ));
                 }

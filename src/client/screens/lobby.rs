@@ -229,18 +229,10 @@ fn tables(
                             }
                             // A finished game we sat at: its replay, with
                             // our seat's token as proof.
-                            let mine = model
-                                .server
-                                .as_deref()
-                                .and_then(|s| settings.past_seat(s, t.id, t.game));
-                            if t.over
-                                && let Some(token) = mine
+                            if let Some(seat) = settings.past_seat_at(model, t)
                                 && ui.button(i18n.t("lobby-your-replay")).clicked()
                             {
-                                *past = Some(PastSeat {
-                                    table: t.id,
-                                    token: token.to_string(),
-                                });
+                                *past = Some(seat);
                             }
                         });
                     });
