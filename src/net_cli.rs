@@ -9,7 +9,7 @@ use foodweb_netcode::client::Target;
 use foodweb_netcode::client::headless::{Part, Plan, headless_app};
 use foodweb_netcode::games::{AnySettings, bot_kinds};
 use foodweb_netcode::server::{Listeners, server_app};
-use foodweb_netcode::{Hall, HallConfig};
+use foodweb_netcode::{Hall, HallConfig, JournalSync};
 use foodweb_rules::forest::ForestTiming;
 
 use crate::cli::{CliError, playable_game};
@@ -46,6 +46,13 @@ pub struct ServeArgs {
     /// Server updates per second (1 to 1000).
     #[arg(long, default_value_t = 60.0, value_parser = crate::cli::updates_per_second)]
     pub hz: f64,
+    /// When an accepted move reaches the disk: `after-answer` writes it
+    /// before anyone hears of it (a crash or kill of the server loses
+    /// nothing) and flushes it to the disk right after, so no answer waits
+    /// for the disk; `before-answer` flushes it first (not even a power cut
+    /// loses a move; each answer waits for the disk).
+    #[arg(long, value_enum, default_value_t = JournalSyncArg::AfterAnswer)]
+    pub journal_sync: JournalSyncArg,
     /// Write the server's own latency here, as JSON, once a second while
     /// actions come: from an action's arrival to the send of every view
     /// it caused (`actions`, `p50_ms`, `p99_ms`, `max_ms`).
@@ -61,6 +68,22 @@ pub struct ServeArgs {
     /// interface by default, or one network's (e.g. 192.168.1.20).
     #[arg(long, default_value = "0.0.0.0")]
     pub bind: std::net::IpAddr,
+}
+
+/// `foodweb serve --journal-sync` (`foodweb_netcode::JournalSync`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum JournalSyncArg {
+    AfterAnswer,
+    BeforeAnswer,
+}
+
+impl From<JournalSyncArg> for JournalSync {
+    fn from(arg: JournalSyncArg) -> Self {
+        match arg {
+            JournalSyncArg::AfterAnswer => JournalSync::AfterAnswer,
+            JournalSyncArg::BeforeAnswer => JournalSync::BeforeAnswer,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -152,6 +175,7 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         takeover_ms: args.takeover_secs * 1000,
         data_dir: Some(data.clone()),
         max_tables: args.max_tables as usize,
+        journal_sync: args.journal_sync.into(),
     };
     let (hall, problems) = Hall::open(config).map_err(|e| CliError(e.to_string()))?;
     // netcode's key is this server's own, kept beside its tables.

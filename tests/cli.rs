@@ -138,6 +138,7 @@ fn bad_server_and_client_values_fail_with_one_line() {
     }
     one_line_error(&["serve", "--bind", "999.1.1.1"], "--bind");
     one_line_error(&["serve", "--max-tables", "0"], "--max-tables");
+    one_line_error(&["serve", "--journal-sync", "never"], "--journal-sync");
     one_line_error(&["bench-hall", "--tables", "100000000"], "--tables");
     one_line_error(&["bench-hall", "--seconds", "inf"], "--seconds");
     one_line_error(&["bench-hall", "--seconds", "NaN"], "--seconds");

@@ -7,10 +7,10 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use foodweb_netcode::TableStore;
 use foodweb_netcode::games::{AnyView, replay_table};
 use foodweb_netcode::hall::{TableRecord, store_id};
 use foodweb_netcode::messages::ServerMsg;
+use foodweb_netcode::{Hall, TableStore};
 use foodweb_rules::GameId;
 use foodweb_rules::forest::{CardId, ForestGame, ForestView};
 use foodweb_rules::table::{LogEntry, SeatId, Table, TableSnapshot};
@@ -22,8 +22,7 @@ use common::*;
 
 fn saved(data: &Path, table: u32) -> TableRecord {
     let store = TableStore::open(data).unwrap();
-    let (_, text) = store.read(&store_id(table)).unwrap();
-    ron::from_str(&text).unwrap()
+    Hall::saved_record(&store, &store_id(table)).unwrap()
 }
 
 struct Played {

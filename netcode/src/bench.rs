@@ -53,6 +53,7 @@ pub fn bench_hall(
         takeover_ms: 0,
         data_dir,
         max_tables: tables,
+        ..HallConfig::default()
     })
     .map_err(|e| e.to_string())?;
     let rss_before_kib = rss_kib();

@@ -19,7 +19,7 @@ pub mod wake;
 pub mod web;
 
 pub use hall::{ClientKey, Hall, HallConfig};
-pub use store::{StoreError, TableStore};
+pub use store::{JournalSync, StoreError, TableStore};
 
 /// The lightyear this crate speaks, for apps that add its plugins.
 pub use lightyear;

@@ -5,18 +5,22 @@
 //! its next tick *or* until input arrives, whichever is first, and
 //! updates at once. Input is a datagram on one of lightyear's UDP sockets
 //! (each is registered with a poller when it is linked, and removed when
-//! unlinked) or a frame on a WebSocket session (the vendored
-//! `aeronet_websocket` calls a hook from the task that received it). An
-//! idle app still updates once a tick, as before; a busy one updates when
-//! there is something to read, but never more than once per `MIN_GAP`
-//! (a flood of datagrams cannot make it spin).
+//! unlinked; a thread of the runner's own waits on the poller) or a frame
+//! on a WebSocket session (the vendored `aeronet_websocket` calls a hook
+//! from the task that received it). An idle app still updates once a
+//! tick, as before; a busy one updates when there is something to read,
+//! but never more than once per `MIN_GAP` (a flood of datagrams cannot
+//! make it spin).
 //!
-//! The server also measures what the issue asks of it: from an action's
-//! arrival to the send of every view it caused (`Latencies`).
+//! The watcher thread and the hook stamp the moment input arrives, even
+//! while an update is running, so the server can measure what the issue
+//! asks of it: from an action's arrival to the send of every view it
+//! caused (`Latencies`).
 
 use std::collections::HashMap;
 use std::net::UdpSocket;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use bevy_app::PluginsState;
@@ -28,21 +32,32 @@ use lightyear::prelude::{Linked, UdpIo};
 /// The shortest time between the starts of two updates.
 pub const MIN_GAP: Duration = Duration::from_micros(500);
 
-/// What wakes the runner, shared with the observers that register sockets
-/// and with the WebSocket hook.
+/// What wakes the runner, shared with the observers that register sockets,
+/// the watcher thread and the WebSocket hook.
 #[derive(Resource, Clone)]
 pub struct Wake(Arc<Inner>);
 
 struct Inner {
     poller: polling::Poller,
-    /// Each linked UDP socket (a clone of lightyear's), by its entity.
-    sockets: Mutex<HashMap<Entity, UdpSocket>>,
-    /// When the input this update reads arrived, at the earliest (see
-    /// `Wake::arrival`).
-    arrival: Mutex<Option<Instant>>,
-    /// When the last update had read its sockets: input still waiting
-    /// after that came later.
-    read_at: Mutex<Option<Instant>>,
+    /// Each linked UDP socket (a clone of lightyear's), by its entity, and
+    /// whether its interest must be armed again after each read (where
+    /// the system has no edge-triggered polling).
+    sockets: Mutex<HashMap<Entity, (UdpSocket, bool)>>,
+    state: Mutex<State>,
+    /// Signalled when input arrives.
+    input: Condvar,
+    /// The runner is done: the watcher thread ends.
+    stop: AtomicBool,
+}
+
+#[derive(Default)]
+struct State {
+    /// When the earliest input not yet read arrived.
+    waiting_since: Option<Instant>,
+    /// When the input this update reads arrived, at the earliest.
+    arrival: Option<Instant>,
+    /// When the last update began to read its input.
+    read_began: Option<Instant>,
 }
 
 impl Wake {
@@ -50,109 +65,123 @@ impl Wake {
         Ok(Self(Arc::new(Inner {
             poller: polling::Poller::new()?,
             sockets: Mutex::new(HashMap::new()),
-            arrival: Mutex::new(None),
-            read_at: Mutex::new(None),
+            state: Mutex::new(State::default()),
+            input: Condvar::new(),
+            stop: AtomicBool::new(false),
         })))
-    }
-
-    /// Wakes the runner's current or next wait.
-    pub fn notify(&self) {
-        let _ = self.0.poller.notify();
     }
 
     fn register(&self, entity: Entity, socket: &UdpSocket) {
         let Ok(clone) = socket.try_clone() else {
             return;
         };
-        let mut sockets = self
-            .0
-            .sockets
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut sockets = lock(&self.0.sockets);
         self.unregister_locked(&mut sockets, entity);
+        let key = entity.to_bits() as usize;
         // SAFETY: the clone is deleted from the poller before it is
         // dropped (`unregister_locked`), as `Poller::add` requires.
-        let added = unsafe {
-            self.0.poller.add_with_mode(
-                &clone,
-                polling::Event::readable(entity.to_bits() as usize),
-                polling::PollMode::Level,
-            )
+        let add = |mode| unsafe {
+            self.0
+                .poller
+                .add_with_mode(&clone, polling::Event::readable(key), mode)
         };
-        if added.is_ok() {
-            sockets.insert(entity, clone);
-        }
+        let rearm = if add(polling::PollMode::Edge).is_ok() {
+            false
+        } else if add(polling::PollMode::Oneshot).is_ok() {
+            true
+        } else {
+            return;
+        };
+        sockets.insert(entity, (clone, rearm));
     }
 
     fn unregister(&self, entity: Entity) {
-        let mut sockets = self
-            .0
-            .sockets
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut sockets = lock(&self.0.sockets);
         self.unregister_locked(&mut sockets, entity);
     }
 
-    fn unregister_locked(&self, sockets: &mut HashMap<Entity, UdpSocket>, entity: Entity) {
-        if let Some(old) = sockets.remove(&entity) {
+    fn unregister_locked(&self, sockets: &mut HashMap<Entity, (UdpSocket, bool)>, entity: Entity) {
+        if let Some((old, _)) = sockets.remove(&entity) {
             let _ = self.0.poller.delete(&old);
         }
     }
 
-    /// Waits until `deadline`, or until input arrives; then notes when the
-    /// input the next update reads arrived, at the earliest (so that a
-    /// latency measured from it is never less than the true one): when
-    /// the wait ended, or, if input was already waiting when the wait
-    /// began, when the last update had read its sockets.
-    fn wait_until(&self, deadline: Instant, last_update: Instant, events: &mut polling::Events) {
-        let began = Instant::now();
-        events.clear();
-        let woke = match self.0.poller.wait_deadline(events, deadline) {
-            Ok(_) => Instant::now(),
-            // Nothing to wait on (should not happen): the tick alone.
-            Err(_) => {
-                std::thread::sleep(deadline.saturating_duration_since(began));
-                Instant::now()
-            }
-        };
-        let input = !events.is_empty() || woke < deadline;
-        let read_at = self
-            .0
-            .read_at
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
-            .unwrap_or(last_update);
-        let arrival = if input && woke.duration_since(began) >= Duration::from_micros(50) {
-            woke
-        } else {
-            read_at
-        };
-        *self
-            .0
-            .arrival
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(arrival);
+    /// Waits until `deadline`, or until input has arrived.
+    fn wait_until(&self, deadline: Instant) {
+        let mut state = lock(&self.0.state);
+        while state.waiting_since.is_none() {
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return;
+            };
+            state = self
+                .0
+                .input
+                .wait_timeout(state, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
     }
 
-    /// When the input this update reads arrived, at the earliest (`None`
-    /// before the first wait).
+    /// When the input this update reads arrived, at the earliest (so that
+    /// a latency measured from it never understates the true one); `None`
+    /// before the first update.
     pub fn arrival(&self) -> Option<Instant> {
-        *self
-            .0
-            .arrival
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        lock(&self.0.state).arrival
     }
 }
 
-/// Notes when this update had read its sockets (`Wake::wait_until`).
-fn sockets_read(wake: Res<Wake>) {
-    *wake
-        .0
-        .read_at
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner) = Some(Instant::now());
+impl Inner {
+    fn arrived(&self, at: Instant) {
+        let mut state = lock(&self.state);
+        state.waiting_since.get_or_insert(at);
+        self.input.notify_one();
+    }
+
+    /// The watcher thread: stamps each datagram's arrival on a linked
+    /// socket until the runner stops.
+    fn watch(&self) {
+        let mut events = polling::Events::new();
+        while !self.stop.load(Ordering::Acquire) {
+            events.clear();
+            if self.poller.wait(&mut events, None).is_err() {
+                std::thread::sleep(MIN_GAP);
+                continue;
+            }
+            if !events.is_empty() {
+                self.arrived(Instant::now());
+            }
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// First thing in an update, before any input is read: what has arrived
+/// so far is read now, and arrived when it was stamped. Input read with no
+/// stamp (it came as the read began, before the watcher saw it) arrived
+/// after the last read began.
+fn read_begins(wake: Res<Wake>) {
+    let now = Instant::now();
+    let mut state = lock(&wake.0.state);
+    state.arrival = state.waiting_since.take().or(state.read_began);
+    state.read_began = Some(now);
+}
+
+/// After the read, where polling is one-shot: each socket is watched
+/// again (a datagram that came between the read and this is stamped now,
+/// a few microseconds late).
+fn rearm_sockets(wake: Res<Wake>) {
+    for (entity, (socket, rearm)) in lock(&wake.0.sockets).iter() {
+        if *rearm {
+            let _ = wake.0.poller.modify_with_mode(
+                socket,
+                polling::Event::readable(entity.to_bits() as usize),
+                polling::PollMode::Oneshot,
+            );
+        }
+    }
 }
 
 fn link_udp(
@@ -188,12 +217,12 @@ pub fn use_waking_runner(app: &mut App, tick: Duration) {
         }
     };
     {
-        // The hook holds the poller weakly: once this app is gone, it asks
-        // to be dropped.
+        // The hook holds the runner's state weakly: once this app is gone,
+        // it asks to be dropped.
         let hook = Arc::downgrade(&wake.0);
         aeronet_websocket::add_recv_hook(move || match hook.upgrade() {
             Some(inner) => {
-                let _ = inner.poller.notify();
+                inner.arrived(Instant::now());
                 true
             }
             None => false,
@@ -202,9 +231,10 @@ pub fn use_waking_runner(app: &mut App, tick: Duration) {
     app.insert_resource(wake.clone())
         .add_observer(link_udp)
         .add_observer(unlink_udp)
+        .add_systems(First, read_begins)
         .add_systems(
             PreUpdate,
-            sockets_read.after(lightyear::prelude::LinkSystems::Receive),
+            rearm_sockets.after(lightyear::prelude::LinkSystems::Receive),
         );
     app.set_runner(move |mut app: App| {
         if app.plugins_state() != PluginsState::Cleaned {
@@ -214,20 +244,31 @@ pub fn use_waking_runner(app: &mut App, tick: Duration) {
             app.finish();
             app.cleanup();
         }
-        let mut events = polling::Events::new();
-        loop {
+        let watcher = {
+            let inner = wake.0.clone();
+            std::thread::Builder::new()
+                .name("foodweb-wake".into())
+                .spawn(move || inner.watch())
+        };
+        let exit = loop {
             let start = Instant::now();
             app.update();
             if let Some(exit) = app.should_exit() {
-                return exit;
+                break exit;
             }
-            wake.wait_until(start + tick, start, &mut events);
+            wake.wait_until(start + tick);
             let earliest = start + MIN_GAP;
             let now = Instant::now();
             if now < earliest {
                 std::thread::sleep(earliest - now);
             }
+        };
+        wake.0.stop.store(true, Ordering::Release);
+        let _ = wake.0.poller.notify();
+        if let Ok(watcher) = watcher {
+            let _ = watcher.join();
         }
+        exit
     });
 }
 

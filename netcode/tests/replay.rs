@@ -5,10 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use foodweb_netcode::games::{
-    AnySettings, AnyView, JournalEntry, bot_kinds, bot_move, my_turn, restore_table, view_over,
-};
-use foodweb_netcode::hall::{TableRecord, store_id};
+use foodweb_netcode::games::{AnySettings, AnyView, bot_kinds, bot_move, my_turn, view_over};
+use foodweb_netcode::hall::store_id;
 use foodweb_netcode::messages::*;
 use foodweb_netcode::replay::{REPLAY_FORMAT, Replay, ReplayError, ReplayHead, Viewer, replay};
 use foodweb_netcode::{ClientKey, Hall, HallConfig, TableStore};
@@ -190,26 +188,12 @@ fn finished_game(settings: AnySettings) -> (tempfile::TempDir, Room, TableId) {
     (dir, room, table)
 }
 
-fn record(dir: &std::path::Path, table: TableId) -> TableRecord {
-    let store = TableStore::open(dir).unwrap();
-    let (_, text) = store.read(&store_id(table)).unwrap();
-    ron::from_str(&text).unwrap()
-}
-
 /// The table as saved: its last snapshot with the journal played on it
 /// (as the hall reads it back after a restart).
-fn saved_snapshot(dir: &std::path::Path, table: TableId, game: GameId) -> String {
-    let snapshot = record(dir, table).snapshot.expect("a started table");
-    let mut t = restore_table(game, &snapshot).unwrap();
+fn saved_snapshot(dir: &std::path::Path, table: TableId) -> String {
     let store = TableStore::open(dir).unwrap();
-    let (_, lines) = store.read_journal(&store_id(table)).unwrap();
-    for line in lines {
-        let entry: JournalEntry = ron::from_str(&line).unwrap();
-        if entry.index >= t.log_len() {
-            t.replay_entry(&entry).unwrap();
-        }
-    }
-    t.snapshot_ron()
+    let record = Hall::saved_record(&store, &store_id(table)).unwrap();
+    record.snapshot.expect("a started table")
 }
 
 /// A view as RON without the moment it was made at: the hall makes a
@@ -237,7 +221,7 @@ fn replay_matches_sent_views(settings: AnySettings) {
     let table = room.start(settings);
     room.play(game, usize::MAX);
     room.tick(1_000);
-    let snapshot = saved_snapshot(dir.path(), table, game);
+    let snapshot = saved_snapshot(dir.path(), table);
     for (who, seat) in [(1, SeatId(0)), (2, SeatId(1))] {
         let replay = replay(game, &snapshot, Viewer::Seat(seat)).unwrap();
         assert!(replay.finished, "{game}: the replayed game ends");
@@ -300,7 +284,7 @@ fn an_exported_seat_replay_of_an_unfinished_game_holds_only_its_own_views() {
     let table = room.start(AnySettings::default_for(GameId::Wanning).unwrap());
     // Through the bans, the picks and the peeks into round 1.
     room.play(GameId::Wanning, 7);
-    let snapshot = saved_snapshot(dir.path(), table, GameId::Wanning);
+    let snapshot = saved_snapshot(dir.path(), table);
     let exported = replay(GameId::Wanning, &snapshot, Viewer::Seat(SeatId(1)))
         .unwrap()
         .to_ron();
@@ -357,7 +341,7 @@ fn a_bad_replay_file_is_refused_with_its_reason() {
     let mut room = Room::new(dir.path());
     let table = room.start(AnySettings::default_for(GameId::Wanning).unwrap());
     room.play(GameId::Wanning, 6);
-    let snapshot = saved_snapshot(dir.path(), table, GameId::Wanning);
+    let snapshot = saved_snapshot(dir.path(), table);
     let good = replay(GameId::Wanning, &snapshot, Viewer::Seat(SeatId(0))).unwrap();
     assert!(matches!(
         Replay::from_ron("not a replay"),
@@ -476,7 +460,7 @@ fn the_hall_sends_a_seat_its_own_replay_in_parts() {
     let (dir, mut room, table) = finished_game(AnySettings::default_for(GameId::Crueler).unwrap());
     assert!(room.sent.refused.is_empty(), "{:?}", room.sent.refused);
     let (viewer, head, steps) = room.fetch_replay(2, None).unwrap();
-    let snapshot = saved_snapshot(dir.path(), table, GameId::Crueler);
+    let snapshot = saved_snapshot(dir.path(), table);
     let bo = replay(GameId::Crueler, &snapshot, Viewer::Seat(SeatId(1))).unwrap();
     assert_eq!(viewer, Viewer::Seat(SeatId(1)));
     assert_eq!(steps, bo.steps, "Bo's replay is his seat's");
@@ -503,7 +487,7 @@ fn a_past_seat_replays_its_finished_game_with_its_token() {
     room.say(2, ClientMsg::Leave);
     let bo_token = room.sent.tokens[&2].clone();
     let ana_token = room.sent.tokens[&1].clone();
-    let snapshot = saved_snapshot(dir.path(), table, GameId::Gene);
+    let snapshot = saved_snapshot(dir.path(), table);
     let past = |token: &str| {
         Some(PastSeat {
             table,
@@ -553,7 +537,7 @@ fn an_open_table_shows_everything_to_everyone_after_the_end() {
     assert!(room.fetch_replay(9, None).is_err(), "not before the end");
     room.play(GameId::Wanning, usize::MAX);
     room.tick(1_000);
-    let snapshot = saved_snapshot(dir.path(), table, GameId::Wanning);
+    let snapshot = saved_snapshot(dir.path(), table);
     let all = replay(GameId::Wanning, &snapshot, Viewer::Everything).unwrap();
     // Everything is what the host seat is sent: every seat's own view at
     // every step, and the host's.

@@ -23,7 +23,7 @@ use seating::{HallTable, Seat};
 use crate::games::{self, JournalEntry, bot_kinds};
 use crate::messages::*;
 use crate::replay::{Replay, Viewer as ReplayViewer};
-use crate::store::{StoreError, TableStore};
+use crate::store::{JournalSync, StoreError, TableStore};
 
 /// A connection, numbered by whoever delivers its messages.
 pub type ClientKey = u64;
@@ -43,6 +43,9 @@ pub struct HallConfig {
     /// The most tables the hall holds (started or not): a bound on what
     /// a guest who opens tables can make the server keep.
     pub max_tables: usize,
+    /// When an accepted action reaches the disk, against when anyone
+    /// hears of it (`data_dir` only).
+    pub journal_sync: JournalSync,
 }
 
 impl Default for HallConfig {
@@ -53,13 +56,17 @@ impl Default for HallConfig {
             takeover_ms: 60_000,
             data_dir: None,
             max_tables: DEFAULT_MAX_TABLES,
+            journal_sync: JournalSync::default(),
         }
     }
 }
 
 /// Log entries between two full snapshots of a table; in between, each
-/// accepted action is appended to the table's journal.
+/// accepted action is appended to the table's journal. A snapshot waits
+/// for an update in which its table judged nothing (no answer waits for
+/// it), unless the journal has grown to `SNAPSHOT_AT_LATEST` entries.
 const SNAPSHOT_EVERY: usize = 256;
+const SNAPSHOT_AT_LATEST: usize = 4 * SNAPSHOT_EVERY;
 
 /// Longest name a person may take, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -155,7 +162,7 @@ impl Hall {
     /// that cannot be read are left on disk untouched and reported.
     pub fn open(config: HallConfig) -> Result<(Self, Vec<StoreError>), StoreError> {
         let store = match &config.data_dir {
-            Some(dir) => Some(TableStore::open(dir)?),
+            Some(dir) => Some(TableStore::open_with(dir, config.journal_sync)?),
             None => None,
         };
         let mut hall = Self {
@@ -194,6 +201,12 @@ impl Hall {
         Ok((hall, problems))
     }
 
+    /// A table as saved in `store`: its record with the journal's actions
+    /// played on its snapshot, as the hall reads it back after a restart.
+    pub fn saved_record(store: &TableStore, id: &str) -> Result<TableRecord, StoreError> {
+        Self::load_table(store, id).map(|t| t.record())
+    }
+
     fn load_table(store: &TableStore, id: &str) -> Result<HallTable, StoreError> {
         let (path, text) = store.read(id)?;
         let bad = |reason: String| StoreError::Unreadable {
@@ -222,6 +235,7 @@ impl Hall {
             None => None,
         };
         let mut game = game;
+        let snapshot_len = game.as_ref().map_or(0, |g| g.log_len());
         if let Some(game) = game.as_mut() {
             let (jpath, lines) = store.read_journal(id)?;
             let last = lines.len().saturating_sub(1);
@@ -276,7 +290,7 @@ impl Hall {
             host_runs: false,
             open_replays: record.open_replays,
             journaled: logged,
-            snapshot_len: 0,
+            snapshot_len,
             spectators: Vec::new(),
             last_lobby: None,
         })
@@ -294,16 +308,32 @@ impl Hall {
         self.clients.len()
     }
 
-    /// The messages addressed since the last call, in order.
+    /// The messages addressed since the last call, in order: the answers
+    /// to what was handled, then each client's view, lobby or list of
+    /// tables as it stands now (one view per update however many actions
+    /// it judged, the bots' included).
     pub fn drain(&mut self) -> Vec<(ClientKey, ServerMsg)> {
+        self.flush();
         // Every action accepted since the last drain is on disk before
         // anyone hears of it: one journal write (and fsync) a table per
         // drain, however many actions (a person's and the bots' after it)
         // it took.
-        if !self.dirty.is_empty() {
-            for tid in std::mem::take(&mut self.dirty) {
-                self.commit(tid);
+        let mut busy = std::collections::BTreeSet::new();
+        for tid in std::mem::take(&mut self.dirty) {
+            if self.commit(tid) {
+                busy.insert(tid);
             }
+        }
+        // Snapshots (the whole record, three flushes to the disk) are made
+        // for tables that logged nothing since the last drain.
+        let due: Vec<TableId> = self
+            .tables
+            .values()
+            .filter(|t| t.snapshot_due(busy.contains(&t.id)))
+            .map(|t| t.id)
+            .collect();
+        for tid in due {
+            self.save_record(tid);
         }
         std::mem::take(&mut self.outbox)
     }
@@ -339,7 +369,8 @@ impl Hall {
         self.clients.remove(&client);
     }
 
-    /// Judges one message from `client`; answers go to the outbox.
+    /// Judges one message from `client`; answers go to the outbox (and
+    /// views with them, when it is drained).
     pub fn handle(&mut self, client: ClientKey, msg: ClientMsg) {
         if !self.clients.contains_key(&client) {
             self.connect(client);
@@ -347,7 +378,6 @@ impl Hall {
         if let Err(why) = self.judge(client, msg) {
             self.refuse(client, why);
         }
-        self.flush();
     }
 
     fn judge(&mut self, client: ClientKey, msg: ClientMsg) -> Result<(), Rejection> {
@@ -1162,15 +1192,16 @@ impl Hall {
         // it first): no accepted action is lost to a crash.
         self.dirty.insert(tid);
         if self.tables[&tid].is_over() {
-            // The lobby shows the result (the record was saved by `commit`).
+            // The lobby shows the result (`drain` saves the record).
             self.lobby_changed(tid);
         }
         self.send(client, ServerMsg::Accepted);
         Ok(())
     }
 
-    /// Moves every game's clock to `now` (hall milliseconds), lets bots and
-    /// stand-ins act, saves what changed and tells every client.
+    /// Moves every game's clock to `now` (hall milliseconds) and lets bots
+    /// and stand-ins act (`drain` saves what changed and tells every
+    /// client).
     pub fn tick(&mut self, now: u64) {
         self.now = self.now.max(now);
         let now = self.now;
@@ -1224,16 +1255,17 @@ impl Hall {
             }
             // Without a message, a lobby changes only as time makes an absent
             // person's seat a stand-in's, or when bots end the game.
+            // (Time changes no seating: the record is saved with the
+            // game, by `drain`.)
             let ended = playing && t.is_over();
             if ended || t.seats.iter().any(|s| s.away_since.is_some()) {
                 let lobby = t.lobby(now, takeover);
                 if t.last_lobby.as_ref() != Some(&lobby) {
-                    self.table_changed(tid);
+                    self.lobby_changed(tid);
                 }
             }
             self.dirty.insert(tid);
         }
-        self.flush();
     }
 
     /// Marks a table's seating as changed: its record is saved and its
@@ -1274,20 +1306,20 @@ impl Hall {
         }
     }
 
-    /// Appends the table's newly accepted actions to its journal; every
-    /// `SNAPSHOT_EVERY` log entries, and at the end, writes the whole record.
-    fn commit(&mut self, tid: TableId) {
+    /// Appends the table's newly accepted actions to its journal (every
+    /// `SNAPSHOT_EVERY` log entries, and at the end, `drain` writes the
+    /// whole record when the table is quiet).
+    /// Whether it logged anything.
+    fn commit(&mut self, tid: TableId) -> bool {
         let Some(t) = self.tables.get_mut(&tid) else {
-            return;
+            return false;
         };
-        let Some(game) = t.game.as_ref() else { return };
+        let Some(game) = t.game.as_ref() else {
+            return false;
+        };
         let logged = game.log_len();
         if logged == t.journaled {
-            return;
-        }
-        if logged - t.snapshot_len >= SNAPSHOT_EVERY || game.result().is_some() {
-            self.save_record(tid);
-            return;
+            return false;
         }
         let entries = game.journal_from(t.journaled);
         t.journaled = logged;
@@ -1303,6 +1335,7 @@ impl Hall {
             }
             self.stats.saves += 1;
         }
+        true
     }
 
     fn summaries(&self) -> Vec<TableSummary> {

@@ -120,6 +120,20 @@ impl HallTable {
         self.result().is_some()
     }
 
+    /// Whether the whole record should be saved now, `busy` telling if the
+    /// table judged anything since the last save: every `SNAPSHOT_EVERY`
+    /// log entries and at the end, once the table is quiet; at
+    /// `SNAPSHOT_AT_LATEST` entries, busy or not.
+    pub fn snapshot_due(&self, busy: bool) -> bool {
+        let Some(game) = &self.game else { return false };
+        let behind = game.log_len().saturating_sub(self.snapshot_len);
+        if behind == 0 {
+            return false;
+        }
+        behind >= super::SNAPSHOT_AT_LATEST
+            || (!busy && (behind >= super::SNAPSHOT_EVERY || game.result().is_some()))
+    }
+
     pub fn name_of(&self, seat: usize) -> String {
         match &self.seats[seat].occupant {
             Occupant::Open => String::new(),
