@@ -7,7 +7,9 @@
 #   tools/lan-latency.sh BIN OUT_DIR [UDP_PORT] [--server-report]
 #
 # BIN is a `foodweb` binary (compare two builds by running each).
-# DATA=DIR puts the server's tables there (default OUT_DIR/data).
+# DATA=DIR puts the server's tables there (default OUT_DIR/data);
+# SERVE_ARGS="..." adds to the server's arguments (e.g. --journal-sync
+# before-answer).
 set -euo pipefail
 BIN=$1; OUT=$2; PORT=${3:-25410}; REPORT=${4:-}
 WS=$((PORT + 1))
@@ -15,7 +17,8 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 DATA=${DATA:-$OUT/data}; rm -rf "$DATA"; mkdir -p "$DATA"
 EXTRA=()
 [ -n "$REPORT" ] && EXTRA=(--latency-report "$OUT/server.json")
-"$BIN" serve --port "$PORT" --ws-port "$WS" --data "$DATA" --bot-delay-ms 0 "${EXTRA[@]}" \
+# shellcheck disable=SC2086
+"$BIN" serve --port "$PORT" --ws-port "$WS" --data "$DATA" --bot-delay-ms 0 "${EXTRA[@]}" ${SERVE_ARGS:-} \
     >"$OUT/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT

@@ -17,7 +17,7 @@
 //! asks of it: from an action's arrival to the send of every view it
 //! caused (`Latencies`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::UdpSocket;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use bevy_app::PluginsState;
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{InternedScheduleLabel, SingleThreadedExecutor};
 use lightyear::prelude::server::ServerUdpIo;
 use lightyear::prelude::{Linked, UdpIo};
 
@@ -205,6 +206,22 @@ fn unlink_udp(trigger: On<Remove, Linked>, wake: Res<Wake>) {
     wake.unregister(trigger.entity);
 }
 
+/// Runs every schedule of `app` on the runner's thread (those made since
+/// the last call too). A headless app's systems are small: handing them
+/// to the task pool's threads and waiting for them cost more than running
+/// them, and on a busy machine a woken thread may not run for a while,
+/// which an answer must not wait for.
+fn on_one_thread(app: &mut App, done: &mut HashSet<InternedScheduleLabel>) {
+    let Some(mut schedules) = app.world_mut().get_resource_mut::<Schedules>() else {
+        return;
+    };
+    for (_, schedule) in schedules.iter_mut() {
+        if done.insert(schedule.label()) {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        }
+    }
+}
+
 /// Runs `app` on the waking runner, ticking at least every `tick`.
 pub fn use_waking_runner(app: &mut App, tick: Duration) {
     let wake = match Wake::new() {
@@ -244,6 +261,8 @@ pub fn use_waking_runner(app: &mut App, tick: Duration) {
             app.finish();
             app.cleanup();
         }
+        let mut single = HashSet::new();
+        on_one_thread(&mut app, &mut single);
         let watcher = {
             let inner = wake.0.clone();
             std::thread::Builder::new()
@@ -256,6 +275,7 @@ pub fn use_waking_runner(app: &mut App, tick: Duration) {
             if let Some(exit) = app.should_exit() {
                 break exit;
             }
+            on_one_thread(&mut app, &mut single);
             wake.wait_until(start + tick);
             let earliest = start + MIN_GAP;
             let now = Instant::now();
