@@ -31,6 +31,8 @@ if [ -n "${WASM_OPT:-}" ]; then
 fi
 cp wasm/index.html wasm/dist/
 cp -r assets wasm/dist/assets
+# The UI font is built into the module (src/client/assets.rs).
+rm wasm/dist/assets/fonts/FoodwebUI.otf
 # Gzip twins of what compresses: `foodweb serve` sends them to browsers that
 # take gzip (the module shrinks to a fifth).
 gzip -9 -k -f wasm/dist/foodweb_bg.wasm wasm/dist/foodweb.js wasm/dist/index.html \

@@ -1,6 +1,7 @@
-//! The asset collections (bevy_asset_loader with iyes_progress): what the
-//! title needs behind the loading screen's bar, each game's art when the
-//! game is chosen.
+//! The assets: the UI font, built into the program (the title needs it
+//! and nothing else), and the asset collections (bevy_asset_loader with
+//! iyes_progress) loaded later: the full font once the title shows, each
+//! game's art when the game is chosen.
 
 use bevy::prelude::*;
 use bevy_asset_loader::prelude::*;
@@ -16,15 +17,27 @@ use super::scene::gene::GeneArt;
 use super::scene::wanning::WanningArt;
 use super::screens::TableSetup;
 
-/// The UI font's path (as in [`UiAssets`]).
-pub const UI_FONT: &str = "fonts/FoodwebUI.otf";
+/// The UI font: Noto Sans CJK SC cut down to the characters of Foodweb's
+/// own texts (`tools/subset-cjk-font.py`): every screen, in 0.6 MB. It is
+/// built into the program, so the title shows on the first frames: a
+/// browser fetches nothing before it but the page and the module, and
+/// waits for no asset to load (issue 22).
+pub const UI_FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/FoodwebUI.otf");
 
-#[derive(AssetCollection, Resource)]
+#[derive(Resource)]
 pub struct UiAssets {
-    /// Noto Sans CJK SC cut down to the characters of Foodweb's own texts
-    /// (`tools/subset-cjk-font.py`): every screen, in 0.6 MB.
-    #[asset(path = "fonts/FoodwebUI.otf")]
+    /// [`UI_FONT_BYTES`] as a font asset.
     pub ui_font: Handle<Font>,
+}
+
+fn add_ui_font(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
+    let ui_font = fonts.add(Font::from_bytes(UI_FONT_BYTES.to_vec()));
+    commands.insert_resource(UiAssets { ui_font });
+}
+
+/// The loading screen lasts until the UI font is in (the first update).
+fn leave_loading(mut next: ResMut<NextState<Screen>>) {
+    next.set(Screen::Title);
 }
 
 /// The game picker's pictures, one a game (`art/picker/`), loaded when
@@ -131,23 +144,6 @@ fn wanted_game(screen: &Screen, setup: &TableSetup, model: &ClientModel) -> Opti
     }
 }
 
-/// Says once, after 20 s on the loading screen, that the UI font has not
-/// loaded and in what state: a stalled download is otherwise a loading bar
-/// that never moves.
-fn report_slow_loading(time: Res<Time<Real>>, server: Res<AssetServer>, mut reported: Local<bool>) {
-    if *reported || time.elapsed_secs() < 20.0 {
-        return;
-    }
-    *reported = true;
-    let state = server
-        .get_handle::<Font>(UI_FONT)
-        .map(|h| format!("{:?}", server.get_load_state(h.id())));
-    warn!(
-        "still loading after 20 s: {UI_FONT} ({})",
-        state.unwrap_or("not asked for".into())
-    );
-}
-
 fn load_art(
     screen: Res<State<Screen>>,
     setup: Res<TableSetup>,
@@ -182,7 +178,6 @@ pub fn plugin(app: &mut App) {
         .add_plugins((
             ProgressPlugin::<FontLoad>::new()
                 .with_state_transition(FontLoad::Loading, FontLoad::Done),
-            ProgressPlugin::<Screen>::new().with_state_transition(Screen::Loading, Screen::Title),
             ProgressPlugin::<ArtLoad>::new()
                 .with_state_transition(ArtLoad::Picker, ArtLoad::Ready)
                 .with_state_transition(ArtLoad::Forest, ArtLoad::Ready)
@@ -190,7 +185,6 @@ pub fn plugin(app: &mut App) {
                 .with_state_transition(ArtLoad::Crueler, ArtLoad::Ready)
                 .with_state_transition(ArtLoad::Wanning, ArtLoad::Ready),
         ))
-        .add_loading_state(LoadingState::new(Screen::Loading).load_collection::<UiAssets>())
         .add_loading_state(LoadingState::new(FontLoad::Loading).load_collection::<FullFont>())
         .add_loading_state(LoadingState::new(ArtLoad::Picker).load_collection::<PickerArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
@@ -198,9 +192,10 @@ pub fn plugin(app: &mut App) {
         .add_loading_state(LoadingState::new(ArtLoad::Crueler).load_collection::<CruelerArt>())
         .add_loading_state(LoadingState::new(ArtLoad::Wanning).load_collection::<WanningArt>())
         .add_systems(OnEnter(Screen::Title), load_full_font)
+        .add_systems(Startup, add_ui_font)
         .add_systems(
             Update,
-            report_slow_loading.run_if(in_state(Screen::Loading)),
+            leave_loading.run_if(in_state(Screen::Loading).and_then(resource_exists::<UiAssets>)),
         )
         .add_systems(Update, load_art.run_if(not(in_state(Screen::Loading))));
 }

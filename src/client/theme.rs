@@ -60,10 +60,13 @@ fn install_fonts(
     ];
     for (name, font) in ours {
         let Some(font) = font else { continue };
-        defs.font_data.insert(
-            name.into(),
-            std::sync::Arc::new(egui::FontData::from_owned(font.data.data().to_vec())),
-        );
+        let data = if name == "cjk-ui" {
+            egui::FontData::from_static(super::assets::UI_FONT_BYTES)
+        } else {
+            egui::FontData::from_owned(font.data.data().to_vec())
+        };
+        defs.font_data
+            .insert(name.into(), std::sync::Arc::new(data));
         for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
             defs.families.entry(family).or_default().push(name.into());
         }
