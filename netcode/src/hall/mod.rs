@@ -112,8 +112,8 @@ pub struct Hall {
     /// Replays built, by table and viewer, with the table revision they
     /// were built at: built again only when the table moved on.
     replays: BTreeMap<(TableId, ReplayViewer), (u64, std::sync::Arc<Replay>)>,
-    /// Tables with accepted actions not yet on disk: written by `drain`,
-    /// before any message about them leaves the hall.
+    /// Tables with accepted actions not yet in the journal: written by
+    /// `drain`, before any message about them leaves the hall.
     dirty: std::collections::BTreeSet<TableId>,
 }
 
@@ -314,8 +314,9 @@ impl Hall {
     /// it judged, the bots' included).
     pub fn drain(&mut self) -> Vec<(ClientKey, ServerMsg)> {
         self.flush();
-        // Every action accepted since the last drain is on disk before
-        // anyone hears of it: one journal write (and fsync) a table per
+        // Every action accepted since the last drain is written to the
+        // journal before anyone hears of it, and flushed to the disk
+        // before or just after (`JournalSync`): one write a table per
         // drain, however many actions (a person's and the bots' after it)
         // it took.
         let mut busy = std::collections::BTreeSet::new();
@@ -1188,8 +1189,9 @@ impl Hall {
         };
         game.submit(seat, &action)?;
         self.stats.accepted += 1;
-        // On disk before the sender hears it was accepted (`drain` writes
-        // it first): no accepted action is lost to a crash.
+        // Written to the journal before the sender hears it was accepted
+        // (`drain` writes it first): no accepted action is lost to a crash
+        // of the server.
         self.dirty.insert(tid);
         if self.tables[&tid].is_over() {
             // The lobby shows the result (`drain` saves the record).
@@ -1308,8 +1310,8 @@ impl Hall {
 
     /// Appends the table's newly accepted actions to its journal (every
     /// `SNAPSHOT_EVERY` log entries, and at the end, `drain` writes the
-    /// whole record when the table is quiet).
-    /// Whether it logged anything.
+    /// whole record when the table is quiet). Says whether it logged
+    /// anything.
     fn commit(&mut self, tid: TableId) -> bool {
         let Some(t) = self.tables.get_mut(&tid) else {
             return false;
