@@ -111,7 +111,14 @@ struct Progress {
     talked_round: Option<u8>,
     pending: Option<(u64, Instant)>,
     printed_token: Option<Vec<u8>>,
+    /// When the lobby first showed the game's result.
+    result_seen_at: Option<f64>,
 }
+
+/// How long a seated client waits, after the lobby shows the result, for
+/// its seat's last view (sent in the same update, but possibly in a later
+/// packet).
+const LAST_VIEW_WAIT_SECS: f64 = 2.0;
 
 struct Runner {
     started: Instant,
@@ -274,8 +281,13 @@ fn drive(
         return;
     }
     if lobby.result.is_some() {
-        summary.result = lobby.result.clone();
-        finish(&mut summary, &mut exit, None);
+        // A seat's last view holds what was said and done last: it comes
+        // with the lobby's result, maybe a packet later.
+        let since = *progress.result_seen_at.get_or_insert(now);
+        if !matches!(role, Role::Player(_)) || now - since > LAST_VIEW_WAIT_SECS {
+            summary.result = lobby.result.clone();
+            finish(&mut summary, &mut exit, None);
+        }
         return;
     }
     let Role::Player(me) = role else { return };
