@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::UserSettings;
-use super::assets::{FullFont, UiAssets};
+use super::assets::{FullFont, UI_FONT_BYTES};
 
 pub const BACKGROUND: Color = Color::srgb(0.07, 0.12, 0.09);
 pub const PANEL: egui::Color32 = egui::Color32::from_rgb(22, 38, 28);
@@ -24,7 +24,6 @@ enum FontsInstalled {
 fn install_fonts(
     mut commands: Commands,
     mut contexts: EguiContexts,
-    assets: Option<Res<UiAssets>>,
     full: Option<Res<FullFont>>,
     fonts: Res<Assets<Font>>,
     installed: Option<Res<FontsInstalled>>,
@@ -32,9 +31,6 @@ fn install_fonts(
     if installed.as_deref() == Some(&FontsInstalled::Full) {
         return Ok(());
     }
-    let Some(ui_font) = assets.and_then(|a| fonts.get(&a.ui_font)) else {
-        return Ok(());
-    };
     let full_font = full.as_ref().and_then(|f| fonts.get(&f.font));
     let emoji = full.as_ref().and_then(|f| fonts.get(&f.emoji));
     let icons = full.as_ref().and_then(|f| fonts.get(&f.icons));
@@ -48,23 +44,20 @@ fn install_fonts(
     }
     let ctx = contexts.ctx_mut()?;
     // Ours only (egui's built-in fonts are left out of the module, issue
-    // 22): the UI subset (Latin and every character of our own texts),
-    // then the full one for the characters the subset lacks, then the
-    // symbols.
+    // 22): the UI subset (Latin and every character of our own texts,
+    // built into the program), then the full one for the characters the
+    // subset lacks, then the symbols.
+    let loaded =
+        |font: Option<&Font>| font.map(|f| egui::FontData::from_owned(f.data.data().to_vec()));
     let mut defs = egui::FontDefinitions::empty();
     let ours = [
-        ("cjk-ui", Some(ui_font)),
-        ("cjk-full", full_font),
-        ("emoji", emoji),
-        ("icons", icons),
+        ("cjk-ui", Some(egui::FontData::from_static(UI_FONT_BYTES))),
+        ("cjk-full", loaded(full_font)),
+        ("emoji", loaded(emoji)),
+        ("icons", loaded(icons)),
     ];
-    for (name, font) in ours {
-        let Some(font) = font else { continue };
-        let data = if name == "cjk-ui" {
-            egui::FontData::from_static(super::assets::UI_FONT_BYTES)
-        } else {
-            egui::FontData::from_owned(font.data.data().to_vec())
-        };
+    for (name, data) in ours {
+        let Some(data) = data else { continue };
         defs.font_data
             .insert(name.into(), std::sync::Arc::new(data));
         for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
