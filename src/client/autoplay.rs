@@ -56,6 +56,13 @@ struct Autoplay {
     filled: bool,
     ready_sent: bool,
     local_started: bool,
+    /// `&hands=1`: the seat is left to the person at the screen (or a
+    /// test's real pointer and key events); autoplay only gets the game
+    /// going.
+    hands: bool,
+    /// `&seats=N`: the table's size for `local` (the game's default
+    /// otherwise).
+    seats: Option<usize>,
 }
 
 /// Seconds a seat waits before it acts: long enough to see the screen.
@@ -108,6 +115,8 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
         filled: false,
         ready_sent: false,
         local_started: false,
+        hands: web::page_param("hands").is_some_and(|v| v == "1"),
+        seats: web::page_param("seats").and_then(|v| v.parse().ok()),
     });
 }
 
@@ -130,6 +139,11 @@ fn start_local(
     }
     *setup = TableSetup::for_game(auto.game, "Autoplay".into());
     setup.seed = auto.seed;
+    if let Some(seats) = auto.seats
+        && auto.game.seats().contains(&seats)
+    {
+        setup.seats = seats;
+    }
     next.set(Screen::Setup);
     request_start(&mut commands);
     auto.local_started = true;
@@ -219,6 +233,9 @@ fn at_table(
     let Some(view) = model.view.as_ref() else {
         return;
     };
+    if auto.hands {
+        return;
+    }
     if !my_turn(view) || auto.acted_on == Some(model.revision) {
         auto.thinking = 0.0;
         return;

@@ -863,6 +863,7 @@ fn spawn_want(
     if let Some(p) = want.pick {
         e.insert((
             p,
+            Pickable::default(),
             Lift {
                 on: false,
                 rise: if matches!(p, Pick::Seat(_)) { 0.0 } else { 8.0 },

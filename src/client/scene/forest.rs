@@ -669,7 +669,8 @@ fn spawn_deco(
                 Transform::from_translation(rect.center().extend(1.0)),
             ));
             if let Some(seat) = seat {
-                e.insert(SeatArea(*seat)).observe(pick_seat);
+                e.insert((SeatArea(*seat), Pickable::default()))
+                    .observe(pick_seat);
             }
             if let Some(b) = border {
                 e.with_children(|c| {
@@ -836,6 +837,7 @@ fn sync(
         if want.playable {
             commands
                 .entity(e)
+                .insert(Pickable::default())
                 .observe(super::lift_on)
                 .observe(super::lift_off)
                 .observe(tap_card)
@@ -845,6 +847,7 @@ fn sync(
         } else if want.face.is_some() {
             commands
                 .entity(e)
+                .insert(Pickable::default())
                 .observe(super::lift_on)
                 .observe(super::lift_off);
         }

@@ -329,7 +329,10 @@ fn build(
             0.0,
         ),
     );
-    commands.entity(sky).observe(pan_map);
+    commands
+        .entity(sky)
+        .insert(Pickable::default())
+        .observe(pan_map);
     spawn(
         commands,
         &mut pieces,
@@ -463,7 +466,7 @@ fn build(
         );
         commands
             .entity(e)
-            .insert(RoomSpot(id))
+            .insert((RoomSpot(id), Pickable::default()))
             .observe(click_room)
             .observe(hover_room)
             .observe(unhover_room)
@@ -647,7 +650,10 @@ fn build(
             .insert(TextLayout::new(Justify::Center, LineBreak::AnyCharacter));
         });
         if votable {
-            commands.entity(e).insert(Ballot(*f)).observe(click_ballot);
+            commands
+                .entity(e)
+                .insert((Ballot(*f), Pickable::default()))
+                .observe(click_ballot);
         } else {
             commands.entity(e).insert(Pickable::IGNORE);
         }
@@ -772,7 +778,14 @@ fn spawn_hand_card(
     base.custom_size = Some(size);
     let tint = colour(item_colour(kind));
     commands
-        .spawn((SceneItem, HandCard(kind), base, home, Home(home)))
+        .spawn((
+            SceneItem,
+            HandCard(kind),
+            base,
+            home,
+            Home(home),
+            Pickable::default(),
+        ))
         .with_children(|c| {
             c.spawn((
                 Sprite::from_color(tint, Vec2::new(size.x * 0.83, size.y * 0.6)),

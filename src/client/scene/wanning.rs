@@ -805,6 +805,7 @@ fn spawn_want(
         Some(p) => {
             e.insert((
                 p,
+                Pickable::default(),
                 Lift {
                     on: false,
                     rise: if matches!(p, Pick::Seat(_)) { 0.0 } else { 8.0 },

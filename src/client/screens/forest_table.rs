@@ -8,7 +8,7 @@ use foodweb_rules::table::{Rejection, SeatId};
 
 use crate::client::net::{SeatSide, send};
 use crate::client::scene::{self, forest::ForestArt};
-use crate::client::screens::table::{self, Refusals, TableFrame, TableScreen};
+use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::widgets;
 use crate::client::{I18n, Screen, UserSettings, theme};
 use foodweb_netcode::client::{ClientModel, Outbox};
@@ -49,9 +49,11 @@ pub fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction)
     ui_state.selected = None;
 }
 
+#[allow(clippy::too_many_arguments)]
 fn top_bar(
     ui: &mut egui::Ui,
     view: &ForestView,
+    now_ms: u64,
     i18n: &I18n,
     settings: &mut UserSettings,
     state: &mut TableUi,
@@ -70,7 +72,7 @@ fn top_bar(
                 "table-time-left",
                 &[(
                     "time",
-                    widgets::clock_text(end.saturating_sub(view.now_ms)).into(),
+                    widgets::clock_text(end.saturating_sub(now_ms)).into(),
                 )],
             ));
         }
@@ -101,7 +103,7 @@ fn top_bar(
         if let Some(by) = view.my_deadline_ms {
             ui.label(i18n.ta(
                 "table-act-by",
-                &[("secs", (by.saturating_sub(view.now_ms) / 1000).into())],
+                &[("secs", by.saturating_sub(now_ms).div_ceil(1000).into())],
             ));
         }
     });
@@ -294,6 +296,8 @@ fn draw(
     mut frame: TableFrame,
     mut state: ResMut<TableUi>,
     art: Option<Res<ForestArt>>,
+    time: Res<Time>,
+    mut countdown: Local<Countdown>,
 ) -> Result {
     let art_ready = art.is_some();
     let progress = frame.art_progress();
@@ -302,13 +306,20 @@ fn draw(
     let Some(view) = frame.model.forest_view().cloned() else {
         return Ok(());
     };
+    // The clocks count down from the table time the view was made at.
+    let now_ms = countdown.table_now_ms(
+        frame.model.revision,
+        time.elapsed_secs_f64(),
+        view.now_ms,
+        frame.paused(),
+    );
     state.refusals.update(&frame.model);
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let lang = i18n.lang;
     let mut exit = table::Exit::Stay;
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
-        top_bar(ui, &view, i18n, settings, &mut state, &mut exit);
+        top_bar(ui, &view, now_ms, i18n, settings, &mut state, &mut exit);
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));

@@ -214,6 +214,13 @@ impl Countdown {
         deadline_ms: Option<u64>,
         paused: bool,
     ) -> Option<u64> {
+        let table_now = self.table_now_ms(revision, now, view_now_ms, paused);
+        deadline_ms.map(|d| d.saturating_sub(table_now))
+    }
+
+    /// The table's time now (milliseconds), for a view made at
+    /// `view_now_ms`: every deadline of the view counts down from it.
+    pub fn table_now_ms(&mut self, revision: u64, now: f64, view_now_ms: u64, paused: bool) -> u64 {
         let key = (revision, view_now_ms, paused);
         if self.key != key {
             self.key = key;
@@ -224,7 +231,7 @@ impl Countdown {
         } else {
             ((now - self.received_at) * 1000.0) as u64
         };
-        deadline_ms.map(|d| d.saturating_sub(view_now_ms + since))
+        view_now_ms + since
     }
 }
 
