@@ -7,6 +7,7 @@ mod autoplay;
 mod i18n;
 mod net;
 mod page_status;
+pub mod reach;
 mod replay;
 mod scene;
 mod screens;
@@ -124,6 +125,7 @@ pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
             net::plugin,
             autoplay::plugin,
             page_status::plugin,
+            reach::plugin,
             replay::plugin,
         ))
         // Development aids, out of release builds: the screenshot tours.

@@ -20,7 +20,7 @@ use foodweb_rules::Lang;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView};
 use foodweb_rules::table::SeatId;
 
-use super::{Home, Lift, Motion, PointerOnUi, SceneRect, Settling, finish_motions, motion_secs};
+use super::{Home, Lift, Motion, SceneRect, Settling, finish_motions, motion_secs};
 use crate::client::net::SeatSide;
 use crate::client::screens::crueler_table::{CruelerUi, act};
 use crate::client::{I18n, Screen, UserSettings, theme};
@@ -1181,16 +1181,12 @@ fn animate(
 /// A tap on a seat preys on it (or gives it the picked card); on a card,
 /// preys with it (or picks it to give away); on a beast, chooses it.
 fn tap(
-    ev: On<Pointer<Click>>,
+    ev: On<super::Tap>,
     picks: Query<&Pick>,
     model: Res<ClientModel>,
     mut ui: ResMut<CruelerUi>,
     mut outbox: ResMut<Outbox>,
-    on_ui: Res<PointerOnUi>,
 ) {
-    if on_ui.0 {
-        return;
-    }
     let (Ok(pick), Some(view)) = (picks.get(ev.entity), model.crueler_view()) else {
         return;
     };

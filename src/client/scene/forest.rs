@@ -23,6 +23,7 @@ use super::{
     finish_motions, motion_secs,
 };
 use crate::client::net::SeatSide;
+use crate::client::reach::{Does, Target};
 use crate::client::screens::forest_table::{TableUi, submit};
 use crate::client::{I18n, Screen, UserSettings};
 use foodweb_netcode::client::{ClientModel, Outbox};
@@ -182,7 +183,8 @@ enum Deco {
         width: f32,
     },
     Area {
-        seat: Option<SeatId>,
+        /// A seat's area, and what tapping it does now.
+        seat: Option<(SeatId, Does)>,
         rect: Rect,
         colour: Color,
         border: Option<Color>,
@@ -236,6 +238,68 @@ fn name_over(name: String, x: f32, y: f32, gap: f32) -> Deco {
     }
 }
 
+/// Whether it is this seat's turn to ask or challenge.
+fn my_turn(view: &ForestView) -> bool {
+    view.phase == ForestPhase::Turn && view.me == Some(view.active) && view.to_act
+}
+
+/// What tapping another seat's area does now: asks that player for a
+/// showdown; with a taking card picked (a challenge), makes them its
+/// target.
+fn seat_does(view: &ForestView, ui: &TableUi, seat: SeatId) -> Does {
+    let has_cards = view
+        .seats
+        .get(seat.index())
+        .is_some_and(|s| s.hand_size > 0);
+    if !my_turn(view) || !has_cards {
+        Does::Nothing
+    } else if ui.selected.is_some() && !view.opening_turn {
+        Does::Pick
+    } else {
+        Does::Move
+    }
+}
+
+/// A card's name for the screen's account (what its face shows this seat,
+/// or only its place) and what tapping it does now.
+fn card_target(view: &ForestView, ui: &TableUi, want: &Want) -> Target {
+    let face =
+        |c: Option<CardId>| c.map_or_else(|| "back".to_string(), |c| deck().card(c).key.clone());
+    let (name, does) = match want.place {
+        Place::Mine(c) => {
+            let does = if view.phase == ForestPhase::Showdown && view.to_act {
+                Does::Move
+            } else if my_turn(view) && !view.opening_turn {
+                Does::Pick
+            } else {
+                Does::Nothing
+            };
+            (format!("mine:{}:{}", c.0, face(Some(c))), does)
+        }
+        Place::Known(seat, c) => {
+            let does = match ui.selected {
+                Some(with) if my_turn(view) && !view.opening_turn => {
+                    if view.challengeable(with).contains(&c) {
+                        Does::Pick
+                    } else {
+                        Does::Nothing
+                    }
+                }
+                _ => Does::Nothing,
+            };
+            (format!("known:{}:{}:{}", seat.0, c.0, face(Some(c))), does)
+        }
+        Place::Back(seat, i) => (format!("back:{}:{i}", seat.0), Does::Nothing),
+        Place::Staged(seat) => (
+            format!("staged:{}:{}", seat.0, face(want.face)),
+            Does::Nothing,
+        ),
+        Place::Reveal(i) => (format!("reveal:{i}:{}", face(want.face)), Does::Nothing),
+        Place::Challenge(i) => (format!("challenge:{i}:{}", face(want.face)), Does::Nothing),
+    };
+    Target::new(name, does)
+}
+
 /// Lays the view out in `r`: every card's place, and the labels.
 fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, Vec<Deco>, Rect) {
     let mut cards = Vec::new();
@@ -279,7 +343,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
             .as_ref()
             .is_some_and(|s| s.asker == seat.seat || s.target == seat.seat);
         decos.push(Deco::Area {
-            seat: Some(seat.seat),
+            seat: Some((seat.seat, seat_does(view, ui, seat.seat))),
             rect: area,
             colour: if ui.target == Some(seat.seat) {
                 Color::srgb(0.24, 0.33, 0.2)
@@ -668,9 +732,13 @@ fn spawn_deco(
                 Sprite::from_color(*colour, rect.size()),
                 Transform::from_translation(rect.center().extend(1.0)),
             ));
-            if let Some(seat) = seat {
-                e.insert((SeatArea(*seat), Pickable::default()))
-                    .observe(pick_seat);
+            if let Some((seat, does)) = seat {
+                e.insert((
+                    SeatArea(*seat),
+                    Pickable::default(),
+                    Target::new(format!("seat:{}", seat.0), *does),
+                ))
+                .observe(pick_seat);
             }
             if let Some(b) = border {
                 e.with_children(|c| {
@@ -789,7 +857,9 @@ fn sync(
             && card.face == want.face
         {
             keep.insert(want.place, *e);
-            commands.entity(*e).insert(Home(want.at));
+            commands
+                .entity(*e)
+                .insert((Home(want.at), card_target(view, &ui, want)));
             if secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
                 commands.entity(*e).insert(Motion {
                     from: *t,
@@ -834,6 +904,7 @@ fn sync(
             }
         }
         let e = spawn_card(&mut commands, &art, &font, i18n.lang, want, !flip);
+        commands.entity(e).insert(card_target(view, &ui, want));
         if want.playable {
             commands
                 .entity(e)
@@ -849,7 +920,8 @@ fn sync(
                 .entity(e)
                 .insert(Pickable::default())
                 .observe(super::lift_on)
-                .observe(super::lift_off);
+                .observe(super::lift_off)
+                .observe(tap_card);
         }
         if let Some(from) = from {
             let rest = secs - delay;
@@ -892,7 +964,7 @@ fn sync(
         .iter()
         .filter_map(|d| match d {
             Deco::Area {
-                seat: Some(s),
+                seat: Some((s, _)),
                 rect,
                 ..
             } => Some((*s, *rect)),
@@ -904,29 +976,38 @@ fn sync(
 /// What the seat's own card does when tapped: in a showdown it is the
 /// card played; otherwise it is picked (or put back) as the taking card.
 fn tap_card(
-    ev: On<Pointer<Click>>,
+    ev: On<super::Tap>,
     cards: Query<&Card>,
     model: Res<ClientModel>,
     mut ui: ResMut<TableUi>,
     mut outbox: ResMut<Outbox>,
-    on_ui: Res<PointerOnUi>,
     drag: Res<DragTrack>,
 ) {
-    if on_ui.0 || drag.travelled > 8.0 {
+    if drag.travelled > 8.0 {
         return;
     }
     let (Ok(card), Some(view)) = (cards.get(ev.entity), model.forest_view()) else {
         return;
     };
     let Some(c) = card.face else { return };
-    if view.phase == ForestPhase::Showdown && view.to_act {
-        submit(&mut outbox, &mut ui, ForestAction::PlayCard { card: c });
-    } else {
-        ui.selected = if ui.selected == Some(c) {
-            None
-        } else {
-            Some(c)
-        };
+    match card.place {
+        Place::Mine(_) if view.phase == ForestPhase::Showdown && view.to_act => {
+            submit(&mut outbox, &mut ui, ForestAction::PlayCard { card: c });
+        }
+        Place::Mine(_) => {
+            ui.selected = if ui.selected == Some(c) {
+                None
+            } else {
+                Some(c)
+            };
+        }
+        // A card the table saw in another hand: the card named, and its
+        // holder the target, of the challenge being set up.
+        Place::Known(seat, _) if my_turn(view) && !view.opening_turn => {
+            ui.named = Some(c);
+            ui.target = Some(seat);
+        }
+        _ => {}
     }
 }
 
@@ -1004,17 +1085,27 @@ fn drag_end(
     }
 }
 
+/// A tap on another seat's area: on this seat's turn it asks that player
+/// for a showdown, or, with a taking card picked, makes them the target
+/// of the challenge.
 fn pick_seat(
-    ev: On<Pointer<Click>>,
+    ev: On<super::Tap>,
     seats: Query<&SeatArea>,
+    model: Res<ClientModel>,
     mut ui: ResMut<TableUi>,
-    on_ui: Res<PointerOnUi>,
+    mut outbox: ResMut<Outbox>,
 ) {
-    if on_ui.0 {
+    let (Ok(s), Some(view)) = (seats.get(ev.entity), model.forest_view()) else {
         return;
-    }
-    if let Ok(s) = seats.get(ev.entity) {
-        ui.target = Some(s.0);
+    };
+    match seat_does(view, &ui, s.0) {
+        Does::Move => submit(
+            &mut outbox,
+            &mut ui,
+            ForestAction::AskShowdown { target: s.0 },
+        ),
+        Does::Pick => ui.target = Some(s.0),
+        Does::Nothing => {}
     }
 }
 

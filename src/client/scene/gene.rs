@@ -969,14 +969,13 @@ fn pulse(time: Res<Time<Real>>, mut sprites: Query<(&Pulse, &mut Sprite)>) {
 }
 
 fn click_room(
-    ev: On<Pointer<Click>>,
+    ev: On<super::Tap>,
     rooms: Query<&RoomSpot>,
     marks: Option<Res<Marks>>,
     mut clicks: ResMut<MapClicks>,
-    on_ui: Res<super::PointerOnUi>,
     drag: Res<PanDrag>,
 ) {
-    if on_ui.0 || drag.0 > 8.0 {
+    if drag.0 > 8.0 {
         return;
     }
     let (Ok(room), Some(marks)) = (rooms.get(ev.entity), marks) else {
@@ -987,15 +986,7 @@ fn click_room(
     }
 }
 
-fn click_ballot(
-    ev: On<Pointer<Click>>,
-    ballots: Query<&Ballot>,
-    mut clicks: ResMut<MapClicks>,
-    on_ui: Res<super::PointerOnUi>,
-) {
-    if on_ui.0 {
-        return;
-    }
+fn click_ballot(ev: On<super::Tap>, ballots: Query<&Ballot>, mut clicks: ResMut<MapClicks>) {
     if let Ok(b) = ballots.get(ev.entity) {
         clicks.floor = Some(b.0);
     }
@@ -1052,15 +1043,11 @@ fn unhover_room(
 }
 
 fn click_card(
-    ev: On<Pointer<Click>>,
+    ev: On<super::Tap>,
     cards: Query<&HandCard>,
     marks: Option<Res<Marks>>,
     mut clicks: ResMut<MapClicks>,
-    on_ui: Res<super::PointerOnUi>,
 ) {
-    if on_ui.0 {
-        return;
-    }
     if let (Ok(c), Some(marks)) = (cards.get(ev.entity), marks)
         && marks.hand_clickable
     {

@@ -391,6 +391,93 @@ impl SceneFonts<'_> {
     }
 }
 
+/// A piece tapped or clicked: pressed and let go again within
+/// [`TAP_SLOP`] of where it was pressed, however quickly. Scenes observe
+/// this rather than `Pointer<Click>`: bevy_picking's click needs the
+/// pointer to have hovered the piece a frame before it is let go, which a
+/// finger's tap (a new pointer, pressed and lifted between two frames of
+/// a slow software renderer) and a quick click never do.
+#[derive(EntityEvent, Clone, Copy, Debug)]
+pub struct Tap {
+    pub entity: Entity,
+}
+
+/// How far (logical pixels) a press may move and still be a tap.
+pub const TAP_SLOP: f32 = 10.0;
+
+/// Pieces under each pointer's press, and where it was pressed.
+#[derive(Resource, Default)]
+struct Presses(Vec<(bevy::picking::pointer::PointerId, Entity, Vec2)>);
+
+fn note_press(
+    ev: On<Pointer<Press>>,
+    pickable: Query<(), With<Pickable>>,
+    mut presses: ResMut<Presses>,
+) {
+    if ev.event.button != PointerButton::Primary || pickable.get(ev.entity).is_err() {
+        return;
+    }
+    let at = ev.pointer_location.position;
+    presses.0.push((ev.pointer_id, ev.entity, at));
+}
+
+/// A press let go near where it started taps what it pressed, unless it
+/// was pressed through a panel (egui's layers as last drawn, or outside
+/// the scene's share of the window).
+fn taps(
+    mut commands: Commands,
+    mut inputs: MessageReader<bevy::picking::pointer::PointerInput>,
+    mut presses: ResMut<Presses>,
+    mut contexts: bevy_egui::EguiContexts,
+    rect: Res<SceneRect>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+) {
+    use bevy::picking::pointer::PointerAction;
+    for input in inputs.read() {
+        let PointerAction::Release(PointerButton::Primary) = input.action else {
+            continue;
+        };
+        let at = input.location.position;
+        let (mine, rest): (Vec<_>, Vec<_>) = presses
+            .0
+            .drain(..)
+            .partition(|(p, _, _)| *p == input.pointer_id);
+        presses.0 = rest;
+        let Some(&(_, _, from)) = mine.first() else {
+            continue;
+        };
+        if from.distance(at) > TAP_SLOP || on_panel(&mut contexts, &rect, &windows, from) {
+            continue;
+        }
+        for (_, entity, _) in mine {
+            commands.trigger(Tap { entity });
+        }
+    }
+}
+
+/// Whether a point of the window (logical pixels) is on a panel rather
+/// than on the scene.
+fn on_panel(
+    contexts: &mut bevy_egui::EguiContexts,
+    rect: &SceneRect,
+    windows: &Query<&Window, With<bevy::window::PrimaryWindow>>,
+    at: Vec2,
+) -> bool {
+    let (Some(r), Ok(window)) = (rect.0, windows.single()) else {
+        return true;
+    };
+    let world = Vec2::new(at.x - window.width() / 2.0, window.height() / 2.0 - at.y);
+    if !r.contains(world) {
+        return true;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return false;
+    };
+    let p = egui::pos2(at.x, at.y) / ctx.zoom_factor();
+    ctx.layer_id_at(p)
+        .is_some_and(|l| l.order != egui::Order::Background)
+}
+
 /// Raises a piece with a [`Lift`] while the pointer is on it (not through
 /// a panel).
 pub fn lift_on(ev: On<Pointer<Over>>, mut lifts: Query<&mut Lift>, on_ui: Res<PointerOnUi>) {
@@ -491,6 +578,13 @@ pub fn motion_secs(settings: &UserSettings) -> f32 {
 pub fn plugin(app: &mut App) {
     app.init_resource::<SceneRect>()
         .init_resource::<PointerOnUi>()
+        .init_resource::<Presses>()
+        .add_observer(note_press)
+        .add_systems(
+            PreUpdate,
+            taps.after(bevy::picking::PickingSystems::Last)
+                .run_if(in_state(Screen::Table)),
+        )
         .init_resource::<Settling>()
         .add_systems(
             Update,

@@ -21,7 +21,7 @@ use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
 use foodweb_rules::wanning::{Form, InstinctId, Kind, WanningPhase, WanningView, data};
 
-use super::{Home, Lift, Motion, PointerOnUi, SceneRect, Settling, motion_secs};
+use super::{Home, Lift, Motion, SceneRect, Settling, motion_secs};
 use crate::client::net::SeatSide;
 use crate::client::screens::wanning_table::WanningUi;
 use crate::client::{I18n, Screen, UserSettings, theme};
@@ -991,15 +991,7 @@ fn sync(
 }
 
 /// A tap on a plate or a card: the screen reads it.
-fn tap(
-    ev: On<Pointer<Click>>,
-    picks: Query<&Pick>,
-    mut ui: ResMut<WanningUi>,
-    on_ui: Res<PointerOnUi>,
-) {
-    if on_ui.0 {
-        return;
-    }
+fn tap(ev: On<super::Tap>, picks: Query<&Pick>, mut ui: ResMut<WanningUi>) {
     if let Ok(pick) = picks.get(ev.entity) {
         ui.tapped = Some(*pick);
     }

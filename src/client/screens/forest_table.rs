@@ -7,6 +7,7 @@ use foodweb_rules::forest::{self, CardId, ForestAction, ForestPhase, ForestView,
 use foodweb_rules::table::{Rejection, SeatId};
 
 use crate::client::net::{SeatSide, send};
+use crate::client::reach::{self, Does};
 use crate::client::scene::{self, forest::ForestArt};
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::widgets;
@@ -53,7 +54,7 @@ pub fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction)
 fn top_bar(
     ui: &mut egui::Ui,
     view: &ForestView,
-    now_ms: u64,
+    clocks: &Clocks,
     i18n: &I18n,
     settings: &mut UserSettings,
     state: &mut TableUi,
@@ -67,14 +68,8 @@ fn top_bar(
             ))
             .strong(),
         );
-        if let Some(end) = view.round_ends_ms {
-            ui.label(i18n.ta(
-                "table-time-left",
-                &[(
-                    "time",
-                    widgets::clock_text(end.saturating_sub(now_ms)).into(),
-                )],
-            ));
+        if let Some(round) = &clocks.round {
+            ui.label(round);
         }
         if view.time_up && view.result.is_none() {
             ui.label(egui::RichText::new(i18n.t("table-time-up")).color(theme::BAD));
@@ -100,11 +95,8 @@ fn top_bar(
         if let Some(status) = status {
             ui.label(egui::RichText::new(status).color(theme::ACCENT).strong());
         }
-        if let Some(by) = view.my_deadline_ms {
-            ui.label(i18n.ta(
-                "table-act-by",
-                &[("secs", by.saturating_sub(now_ms).div_ceil(1000).into())],
-            ));
+        if let Some(mine) = &clocks.mine {
+            ui.label(mine);
         }
     });
     if pressed.leave {
@@ -115,6 +107,44 @@ fn top_bar(
     }
     if let Some(lang) = pressed.lang {
         settings.lang = lang;
+    }
+}
+
+/// The table's clocks in words, as the top bar shows them: the round's
+/// time left, and this seat's time to act.
+struct Clocks {
+    round: Option<String>,
+    mine: Option<String>,
+}
+
+impl Clocks {
+    fn new(view: &ForestView, now_ms: u64, i18n: &I18n) -> Self {
+        Self {
+            round: view.round_ends_ms.map(|end| {
+                i18n.ta(
+                    "table-time-left",
+                    &[(
+                        "time",
+                        widgets::clock_text(end.saturating_sub(now_ms)).into(),
+                    )],
+                )
+            }),
+            mine: view.my_deadline_ms.map(|by| {
+                i18n.ta(
+                    "table-act-by",
+                    &[("secs", by.saturating_sub(now_ms).div_ceil(1000).into())],
+                )
+            }),
+        }
+    }
+
+    fn words(&self) -> String {
+        [&self.round, &self.mine]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" · ")
     }
 }
 
@@ -166,10 +196,9 @@ fn actions(
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(i18n.t("table-ask-showdown")).strong());
                 for s in view.seats.iter().filter(|s| s.seat != me) {
-                    if ui
-                        .add_enabled(s.hand_size > 0, egui::Button::new(&s.name))
-                        .clicked()
-                    {
+                    let ask = ui.add_enabled(s.hand_size > 0, egui::Button::new(&s.name));
+                    reach::control(&ask, &format!("ask:{}", s.seat.0), Does::Move);
+                    if ask.clicked() {
                         action = Some(ForestAction::AskShowdown { target: s.seat });
                     }
                 }
@@ -243,6 +272,7 @@ fn actions(
                                 .color(theme::MUTED),
                         );
                     }
+                    reach::control(&go, "challenge", Does::Move);
                     if go.clicked()
                         && let (Some(target), Some(named), Some(with)) =
                             (state.target, state.named, state.selected)
@@ -298,6 +328,7 @@ fn draw(
     art: Option<Res<ForestArt>>,
     time: Res<Time>,
     mut countdown: Local<Countdown>,
+    mut said: ResMut<reach::Said>,
 ) -> Result {
     let art_ready = art.is_some();
     let progress = frame.art_progress();
@@ -316,10 +347,22 @@ fn draw(
     state.refusals.update(&frame.model);
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let lang = i18n.lang;
+    let clocks = Clocks::new(&view, now_ms, i18n);
+    said.clock = clocks.words();
+    said.choice = format!(
+        "selected={} target={} named={}",
+        state
+            .selected
+            .map_or(String::new(), |c| deck().card(c).key.clone()),
+        state.target.map_or(String::new(), |t| t.0.to_string()),
+        state
+            .named
+            .map_or(String::new(), |c| deck().card(c).key.clone()),
+    );
     let mut exit = table::Exit::Stay;
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
-        top_bar(ui, &view, now_ms, i18n, settings, &mut state, &mut exit);
+        top_bar(ui, &view, &clocks, i18n, settings, &mut state, &mut exit);
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));
@@ -352,7 +395,9 @@ fn draw(
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
                 scores(ui, &view, i18n);
-                if ui.button(i18n.t("table-continue")).clicked() {
+                let go_on = ui.button(i18n.t("table-continue"));
+                reach::control(&go_on, "continue", Does::Pick);
+                if go_on.clicked() {
                     state.rounds_seen = finished;
                 }
             });

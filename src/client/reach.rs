@@ -1,0 +1,264 @@
+//! Where the pieces and controls a player can reach are on the screen,
+//! so that a test can play with real pointer and key events, aiming where
+//! a person would: the scene's pieces (each tagged with a [`Target`] as it
+//! is laid out) and the panels' controls (registered with [`control`]
+//! while they are drawn), in the window's logical pixels (a page's CSS
+//! pixels), with whether using one does something now.
+//!
+//! The account is published when it changes: in a browser as the
+//! `data-reach` attribute of `<body>` (JSON), on the desktop to the file
+//! `FOODWEB_STATUS` names (written whole, then renamed, so a reader never
+//! sees half of it). Nothing here is more than the seat's own screen
+//! shows: a piece is named by what its face shows the seat (a card whose
+//! face this seat cannot see is named by its place only), and only pieces
+//! the screen draws are listed.
+
+use bevy::camera::Camera;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, egui};
+use foodweb_netcode::client::ClientModel;
+use serde::Serialize;
+
+use super::Screen;
+use super::web;
+
+/// A piece of the scene a player can point at: its name (what the seat
+/// sees on it) and what using it does now.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Target {
+    pub name: String,
+    pub does: Does,
+}
+
+impl Target {
+    pub fn new(name: impl Into<String>, does: Does) -> Self {
+        Self {
+            name: name.into(),
+            does,
+        }
+    }
+}
+
+/// What using a piece or control does now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Does {
+    /// Nothing now (shown, not usable).
+    Nothing,
+    /// Changes a choice on the screen (a card picked, a seat marked).
+    Pick,
+    /// Sends a move to the table.
+    Move,
+}
+
+/// One thing on the screen, where it is.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct Spot {
+    name: String,
+    x: f32,
+    y: f32,
+    w: f32,
+    h: f32,
+    does: Does,
+}
+
+/// The screen as a test reads it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+struct Account {
+    screen: String,
+    seat: Option<u8>,
+    revision: u64,
+    /// This seat is waited on.
+    to_act: bool,
+    over: bool,
+    /// The clocks as the screen shows them (its top bar's words).
+    clock: String,
+    /// The choices on the screen (what is picked), in the game's words.
+    choice: String,
+    pieces: Vec<Spot>,
+    controls: Vec<Spot>,
+}
+
+/// The panels' share of the account, gathered while egui draws.
+#[derive(Resource, Default)]
+pub struct Said {
+    /// The clock's words this frame.
+    pub clock: String,
+    /// The choices on the screen this frame.
+    pub choice: String,
+}
+
+const CONTROLS: &str = "foodweb-reach-controls";
+
+/// Records a control of the panels where egui drew it: `name` says what it
+/// is (`ready`, `ask:2`...), `does` what pressing it does now.
+pub fn control(response: &egui::Response, name: &str, does: Does) {
+    let zoom = response.ctx.zoom_factor();
+    let r = response.rect;
+    let spot = Spot {
+        name: name.to_string(),
+        x: r.min.x * zoom,
+        y: r.min.y * zoom,
+        w: r.width() * zoom,
+        h: r.height() * zoom,
+        does: if response.enabled() {
+            does
+        } else {
+            Does::Nothing
+        },
+    };
+    response.ctx.data_mut(|d| {
+        d.get_temp_mut_or_default::<Vec<Spot>>(egui::Id::new(CONTROLS))
+            .push(spot)
+    });
+}
+
+/// Whether anyone reads the account: a browser (a test's page) always, a
+/// desktop only when `FOODWEB_STATUS` names a file.
+#[derive(Resource)]
+struct Sink {
+    file: Option<std::path::PathBuf>,
+    last: Account,
+}
+
+fn sink() -> Sink {
+    Sink {
+        file: (!web::IN_BROWSER)
+            .then(|| std::env::var_os("FOODWEB_STATUS").map(Into::into))
+            .flatten(),
+        last: Account::default(),
+    }
+}
+
+/// The controls egui drew this frame, taken out of its memory (so the next
+/// frame starts empty).
+fn take_controls(mut contexts: EguiContexts, mut taken: Local<Vec<Spot>>, mut out: ResMut<Drawn>) {
+    let Ok(ctx) = contexts.ctx_mut() else { return };
+    *taken = ctx.data_mut(|d| {
+        std::mem::take(d.get_temp_mut_or_default::<Vec<Spot>>(egui::Id::new(CONTROLS)))
+    });
+    out.0 = std::mem::take(&mut *taken);
+}
+
+/// Controls drawn in the last egui pass.
+#[derive(Resource, Default)]
+struct Drawn(Vec<Spot>);
+
+/// Where each target sprite is on the screen: its rectangle's corners
+/// through the camera.
+fn spot_of(
+    camera: &Camera,
+    cam_at: &GlobalTransform,
+    at: &GlobalTransform,
+    size: Vec2,
+    anchor: Vec2,
+) -> Option<(f32, f32, f32, f32)> {
+    let half = size / 2.0;
+    let centre = -anchor * size;
+    let mut min = Vec2::splat(f32::MAX);
+    let mut max = Vec2::splat(f32::MIN);
+    for corner in [
+        Vec2::new(-half.x, -half.y),
+        Vec2::new(half.x, -half.y),
+        Vec2::new(-half.x, half.y),
+        Vec2::new(half.x, half.y),
+    ] {
+        let world = at.transform_point((centre + corner).extend(0.0));
+        let p = camera.world_to_viewport(cam_at, world).ok()?;
+        min = min.min(p);
+        max = max.max(p);
+    }
+    Some((min.x, min.y, max.x - min.x, max.y - min.y))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn publish(
+    mut sink: ResMut<Sink>,
+    screen: Res<State<Screen>>,
+    model: Res<ClientModel>,
+    said: Res<Said>,
+    drawn: Res<Drawn>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    targets: Query<(
+        &Target,
+        &GlobalTransform,
+        &Sprite,
+        &bevy::sprite::Anchor,
+        &ViewVisibility,
+    )>,
+) {
+    if !web::IN_BROWSER && sink.file.is_none() {
+        return;
+    }
+    let Ok((camera, cam_at)) = cameras.single() else {
+        return;
+    };
+    let bounds = window
+        .single()
+        .map(|w| Vec2::new(w.width(), w.height()))
+        .unwrap_or(Vec2::splat(f32::MAX));
+    let mut pieces: Vec<Spot> = targets
+        .iter()
+        .filter(|(.., seen)| seen.get())
+        .filter_map(|(t, at, sprite, anchor, _)| {
+            let size = sprite.custom_size?;
+            let (x, y, w, h) = spot_of(camera, cam_at, at, size, anchor.as_vec())?;
+            // Only what the window shows.
+            (x + w > 0.0 && y + h > 0.0 && x < bounds.x && y < bounds.y).then(|| Spot {
+                name: t.name.clone(),
+                x: x.round(),
+                y: y.round(),
+                w: w.round(),
+                h: h.round(),
+                does: t.does,
+            })
+        })
+        .collect();
+    pieces.sort_by(|a, b| a.name.cmp(&b.name));
+    let view = model.view.as_ref();
+    let account = Account {
+        screen: format!("{:?}", screen.get()).to_lowercase(),
+        seat: model.my_seat().map(|s| s.0),
+        revision: model.revision,
+        to_act: view.is_some_and(foodweb_netcode::games::my_turn),
+        over: view.is_some_and(foodweb_netcode::games::view_over),
+        clock: said.clock.clone(),
+        choice: said.choice.clone(),
+        pieces,
+        controls: drawn.0.clone(),
+    };
+    if account == sink.last {
+        return;
+    }
+    let Ok(json) = serde_json::to_string(&account) else {
+        return;
+    };
+    if web::IN_BROWSER {
+        web::publish("reach", &json);
+    } else if let Some(file) = &sink.file {
+        let tmp = file.with_extension("tmp");
+        if std::fs::write(&tmp, &json).is_ok() {
+            let _ = std::fs::rename(&tmp, file);
+        }
+    }
+    sink.last = account;
+}
+
+pub fn plugin(app: &mut App) {
+    app.insert_resource(sink())
+        .init_resource::<Said>()
+        .init_resource::<Drawn>()
+        // The last egui pass's controls, all of them drawn by now.
+        .add_systems(
+            PreUpdate,
+            take_controls.run_if(|s: Res<Sink>| web::IN_BROWSER || s.file.is_some()),
+        )
+        .add_systems(
+            PostUpdate,
+            publish
+                .after(bevy::transform::TransformSystems::Propagate)
+                .after(bevy::camera::visibility::VisibilitySystems::CheckVisibility),
+        );
+}
