@@ -63,6 +63,8 @@ struct Autoplay {
     /// `&seats=N`: the table's size for `local` (the game's default
     /// otherwise).
     seats: Option<usize>,
+    /// `&quickest=1`: a `local` table on the set-up's shortest timings.
+    quickest: bool,
 }
 
 /// Seconds a seat waits before it acts: long enough to see the screen.
@@ -117,6 +119,7 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
         local_started: false,
         hands: web::page_param("hands").is_some_and(|v| v == "1"),
         seats: web::page_param("seats").and_then(|v| v.parse().ok()),
+        quickest: web::page_param("quickest").is_some_and(|v| v == "1"),
     });
 }
 
@@ -143,6 +146,14 @@ fn start_local(
         && auto.game.seats().contains(&seats)
     {
         setup.seats = seats;
+    }
+    if auto.quickest {
+        // The least time the set-up screen offers: Forest Showdown's
+        // one-minute round, Gene Survival's brisk clocks, Wanning's
+        // shortest round cap.
+        setup.round_secs = 60;
+        setup.gene_timing = foodweb_rules::gene::GeneTiming::Brisk;
+        setup.wanning.round_cap = 3;
     }
     next.set(Screen::Setup);
     request_start(&mut commands);

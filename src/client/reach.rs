@@ -60,7 +60,14 @@ struct Spot {
     y: f32,
     w: f32,
     h: f32,
+    /// Which is on top where two overlap (a panel's control: 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    z: f32,
     does: Does,
+}
+
+fn is_zero(z: &f32) -> bool {
+    *z == 0.0
 }
 
 /// The screen as a test reads it.
@@ -71,6 +78,8 @@ struct Account {
     revision: u64,
     /// This seat is waited on.
     to_act: bool,
+    /// Moves of this seat's the table refused so far.
+    refused: u64,
     over: bool,
     /// The clocks as the screen shows them (its top bar's words).
     clock: String,
@@ -79,6 +88,11 @@ struct Account {
     pieces: Vec<Spot>,
     controls: Vec<Spot>,
 }
+
+/// Parts of the scene that are not pieces but places to drop one on (the
+/// middle of a Forest table), in world units, set by the scene's layout.
+#[derive(Resource, Default, Clone, PartialEq)]
+pub struct Zones(pub Vec<(String, Rect)>);
 
 /// The panels' share of the account, gathered while egui draws.
 #[derive(Resource, Default)]
@@ -102,6 +116,7 @@ pub fn control(response: &egui::Response, name: &str, does: Does) {
         y: r.min.y * zoom,
         w: r.width() * zoom,
         h: r.height() * zoom,
+        z: 0.0,
         does: if response.enabled() {
             does
         } else {
@@ -179,6 +194,7 @@ fn publish(
     model: Res<ClientModel>,
     said: Res<Said>,
     drawn: Res<Drawn>,
+    zones: Res<Zones>,
     cameras: Query<(&Camera, &GlobalTransform)>,
     window: Query<&Window, With<PrimaryWindow>>,
     targets: Query<(
@@ -212,10 +228,22 @@ fn publish(
                 y: y.round(),
                 w: w.round(),
                 h: h.round(),
+                z: at.translation().z,
                 does: t.does,
             })
         })
         .collect();
+    // A zone's world rectangle (origin at the window's centre, y up) in
+    // the window's pixels.
+    pieces.extend(zones.0.iter().map(|(name, r)| Spot {
+        name: name.clone(),
+        x: (r.min.x + bounds.x / 2.0).round(),
+        y: (bounds.y / 2.0 - r.max.y).round(),
+        w: r.width().round(),
+        h: r.height().round(),
+        z: -1.0,
+        does: Does::Nothing,
+    }));
     pieces.sort_by(|a, b| a.name.cmp(&b.name));
     let view = model.view.as_ref();
     let account = Account {
@@ -223,6 +251,7 @@ fn publish(
         seat: model.my_seat().map(|s| s.0),
         revision: model.revision,
         to_act: view.is_some_and(foodweb_netcode::games::my_turn),
+        refused: model.rejected,
         over: view.is_some_and(foodweb_netcode::games::view_over),
         clock: said.clock.clone(),
         choice: said.choice.clone(),
@@ -249,6 +278,7 @@ fn publish(
 pub fn plugin(app: &mut App) {
     app.insert_resource(sink())
         .init_resource::<Said>()
+        .init_resource::<Zones>()
         .init_resource::<Drawn>()
         // The last egui pass's controls, all of them drawn by now.
         .add_systems(

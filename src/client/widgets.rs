@@ -63,6 +63,16 @@ pub fn rules_text(ui: &mut egui::Ui, markdown: &str) {
 pub const NARROW_WIDTH: f32 = 720.0;
 
 /// Whether the window is phone-narrow.
+/// A step's deadline in the top bar: "⏱ m:ss", red in its last 15 s.
+pub fn deadline(ui: &mut egui::Ui, left_ms: u64) {
+    let colour = if left_ms < 15_000 {
+        theme::BAD
+    } else {
+        theme::TEXT
+    };
+    ui.label(egui::RichText::new(format!("⏱ {}", clock_text(left_ms))).color(colour));
+}
+
 /// A countdown as "m:ss", rounded up so it reads 0:00 only at the end.
 pub fn clock_text(ms: u64) -> String {
     let secs = ms.div_ceil(1000);

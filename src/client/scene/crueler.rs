@@ -22,6 +22,7 @@ use foodweb_rules::table::SeatId;
 
 use super::{Home, Lift, Motion, SceneRect, Settling, finish_motions, motion_secs};
 use crate::client::net::SeatSide;
+use crate::client::reach::{Does, Target};
 use crate::client::screens::crueler_table::{CruelerUi, act};
 use crate::client::{I18n, Screen, UserSettings, theme};
 
@@ -1091,6 +1092,9 @@ fn sync(
                 e
             }
         };
+        if let Some(t) = target_of(view, ui.card, want) {
+            commands.entity(entity).insert(t);
+        }
         if rolling {
             commands.entity(entity).insert(Roll { start: now, secs });
         }
@@ -1216,6 +1220,32 @@ fn tap(
         Pick::Beast(beast) => CruelerAction::Choose { beast },
     };
     act(&mut outbox, &mut ui, action);
+}
+
+/// A piece a tap means something for, named for the screen's account: a
+/// seat's plate, a seat's card, a beast to fight with.
+fn target_of(view: &CruelerView, card: Option<SeatId>, want: &Want) -> Option<Target> {
+    Some(match want.pick? {
+        Pick::Seat(s) => Target::new(
+            format!("seat:{}", s.0),
+            if clickable(view, card).contains(&s) {
+                Does::Move
+            } else {
+                Does::Nothing
+            },
+        ),
+        Pick::Card(s) => Target::new(
+            format!("card:{}", s.0),
+            if view.targets.contains(&s) {
+                Does::Move
+            } else if giving(view) {
+                Does::Pick
+            } else {
+                Does::Nothing
+            },
+        ),
+        Pick::Beast(b) => Target::new(format!("beast:{b:?}").to_lowercase(), Does::Move),
+    })
 }
 
 /// Leaving the table forgets what was built, so the next is laid out anew.

@@ -19,11 +19,11 @@ use foodweb_rules::forest::{CardId, ForestAction, ForestPhase, ForestView, Role,
 use foodweb_rules::table::SeatId;
 
 use super::{
-    Dragging, FaceOnly, Flip, Home, Lift, Motion, PointerOnUi, SceneItem, SceneRect, Settling,
-    finish_motions, motion_secs,
+    Dragging, FaceOnly, Flip, Home, Lift, Motion, SceneItem, SceneRect, Settling, finish_motions,
+    motion_secs,
 };
 use crate::client::net::SeatSide;
-use crate::client::reach::{Does, Target};
+use crate::client::reach::{Does, Target, Zones};
 use crate::client::screens::forest_table::{TableUi, submit};
 use crate::client::{I18n, Screen, UserSettings};
 use foodweb_netcode::client::{ClientModel, Outbox};
@@ -205,12 +205,6 @@ struct Built {
     seats: Vec<(SeatId, Rect)>,
 }
 
-/// Where a drag started and how far it went.
-#[derive(Resource, Default)]
-struct DragTrack {
-    travelled: f32,
-}
-
 const GOLD: Color = Color::srgb(0.925, 0.745, 0.36);
 const MUTED: Color = Color::srgb(0.63, 0.67, 0.59);
 const TEXT: Color = Color::srgb(0.93, 0.91, 0.85);
@@ -285,7 +279,7 @@ fn card_target(view: &ForestView, ui: &TableUi, want: &Want) -> Target {
                         Does::Nothing
                     }
                 }
-                _ => Does::Nothing,
+                _ => seat_does(view, ui, seat),
             };
             (format!("known:{}:{}:{}", seat.0, c.0, face(Some(c))), does)
         }
@@ -784,6 +778,7 @@ fn sync(
     decor: Query<Entity, With<Decor>>,
     mut sprites: Query<&mut Sprite>,
     mut faces: Query<(&mut Visibility, &ChildOf), With<FaceOnly>>,
+    mut zones_now: ResMut<Zones>,
 ) {
     let (Some(view), Some(art), Some(r)) = (model.forest_view(), art, rect.0) else {
         return;
@@ -960,6 +955,10 @@ fn sync(
     built.target = ui.target;
     built.cards = keep;
     built.middle = Some(middle);
+    let zones = Zones(vec![("middle".into(), middle)]);
+    if *zones_now != zones {
+        *zones_now = zones;
+    }
     built.seats = decos
         .iter()
         .filter_map(|d| match d {
@@ -981,11 +980,7 @@ fn tap_card(
     model: Res<ClientModel>,
     mut ui: ResMut<TableUi>,
     mut outbox: ResMut<Outbox>,
-    drag: Res<DragTrack>,
 ) {
-    if drag.travelled > 8.0 {
-        return;
-    }
     let (Ok(card), Some(view)) = (cards.get(ev.entity), model.forest_view()) else {
         return;
     };
@@ -1001,24 +996,20 @@ fn tap_card(
                 Some(c)
             };
         }
-        // A card the table saw in another hand: the card named, and its
-        // holder the target, of the challenge being set up.
-        Place::Known(seat, _) if my_turn(view) && !view.opening_turn => {
+        // A card the table saw in another hand: with a taking card picked,
+        // the card named, and its holder the target, of the challenge;
+        // otherwise a tap on that seat's area.
+        Place::Known(seat, _) if ui.selected.is_some() && my_turn(view) && !view.opening_turn => {
             ui.named = Some(c);
             ui.target = Some(seat);
         }
+        Place::Known(seat, _) => tap_seat(view, &mut ui, &mut outbox, seat),
         _ => {}
     }
 }
 
-fn drag_start(
-    ev: On<Pointer<DragStart>>,
-    mut commands: Commands,
-    mut drag: ResMut<DragTrack>,
-    on_ui: Res<PointerOnUi>,
-) {
-    drag.travelled = 0.0;
-    if on_ui.0 {
+fn drag_start(ev: On<Pointer<DragStart>>, mut commands: Commands, mut panels: super::Panels) {
+    if panels.at(ev.pointer_location.position) {
         return;
     }
     commands
@@ -1027,13 +1018,8 @@ fn drag_start(
         .remove::<Motion>();
 }
 
-fn drag_move(
-    ev: On<Pointer<Drag>>,
-    mut pieces: Query<&mut Transform, With<Dragging>>,
-    mut drag: ResMut<DragTrack>,
-) {
+fn drag_move(ev: On<Pointer<Drag>>, mut pieces: Query<&mut Transform, With<Dragging>>) {
     let p = ev.event();
-    drag.travelled = p.event.distance.length();
     if let Ok(mut t) = pieces.get_mut(p.entity) {
         t.translation.x += p.event.delta.x;
         t.translation.y -= p.event.delta.y;
@@ -1095,16 +1081,16 @@ fn pick_seat(
     mut ui: ResMut<TableUi>,
     mut outbox: ResMut<Outbox>,
 ) {
-    let (Ok(s), Some(view)) = (seats.get(ev.entity), model.forest_view()) else {
-        return;
-    };
-    match seat_does(view, &ui, s.0) {
-        Does::Move => submit(
-            &mut outbox,
-            &mut ui,
-            ForestAction::AskShowdown { target: s.0 },
-        ),
-        Does::Pick => ui.target = Some(s.0),
+    if let (Ok(s), Some(view)) = (seats.get(ev.entity), model.forest_view()) {
+        tap_seat(view, &mut ui, &mut outbox, s.0);
+    }
+}
+
+/// What a tap on `seat`'s area (or a card in it) does: see [`seat_does`].
+fn tap_seat(view: &ForestView, ui: &mut TableUi, outbox: &mut Outbox, seat: SeatId) {
+    match seat_does(view, ui, seat) {
+        Does::Move => submit(outbox, ui, ForestAction::AskShowdown { target: seat }),
+        Does::Pick => ui.target = Some(seat),
         Does::Nothing => {}
     }
 }
@@ -1112,11 +1098,11 @@ fn pick_seat(
 /// Leaving the table forgets what was built, so the next is laid out anew.
 fn forget(mut commands: Commands) {
     commands.insert_resource(Built::default());
+    commands.insert_resource(Zones::default());
 }
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
-        .init_resource::<DragTrack>()
         .add_systems(
             Update,
             sync.run_if(in_state(Screen::Table)).before(super::animate),

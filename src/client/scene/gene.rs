@@ -24,6 +24,7 @@ use foodweb_rules::Lang;
 use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
 
 use super::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
+use crate::client::reach::{Does, Target};
 use crate::client::{I18n, Screen, UserSettings};
 
 /// The narrowest the map is laid out, in world units (logical pixels).
@@ -466,7 +467,20 @@ fn build(
         );
         commands
             .entity(e)
-            .insert((RoomSpot(id), Pickable::default()))
+            .insert((
+                RoomSpot(id),
+                Pickable::default(),
+                Target::new(
+                    format!("room:{}", room.key),
+                    if marks.reach.contains_key(&id) {
+                        Does::Move
+                    } else if marks.pickable.contains(&id) {
+                        Does::Pick
+                    } else {
+                        Does::Nothing
+                    },
+                ),
+            ))
             .observe(click_room)
             .observe(hover_room)
             .observe(unhover_room)
@@ -652,7 +666,11 @@ fn build(
         if votable {
             commands
                 .entity(e)
-                .insert((Ballot(*f), Pickable::default()))
+                .insert((
+                    Ballot(*f),
+                    Pickable::default(),
+                    Target::new(format!("ballot:{}-{}", f.building, f.floor), Does::Move),
+                ))
                 .observe(click_ballot);
         } else {
             commands.entity(e).insert(Pickable::IGNORE);
@@ -942,6 +960,14 @@ fn sync(
         let x = r.center().x - total / 2.0 + card.x / 2.0 + step * i as f32;
         let home = Transform::from_xyz(x, r.min.y + HAND_STRIP / 2.0, 40.0 + i as f32);
         let e = spawn_hand_card(&mut commands, &art, &font, &i18n, *kind, card, home);
+        commands.entity(e).insert(Target::new(
+            format!("card:{kind:?}").to_lowercase(),
+            if marks.hand_clickable {
+                Does::Move
+            } else {
+                Does::Nothing
+            },
+        ));
         let new = had.iter().filter(|k| *k == kind).count()
             < marks.hand[..=i].iter().filter(|k| *k == kind).count();
         if new

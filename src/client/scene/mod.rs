@@ -428,9 +428,7 @@ fn taps(
     mut commands: Commands,
     mut inputs: MessageReader<bevy::picking::pointer::PointerInput>,
     mut presses: ResMut<Presses>,
-    mut contexts: bevy_egui::EguiContexts,
-    rect: Res<SceneRect>,
-    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut panels: Panels,
 ) {
     use bevy::picking::pointer::PointerAction;
     for input in inputs.read() {
@@ -446,7 +444,7 @@ fn taps(
         let Some(&(_, _, from)) = mine.first() else {
             continue;
         };
-        if from.distance(at) > TAP_SLOP || on_panel(&mut contexts, &rect, &windows, from) {
+        if from.distance(at) > TAP_SLOP || panels.at(from) {
             continue;
         }
         for (_, entity, _) in mine {
@@ -455,27 +453,33 @@ fn taps(
     }
 }
 
-/// Whether a point of the window (logical pixels) is on a panel rather
-/// than on the scene.
-fn on_panel(
-    contexts: &mut bevy_egui::EguiContexts,
-    rect: &SceneRect,
-    windows: &Query<&Window, With<bevy::window::PrimaryWindow>>,
-    at: Vec2,
-) -> bool {
-    let (Some(r), Ok(window)) = (rect.0, windows.single()) else {
-        return true;
-    };
-    let world = Vec2::new(at.x - window.width() / 2.0, window.height() / 2.0 - at.y);
-    if !r.contains(world) {
-        return true;
+/// The panels over the scene, as egui last drew them: whether a point of
+/// the window (logical pixels) is on one rather than on the scene. Asked
+/// where a press began, not where the pointer was a frame ago (a finger
+/// has no position until it touches).
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Panels<'w, 's> {
+    contexts: bevy_egui::EguiContexts<'w, 's>,
+    rect: Res<'w, SceneRect>,
+    windows: Query<'w, 's, &'static Window, With<bevy::window::PrimaryWindow>>,
+}
+
+impl Panels<'_, '_> {
+    pub fn at(&mut self, at: Vec2) -> bool {
+        let (Some(r), Ok(window)) = (self.rect.0, self.windows.single()) else {
+            return true;
+        };
+        let world = Vec2::new(at.x - window.width() / 2.0, window.height() / 2.0 - at.y);
+        if !r.contains(world) {
+            return true;
+        }
+        let Ok(ctx) = self.contexts.ctx_mut() else {
+            return false;
+        };
+        let p = egui::pos2(at.x, at.y) / ctx.zoom_factor();
+        ctx.layer_id_at(p)
+            .is_some_and(|l| l.order != egui::Order::Background)
     }
-    let Ok(ctx) = contexts.ctx_mut() else {
-        return false;
-    };
-    let p = egui::pos2(at.x, at.y) / ctx.zoom_factor();
-    ctx.layer_id_at(p)
-        .is_some_and(|l| l.order != egui::Order::Background)
 }
 
 /// Raises a piece with a [`Lift`] while the pointer is on it (not through

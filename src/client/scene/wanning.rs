@@ -23,6 +23,7 @@ use foodweb_rules::wanning::{Form, InstinctId, Kind, WanningPhase, WanningView, 
 
 use super::{Home, Lift, Motion, SceneRect, Settling, motion_secs};
 use crate::client::net::SeatSide;
+use crate::client::reach::{Does, Target};
 use crate::client::screens::wanning_table::WanningUi;
 use crate::client::{I18n, Screen, UserSettings, theme};
 
@@ -946,6 +947,9 @@ fn sync(
                 if *look == want.look() && !relabel && !(play_out && want.step.is_some()) =>
             {
                 commands.entity(*e).insert(Home(want.at));
+                if let Some(t) = target_of(view, &marks, want) {
+                    commands.entity(*e).insert(t);
+                }
                 if secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
                     commands
                         .entity(*e)
@@ -957,6 +961,9 @@ fn sync(
                     commands.entity(*e).despawn();
                 }
                 let e = spawn_want(&mut commands, &art, &fonts, i18n.lang, want);
+                if let Some(t) = target_of(view, &marks, want) {
+                    commands.entity(e).insert(t);
+                }
                 let from = match (old, want.step) {
                     // A settlement chip: from nothing at the viewer's plate.
                     (_, Some(k)) if play_out => Some((
@@ -988,6 +995,33 @@ fn sync(
     built.marks = marks;
     built.typed_font = typed_ready;
     built.settled = settled;
+}
+
+/// A piece a tap means something for, named for the screen's account:
+/// an instinct card of the ban or the pick, or a seat's plate.
+fn target_of(view: &WanningView, marks: &Marks, want: &Want) -> Option<Target> {
+    let asked = view.to_act;
+    Some(match want.pick? {
+        Pick::Instinct(id) => Target::new(
+            format!("instinct:{id:?}"),
+            if asked && matches!(view.phase, WanningPhase::Ban | WanningPhase::Pick) {
+                Does::Pick
+            } else {
+                Does::Nothing
+            },
+        ),
+        Pick::Seat(s) => Target::new(
+            format!("seat:{}", s.0),
+            if asked
+                && marks.tappable.contains(&s)
+                && matches!(view.phase, WanningPhase::Peek | WanningPhase::Orders)
+            {
+                Does::Pick
+            } else {
+                Does::Nothing
+            },
+        ),
+    })
 }
 
 /// A tap on a plate or a card: the screen reads it.

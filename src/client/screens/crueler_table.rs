@@ -13,6 +13,7 @@ use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Out
 use foodweb_rules::table::SeatId;
 
 use crate::client::net::{SeatSide, send};
+use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::crueler::CruelerArt;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
@@ -132,12 +133,11 @@ fn controls(
         CruelerPhase::Interlude => {
             ui.horizontal_wrapped(|ui| {
                 if !view.ready {
-                    if ui
-                        .add(egui::Button::new(
-                            egui::RichText::new(i18n.t("crueler-ready")).size(18.0),
-                        ))
-                        .clicked()
-                    {
+                    let ready = ui.add(egui::Button::new(
+                        egui::RichText::new(i18n.t("crueler-ready")).size(18.0),
+                    ));
+                    reach::control(&ready, "ready", Does::Move);
+                    if ready.clicked() {
                         action = Some(CruelerAction::Ready);
                     }
                 } else {
@@ -200,10 +200,9 @@ fn controls(
             } else {
                 i18n.t("crueler-pass")
             };
-            if ui
-                .add(egui::Button::new(egui::RichText::new(pass).size(17.0)))
-                .clicked()
-            {
+            let pass = ui.add(egui::Button::new(egui::RichText::new(pass).size(17.0)));
+            reach::control(&pass, "pass", Does::Move);
+            if pass.clicked() {
                 action = Some(CruelerAction::Pass);
             }
         }
@@ -332,6 +331,7 @@ fn draw(
     mut state: ResMut<CruelerUi>,
     time: Res<Time>,
     mut countdown: Local<Countdown>,
+    mut said: ResMut<reach::Said>,
     art: Option<Res<CruelerArt>>,
 ) -> Result {
     let Some(view) = frame.model.crueler_view().cloned() else {
@@ -348,6 +348,8 @@ fn draw(
         view.my_deadline_ms,
         frame.paused(),
     );
+    said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
+    said.choice = format!("card={:?}", state.card);
     state.refusals.update(&frame.model);
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
@@ -378,14 +380,7 @@ fn draw(
             ui.separator();
             ui.label(egui::RichText::new(phase_text(&view, i18n)).color(theme::ACCENT));
             if let Some(left) = left_ms {
-                let colour = if left < 15_000 {
-                    theme::BAD
-                } else {
-                    theme::TEXT
-                };
-                ui.label(
-                    egui::RichText::new(format!("⏱ {}", widgets::clock_text(left))).color(colour),
-                );
+                widgets::deadline(ui, left);
             }
             if numbers().reserve(view.round) {
                 ui.label(egui::RichText::new(i18n.t("crueler-reserve-on")).color(theme::GOOD));

@@ -47,7 +47,10 @@ pub fn submit(outbox: &mut Outbox, ui_state: &mut TableUi, action: ForestAction)
         },
     );
     ui_state.refusals.error = None;
+    // A move sent starts the next choice afresh.
     ui_state.selected = None;
+    ui_state.named = None;
+    ui_state.target = None;
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -12,6 +12,7 @@ use foodweb_rules::gene::{
 use foodweb_rules::table::SeatId;
 
 use crate::client::net::SeatSide;
+use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::gene::{
     self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph,
@@ -148,12 +149,7 @@ fn top_bar(
                 .strong(),
         );
         if let Some(left) = left_ms {
-            let colour = if left < 15_000 {
-                theme::BAD
-            } else {
-                theme::TEXT
-            };
-            ui.label(egui::RichText::new(format!("⏱ {}", widgets::clock_text(left))).color(colour));
+            widgets::deadline(ui, left);
         }
         if let Some(n) = view.order_card {
             ui.separator();
@@ -364,13 +360,12 @@ fn controls(
                 ),
                 None => i18n.t("gene-pick-spawn"),
             };
-            if ui
-                .add_enabled(
-                    ready,
-                    egui::Button::new(egui::RichText::new(label).size(18.0)),
-                )
-                .clicked()
-            {
+            let prepare = ui.add_enabled(
+                ready,
+                egui::Button::new(egui::RichText::new(label).size(18.0)),
+            );
+            reach::control(&prepare, "prepare", Does::Move);
+            if prepare.clicked() {
                 return Some(GeneAction::Prepare {
                     genes: state.genes,
                     spawn: state.spawn?,
@@ -388,7 +383,9 @@ fn controls(
                 if !view.ready {
                     let ready =
                         egui::Button::new(egui::RichText::new(i18n.t("gene-ready")).size(18.0));
-                    if ui.add(ready).clicked() {
+                    let ready = ui.add(ready);
+                    reach::control(&ready, "ready", Does::Move);
+                    if ready.clicked() {
                         action = Some(GeneAction::Ready);
                     }
                 } else {
@@ -490,10 +487,9 @@ fn controls(
             let mut action = None;
             if shadow {
                 ui.label(i18n.t("gene-shadow-cannot"));
-                if ui
-                    .button(egui::RichText::new(i18n.t("gene-end-turn")).size(18.0))
-                    .clicked()
-                {
+                let end = ui.button(egui::RichText::new(i18n.t("gene-end-turn")).size(18.0));
+                reach::control(&end, "end-turn", Does::Move);
+                if end.clicked() {
                     action = Some(GeneAction::EndTurn);
                 }
                 return action;
@@ -502,7 +498,9 @@ fn controls(
                 if !view.can_draw.is_empty() {
                     ui.label(i18n.t("gene-draw"));
                     for &k in &view.can_draw {
-                        if card_chip(ui, k, i18n, false).clicked() {
+                        let chip = card_chip(ui, k, i18n, false);
+                        reach::control(&chip, &format!("draw:{k:?}").to_lowercase(), Does::Move);
+                        if chip.clicked() {
                             action = Some(GeneAction::Draw { kind: k });
                         }
                     }
@@ -510,7 +508,9 @@ fn controls(
                 if !view.can_take.is_empty() {
                     ui.label(i18n.t("gene-take"));
                     for &k in &view.can_take {
-                        if card_chip(ui, k, i18n, false).clicked() {
+                        let chip = card_chip(ui, k, i18n, false);
+                        reach::control(&chip, &format!("take:{k:?}").to_lowercase(), Does::Move);
+                        if chip.clicked() {
                             action = Some(GeneAction::Take { kind: k });
                         }
                     }
@@ -594,7 +594,9 @@ fn controls(
             }
             ui.horizontal_wrapped(|ui| {
                 if view.open_floors.is_empty() {
-                    if ui.button(i18n.t("gene-end-turn")).clicked() {
+                    let end = ui.button(i18n.t("gene-end-turn"));
+                    reach::control(&end, "end-turn", Does::Move);
+                    if end.clicked() {
                         action = Some(GeneAction::EndTurn);
                     }
                 } else {
@@ -760,6 +762,7 @@ fn draw(
     mut state: ResMut<GeneUi>,
     time: Res<Time>,
     mut countdown: Local<Countdown>,
+    mut said: ResMut<reach::Said>,
     mut commands: Commands,
     mut scene_io: GeneScene,
 ) -> Result {
@@ -776,6 +779,8 @@ fn draw(
         view.deadline_ms,
         frame.paused(),
     );
+    said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
+    said.choice = format!("spawn={:?} target={:?}", state.spawn, state.target);
     state.refusals.update(&frame.model);
     let progress = frame.art_progress();
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);

@@ -21,6 +21,7 @@ use foodweb_rules::wanning::{
 };
 
 use crate::client::net::{SeatSide, send};
+use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::wanning::{Marks, Pick, WanningArt, kind_key, settlement_steps};
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
@@ -381,10 +382,9 @@ fn controls(
                 } else {
                     "wanning-ban-these"
                 };
-                if ui
-                    .button(egui::RichText::new(i18n.t(key)).strong())
-                    .clicked()
-                {
+                let ban = ui.button(egui::RichText::new(i18n.t(key)).strong());
+                reach::control(&ban, "ban", Does::Move);
+                if ban.clicked() {
                     action = Some(WanningAction::Ban {
                         instincts: state.bans.clone(),
                     });
@@ -403,16 +403,15 @@ fn controls(
                     ))
                     .small(),
                 );
-                if ui
-                    .button(
-                        egui::RichText::new(i18n.ta(
-                            "wanning-pick-this",
-                            &[("name", instinct_name(id, i18n).into())],
-                        ))
-                        .strong(),
-                    )
-                    .clicked()
-                {
+                let pick = ui.button(
+                    egui::RichText::new(i18n.ta(
+                        "wanning-pick-this",
+                        &[("name", instinct_name(id, i18n).into())],
+                    ))
+                    .strong(),
+                );
+                reach::control(&pick, "pick", Does::Move);
+                if pick.clicked() {
                     action = Some(WanningAction::Pick { instinct: id });
                 }
             }
@@ -420,19 +419,21 @@ fn controls(
         WanningPhase::Peek if view.to_act => {
             ui.label(egui::RichText::new(i18n.t("wanning-peek-help")).color(theme::ACCENT));
             ui.horizontal_wrapped(|ui| {
-                if let Some(t) = state.draft.peek
-                    && ui
-                        .button(
-                            egui::RichText::new(
-                                i18n.ta("wanning-peek-at", &[("name", name(view, t).into())]),
-                            )
-                            .strong(),
+                if let Some(t) = state.draft.peek {
+                    let peek = ui.button(
+                        egui::RichText::new(
+                            i18n.ta("wanning-peek-at", &[("name", name(view, t).into())]),
                         )
-                        .clicked()
-                {
-                    action = Some(WanningAction::Peek { target: Some(t) });
+                        .strong(),
+                    );
+                    reach::control(&peek, "peek", Does::Move);
+                    if peek.clicked() {
+                        action = Some(WanningAction::Peek { target: Some(t) });
+                    }
                 }
-                if ui.button(i18n.t("wanning-peek-pass")).clicked() {
+                let pass = ui.button(i18n.t("wanning-peek-pass"));
+                reach::control(&pass, "peek-pass", Does::Move);
+                if pass.clicked() {
                     action = Some(WanningAction::Peek { target: None });
                 }
             });
@@ -601,14 +602,13 @@ fn orders(
             }
         });
     }
-    if ui
-        .button(
-            egui::RichText::new(i18n.t("wanning-give-orders"))
-                .strong()
-                .size(18.0),
-        )
-        .clicked()
-    {
+    let give = ui.button(
+        egui::RichText::new(i18n.t("wanning-give-orders"))
+            .strong()
+            .size(18.0),
+    );
+    reach::control(&give, "orders", Does::Move);
+    if give.clicked() {
         action = Some(WanningAction::Orders(plan(view, &state.draft)));
     }
     action
@@ -1117,6 +1117,7 @@ fn draw(
     mut state: ResMut<WanningUi>,
     time: Res<Time>,
     mut countdown: Local<Countdown>,
+    mut said: ResMut<reach::Said>,
     art: Option<Res<WanningArt>>,
 ) -> Result {
     let Some(view) = frame.model.wanning_view().cloned() else {
@@ -1132,6 +1133,11 @@ fn draw(
         view.now_ms,
         view.deadline_ms,
         paused,
+    );
+    said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
+    said.choice = format!(
+        "bans={:?} pick={:?} peek={:?} target={:?}",
+        state.bans, state.pick, state.draft.peek, state.draft.target
     );
     state.refusals.update(&frame.model);
     if state.draft.round != view.round {
@@ -1162,14 +1168,7 @@ fn draw(
             }
             ui.label(egui::RichText::new(phase_text(&view, i18n)).color(theme::ACCENT));
             if let Some(left) = left_ms {
-                let colour = if left < 15_000 {
-                    theme::BAD
-                } else {
-                    theme::TEXT
-                };
-                ui.label(
-                    egui::RichText::new(format!("⏱ {}", widgets::clock_text(left))).color(colour),
-                );
+                widgets::deadline(ui, left);
             }
             if paused {
                 ui.label(

@@ -1,0 +1,137 @@
+// The desktop client played by hand: the native client runs in a real X
+// window (Xvfb) and one seat is played only through events that enter at
+// the window system (XTest, through xdotool): the pointer moved, pressed
+// and let go, keys pressed. The client says what is where on its screen in
+// the file FOODWEB_STATUS names (src/client/reach.rs), the same account a
+// browser page writes on itself. Run by tests/hands/run-desktop.sh:
+//
+//   node tests/hands/desktop.mjs BIN OUT_DIR [game ...]
+//
+// Each game: a table against bots (4 seats, the quickest timings) opened
+// from the title screen, this seat played by the pointer until the game
+// ends, then the keyboard's actions checked on a new table of the same
+// game (tests/hands/keys.mjs).
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { playSeat } from './policy.mjs';
+const { keyChecks } = process.env.HANDS_NO_KEYS ? {} : await import('./keys.mjs');
+
+const [bin, out = '/var/tmp/foodweb-desktop-test', ...games] = process.argv.slice(2);
+if (!bin) {
+  console.error('usage: node tests/hands/desktop.mjs BIN [OUT_DIR] [game ...]');
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+const display = process.env.DISPLAY;
+if (!display) throw new Error('DISPLAY is not set: run under Xvfb (tests/hands/run-desktop.sh)');
+const sleep = ms => new Promise(r => setTimeout(r, ms));
+const xdo = (...args) => execFileSync('xdotool', args.map(String), { encoding: 'utf8' }).trim();
+const report = { games: {} };
+const problems = [];
+
+async function client(game, env) {
+  const status = `${out}/${game}-status.json`;
+  rmSync(status, { force: true });
+  const log = `${out}/${game}-client.log`;
+  const child = spawn(bin, [], {
+    env: {
+      ...process.env,
+      FOODWEB_AUTOPLAY: 'local', FOODWEB_HANDS: '1', FOODWEB_GAME: game, FOODWEB_SEATS: '4',
+      FOODWEB_SEED: '7', FOODWEB_STATUS: status, FOODWEB_QUICKEST: '1',
+      // A settings folder of its own: nothing of the machine's player.
+      XDG_CONFIG_HOME: `${out}/config-${game}`, HOME: `${out}/home-${game}`,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks = [];
+  child.stdout.on('data', d => chunks.push(d));
+  child.stderr.on('data', d => chunks.push(d));
+  child.on('exit', () => writeFileSync(log, Buffer.concat(chunks)));
+  // The window, once it shows.
+  let window = null;
+  for (let i = 0; i < 600 && !window; i++) {
+    await sleep(100);
+    try { window = xdo('search', '--sync', '--onlyvisible', '--name', 'Foodweb'); } catch { window = null; }
+    if (child.exitCode !== null) throw new Error(`[${game}] the client stopped: ${Buffer.concat(chunks).toString().slice(-2000)}`);
+  }
+  if (!window) throw new Error(`[${game}] no window after 60 s`);
+  window = window.split('\n')[0];
+  const read = () => {
+    if (!existsSync(status)) return null;
+    try { return JSON.parse(readFileSync(status, 'utf8')); } catch { return null; }
+  };
+  const at = (x, y) => ['mousemove', '--window', window, Math.round(x), Math.round(y)];
+  const io = {
+    name: `desktop ${game}`,
+    read,
+    sleep,
+    log: t => console.log(`[desktop ${game}] ${t}`),
+    // The pointer comes from outside the table (a card lifted under it
+    // the moment before would still cover its neighbour), then clicks.
+    async tap(x, y) {
+      xdo(...at(2, 2));
+      await sleep(120);
+      xdo(...at(x, y), 'click', '1');
+    },
+    async drag(x0, y0, x1, y1) {
+      xdo(...at(x0, y0), 'mousedown', '1');
+      for (let i = 1; i <= 8; i++) {
+        await sleep(60);
+        xdo(...at(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8));
+      }
+      await sleep(120);
+      xdo('mouseup', '1');
+    },
+    async key(name) { xdo('key', '--window', window, name); },
+    async screenshot(file) {
+      try { execFileSync('import', ['-window', window, `${out}/${file}.png`]); } catch (e) { io.log(`no screenshot: ${e}`); }
+    },
+  };
+  return { child, io };
+}
+
+async function waitTable(io, ms = 120_000) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    const a = io.read();
+    if (a && a.screen === 'table' && a.revision > 0 && a.pieces.length) return a;
+    await sleep(200);
+  }
+  throw new Error(`[${io.name}] no table after ${ms / 1000} s: ${JSON.stringify(io.read()).slice(0, 500)}`);
+}
+
+for (const game of games.length ? games : ['forest', 'wanning', 'crueler', 'gene']) {
+  const entry = report.games[game] = {};
+  try {
+    const { child, io } = await client(game, {});
+    try {
+      await waitTable(io);
+      await io.screenshot(`desktop-${game}-table`);
+      entry.pointer = await playSeat(io, game, { seed: 11, maxMs: 8 * 60_000 });
+      await io.screenshot(`desktop-${game}-over`);
+      console.log(`[desktop ${game}] played to the end by the pointer: ${JSON.stringify(entry.pointer)}`);
+    } finally {
+      child.kill();
+    }
+    if (!keyChecks) continue;
+    const keyed = await client(game, { FOODWEB_SEED: '8' });
+    try {
+      await waitTable(keyed.io);
+      entry.keys = await keyChecks(keyed.io, game);
+      console.log(`[desktop ${game}] keys: ${JSON.stringify(entry.keys)}`);
+    } finally {
+      keyed.child.kill();
+    }
+  } catch (e) {
+    problems.push(String(e.message || e));
+  }
+}
+
+report.problems = problems;
+writeFileSync(`${out}/desktop-report.json`, JSON.stringify(report, null, 2));
+if (problems.length) {
+  console.error('desktop test FAILED:\n' + problems.join('\n'));
+  process.exit(1);
+}
+console.log('desktop test passed');

@@ -1,0 +1,245 @@
+// Plays one seat of a table the way a person does: it reads where the
+// screen says its pieces and controls are (the client's account,
+// src/client/reach.rs: each one's rectangle in the window and what using
+// it does now) and points there with real input events, through the `io`
+// its caller gives: Playwright's mouse or finger in a browser
+// (wasm/tests/browser.mjs), X events from xdotool on the desktop
+// (tests/hands/desktop.mjs). Nothing here writes to the client; what
+// happens is what the pointer or the key made happen.
+//
+// Every move must be accepted within STEP_MS (the account's revision moves
+// on, and the table refused nothing); every choice must show on the screen
+// within STEP_MS. The time from each event to the accepted view is kept.
+//
+// io: { name, read(): account|null, tap(x, y), drag(x0, y0, x1, y1),
+//       key(name), sleep(ms), log(text) }
+
+export const STEP_MS = 5000;
+
+const rand = (rng, xs) => xs[Math.floor(rng() * xs.length)];
+const centre = s => [s.x + s.w / 2, s.y + s.h / 2];
+
+// Where to point at a piece: its centre, or, where pieces on top of it
+// cover that (a fanned row of cards), the point of it nearest its centre
+// that nothing above it covers.
+export function aim(spot, pieces) {
+  const above = (pieces || []).filter(p => p !== spot && p.name !== spot.name && (p.z || 0) > (spot.z || 0));
+  const covered = (x, y) => above.some(p => x >= p.x && x <= p.x + p.w && y >= p.y && y <= p.y + p.h);
+  const [cx, cy] = centre(spot);
+  let best = null;
+  for (let i = 1; i < 12; i++) {
+    for (let j = 1; j < 12; j++) {
+      const x = spot.x + spot.w * i / 12;
+      const y = spot.y + spot.h * j / 12;
+      if (covered(x, y)) continue;
+      const d = (x - cx) ** 2 + (y - cy) ** 2;
+      if (!best || d < best[2]) best = [x, y, d];
+    }
+  }
+  return best ? [best[0], best[1]] : [cx, cy];
+}
+const on = (spots, does) => spots.filter(s => s.does === does);
+const named = (spots, prefix) => spots.filter(s => s.name.startsWith(prefix));
+
+// A small seeded generator (mulberry32): the same seed plays the same way.
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// What the screen shows, without its clocks (which change every second).
+const shown = a => JSON.stringify([a.revision, a.choice, a.pieces.map(p => [p.name, p.does]),
+  a.controls.map(c => [c.name, c.does])]);
+
+// Reads the account until it has stayed the same for a moment: a view and
+// the scene laid out from it can arrive a frame apart.
+async function settled(io) {
+  let last = await io.read();
+  for (let i = 0; i < 40; i++) {
+    await io.sleep(120);
+    const now = await io.read();
+    if (now && last && shown(now) === shown(last)) return now;
+    last = now;
+  }
+  return last;
+}
+
+const percentile = (xs, p) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+
+// One step: what to do with the screen as it is, for each game. Returns
+// { kind: 'tap' | 'drag' | 'key', spot, to, key, expect: 'move' | 'pick', what }
+// or null (nothing to do now).
+function choose(game, a, memo, r, io_ = {}) {
+  const moves = on(a.pieces, 'move');
+  const picks = on(a.pieces, 'pick');
+  const controls = on(a.controls, 'move');
+  const control = name => controls.find(c => c.name === name);
+  const tap = (spot, expect, what) => ({ kind: 'tap', spot, expect, what });
+  if (memo.revision !== a.revision) {
+    memo.revision = a.revision;
+    memo.picked = [];
+    memo.stage = 0;
+  }
+  const fresh = picks.filter(p => !memo.picked.includes(p.name));
+  switch (game) {
+    case 'forest': {
+      const mine = named(moves, 'mine:');
+      if (mine.length) {
+        // A showdown: lay a card by tapping it, or by dragging it to the middle.
+        const card = rand(r, mine);
+        const middle = a.pieces.find(p => p.name === 'middle');
+        memo.drag = !memo.drag;
+        if (memo.drag && middle) return { kind: 'drag', spot: card, to: middle, expect: 'move', what: 'drag a card to the middle' };
+        return tap(card, 'move', 'lay a card');
+      }
+      const seats = named(moves, 'seat:');
+      const takers = named(picks, 'mine:');
+      const selected = /selected=\S/.test(a.choice);
+      const nameable = named(picks, 'known:');
+      if (selected) {
+        const go = control('challenge');
+        if (go) return { kind: 'tap', spot: go, expect: 'move', what: 'challenge' };
+        if (process.env.HANDS_DEBUG) console.log('nameable', a.choice, nameable.map(n => n.name));
+        if (nameable.length && !/named=\S/.test(a.choice)) return tap(rand(r, nameable), 'pick', 'name a card the table saw');
+        // Nothing this card can take: put it back.
+        if (process.env.HANDS_DEBUG) { console.log('put back', a.choice, JSON.stringify(a.controls)); if (io_.screenshot) io_.screenshot('putback'); }
+        memo.noChallenge = a.revision;
+        const back = takers.find(p => p.name === memo.taker);
+        if (back) return tap(back, 'pick', 'put the taking card back');
+      }
+      if (takers.length && memo.noChallenge !== a.revision && r() < 0.5) {
+        const taker = rand(r, takers);
+        memo.taker = taker.name;
+        return tap(taker, 'pick', 'pick a taking card');
+      }
+      if (seats.length) return tap(rand(r, seats), 'move', 'ask a seat for a showdown');
+      return null;
+    }
+    case 'wanning': {
+      const instincts = named(fresh, 'instinct:');
+      const seats = named(fresh, 'seat:').filter(s => s.name !== `seat:${a.seat}`);
+      if (control('ban')) {
+        if (memo.picked.length < 2 && instincts.length) return tap(rand(r, instincts), 'pick', 'choose an instinct to ban');
+        return tap(control('ban'), 'move', 'ban');
+      }
+      if (instincts.length || control('pick')) {
+        if (control('pick')) return tap(control('pick'), 'move', 'pick the instinct');
+        return tap(rand(r, instincts), 'pick', 'choose an instinct to pick');
+      }
+      if (control('peek-pass')) {
+        if (control('peek')) return tap(control('peek'), 'move', 'peek');
+        if (seats.length) return tap(rand(r, seats), 'pick', 'choose whom to peek at');
+        return tap(control('peek-pass'), 'move', 'pass the peek');
+      }
+      if (control('orders')) {
+        if (!memo.picked.length && seats.length) return tap(rand(r, seats), 'pick', 'choose a target');
+        return tap(control('orders'), 'move', 'give the orders');
+      }
+      return null;
+    }
+    case 'crueler': {
+      const beasts = named(moves, 'beast:');
+      if (beasts.length) return tap(rand(r, beasts), 'move', 'choose a beast');
+      const prey = moves.filter(m => /^(seat|card):/.test(m.name));
+      if (control('pass') && (!prey.length || r() < 0.15)) return tap(control('pass'), 'move', 'pass');
+      if (prey.length) return tap(rand(r, prey), 'move', 'prey on a seat');
+      if (control('ready')) return tap(control('ready'), 'move', 'ready');
+      return null;
+    }
+    case 'gene': {
+      if (control('prepare') || /spawn=None/.test(a.choice) && named(picks, 'room:').length) {
+        const rooms = named(picks, 'room:');
+        if (/spawn=None/.test(a.choice) && rooms.length) return tap(rand(r, rooms), 'pick', 'pick a spawn room');
+        if (control('prepare')) return tap(control('prepare'), 'move', 'spend the genes and take the room');
+      }
+      if (control('ready')) return tap(control('ready'), 'move', 'ready');
+      const drop = named(moves, 'card:');
+      if (drop.length) return tap(rand(r, drop), 'move', 'discard a card');
+      const ballots = named(moves, 'ballot:');
+      if (ballots.length) return tap(rand(r, ballots), 'move', 'vote for a floor');
+      const rooms = named(moves, 'room:');
+      if (rooms.length) return tap(rand(r, rooms), 'move', 'move to a room');
+      const draws = controls.filter(c => /^(draw|take):/.test(c.name));
+      if (draws.length && r() < 0.7) return tap(rand(r, draws), 'move', 'draw a card');
+      if (control('end-turn')) return tap(control('end-turn'), 'move', 'end the turn');
+      return null;
+    }
+    default:
+      throw new Error(`no policy for ${game}`);
+  }
+}
+
+// Plays the seat until the game is over (or `maxMs` passes). Returns what
+// was done: each kind of action and how often, the times from event to
+// accepted view, and the clock's words seen while waited on.
+export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000 } = {}) {
+  const r = rng(seed);
+  const memo = { picked: [] };
+  const kinds = {};
+  const latencies = [];
+  const clocks = [];
+  const start = Date.now();
+  let acted = 0;
+  for (;;) {
+    if (Date.now() - start > maxMs) throw new Error(`[${io.name}] the game was not over after ${maxMs / 1000} s (${acted} actions)`);
+    const a = await io.read();
+    if (!a || a.screen !== 'table') { await io.sleep(200); continue; }
+    if (a.over) break;
+    // A round's scores over the table: dismissed like a person would.
+    const cont = a.controls.find(c => c.name === 'continue' && c.does !== 'nothing');
+    if (cont) {
+      await io.tap(...centre(cont));
+      await io.sleep(400);
+      continue;
+    }
+    if (!a.to_act) { await io.sleep(150); continue; }
+    const b = await settled(io);
+    if (!b || !b.to_act || b.over) continue;
+    if (clocks.length < 40 && b.clock) clocks.push([Date.now(), b.clock]);
+    const step = choose(game, b, memo, r, io);
+    if (!step) { await io.sleep(200); continue; }
+    if (process.env.HANDS_DEBUG) console.log('step', step.what, step.spot.name, centre(step.spot), step.to ? centre(step.to) : '');
+    const before = shown(b);
+    const t0 = Date.now();
+    const [x, y] = aim(step.spot, b.pieces);
+    if (step.kind === 'drag') await io.drag(x, y, ...centre(step.to));
+    else await io.tap(x, y);
+    if (step.expect === 'pick') memo.picked.push(step.spot.name);
+    // The screen must answer: a move accepted (a new revision, nothing
+    // refused), a choice shown.
+    let after = null;
+    while (Date.now() - t0 < STEP_MS) {
+      await io.sleep(50);
+      const now = await io.read();
+      if (!now) continue;
+      if (now.refused > b.refused) throw new Error(`[${io.name}] ${step.what} (${step.spot.name}) was refused: ${JSON.stringify(now.choice)}`);
+      const done = step.expect === 'move' ? now.revision > b.revision : shown(now) !== before;
+      if (done) { after = now; break; }
+    }
+    if (!after) {
+      if (io.screenshot) await io.screenshot(`failed-${game}`);
+      throw new Error(`[${io.name}] ${step.what}: ${step.kind} on ${step.spot.name} at ${centre(step.spot).map(Math.round)} changed nothing in ${STEP_MS / 1000} s; the screen: ${JSON.stringify(b).slice(0, 1500)}`);
+    }
+    if (step.expect === 'move') latencies.push(Date.now() - t0);
+    kinds[step.what] = (kinds[step.what] || 0) + 1;
+    acted++;
+  }
+  return {
+    actions: acted,
+    kinds,
+    p50_ms: percentile(latencies, 0.5),
+    p95_ms: percentile(latencies, 0.95),
+    clocks,
+    secs: Math.round((Date.now() - start) / 1000),
+  };
+}
