@@ -46,7 +46,7 @@ table-showdown = Showdown
 table-showdown-between = Showdown: { $a } against { $b }
 table-choose-card = Choose your card for the showdown: tap a card in your hand, or drag it to the middle.
 table-art-loading = Loading this game's cards…
-table-hint-challenge = Tap one of your cards to take with, and tap a player (or drag the card onto them); then name the card.
+table-hint-challenge = Tap a player to ask them for a showdown. To challenge instead: tap one of your cards to take with, then tap the card you name among a player's cards (or drag your card onto the player and name it below).
 table-you-chose = You laid down { $card }. Waiting for the other player…
 table-chosen = has chosen
 table-not-chosen = choosing…
@@ -444,3 +444,9 @@ replay-file-all = everything
 replay-ago-min = { $n } min ago
 replay-ago-hours = { $n } h ago
 replay-ago-days = { $n } days ago
+
+# The keyboard at a table (src/client/scene/keys.rs).
+keys-help-forest = Keys: ←/→ or 1–9 choose a player or card · Enter use it (or challenge) · Esc cancel · Tab buttons
+keys-help-wanning = Keys: ←/→ or 1–9 choose an instinct or player · Enter use it, or confirm (ban, pick, orders) · Esc cancel · Tab buttons
+keys-help-gene = Keys: ←/→ or 1–9 choose a room, ballot or card · Enter use it, or confirm (spawn, ready, end turn) · Esc cancel · Tab buttons
+keys-help-crueler = Keys: ←/→ or 1–9 choose a player or beast · Enter use it (or ready) · Esc cancel · Tab buttons

@@ -46,7 +46,7 @@ table-showdown = 对决
 table-showdown-between = 对决：{ $a } 对 { $b }
 table-choose-card = 为对决选牌：点击手中的一张牌，或把它拖到中间。
 table-art-loading = 正在加载这个游戏的牌…
-table-hint-challenge = 点一张你的牌作为吃牌，再点一位玩家（或把牌拖到他身上），然后点名一张牌。
+table-hint-challenge = 点一位玩家，向他发起对决。要挑战：先点一张你的牌作为吃牌，再点你要点名的、他面前亮出的那张牌（或把牌拖到他身上，再在下面点名）。
 table-you-chose = 你出了{ $card }。等待对方……
 table-chosen = 已选好
 table-not-chosen = 选择中……
@@ -433,3 +433,9 @@ replay-file-all = 全部信息
 replay-ago-min = { $n } 分钟前
 replay-ago-hours = { $n } 小时前
 replay-ago-days = { $n } 天前
+
+# The keyboard at a table (src/client/scene/keys.rs).
+keys-help-forest = 按键：←/→ 或 1–9 选择玩家或牌 · Enter 使用（或挑战）· Esc 取消 · Tab 切换按钮
+keys-help-wanning = 按键：←/→ 或 1–9 选择本能或玩家 · Enter 使用或确认（禁用、选择、下令）· Esc 取消 · Tab 切换按钮
+keys-help-gene = 按键：←/→ 或 1–9 选择房间、票或牌 · Enter 使用或确认（出生点、准备、结束回合）· Esc 取消 · Tab 切换按钮
+keys-help-crueler = 按键：←/→ 或 1–9 选择玩家或野兽 · Enter 使用（或准备）· Esc 取消 · Tab 切换按钮

@@ -85,6 +85,8 @@ struct Account {
     clock: String,
     /// The choices on the screen (what is picked), in the game's words.
     choice: String,
+    /// The piece the keyboard is on.
+    focus: Option<String>,
     pieces: Vec<Spot>,
     controls: Vec<Spot>,
 }
@@ -195,6 +197,7 @@ fn publish(
     said: Res<Said>,
     drawn: Res<Drawn>,
     zones: Res<Zones>,
+    focus: Res<super::scene::keys::KeyFocus>,
     cameras: Query<(&Camera, &GlobalTransform)>,
     window: Query<&Window, With<PrimaryWindow>>,
     targets: Query<(
@@ -255,6 +258,10 @@ fn publish(
         over: view.is_some_and(foodweb_netcode::games::view_over),
         clock: said.clock.clone(),
         choice: said.choice.clone(),
+        focus: focus
+            .0
+            .and_then(|e| targets.get(e).ok())
+            .map(|(t, ..)| t.name.clone()),
         pieces,
         controls: drawn.0.clone(),
     };

@@ -63,6 +63,14 @@ pub fn rules_text(ui: &mut egui::Ui, markdown: &str) {
 pub const NARROW_WIDTH: f32 = 720.0;
 
 /// Whether the window is phone-narrow.
+/// Which keys do what at this table, under its actions (not on a phone,
+/// which has no keyboard to speak of).
+pub fn keys_help(ui: &mut egui::Ui, i18n: &I18n, key: &str) {
+    if !narrow(ui.ctx()) {
+        ui.label(egui::RichText::new(i18n.t(key)).small().color(theme::MUTED));
+    }
+}
+
 /// A step's deadline in the top bar: "⏱ m:ss", red in its last 15 s.
 pub fn deadline(ui: &mut egui::Ui, left_ms: u64) {
     let colour = if left_ms < 15_000 {

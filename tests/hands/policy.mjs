@@ -13,8 +13,22 @@
 //
 // io: { name, read(): account|null, tap(x, y), drag(x0, y0, x1, y1),
 //       key(name), sleep(ms), log(text) }
+//
+// With `keys`, the seat is played by the keyboard instead (src/client/
+// scene/keys.rs): a piece is reached with the arrow keys (the account
+// names the focused one) and used with Enter; a screen's main button is
+// pressed with Enter; a choice is dropped with Esc.
 
 export const STEP_MS = 5000;
+
+// The controls Enter presses when no piece is focused.
+const ENTER_PRESSES = ['ban', 'pick', 'peek', 'orders', 'prepare', 'ready', 'end-turn', 'challenge', 'continue'];
+
+// The key names of xdotool (desktop) and Playwright (browser) for the same keys.
+export const KEYS = {
+  xdotool: { right: 'Right', enter: 'Return', escape: 'Escape' },
+  playwright: { right: 'ArrowRight', enter: 'Enter', escape: 'Escape' },
+};
 
 const rand = (rng, xs) => xs[Math.floor(rng() * xs.length)];
 const centre = s => [s.x + s.w / 2, s.y + s.h / 2];
@@ -99,7 +113,7 @@ function choose(game, a, memo, r, io_ = {}) {
         const card = rand(r, mine);
         const middle = a.pieces.find(p => p.name === 'middle');
         memo.drag = !memo.drag;
-        if (memo.drag && middle) return { kind: 'drag', spot: card, to: middle, expect: 'move', what: 'drag a card to the middle' };
+        if (memo.drag && middle && !memo.keys) return { kind: 'drag', spot: card, to: middle, expect: 'move', what: 'drag a card to the middle' };
         return tap(card, 'move', 'lay a card');
       }
       const seats = named(moves, 'seat:');
@@ -126,14 +140,18 @@ function choose(game, a, memo, r, io_ = {}) {
       return null;
     }
     case 'wanning': {
-      const instincts = named(fresh, 'instinct:');
-      const seats = named(fresh, 'seat:').filter(s => s.name !== `seat:${a.seat}`);
+      // What is chosen so far, as the screen says it.
+      const bans = (a.choice.match(/bans=\[([^\]]*)\]/) || [, ''])[1].split(', ').filter(Boolean);
+      const has = key => !new RegExp(`${key}=None`).test(a.choice);
+      const instincts = named(picks, 'instinct:');
+      const seats = named(picks, 'seat:').filter(s => s.name !== `seat:${a.seat}`);
       if (control('ban')) {
-        if (memo.picked.length < 2 && instincts.length) return tap(rand(r, instincts), 'pick', 'choose an instinct to ban');
+        const more = instincts.filter(i => !bans.includes(i.name.slice('instinct:'.length)));
+        if (bans.length < 2 && more.length) return tap(rand(r, more), 'pick', 'choose an instinct to ban');
         return tap(control('ban'), 'move', 'ban');
       }
-      if (instincts.length || control('pick')) {
-        if (control('pick')) return tap(control('pick'), 'move', 'pick the instinct');
+      if (instincts.length) {
+        if (has('pick') && control('pick')) return tap(control('pick'), 'move', 'pick the instinct');
         return tap(rand(r, instincts), 'pick', 'choose an instinct to pick');
       }
       if (control('peek-pass')) {
@@ -142,7 +160,7 @@ function choose(game, a, memo, r, io_ = {}) {
         return tap(control('peek-pass'), 'move', 'pass the peek');
       }
       if (control('orders')) {
-        if (!memo.picked.length && seats.length) return tap(rand(r, seats), 'pick', 'choose a target');
+        if (!has('target') && seats.length) return tap(rand(r, seats), 'pick', 'choose a target');
         return tap(control('orders'), 'move', 'give the orders');
       }
       return null;
@@ -151,7 +169,7 @@ function choose(game, a, memo, r, io_ = {}) {
       const beasts = named(moves, 'beast:');
       if (beasts.length) return tap(rand(r, beasts), 'move', 'choose a beast');
       const prey = moves.filter(m => /^(seat|card):/.test(m.name));
-      if (control('pass') && (!prey.length || r() < 0.15)) return tap(control('pass'), 'move', 'pass');
+      if (control('pass') && (!prey.length || (!memo.keys && r() < 0.15))) return tap(control('pass'), 'move', 'pass');
       if (prey.length) return tap(rand(r, prey), 'move', 'prey on a seat');
       if (control('ready')) return tap(control('ready'), 'move', 'ready');
       return null;
@@ -170,7 +188,7 @@ function choose(game, a, memo, r, io_ = {}) {
       const rooms = named(moves, 'room:');
       if (rooms.length) return tap(rand(r, rooms), 'move', 'move to a room');
       const draws = controls.filter(c => /^(draw|take):/.test(c.name));
-      if (draws.length && r() < 0.7) return tap(rand(r, draws), 'move', 'draw a card');
+      if (draws.length && !memo.keys && r() < 0.7) return tap(rand(r, draws), 'move', 'draw a card');
       if (control('end-turn')) return tap(control('end-turn'), 'move', 'end the turn');
       return null;
     }
@@ -182,15 +200,18 @@ function choose(game, a, memo, r, io_ = {}) {
 // Plays the seat until the game is over (or `maxMs` passes). Returns what
 // was done: each kind of action and how often, the times from event to
 // accepted view, and the clock's words seen while waited on.
-export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000 } = {}) {
+export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys = null, maxMoves = Infinity } = {}) {
   const r = rng(seed);
-  const memo = { picked: [] };
+  const memo = { picked: [], keys: !!keys };
+  let moves = 0;
+  let cancelled = false;
   const kinds = {};
   const latencies = [];
   const clocks = [];
   const start = Date.now();
   let acted = 0;
   for (;;) {
+    if (moves >= maxMoves) break;
     if (Date.now() - start > maxMs) throw new Error(`[${io.name}] the game was not over after ${maxMs / 1000} s (${acted} actions)`);
     const a = await io.read();
     if (!a || a.screen !== 'table') { await io.sleep(200); continue; }
@@ -198,7 +219,8 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000 } = {})
     // A round's scores over the table: dismissed like a person would.
     const cont = a.controls.find(c => c.name === 'continue' && c.does !== 'nothing');
     if (cont) {
-      await io.tap(...centre(cont));
+      if (keys) await io.key(KEYS[keys].enter);
+      else await io.tap(...centre(cont));
       await io.sleep(400);
       continue;
     }
@@ -210,10 +232,17 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000 } = {})
     if (!step) { await io.sleep(200); continue; }
     if (process.env.HANDS_DEBUG) console.log('step', step.what, step.spot.name, centre(step.spot), step.to ? centre(step.to) : '');
     const before = shown(b);
+    if (keys) {
+      // Esc drops a choice once, before it is made again and kept.
+      if (step.expect === 'pick' && !cancelled && await escDrops(io, keys, b, step)) cancelled = true;
+      await byKeys(io, keys, b, step);
+    } else {
+      const [x, y] = aim(step.spot, b.pieces);
+      if (step.kind === 'drag') await io.drag(x, y, ...centre(step.to));
+      else await io.tap(x, y);
+    }
+    // From the event (the click, the finger lifted, Enter) on.
     const t0 = Date.now();
-    const [x, y] = aim(step.spot, b.pieces);
-    if (step.kind === 'drag') await io.drag(x, y, ...centre(step.to));
-    else await io.tap(x, y);
     if (step.expect === 'pick') memo.picked.push(step.spot.name);
     // The screen must answer: a move accepted (a new revision, nothing
     // refused), a choice shown.
@@ -230,16 +259,63 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000 } = {})
       if (io.screenshot) await io.screenshot(`failed-${game}`);
       throw new Error(`[${io.name}] ${step.what}: ${step.kind} on ${step.spot.name} at ${centre(step.spot).map(Math.round)} changed nothing in ${STEP_MS / 1000} s; the screen: ${JSON.stringify(b).slice(0, 1500)}`);
     }
-    if (step.expect === 'move') latencies.push(Date.now() - t0);
+    if (step.expect === 'move') { latencies.push(Date.now() - t0); moves++; }
     kinds[step.what] = (kinds[step.what] || 0) + 1;
     acted++;
   }
+  if (keys && !cancelled && game !== 'crueler') throw new Error(`[${io.name}] Esc was never tried: no choice came up`);
   return {
     actions: acted,
+    esc: cancelled,
     kinds,
     p50_ms: percentile(latencies, 0.5),
     p95_ms: percentile(latencies, 0.95),
     clocks,
     secs: Math.round((Date.now() - start) / 1000),
   };
+}
+
+// Reaches a piece with the arrow keys (the account names the focus) and
+// uses it with Enter; a screen's main button is pressed with Enter alone.
+async function byKeys(io, keys, a, step) {
+  const k = KEYS[keys];
+  if (a.controls.some(c => c.name === step.spot.name)) {
+    if (!ENTER_PRESSES.includes(step.spot.name)) throw new Error(`[${io.name}] no key presses ${step.spot.name}`);
+    await io.key(k.enter);
+    return;
+  }
+  for (let i = 0; i < 60; i++) {
+    const now = await io.read();
+    if (process.env.HANDS_DEBUG) console.log('focus', now && now.focus, now && now.choice);
+    if (now && now.focus === step.spot.name) {
+      await io.key(k.enter);
+      return;
+    }
+    await io.key(k.right);
+    await io.sleep(90);
+  }
+  throw new Error(`[${io.name}] the arrow keys never reached ${step.spot.name}: ${JSON.stringify(await io.read()).slice(0, 800)}`);
+}
+
+// Makes the choice by keys, then Esc: the choice must be gone from the
+// screen again. Returns whether it was tried.
+async function escDrops(io, keys, a, step) {
+  const k = KEYS[keys];
+  await byKeys(io, keys, a, step);
+  const t0 = Date.now();
+  let made = null;
+  while (Date.now() - t0 < STEP_MS) {
+    await io.sleep(60);
+    const now = await io.read();
+    if (now && now.choice !== a.choice) { made = now; break; }
+  }
+  if (!made) return false;
+  if (process.env.HANDS_DEBUG) console.log('made', made.choice, 'now Esc');
+  await io.key(k.escape);
+  while (Date.now() - t0 < 2 * STEP_MS) {
+    await io.sleep(60);
+    const now = await io.read();
+    if (now && now.choice === a.choice) return true;
+  }
+  throw new Error(`[${io.name}] Esc left the choice on the screen: ${made.choice}`);
 }

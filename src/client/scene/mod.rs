@@ -19,6 +19,7 @@ pub mod forest;
 #[cfg(feature = "dev")]
 pub mod frames;
 pub mod gene;
+pub mod keys;
 pub mod wanning;
 
 use bevy::prelude::*;
@@ -602,6 +603,7 @@ pub fn plugin(app: &mut App) {
             gene::plugin,
             crueler::plugin,
             wanning::plugin,
+            keys::plugin,
         ));
     #[cfg(feature = "dev")]
     app.add_plugins(frames::plugin);

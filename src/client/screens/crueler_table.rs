@@ -16,6 +16,7 @@ use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::crueler::CruelerArt;
+use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, theme, widgets};
 
@@ -25,6 +26,8 @@ pub struct CruelerUi {
     /// A predator card picked (to prey with, or to give away).
     pub(crate) card: Option<SeatId>,
     pub(crate) offer: LifeDraft,
+    /// What the keyboard asked this frame (scene/keys.rs).
+    keys: KeyAsk,
     show_rules: bool,
     /// On a phone: the table, or the results, log and notes.
     tab: widgets::TableTab,
@@ -137,7 +140,7 @@ fn controls(
                         egui::RichText::new(i18n.t("crueler-ready")).size(18.0),
                     ));
                     reach::control(&ready, "ready", Does::Move);
-                    if ready.clicked() {
+                    if ready.clicked() || state.keys.confirm {
                         action = Some(CruelerAction::Ready);
                     }
                 } else {
@@ -332,6 +335,7 @@ fn draw(
     time: Res<Time>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
+    ask: Res<KeyAsk>,
     art: Option<Res<CruelerArt>>,
 ) -> Result {
     let Some(view) = frame.model.crueler_view().cloned() else {
@@ -351,6 +355,10 @@ fn draw(
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
     said.choice = format!("card={:?}", state.card);
     state.refusals.update(&frame.model);
+    state.keys = *ask;
+    if ask.cancel {
+        state.card = None;
+    }
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
     let mut exit = table::Exit::Stay;
@@ -448,6 +456,7 @@ fn draw(
                     if let Some(e) = &state.refusals.error {
                         ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
                     }
+                    widgets::keys_help(ui, i18n, "keys-help-crueler");
                 });
                 state.controls_height = shown.content_size.y;
             });

@@ -8,6 +8,7 @@ use foodweb_rules::table::{Rejection, SeatId};
 
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
+use crate::client::scene::keys::KeyAsk;
 use crate::client::scene::{self, forest::ForestArt};
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::widgets;
@@ -156,6 +157,7 @@ fn actions(
     view: &ForestView,
     i18n: &I18n,
     state: &mut TableUi,
+    ask: KeyAsk,
 ) -> Option<ForestAction> {
     let me = view.me?;
     let mut action = None;
@@ -276,7 +278,7 @@ fn actions(
                         );
                     }
                     reach::control(&go, "challenge", Does::Move);
-                    if go.clicked()
+                    if (go.clicked() || (ask.confirm && problem.is_none()))
                         && let (Some(target), Some(named), Some(with)) =
                             (state.target, state.named, state.selected)
                     {
@@ -332,6 +334,7 @@ fn draw(
     time: Res<Time>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
+    ask: Res<KeyAsk>,
 ) -> Result {
     let art_ready = art.is_some();
     let progress = frame.art_progress();
@@ -348,6 +351,11 @@ fn draw(
         frame.paused(),
     );
     state.refusals.update(&frame.model);
+    if ask.cancel {
+        state.selected = None;
+        state.target = None;
+        state.named = None;
+    }
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let lang = i18n.lang;
     let clocks = Clocks::new(&view, now_ms, i18n);
@@ -376,9 +384,10 @@ fn draw(
     let mut rest = None;
     if table_shown {
         egui::Panel::bottom("table-actions").show(&mut screen, |ui| {
-            if let Some(a) = actions(ui, &view, i18n, &mut state) {
+            if let Some(a) = actions(ui, &view, i18n, &mut state, *ask) {
                 action = Some(a);
             }
+            widgets::keys_help(ui, i18n, "keys-help-forest");
             if let Some(e) = &state.refusals.error {
                 ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
             }
@@ -400,7 +409,7 @@ fn draw(
                 scores(ui, &view, i18n);
                 let go_on = ui.button(i18n.t("table-continue"));
                 reach::control(&go_on, "continue", Does::Pick);
-                if go_on.clicked() {
+                if go_on.clicked() || ask.confirm {
                     state.rounds_seen = finished;
                 }
             });

@@ -17,6 +17,7 @@ use crate::client::scene;
 use crate::client::scene::gene::{
     self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph,
 };
+use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
@@ -43,12 +44,15 @@ pub struct GeneUi {
     playing: Option<(u8, f64)>,
     /// The last settlement the player has closed.
     settled_seen: u8,
+    /// What the keyboard asked this frame (scene/keys.rs).
+    keys: KeyAsk,
 }
 
 impl Default for GeneUi {
     fn default() -> Self {
         Self {
             genes: Genes::balanced(numbers().gene_points),
+            keys: KeyAsk::default(),
             spawn: None,
             aiming: false,
             target: None,
@@ -365,7 +369,7 @@ fn controls(
                 egui::Button::new(egui::RichText::new(label).size(18.0)),
             );
             reach::control(&prepare, "prepare", Does::Move);
-            if prepare.clicked() {
+            if prepare.clicked() || (ready && state.keys.confirm) {
                 return Some(GeneAction::Prepare {
                     genes: state.genes,
                     spawn: state.spawn?,
@@ -385,7 +389,7 @@ fn controls(
                         egui::Button::new(egui::RichText::new(i18n.t("gene-ready")).size(18.0));
                     let ready = ui.add(ready);
                     reach::control(&ready, "ready", Does::Move);
-                    if ready.clicked() {
+                    if ready.clicked() || state.keys.confirm {
                         action = Some(GeneAction::Ready);
                     }
                 } else {
@@ -596,7 +600,7 @@ fn controls(
                 if view.open_floors.is_empty() {
                     let end = ui.button(i18n.t("gene-end-turn"));
                     reach::control(&end, "end-turn", Does::Move);
-                    if end.clicked() {
+                    if end.clicked() || state.keys.confirm {
                         action = Some(GeneAction::EndTurn);
                     }
                 } else {
@@ -763,6 +767,7 @@ fn draw(
     time: Res<Time>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
+    ask: Res<KeyAsk>,
     mut commands: Commands,
     mut scene_io: GeneScene,
 ) -> Result {
@@ -782,6 +787,12 @@ fn draw(
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
     said.choice = format!("spawn={:?} target={:?}", state.spawn, state.target);
     state.refusals.update(&frame.model);
+    state.keys = *ask;
+    if ask.cancel {
+        state.spawn = None;
+        state.aiming = false;
+        state.target = None;
+    }
     let progress = frame.art_progress();
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
@@ -833,6 +844,7 @@ fn draw(
         if let Some(e) = &state.refusals.error {
             ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
         }
+        widgets::keys_help(ui, i18n, "keys-help-gene");
     };
     if table_shown {
         widgets::table_bottom(

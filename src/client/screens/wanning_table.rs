@@ -23,6 +23,7 @@ use foodweb_rules::wanning::{
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;
+use crate::client::scene::keys::KeyAsk;
 use crate::client::scene::wanning::{Marks, Pick, WanningArt, kind_key, settlement_steps};
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, theme, widgets};
@@ -86,6 +87,8 @@ pub(crate) enum Side {
 pub struct WanningUi {
     /// A plate or a card tapped in the scene, for the screen to read.
     pub(crate) tapped: Option<Pick>,
+    /// What the keyboard asked this frame (scene/keys.rs).
+    keys: KeyAsk,
     pub(crate) bans: Vec<InstinctId>,
     pub(crate) pick: Option<InstinctId>,
     pub(crate) slot: Slot,
@@ -384,7 +387,7 @@ fn controls(
                 };
                 let ban = ui.button(egui::RichText::new(i18n.t(key)).strong());
                 reach::control(&ban, "ban", Does::Move);
-                if ban.clicked() {
+                if ban.clicked() || state.keys.confirm {
                     action = Some(WanningAction::Ban {
                         instincts: state.bans.clone(),
                     });
@@ -411,7 +414,7 @@ fn controls(
                     .strong(),
                 );
                 reach::control(&pick, "pick", Does::Move);
-                if pick.clicked() {
+                if pick.clicked() || state.keys.confirm {
                     action = Some(WanningAction::Pick { instinct: id });
                 }
             }
@@ -427,7 +430,7 @@ fn controls(
                         .strong(),
                     );
                     reach::control(&peek, "peek", Does::Move);
-                    if peek.clicked() {
+                    if peek.clicked() || state.keys.confirm {
                         action = Some(WanningAction::Peek { target: Some(t) });
                     }
                 }
@@ -608,7 +611,7 @@ fn orders(
             .size(18.0),
     );
     reach::control(&give, "orders", Does::Move);
-    if give.clicked() {
+    if give.clicked() || state.keys.confirm {
         action = Some(WanningAction::Orders(plan(view, &state.draft)));
     }
     action
@@ -1118,6 +1121,7 @@ fn draw(
     time: Res<Time>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
+    ask: Res<KeyAsk>,
     art: Option<Res<WanningArt>>,
 ) -> Result {
     let Some(view) = frame.model.wanning_view().cloned() else {
@@ -1140,6 +1144,16 @@ fn draw(
         state.bans, state.pick, state.draft.peek, state.draft.target
     );
     state.refusals.update(&frame.model);
+    state.keys = *ask;
+    if ask.cancel {
+        state.bans.clear();
+        state.pick = None;
+        state.draft = Draft {
+            round: view.round,
+            ..Draft::default()
+        };
+        state.slot = Slot::Target;
+    }
     if state.draft.round != view.round {
         state.draft = Draft {
             round: view.round,
@@ -1228,6 +1242,7 @@ fn draw(
                     if let Some(e) = &state.refusals.error {
                         ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
                     }
+                    widgets::keys_help(ui, i18n, "keys-help-wanning");
                 });
                 state.controls_height = shown.content_size.y;
             });
