@@ -78,8 +78,10 @@ struct Account {
     revision: u64,
     /// This seat is waited on.
     to_act: bool,
-    /// Moves of this seat's the table refused so far.
+    /// Moves of this seat's the table refused so far, and the last
+    /// refusal's words.
     refused: u64,
+    refusal: Option<String>,
     over: bool,
     /// The clocks as the screen shows them (its top bar's words).
     clock: String,
@@ -111,7 +113,12 @@ const CONTROLS: &str = "foodweb-reach-controls";
 /// is (`ready`, `ask:2`...), `does` what pressing it does now.
 pub fn control(response: &egui::Response, name: &str, does: Does) {
     let zoom = response.ctx.zoom_factor();
-    let r = response.rect;
+    // What shows of it (a scrolled panel clips it), where egui drew it in
+    // the pass that is kept: a pass egui will discard lays out again.
+    let r = response.interact_rect;
+    if r.area() <= 0.0 {
+        return;
+    }
     let spot = Spot {
         name: name.to_string(),
         x: r.min.x * zoom,
@@ -126,8 +133,9 @@ pub fn control(response: &egui::Response, name: &str, does: Does) {
         },
     };
     response.ctx.data_mut(|d| {
-        d.get_temp_mut_or_default::<Vec<Spot>>(egui::Id::new(CONTROLS))
-            .push(spot)
+        let spots = d.get_temp_mut_or_default::<Vec<Spot>>(egui::Id::new(CONTROLS));
+        spots.retain(|s| s.name != spot.name);
+        spots.push(spot);
     });
 }
 
@@ -255,6 +263,7 @@ fn publish(
         revision: model.revision,
         to_act: view.is_some_and(foodweb_netcode::games::my_turn),
         refused: model.rejected,
+        refusal: model.last_rejection.as_ref().map(|r| r.en.to_string()),
         over: view.is_some_and(foodweb_netcode::games::view_over),
         clock: said.clock.clone(),
         choice: said.choice.clone(),

@@ -8,13 +8,14 @@
 //   node tests/hands/desktop.mjs BIN OUT_DIR [game ...]
 //
 // Each game: a table against bots (4 seats, the quickest timings) opened
-// from the title screen, this seat played by the pointer until the game
-// ends, then the keyboard's actions checked on a new table of the same
-// game (tests/hands/keys.mjs).
+// from the title screen, this seat played by the pointer for its first
+// moves; then a new table played by the keyboard (tests/hands/keys.mjs);
+// each must have done every kind of action in KINDS. Bots answer after
+// 150 ms instead of a person's pause. (The browser test plays each game to its end.)
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { playSeat } from './policy.mjs';
-const { keyChecks } = process.env.HANDS_NO_KEYS ? {} : await import('./keys.mjs');
+import { keyChecks } from './keys.mjs';
 
 const [bin, out = '/var/tmp/foodweb-desktop-test', ...games] = process.argv.slice(2);
 if (!bin) {
@@ -37,7 +38,7 @@ async function client(game, env) {
     env: {
       ...process.env,
       FOODWEB_AUTOPLAY: 'local', FOODWEB_HANDS: '1', FOODWEB_GAME: game, FOODWEB_SEATS: '4',
-      FOODWEB_SEED: '7', FOODWEB_STATUS: status, FOODWEB_QUICKEST: '1',
+      FOODWEB_SEED: '7', FOODWEB_STATUS: status, FOODWEB_QUICKEST: '1', FOODWEB_BOT_DELAY_MS: '150',
       // A settings folder of its own: nothing of the machine's player.
       XDG_CONFIG_HOME: `${out}/config-${game}`, HOME: `${out}/home-${game}`,
       ...env,
@@ -114,30 +115,34 @@ async function waitTable(io, ms = 120_000) {
   throw new Error(`[${io.name}] no table after ${ms / 1000} s: ${JSON.stringify(io.read()).slice(0, 500)}`);
 }
 
+// What each game must have had done by hand, by the pointer and by keys:
+// its kinds of action in the first moves of a table.
+const KINDS = {
+  forest: [['ask a seat for a showdown'], ['lay a card', 'drag a card to the middle'], ['pick a taking card']],
+  wanning: [['choose an instinct to ban'], ['ban'], ['choose an instinct to pick'], ['pick the instinct'], ['give the orders']],
+  crueler: [['ready'], ['prey on a seat', 'choose a beast', 'pass']],
+  gene: [['pick a spawn room'], ['spend the genes and take the room'], ['ready'], ['move to a room']],
+};
+
 for (const game of games.length ? games : ['forest', 'wanning', 'crueler', 'gene']) {
   const entry = report.games[game] = {};
   try {
-    const { child, io } = await client(game, {});
-    try {
-      if (process.env.HANDS_ONLY_KEYS) throw new Error('skip');
-      await waitTable(io);
-      await io.screenshot(`desktop-${game}-table`);
-      entry.pointer = await playSeat(io, game, { seed: 11, maxMs: 8 * 60_000 });
-      await io.screenshot(`desktop-${game}-over`);
-      console.log(`[desktop ${game}] played to the end by the pointer: ${JSON.stringify(entry.pointer)}`);
-    } catch (e) {
-      if (e.message !== 'skip') throw e;
-    } finally {
-      await stop(child);
-    }
-    if (!keyChecks) continue;
-    const keyed = await client(game, { FOODWEB_SEED: '8' });
-    try {
-      await waitTable(keyed.io);
-      entry.keys = await keyChecks(keyed.io, game);
-      console.log(`[desktop ${game}] keys: ${JSON.stringify(entry.keys)}`);
-    } finally {
-      await stop(keyed.child);
+    // A table for the pointer, another for keys: each has its set-up.
+    for (const [how, seed] of [['pointer', '7'], ['keys', '8']]) {
+      const { child, io } = await client(game, { FOODWEB_SEED: seed });
+      try {
+        await waitTable(io);
+        if (how === 'pointer') await io.screenshot(`desktop-${game}-table`);
+        entry[how] = how === 'pointer'
+          ? await playSeat(io, game, { seed: 11, maxMoves: 6, maxMs: 2 * 60_000 })
+          : await keyChecks(io, game);
+        delete entry[how].clocks;
+        const missing = KINDS[game].filter(any => !any.some(k => entry[how].kinds[k]));
+        if (missing.length) throw new Error(`[desktop ${game}] by ${how}, never: ${missing.map(m => m.join(' or ')).join('; ')}`);
+        console.log(`[desktop ${game}] by ${how}: ${JSON.stringify(entry[how])}`);
+      } finally {
+        await stop(child);
+      }
     }
   } catch (e) {
     problems.push(String(e.message || e));

@@ -5,5 +5,5 @@
 import { playSeat } from './policy.mjs';
 
 export async function keyChecks(io, game) {
-  return playSeat(io, game, { seed: 5, keys: 'xdotool', maxMoves: 6, maxMs: 4 * 60_000 });
+  return playSeat(io, game, { seed: 5, keys: 'xdotool', maxMoves: 5, maxMs: 3 * 60_000 });
 }

@@ -93,7 +93,7 @@ const percentile = (xs, p) => {
 // One step: what to do with the screen as it is, for each game. Returns
 // { kind: 'tap' | 'drag' | 'key', spot, to, key, expect: 'move' | 'pick', what }
 // or null (nothing to do now).
-function choose(game, a, memo, r, io_ = {}) {
+function choose(game, a, memo, r) {
   const moves = on(a.pieces, 'move');
   const picks = on(a.pieces, 'pick');
   const controls = on(a.controls, 'move');
@@ -123,10 +123,8 @@ function choose(game, a, memo, r, io_ = {}) {
       if (selected) {
         const go = control('challenge');
         if (go) return { kind: 'tap', spot: go, expect: 'move', what: 'challenge' };
-        if (process.env.HANDS_DEBUG) console.log('nameable', a.choice, nameable.map(n => n.name));
         if (nameable.length && !/named=\S/.test(a.choice)) return tap(rand(r, nameable), 'pick', 'name a card the table saw');
         // Nothing this card can take: put it back.
-        if (process.env.HANDS_DEBUG) { console.log('put back', a.choice, JSON.stringify(a.controls)); if (io_.screenshot) io_.screenshot('putback'); }
         memo.noChallenge = a.revision;
         const back = takers.find(p => p.name === memo.taker);
         if (back) return tap(back, 'pick', 'put the taking card back');
@@ -204,6 +202,7 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
   const r = rng(seed);
   const memo = { picked: [], keys: !!keys };
   let moves = 0;
+  let refused = null;
   let cancelled = false;
   const kinds = {};
   const latencies = [];
@@ -215,6 +214,10 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
     if (Date.now() - start > maxMs) throw new Error(`[${io.name}] the game was not over after ${maxMs / 1000} s (${acted} actions)`);
     const a = await io.read();
     if (!a || a.screen !== 'table') { await io.sleep(200); continue; }
+    // No move of this seat's is ever refused, even one the screen sent
+    // after the step that led to it was judged done.
+    if (refused === null) refused = a.refused;
+    if (a.refused > refused) throw new Error(`[${io.name}] the table refused a move: ${a.refusal}`);
     if (a.over) break;
     // A round's scores over the table: dismissed like a person would.
     const cont = a.controls.find(c => c.name === 'continue' && c.does !== 'nothing');
@@ -228,9 +231,9 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
     const b = await settled(io);
     if (!b || !b.to_act || b.over) continue;
     if (clocks.length < 40 && b.clock) clocks.push([Date.now(), b.clock]);
-    const step = choose(game, b, memo, r, io);
+    const step = choose(game, b, memo, r);
     if (!step) { await io.sleep(200); continue; }
-    if (process.env.HANDS_DEBUG) console.log('step', step.what, step.spot.name, centre(step.spot), step.to ? centre(step.to) : '');
+    if (process.env.HANDS_DEBUG) io.log(`${step.what}: ${step.spot.name}`);
     const before = shown(b);
     if (keys) {
       // Esc drops a choice once, before it is made again and kept.
@@ -251,7 +254,7 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
       await io.sleep(50);
       const now = await io.read();
       if (!now) continue;
-      if (now.refused > b.refused) throw new Error(`[${io.name}] ${step.what} (${step.spot.name}) was refused: ${JSON.stringify(now.choice)}`);
+      if (now.refused > b.refused) throw new Error(`[${io.name}] ${step.what} (${step.spot.name}) was refused: ${now.refusal}`);
       const done = step.expect === 'move' ? now.revision > b.revision : shown(now) !== before;
       if (done) { after = now; break; }
     }
@@ -286,7 +289,6 @@ async function byKeys(io, keys, a, step) {
   }
   for (let i = 0; i < 60; i++) {
     const now = await io.read();
-    if (process.env.HANDS_DEBUG) console.log('focus', now && now.focus, now && now.choice);
     if (now && now.focus === step.spot.name) {
       await io.key(k.enter);
       return;
@@ -310,7 +312,6 @@ async function escDrops(io, keys, a, step) {
     if (now && now.choice !== a.choice) { made = now; break; }
   }
   if (!made) return false;
-  if (process.env.HANDS_DEBUG) console.log('made', made.choice, 'now Esc');
   await io.key(k.escape);
   while (Date.now() - t0 < 2 * STEP_MS) {
     await io.sleep(60);

@@ -1,8 +1,12 @@
 // The browser test: first five cold loads of a phone-sized page, to the
 // title screen, counting what it fetched before it (issue 22); then two
 // headless Chromium pages, served by `foodweb serve`, play one Forest
-// Showdown table together; then a third page plays against bots in the
-// browser alone. Run by .ci/run; by hand:
+// Showdown table together (a bot plays each page's seat through the
+// screens, ?autoplay=..., src/client/autoplay.rs); then a whole game of
+// each of the four games against bots, one seat played only by real
+// pointer events (tests/hands/policy.mjs): Forest Showdown and Wanning
+// Beast Chess by a finger on a phone-sized page, Crueler World and Gene
+// Survival by the mouse on a desktop-sized one. Run by .ci/run; by hand:
 //
 //   node wasm/tests/browser.mjs http://127.0.0.1:8080/ /tmp/shots
 //
@@ -10,12 +14,13 @@
 // when the WebSocket port is not the default)
 //
 // The client writes what it shows as data-* attributes of <body> (see
-// src/client/page_status.rs); the title screen's buttons are pressed where
-// the client says they are, with the mouse on the desktop-sized page and a
-// finger on the phone-sized one. At the table a bot plays each page's seat
-// (?autoplay=..., src/client/autoplay.rs) through the same screens.
+// src/client/page_status.rs and src/client/reach.rs, which says where each
+// piece and control is); buttons and pieces are pressed where the client
+// says they are, with the mouse on the desktop-sized page and a finger on
+// the phone-sized one.
 import { chromium } from 'playwright-core';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { playSeat } from '../../tests/hands/policy.mjs';
 
 const base = process.argv[2] || 'http://127.0.0.1:8080/';
 const out = process.argv[3] || 'browser-shots';
@@ -208,26 +213,134 @@ async function play() {
   await host.context.close();
   await guest.context.close();
 
-  // No server needed: a game against bots inside the page.
-  const alone = await open('alone', 'phone', { autoplay: 'local', seed: 5 });
-  await waitFor(alone, 'at a table of its own', () => document.body.dataset.screen === 'table');
-  await waitFor(alone, 'saw a showdown resolved', () => Number(document.body.dataset.showdowns) >= 1, 6);
-  await shot(alone, 'web-local-phone');
-  await alone.context.close();
+  // A whole game of each of the four, against bots inside the page, one
+  // seat played only by real input: Playwright's mouse on a desktop-sized
+  // page, a finger on a phone-sized one (taps, and drags made of CDP touch
+  // events). Two pages at a time.
+  report.hands = {};
+  await Promise.all([handsGame('forest', 'phone', 21), handsGame('crueler', 'desktop', 22)]);
+  await Promise.all([handsGame('wanning', 'phone', 23), handsGame('gene', 'desktop', 24)]);
+  await geneMapOnAPhone();
+}
 
-  // Wanning Beast Chess against bots, played to its end through the
-  // screens: the set-up, the rounds, the settlement and the end.
-  const beasts = await open('wanning', 'desktop', { autoplay: 'local', game: 'wanning', seed: 3 });
-  await waitFor(beasts, 'at a Wanning table', () => document.body.dataset.screen === 'table');
-  await waitFor(beasts, 'dealt', () => Number(document.body.dataset.revision) > 0);
-  await beasts.page.waitForTimeout(1500);
-  await shot(beasts, 'web-wanning-setup-desktop');
-  await waitFor(beasts, 'in round 2', () => Number(document.body.dataset.round) >= 2, 4);
-  await shot(beasts, 'web-wanning-round-desktop');
-  await waitFor(beasts, 'at the end of the game', () => document.body.dataset.over === '1', 8);
-  await shot(beasts, 'web-wanning-end-desktop');
-  report.wanningRounds = Number(await data(beasts, 'round'));
-  await beasts.context.close();
+// Gene Survival's map on a phone is wider than the screen: a finger drags
+// it along, and a room that was off the screen can then be tapped.
+async function geneMapOnAPhone() {
+  const p = await open('gene-phone', 'phone', { autoplay: 'local', hands: 1, game: 'gene', seats: 4, quickest: 1, seed: 25 });
+  const cdp = await p.context.newCDPSession(p.page);
+  const read = async () => { try { return JSON.parse(await data(p, 'reach')); } catch { return null; } };
+  const rooms = a => a.pieces.filter(x => x.name.startsWith('room:'));
+  await waitFor(p, 'at a Gene table', () => { try { return JSON.parse(document.body.dataset.reach).pieces.some(x => x.name.startsWith('room:')); } catch { return false; } });
+  await p.page.waitForTimeout(1000);
+  const before = await read();
+  await shot(p, 'gene-map-phone');
+  const seen = new Set(rooms(before).map(x => x.name));
+  const row = rooms(before).reduce((a, b) => (a.y > b.y ? a : b));
+  const y = row.y + row.h / 2;
+  const touch = (type, x) => cdp.send('Input.dispatchTouchEvent', {
+    type, touchPoints: type === 'touchEnd' ? [] : [{ x: Math.round(x), y: Math.round(y), id: 1 }],
+  });
+  // Right to left, twice: the far wing comes in.
+  for (let i = 0; i < 2; i++) {
+    await touch('touchStart', 370);
+    for (let k = 1; k <= 10; k++) { await p.page.waitForTimeout(50); await touch('touchMove', 370 - 34 * k); }
+    await p.page.waitForTimeout(150);
+    await touch('touchEnd', 30);
+    await p.page.waitForTimeout(600);
+  }
+  const after = await read();
+  const fresh = rooms(after).filter(x => !seen.has(x.name) && x.x >= 0 && x.x + x.w <= 390);
+  if (!fresh.length) throw new Error(`[gene-phone] dragging the map showed no room that was off the screen: before ${[...seen]}, after ${rooms(after).map(x => x.name)}`);
+  await shot(p, 'gene-map-phone-dragged');
+  // A room brought in this way answers a tap (in the set-up, picking the spawn).
+  const pick = fresh.find(x => x.does === 'pick');
+  if (pick) {
+    await p.page.touchscreen.tap(pick.x + pick.w / 2, pick.y + pick.h / 2);
+    await waitFor(p, `took the tap on ${pick.name}`, () => { try { return !/spawn=None/.test(JSON.parse(document.body.dataset.reach).choice); } catch { return false; } }, 0.2);
+  }
+  report.geneMapPhone = { before: seen.size, brought: fresh.map(x => x.name), tapped: pick ? pick.name : null };
+  await p.context.close();
+}
+
+// One game played by hand (tests/hands/policy.mjs) in a page of its own.
+async function handsGame(game, size, seed) {
+  const p = await open(`hands-${game}`, size, {
+    autoplay: 'local', hands: 1, game, seats: 4, quickest: 1, seed, name: 'Hands',
+  });
+  const touch = size === 'phone';
+  const cdp = touch ? await p.context.newCDPSession(p.page) : null;
+  const sleep = ms => p.page.waitForTimeout(ms);
+  const touchAt = async (type, x, y) => cdp.send('Input.dispatchTouchEvent', {
+    type, touchPoints: type === 'touchEnd' ? [] : [{ x: Math.round(x), y: Math.round(y), id: 1 }],
+  });
+  const io = {
+    name: p.name,
+    sleep,
+    log: t => console.log(`[${p.name}] ${t}`),
+    async read() {
+      const json = await p.page.evaluate(() => document.body.dataset.reach);
+      try { return json ? JSON.parse(json) : null; } catch { return null; }
+    },
+    async tap(x, y) {
+      if (touch) return p.page.touchscreen.tap(x, y);
+      // The pointer comes from outside the table, as on the desktop.
+      await p.page.mouse.move(2, 2);
+      await sleep(150);
+      await p.page.mouse.click(x, y);
+    },
+    async drag(x0, y0, x1, y1) {
+      if (touch) {
+        await touchAt('touchStart', x0, y0);
+        for (let i = 1; i <= 8; i++) {
+          await sleep(60);
+          await touchAt('touchMove', x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8);
+        }
+        await sleep(150);
+        return touchAt('touchEnd', x1, y1);
+      }
+      await p.page.mouse.move(x0, y0);
+      await p.page.mouse.down();
+      for (let i = 1; i <= 8; i++) {
+        await sleep(60);
+        await p.page.mouse.move(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8);
+      }
+      await sleep(150);
+      await p.page.mouse.up();
+    },
+    key: name => p.page.keyboard.press(name),
+    screenshot: file => shot(p, file),
+  };
+  await waitFor(p, 'at a table of its own', () => document.body.dataset.screen === 'table');
+  await waitFor(p, 'dealt', () => { try { return JSON.parse(document.body.dataset.reach).revision > 0; } catch { return false; } });
+  await shot(p, `web-hands-${game}-${size}`);
+  // Live text: the clock counts down while the table waits on this seat.
+  const ticks = await clockTicks(p);
+  const played = await playSeat(io, game, { seed, maxMs: 6 * 60_000 });
+  await shot(p, `web-hands-${game}-${size}-over`);
+  report.hands[game] = { size, input: touch ? 'touch' : 'mouse', ...played, clocks: undefined, clockTicks: ticks };
+  console.log(`[${p.name}] played to the end by ${touch ? 'touch' : 'mouse'}: ${played.actions} actions, accepted in p50 ${played.p50_ms} ms, p95 ${played.p95_ms} ms; ${JSON.stringify(played.kinds)}`);
+  await p.context.close();
+}
+
+// Waits until the seat is waited on with a clock showing, then reads the
+// clock's words twice, 1.5 s apart: they must differ.
+async function clockTicks(p) {
+  const read = () => p.page.evaluate(() => {
+    try { const a = JSON.parse(document.body.dataset.reach); return a.to_act && a.clock ? a.clock : null; } catch { return null; }
+  });
+  const t0 = Date.now();
+  while (Date.now() - t0 < 60_000) {
+    const first = await read();
+    if (first) {
+      await p.page.waitForTimeout(1500);
+      const second = await read();
+      if (second === null) continue;
+      if (second === first) throw new Error(`[${p.name}] the clock stood still for 1.5 s while the table waited: "${first}"`);
+      return [first, second];
+    }
+    await p.page.waitForTimeout(200);
+  }
+  throw new Error(`[${p.name}] never waited on with a clock showing`);
 }
 
 report.problems = problems;

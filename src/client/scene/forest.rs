@@ -492,7 +492,7 @@ fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, 
             }
         }
         decos.push(Deco::Text {
-            text: "⚔".into(),
+            text: "VS".into(),
             at: centre,
             size: 26.0,
             colour: GOLD,

@@ -502,12 +502,20 @@ fn build(
             )
         });
         commands.entity(e).with_children(|c| {
+            // A narrow room (a phone's) gets a smaller name, broken only
+            // between words.
+            let size = if w < 72.0 {
+                name_size * 0.82
+            } else {
+                name_size
+            };
             c.spawn((
-                text(font, lang, room.name.get(lang), name_size, name_colour),
+                text(font, lang, room.name.get(lang), size, name_colour),
                 TextBounds::new_horizontal(w - 8.0),
                 Anchor::TOP_LEFT,
                 Transform::from_xyz(-w / 2.0 + 4.0, h / 2.0 - 3.0, 0.3),
-            ));
+            ))
+            .insert(TextLayout::new(Justify::Left, super::line_break(lang)));
             // What the room gives, as coloured chips.
             for (i, kind) in room.draws.iter().enumerate() {
                 let mut chip = Sprite::from_image(art.chip.clone());

@@ -415,7 +415,12 @@ fn note_press(
     pickable: Query<(), With<Pickable>>,
     mut presses: ResMut<Presses>,
 ) {
-    if ev.event.button != PointerButton::Primary || pickable.get(ev.entity).is_err() {
+    // The piece pressed, not the parents the press bubbles up to (a card
+    // on a seat's plate is one tap, not two).
+    if ev.event.button != PointerButton::Primary
+        || ev.entity != ev.original_event_target()
+        || pickable.get(ev.entity).is_err()
+    {
         return;
     }
     let at = ev.pointer_location.position;

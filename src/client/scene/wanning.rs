@@ -552,7 +552,7 @@ fn choices(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &m
         let banned = view.banned.contains(&id);
         if banned {
             c.tint = Color::srgb(0.45, 0.45, 0.45);
-            c.text("✗", Vec2::ZERO, size.y * 0.6, colour(theme::BAD), size.x);
+            c.text("×", Vec2::ZERO, size.y * 0.6, colour(theme::BAD), size.x);
         } else {
             c.pick = Some(Pick::Instinct(id));
         }
