@@ -223,18 +223,36 @@ async function play() {
   await geneMapOnAPhone();
 }
 
-// Gene Survival's map on a phone is wider than the screen: a finger drags
-// it along, and a room that was off the screen can then be tapped.
+// Gene Survival's map on a phone: the whole map fitted to the screen, both
+// wings, every room there to tap; then its closer view, wider than the
+// screen, dragged along by a finger, and a room brought in that way tapped.
 async function geneMapOnAPhone() {
   const p = await open('gene-phone', 'phone', { autoplay: 'local', hands: 1, game: 'gene', seats: 4, quickest: 1, seed: 25 });
   const cdp = await p.context.newCDPSession(p.page);
   const read = async () => { try { return JSON.parse(await data(p, 'reach')); } catch { return null; } };
-  const rooms = a => a.pieces.filter(x => x.name.startsWith('room:'));
+  const inside = x => x.x >= 0 && x.x + x.w <= 390 && x.y >= 0 && x.y + x.h <= 844;
+  const rooms = a => a.pieces.filter(x => x.name.startsWith('room:') && inside(x));
   await waitFor(p, 'at a Gene table', () => { try { return JSON.parse(document.body.dataset.reach).pieces.some(x => x.name.startsWith('room:')); } catch { return false; } });
   await p.page.waitForTimeout(1000);
-  const before = await read();
+  const whole = await read();
   await shot(p, 'gene-map-phone');
+  const wings = new Set(rooms(whole).map(x => x.name.slice(5, 6)));
+  if (!(wings.has('e') && wings.has('w'))) throw new Error(`[gene-phone] the whole map does not show both wings: ${rooms(whole).map(x => x.name)}`);
+  // A room of the far wing answers a tap (in the set-up, picking the spawn).
+  const far = rooms(whole).filter(x => x.name.startsWith('room:w') && x.does === 'pick');
+  if (far.length) {
+    const room = far[0];
+    await p.page.touchscreen.tap(room.x + room.w / 2, room.y + room.h / 2);
+    await waitFor(p, `took the tap on ${room.name}`, () => { try { return !/spawn=None/.test(JSON.parse(document.body.dataset.reach).choice); } catch { return false; } }, 0.2);
+  }
+  // The closer view: wider than the screen, dragged along.
+  const zoom = whole.controls.find(c => c.name === 'map-zoom');
+  if (!zoom) throw new Error('[gene-phone] no closer view to choose');
+  await p.page.touchscreen.tap(zoom.x + zoom.w / 2, zoom.y + zoom.h / 2);
+  await p.page.waitForTimeout(1200);
+  const before = await read();
   const seen = new Set(rooms(before).map(x => x.name));
+  if (seen.size >= rooms(whole).length) throw new Error('[gene-phone] the closer view shows as many rooms as the whole map');
   const row = rooms(before).reduce((a, b) => (a.y > b.y ? a : b));
   const y = row.y + row.h / 2;
   const touch = (type, x) => cdp.send('Input.dispatchTouchEvent', {
@@ -249,16 +267,10 @@ async function geneMapOnAPhone() {
     await p.page.waitForTimeout(600);
   }
   const after = await read();
-  const fresh = rooms(after).filter(x => !seen.has(x.name) && x.x >= 0 && x.x + x.w <= 390);
+  const fresh = rooms(after).filter(x => !seen.has(x.name));
   if (!fresh.length) throw new Error(`[gene-phone] dragging the map showed no room that was off the screen: before ${[...seen]}, after ${rooms(after).map(x => x.name)}`);
-  await shot(p, 'gene-map-phone-dragged');
-  // A room brought in this way answers a tap (in the set-up, picking the spawn).
-  const pick = fresh.find(x => x.does === 'pick');
-  if (pick) {
-    await p.page.touchscreen.tap(pick.x + pick.w / 2, pick.y + pick.h / 2);
-    await waitFor(p, `took the tap on ${pick.name}`, () => { try { return !/spawn=None/.test(JSON.parse(document.body.dataset.reach).choice); } catch { return false; } }, 0.2);
-  }
-  report.geneMapPhone = { before: seen.size, brought: fresh.map(x => x.name), tapped: pick ? pick.name : null };
+  await shot(p, 'gene-map-phone-closer-dragged');
+  report.geneMapPhone = { whole: rooms(whole).length, closer: seen.size, brought: fresh.map(x => x.name), tapped: far.length ? far[0].name : null };
   await p.context.close();
 }
 

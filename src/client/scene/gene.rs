@@ -30,6 +30,12 @@ use crate::client::{I18n, Screen, UserSettings};
 /// The narrowest the map is laid out, in world units (logical pixels).
 pub const MIN_WIDTH: f32 = 660.0;
 
+/// On a screen narrower than [`MIN_WIDTH`] (a phone): the whole map fitted
+/// to the width (`false`, where every room can be seen and tapped), or a
+/// closer view at [`MIN_WIDTH`] that a drag moves along.
+#[derive(Resource, Default, Clone, Copy, PartialEq)]
+pub struct MapClose(pub bool);
+
 /// Gene Survival's art: loaded when a Gene table is chosen.
 #[derive(AssetCollection, Resource)]
 pub struct GeneArt {
@@ -503,21 +509,25 @@ fn build(
         });
         commands.entity(e).with_children(|c| {
             // A narrow room (a phone's) gets a smaller name, broken only
-            // between words.
+            // between words; the whole map on a phone has room for none
+            // (its closer view shows them).
             let size = if w < 72.0 {
                 name_size * 0.82
             } else {
                 name_size
             };
-            c.spawn((
-                text(font, lang, room.name.get(lang), size, name_colour),
-                TextBounds::new_horizontal(w - 8.0),
-                Anchor::TOP_LEFT,
-                Transform::from_xyz(-w / 2.0 + 4.0, h / 2.0 - 3.0, 0.3),
-            ))
-            .insert(TextLayout::new(Justify::Left, super::line_break(lang)));
+            let roomy = w >= 44.0;
+            if roomy {
+                c.spawn((
+                    text(font, lang, room.name.get(lang), size, name_colour),
+                    TextBounds::new_horizontal(w - 8.0),
+                    Anchor::TOP_LEFT,
+                    Transform::from_xyz(-w / 2.0 + 4.0, h / 2.0 - 3.0, 0.3),
+                ))
+                .insert(TextLayout::new(Justify::Left, super::line_break(lang)));
+            }
             // What the room gives, as coloured chips.
-            for (i, kind) in room.draws.iter().enumerate() {
+            for (i, kind) in room.draws.iter().enumerate().filter(|_| roomy) {
                 let mut chip = Sprite::from_image(art.chip.clone());
                 chip.color = colour(item_colour(*kind));
                 chip.custom_size = Some(Vec2::splat(20.0));
@@ -852,13 +862,15 @@ fn sync(
     hand: Query<Entity, With<HandCard>>,
     tokens: Query<(Entity, &Token, &Transform)>,
     mut root_t: Query<&mut Transform, (With<MapRoot>, Without<Token>)>,
+    close: Res<MapClose>,
 ) {
     let (Some(marks), Some(art), Some(r)) = (marks, art, rect.0) else {
         return;
     };
     // The hand takes a strip under the map.
     let map_rect = Rect::new(r.min.x, r.min.y + HAND_STRIP, r.max.x, r.max.y);
-    let size = Vec2::new(map_rect.width().max(MIN_WIDTH), map_rect.height());
+    let min_width = if close.0 { MIN_WIDTH } else { 0.0 };
+    let size = Vec2::new(map_rect.width().max(min_width), map_rect.height());
     let pan_max = (size.x - r.width()).max(0.0);
     built.pan = built.pan.clamp(0.0, pan_max);
     let root = match roots.iter().next() {
@@ -883,7 +895,7 @@ fn sync(
             .entity(root)
             .insert(Transform::from_translation(centre.extend(0.0)));
     }
-    let relaid = built.rect != Some(r) || built.lang != Some(i18n.lang);
+    let relaid = built.rect != Some(r) || built.lang != Some(i18n.lang) || built.size != size;
     if !relaid && built.marks.as_ref() == Some(&*marks) {
         return;
     }
@@ -1133,6 +1145,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<MapClicks>()
         .init_resource::<Hover>()
         .init_resource::<PanDrag>()
+        .init_resource::<MapClose>()
         .add_observer(drag_done)
         .add_systems(
             Update,

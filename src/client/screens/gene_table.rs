@@ -758,6 +758,7 @@ struct GeneScene<'w> {
     hovered: Res<'w, Hover>,
     marks: Option<Res<'w, Marks>>,
     art: Option<Res<'w, GeneArt>>,
+    close: ResMut<'w, gene_map::MapClose>,
 }
 
 fn draw(
@@ -913,6 +914,29 @@ fn draw(
             {
                 marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
             }
+        }
+        // A phone shows the whole map, or a closer view dragged along.
+        if widgets::narrow(ctx) {
+            screen.horizontal(|ui| {
+                let close = scene_io.close.0;
+                let words = if close {
+                    i18n.t("gene-map-whole")
+                } else {
+                    i18n.t("gene-map-closer")
+                };
+                let zoom = ui.button(words);
+                reach::control(&zoom, "map-zoom", Does::Pick);
+                if zoom.clicked() {
+                    scene_io.close.0 = !close;
+                }
+                if close {
+                    ui.label(
+                        egui::RichText::new(i18n.t("gene-map-drag"))
+                            .small()
+                            .color(theme::MUTED),
+                    );
+                }
+            });
         }
         // The map is the scene's; what the pointer is on shows here.
         let free = screen.available_rect_before_wrap();
