@@ -71,12 +71,15 @@ export function rng(seed) {
 const shown = a => JSON.stringify([a.revision, a.choice, a.pieces.map(p => [p.name, p.does]),
   a.controls.map(c => [c.name, c.does])]);
 
+const sansRevision = a => JSON.stringify([a.choice, a.pieces.map(p => [p.name, p.does]),
+  a.controls.map(c => [c.name, c.does])]);
+
 // Reads the account until it has stayed the same for a moment: a view and
 // the scene laid out from it can arrive a frame apart.
 async function settled(io) {
   let last = await io.read();
-  for (let i = 0; i < 40; i++) {
-    await io.sleep(120);
+  for (let i = 0; i < 30; i++) {
+    await io.sleep(200);
     const now = await io.read();
     if (now && last && shown(now) === shown(last)) return now;
     last = now;
@@ -255,7 +258,11 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
       const now = await io.read();
       if (!now) continue;
       if (now.refused > b.refused) throw new Error(`[${io.name}] ${step.what} (${step.spot.name}) was refused: ${now.refusal}`);
-      const done = step.expect === 'move' ? now.revision > b.revision : shown(now) !== before;
+      // A move is taken once a newer view shows its effect: another seat's
+      // move can bring a new revision first.
+      const done = step.expect === 'move'
+        ? now.revision > b.revision && (!now.to_act || sansRevision(now) !== sansRevision(b))
+        : shown(now) !== before;
       if (done) { after = now; break; }
     }
     if (!after) {

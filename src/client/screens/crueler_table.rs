@@ -353,7 +353,12 @@ fn draw(
         frame.paused(),
     );
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
-    said.choice = format!("card={:?}", state.card);
+    said.choice = format!(
+        "card={:?} throws={} chosen={}",
+        state.card,
+        view.duel.as_ref().map_or(0, |d| d.throws.len()),
+        view.duel.as_ref().is_some_and(|d| d.chosen)
+    );
     state.refusals.update(&frame.model);
     state.keys = *ask;
     if ask.cancel {
