@@ -51,6 +51,16 @@ fn publish_table(model: Res<ClientModel>, mut seen: Local<Seen>) {
     web::publish("over", if over { "1" } else { "" });
 }
 
+/// Frames drawn so far: a test that reads what the screen shows waits for
+/// it to hold over a few frames, however slowly they come.
+fn publish_frame(mut frames: Local<u64>) {
+    *frames += 1;
+    if web::IN_BROWSER {
+        web::publish("frame", &frames.to_string());
+    }
+}
+
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, (publish_screen, publish_table));
+    app.add_systems(Update, (publish_screen, publish_table))
+        .add_systems(Last, publish_frame);
 }

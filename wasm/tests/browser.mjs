@@ -293,6 +293,7 @@ async function handsGame(game, size, seed) {
       const json = await p.page.evaluate(() => document.body.dataset.reach);
       try { return json ? JSON.parse(json) : null; } catch { return null; }
     },
+    frame: async () => Number(await p.page.evaluate(() => document.body.dataset.frame)) || 0,
     async tap(x, y) {
       if (touch) return p.page.touchscreen.tap(x, y);
       // The pointer comes from outside the table, as on the desktop.
