@@ -219,8 +219,7 @@ async function play() {
   // events). Two pages at a time.
   report.hands = {};
   await Promise.all([handsGame('forest', 'phone', 21), handsGame('crueler', 'desktop', 22)]);
-  await Promise.all([handsGame('wanning', 'phone', 23), handsGame('gene', 'desktop', 24)]);
-  await geneMapOnAPhone();
+  await Promise.all([handsGame('wanning', 'phone', 23), handsGame('gene', 'desktop', 24), geneMapOnAPhone()]);
 }
 
 // Gene Survival's map on a phone: the whole map fitted to the screen, both

@@ -898,7 +898,10 @@ fn draw(
                 marks.pickable = map().ids().collect();
                 marks.selected = state.target;
             }
-            GenePhase::Action if view.to_act => {
+            // A shadow does not vote (rules.md): no ballot is offered.
+            GenePhase::Action
+                if view.to_act && !view.me.is_some_and(|s| view.shadows[s.index()]) =>
+            {
                 marks.votable = view.open_floors.clone();
             }
             _ => {}
