@@ -648,7 +648,20 @@ fn build(
     for (f, band) in &lay.floors {
         let left_side = f.building % 2 == 0;
         let gassed = marks.gassed.contains(f);
-        let mut label = floor_label(*f, lang);
+        // On a phone's whole map the margin beside a wing is narrow: the
+        // floor is named short ("E3", "东3"), in a chip that fits it.
+        let margin = if left_side {
+            band.min.x
+        } else {
+            size.x - band.max.x
+        };
+        let short = margin < 80.0;
+        let mut label = if short {
+            let wing = map().buildings[f.building as usize].get(lang);
+            format!("{}{}", wing.chars().next().unwrap_or(' '), f.floor)
+        } else {
+            floor_label(*f, lang)
+        };
         if gassed {
             label = format!("{label}\n{}", i18n.t("gene-map-gas"));
         }
@@ -657,12 +670,17 @@ fn build(
         } else {
             Color::srgb(0.86, 0.86, 0.86)
         };
-        let x = if left_side {
-            band.min.x - 40.0
+        let (half, chip_w) = if short {
+            (margin / 2.0, (margin - 6.0).max(24.0))
         } else {
-            band.max.x + 40.0
+            (40.0, 72.0)
         };
-        let chip = Rect::from_center_size(Vec2::new(x, band.center().y), Vec2::new(72.0, 34.0));
+        let x = if left_side {
+            band.min.x - half
+        } else {
+            band.max.x + half
+        };
+        let chip = Rect::from_center_size(Vec2::new(x, band.center().y), Vec2::new(chip_w, 34.0));
         let votable = marks.votable.contains(f);
         let voted = marks.my_vote == Some(*f);
         let fill = if voted {
