@@ -158,12 +158,11 @@ fn sink() -> Sink {
 
 /// The controls egui drew this frame, taken out of its memory (so the next
 /// frame starts empty).
-fn take_controls(mut contexts: EguiContexts, mut taken: Local<Vec<Spot>>, mut out: ResMut<Drawn>) {
+fn take_controls(mut contexts: EguiContexts, mut out: ResMut<Drawn>) {
     let Ok(ctx) = contexts.ctx_mut() else { return };
-    *taken = ctx.data_mut(|d| {
+    out.0 = ctx.data_mut(|d| {
         std::mem::take(d.get_temp_mut_or_default::<Vec<Spot>>(egui::Id::new(CONTROLS)))
     });
-    out.0 = std::mem::take(&mut *taken);
 }
 
 /// Controls drawn in the last egui pass.

@@ -124,7 +124,7 @@ fn show_focus(
     mut commands: Commands,
     focus: Res<KeyFocus>,
     pieces: Query<(&GlobalTransform, &Sprite), Without<FocusRing>>,
-    mut ring: Query<(Entity, &mut Transform, &mut Sprite, &mut Visibility), With<FocusRing>>,
+    mut ring: Query<(&mut Transform, &mut Sprite, &mut Visibility), With<FocusRing>>,
 ) {
     let want = focus
         .0
@@ -134,7 +134,7 @@ fn show_focus(
             let size = s.custom_size? * scale.truncate() + Vec2::splat(12.0);
             Some((translation - Vec3::Z * 0.05, rotation, size))
         });
-    let Ok((_, mut t, mut sprite, mut vis)) = ring.single_mut() else {
+    let Ok((mut t, mut sprite, mut vis)) = ring.single_mut() else {
         commands.spawn((
             SceneItem,
             FocusRing,
