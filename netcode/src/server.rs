@@ -48,7 +48,7 @@ const HANDSHAKE_SECS: f64 = 10.0;
 /// leaves room and turns away the 16 MiB messages that cost the server
 /// hundreds of megabytes.
 #[cfg(not(target_family = "wasm"))]
-const MAX_WS_MESSAGE: usize = 64 * 1024;
+pub const MAX_WS_MESSAGE: usize = 64 * 1024;
 
 /// Serves the hall that was inserted as a non-send resource.
 pub struct HallServerPlugin;

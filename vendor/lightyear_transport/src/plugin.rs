@@ -16,7 +16,6 @@ use bevy_ecs::schedule::IntoScheduleConfigs;
 use bevy_time::{Real, Time};
 #[cfg(feature = "test_utils")]
 use bevy_utils::default;
-#[cfg(test)]
 use bytes::Bytes;
 use core::time::Duration;
 use lightyear_connection::host::HostClient;
@@ -172,112 +171,15 @@ impl TransportPlugin {
                         });
                     }
 
-                    let mut packet_type = header.get_packet_type();
-                    if packet_type.is_compressed() {
-                        let compressed_payload = cursor.take_remaining();
-                        let decompressed_payload =
-                            decompress_payload(compressed_payload.as_ref(), transport.compression)?;
-                        cursor = Reader::from(decompressed_payload);
-                        packet_type = packet_type.uncompressed_variant();
-                    }
-
-                    // Parse the payload into messages, put them in the internal buffers for each channel
-                    // we read directly from the packet and don't create intermediary datastructures to avoid allocations
-                    // TODO: maybe do this in a helper function?
-                    if packet_type == PacketType::DataFragment {
-                        // read the fragment data
-                        let channel_id = ChannelId::from_bytes(&mut cursor)?;
-                        let fragment_data = FragmentData::from_bytes(&mut cursor)?;
-                        let channel_name = channel_registry.get_name_from_net_id(channel_id);
-                        #[cfg(feature = "metrics")]
-                        {
-                            channel_registry.record_recv_messages(channel_id, channel_name, 1.0);
-                            channel_registry.record_recv_bytes(
-                                channel_id,
-                                channel_name,
-                                fragment_data.bytes.len() as f64,
-                            );
-                        }
-                        trace!(
-                            target: "lightyear_debug::transport",
-                            kind = "channel_recv_fragment",
-                            schedule = "PreUpdate",
-                            sample_point = "PreUpdate",
-                            entity = ?entity,
-                            packet_id = ?header.packet_id,
-                            remote_tick = tick.0,
-                            channel_id,
-                            channel = channel_name,
-                            bytes = fragment_data.bytes.len(),
-                            "received channel fragment"
-                        );
-                        transport
-                            .receivers
-                            .get_mut(&channel_id)
-                            .ok_or(PacketError::ChannelNotFound)?
-                            .buffer_recv(ReceiveMessage {
-                                data: fragment_data.into(),
-                                remote_sent_tick: tick,
-                                compression: transport.compression,
-                            })?;
-                    }
-                    // read single message data
-                    while cursor.has_remaining() {
-                        let channel_id = ChannelId::from_bytes(&mut cursor)?;
-                        let channel_name = channel_registry.get_name_from_net_id(channel_id);
-                        let num_messages = cursor.read_u8().map_err(SerializationError::from)?;
-                        #[cfg(feature = "metrics")]
-                        channel_registry.record_recv_messages(
-                            channel_id,
-                            channel_name,
-                            num_messages as f64,
-                        );
-                        trace!(?channel_id, ?num_messages);
-                        trace!(
-                            target: "lightyear_debug::transport",
-                            kind = "channel_recv_batch",
-                            schedule = "PreUpdate",
-                            sample_point = "PreUpdate",
-                            entity = ?entity,
-                            packet_id = ?header.packet_id,
-                            remote_tick = tick.0,
-                            channel_id,
-                            channel = channel_name,
-                            num_messages,
-                            "received channel message batch"
-                        );
-                        for _ in 0..num_messages {
-                            let single_data = SingleData::from_bytes(&mut cursor)?;
-                            #[cfg(feature = "metrics")]
-                            channel_registry.record_recv_bytes(
-                                channel_id,
-                                channel_name,
-                                single_data.bytes.len() as f64,
-                            );
-                            trace!(
-                                target: "lightyear_debug::transport",
-                                kind = "channel_recv_message",
-                                schedule = "PreUpdate",
-                                sample_point = "PreUpdate",
-                                entity = ?entity,
-                                packet_id = ?header.packet_id,
-                                remote_tick = tick.0,
-                                channel_id,
-                                channel = channel_name,
-                                bytes = single_data.bytes.len(),
-                                "received channel message bytes"
-                            );
-                            transport
-                                .receivers
-                                .get_mut(&channel_id)
-                                .ok_or(PacketError::ChannelNotFound)?
-                                .buffer_recv(ReceiveMessage {
-                                    data: single_data.into(),
-                                    remote_sent_tick: tick,
-                                    compression: transport.compression,
-                                })?;
-                        }
-                    }
+                    // Foodweb: the payload's decoding is a function of its own,
+                    // so that it can be fuzzed from outside the crate.
+                    read_payload(
+                        transport,
+                        &channel_registry,
+                        entity,
+                        &header,
+                        cursor,
+                    )?;
                     Ok::<(), TransportError>(())
                 })
                 .inspect_err(|e| {
@@ -651,6 +553,148 @@ impl TransportPlugin {
             transport.reset(&registry);
         }
     }
+}
+
+/// Reads a received packet's payload (after its header) into the
+/// transport's channel receivers: a fragment and single messages, each
+/// buffered on the channel it names. Every byte comes from the peer: a
+/// packet that does not parse is an error, never a panic (Foodweb's patch:
+/// moved out of `TransportPlugin::buffer_receive`, unchanged, so that it
+/// can be fuzzed).
+pub(crate) fn read_payload(
+    transport: &mut Transport,
+    channel_registry: &ChannelRegistry,
+    entity: Entity,
+    header: &PacketHeader,
+    mut cursor: Reader,
+) -> Result<(), TransportError> {
+    let tick = header.tick;
+    let mut packet_type = header.get_packet_type();
+    if packet_type.is_compressed() {
+        let compressed_payload = cursor.take_remaining();
+        let decompressed_payload =
+            decompress_payload(compressed_payload.as_ref(), transport.compression)?;
+        cursor = Reader::from(decompressed_payload);
+        packet_type = packet_type.uncompressed_variant();
+    }
+
+    // Parse the payload into messages, put them in the internal buffers for each channel
+    // we read directly from the packet and don't create intermediary datastructures to avoid allocations
+    // TODO: maybe do this in a helper function?
+    if packet_type == PacketType::DataFragment {
+        // read the fragment data
+        let channel_id = ChannelId::from_bytes(&mut cursor)?;
+        let fragment_data = FragmentData::from_bytes(&mut cursor)?;
+        let channel_name = channel_registry.get_name_from_net_id(channel_id);
+        #[cfg(feature = "metrics")]
+        {
+            channel_registry.record_recv_messages(channel_id, channel_name, 1.0);
+            channel_registry.record_recv_bytes(
+                channel_id,
+                channel_name,
+                fragment_data.bytes.len() as f64,
+            );
+        }
+        trace!(
+            target: "lightyear_debug::transport",
+            kind = "channel_recv_fragment",
+            schedule = "PreUpdate",
+            sample_point = "PreUpdate",
+            entity = ?entity,
+            packet_id = ?header.packet_id,
+            remote_tick = tick.0,
+            channel_id,
+            channel = channel_name,
+            bytes = fragment_data.bytes.len(),
+            "received channel fragment"
+        );
+        transport
+            .receivers
+            .get_mut(&channel_id)
+            .ok_or(PacketError::ChannelNotFound)?
+            .buffer_recv(ReceiveMessage {
+                data: fragment_data.into(),
+                remote_sent_tick: tick,
+                compression: transport.compression,
+            })?;
+    }
+    // read single message data
+    while cursor.has_remaining() {
+        let channel_id = ChannelId::from_bytes(&mut cursor)?;
+        let channel_name = channel_registry.get_name_from_net_id(channel_id);
+        let num_messages = cursor.read_u8().map_err(SerializationError::from)?;
+        #[cfg(feature = "metrics")]
+        channel_registry.record_recv_messages(
+            channel_id,
+            channel_name,
+            num_messages as f64,
+        );
+        trace!(?channel_id, ?num_messages);
+        trace!(
+            target: "lightyear_debug::transport",
+            kind = "channel_recv_batch",
+            schedule = "PreUpdate",
+            sample_point = "PreUpdate",
+            entity = ?entity,
+            packet_id = ?header.packet_id,
+            remote_tick = tick.0,
+            channel_id,
+            channel = channel_name,
+            num_messages,
+            "received channel message batch"
+        );
+        for _ in 0..num_messages {
+            let single_data = SingleData::from_bytes(&mut cursor)?;
+            #[cfg(feature = "metrics")]
+            channel_registry.record_recv_bytes(
+                channel_id,
+                channel_name,
+                single_data.bytes.len() as f64,
+            );
+            trace!(
+                target: "lightyear_debug::transport",
+                kind = "channel_recv_message",
+                schedule = "PreUpdate",
+                sample_point = "PreUpdate",
+                entity = ?entity,
+                packet_id = ?header.packet_id,
+                remote_tick = tick.0,
+                channel_id,
+                channel = channel_name,
+                bytes = single_data.bytes.len(),
+                "received channel message bytes"
+            );
+            transport
+                .receivers
+                .get_mut(&channel_id)
+                .ok_or(PacketError::ChannelNotFound)?
+                .buffer_recv(ReceiveMessage {
+                    data: single_data.into(),
+                    remote_sent_tick: tick,
+                    compression: transport.compression,
+                })?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads a whole received packet, header and payload, into `transport`'s receivers as
+/// `TransportPlugin` does (all but the acknowledgements): for fuzzing the decoders a peer
+/// reaches from outside the crate (Foodweb's patch).
+pub fn read_packet_for_fuzzing(
+    transport: &mut Transport,
+    channel_registry: &ChannelRegistry,
+    packet: Bytes,
+) -> Result<(), TransportError> {
+    let mut cursor = Reader::from(packet);
+    let header = PacketHeader::from_bytes(&mut cursor)?;
+    read_payload(
+        transport,
+        channel_registry,
+        Entity::PLACEHOLDER,
+        &header,
+        cursor,
+    )
 }
 
 impl Plugin for TransportPlugin {

@@ -13,6 +13,7 @@ use crate::packet::error::PacketError;
 use crate::packet::message::{FragmentCompression, FragmentData, MessageId};
 use crate::packet::packet::FRAGMENT_SIZE;
 use bytes::Bytes;
+use core::sync::atomic::{AtomicUsize, Ordering};
 use core::time::Duration;
 use lightyear_core::tick::Tick;
 use tracing::trace;
@@ -29,6 +30,49 @@ pub const MAX_FRAGMENTS_PER_MESSAGE: usize = 4096;
 /// Every incomplete message holds its declared size until it completes or is discarded, so
 /// without a bound a peer could open many messages and never finish them.
 pub const MAX_PENDING_FRAGMENT_BYTES: usize = 8 * 1024 * 1024;
+
+/// Bytes reserved for incomplete fragmented messages by every receiver in the process.
+static TOTAL_PENDING_FRAGMENT_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// The most bytes all receivers together may reserve for incomplete messages (64 MiB unless
+/// [`set_max_total_pending_fragment_bytes`] changed it).
+///
+/// The per-receiver bound alone lets a server's memory grow with its connections: many peers
+/// that each leave messages unfinished would hold gigabytes between them.
+static MAX_TOTAL_PENDING_FRAGMENT_BYTES: AtomicUsize = AtomicUsize::new(64 * 1024 * 1024);
+
+/// Sets the bound on bytes reserved by all receivers together for incomplete messages.
+pub fn set_max_total_pending_fragment_bytes(bytes: usize) {
+    MAX_TOTAL_PENDING_FRAGMENT_BYTES.store(bytes, Ordering::Relaxed);
+}
+
+/// Bytes reserved right now by all receivers together for incomplete messages.
+pub fn total_pending_fragment_bytes() -> usize {
+    TOTAL_PENDING_FRAGMENT_BYTES.load(Ordering::Relaxed)
+}
+
+/// Takes `bytes` from the process-wide budget, or says how much would be held.
+fn reserve_total(bytes: usize) -> core::result::Result<(), (usize, usize)> {
+    let max = MAX_TOTAL_PENDING_FRAGMENT_BYTES.load(Ordering::Relaxed);
+    TOTAL_PENDING_FRAGMENT_BYTES
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+            held.checked_add(bytes).filter(|&total| total <= max)
+        })
+        .map(|_| ())
+        .map_err(|held| (held.saturating_add(bytes), max))
+}
+
+fn release_total(bytes: usize) {
+    TOTAL_PENDING_FRAGMENT_BYTES.fetch_sub(bytes, Ordering::AcqRel);
+}
+
+/// A receiver dropped with its connection gives its reservations back to the process-wide
+/// budget.
+impl Drop for FragmentReceiver {
+    fn drop(&mut self) {
+        release_total(self.pending_bytes);
+    }
+}
 
 /// `FragmentReceiver` is used to reconstruct fragmented messages
 #[derive(Debug)]
@@ -66,6 +110,7 @@ impl FragmentReceiver {
                 .unwrap_or_else(|| true);
             if !keep {
                 *pending_bytes -= c.reserved();
+                release_total(c.reserved());
             }
             keep
         })
@@ -117,8 +162,19 @@ impl FragmentReceiver {
                     max: MAX_PENDING_FRAGMENT_BYTES,
                 });
             }
+            // Checked against every receiver's reservations before the buffer is made.
+            reserve_total(num_fragments * self.fragment_size).map_err(|(wanted, max)| {
+                ChannelReceiveError::TooManyPendingFragmentBytes { wanted, max }
+            })?;
             let constructor =
-                FragmentConstructor::new(remote_sent_tick, num_fragments, self.fragment_size)?;
+                match FragmentConstructor::new(remote_sent_tick, num_fragments, self.fragment_size)
+                {
+                    Ok(constructor) => constructor,
+                    Err(e) => {
+                        release_total(num_fragments * self.fragment_size);
+                        return Err(e);
+                    }
+                };
             self.pending_bytes += constructor.reserved();
             self.fragment_messages.insert(message_id, constructor);
         }
@@ -149,6 +205,7 @@ impl FragmentReceiver {
                 .ok_or(ChannelReceiveError::MissingFragmentCompression)?;
             if let Some(done) = self.fragment_messages.remove(&message_id) {
                 self.pending_bytes -= done.reserved();
+                release_total(done.reserved());
             }
             let (tick, payload) = payload;
             return decompress_fragment_payload(fragment_compression, payload, compression)

@@ -1,0 +1,65 @@
+//! Entry points for fuzzing the decoders a peer reaches (Foodweb's patch):
+//! every byte of a received packet comes from the network, so reading one
+//! must return an error, never panic. Tests outside the crate feed these
+//! random and mutated packets.
+
+use alloc::vec::Vec;
+
+use lightyear_link::recv_payload_from_bytes;
+
+use crate::crypto::{Key, chacha_encrypt};
+use crate::packet::{Packet, sequence_len};
+use crate::{MAC_BYTES, MAX_PKT_BUF_SIZE};
+
+/// Which side reads the packet: each accepts its own kinds.
+#[derive(Clone, Copy, Debug)]
+pub enum Side {
+    Server,
+    Client,
+}
+
+/// Reads `bytes` as `side` would a packet from its peer, with the session
+/// key `key`. Returns whether it was accepted as a packet.
+pub fn read_packet(bytes: &[u8], protocol_id: u64, now: u64, key: Key, side: Side) -> bool {
+    let allowed = match side {
+        Side::Server => {
+            1 << Packet::REQUEST
+                | 1 << Packet::RESPONSE
+                | 1 << Packet::KEEP_ALIVE
+                | 1 << Packet::PAYLOAD
+                | 1 << Packet::DISCONNECT
+        }
+        Side::Client => {
+            1 << Packet::DENIED
+                | 1 << Packet::CHALLENGE
+                | 1 << Packet::KEEP_ALIVE
+                | 1 << Packet::PAYLOAD
+                | 1 << Packet::DISCONNECT
+        }
+    };
+    let payload = recv_payload_from_bytes(bytes::Bytes::copy_from_slice(bytes));
+    let mut replay = crate::replay::ReplayProtection::new();
+    Packet::read(payload, protocol_id, now, key, Some(&mut replay), allowed).is_ok()
+}
+
+/// A packet of kind `kind` (its low four bits) with sequence `sequence`
+/// whose encrypted body is `body`, sealed with `key` as a peer holding the
+/// session key would: what gets past decryption to the body's decoders.
+/// `None` if it would not fit in a packet.
+pub fn seal(kind: u8, sequence: u64, body: &[u8], protocol_id: u64, key: &Key) -> Option<Vec<u8>> {
+    let prefix = sequence_len(sequence) << 4 | (kind & 0xF);
+    let mut out = Vec::with_capacity(1 + 8 + body.len() + MAC_BYTES);
+    out.push(prefix);
+    for shift in 0..sequence_len(sequence) {
+        out.push(((sequence >> (u64::from(shift) * 8)) & 0xFF) as u8);
+    }
+    let start = out.len();
+    out.extend_from_slice(body);
+    out.extend_from_slice(&[0; MAC_BYTES]);
+    if out.len() > MAX_PKT_BUF_SIZE {
+        return None;
+    }
+    let aead = Packet::aead(protocol_id, prefix).ok()?;
+    chacha_encrypt(&mut out[start..], Some(&aead), sequence, key).ok()?;
+    Some(out)
+}
