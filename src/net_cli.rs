@@ -186,6 +186,9 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
     for p in &problems {
         eprintln!("warning: {p} (left as it is)");
     }
+    for n in hall.notices() {
+        eprintln!("warning: {n}");
+    }
     let udp = SocketAddr::new(args.bind, args.port);
     let ws = SocketAddr::new(args.bind, args.ws_port);
     std::net::UdpSocket::bind(udp)

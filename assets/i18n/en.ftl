@@ -57,6 +57,7 @@ table-known = Seen holding
 table-known-none = nothing seen yet
 table-bonus = +5 short hand
 table-connecting = Waiting for the table…
+table-unsaved = The server cannot save this game ({ $why }). The table waits, and plays on by itself as soon as it can save.
 table-log = What the table saw
 table-notes = Only you saw
 table-rules = Rules

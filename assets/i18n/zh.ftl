@@ -57,6 +57,7 @@ table-known = 已知持有
 table-known-none = 尚无已知
 table-bonus = 少牌 +5
 table-connecting = 正在等待牌桌…
+table-unsaved = 服务器无法保存这局游戏（{ $why }）。牌桌暂停，一旦能保存就自动继续。
 table-log = 全桌所见
 table-notes = 仅你可见
 table-rules = 规则

@@ -191,6 +191,10 @@ pub struct LobbyState {
     /// a deadline held.
     #[serde(default)]
     pub paused: bool,
+    /// The server cannot save the table (the store's error): the game
+    /// waits, and goes on by itself once a save succeeds.
+    #[serde(default)]
+    pub unsaved: Option<String>,
     /// The host seat runs the table (its owner moved there before the
     /// start, to play host on a big screen).
     #[serde(default)]

@@ -230,7 +230,13 @@ impl TableStore {
             text.push_str(line);
             text.push('\n');
         }
-        file.write_all(text.as_bytes()).map_err(io(&path))?;
+        // A write cut short (a full disk) is taken back, so the journal
+        // never holds half a line before lines written after it.
+        let before = file.metadata().map_err(io(&path))?.len();
+        if let Err(e) = file.write_all(text.as_bytes()) {
+            let _ = file.set_len(before);
+            return Err(io(&path)(e));
+        }
         let dir = fresh.then(|| fs::File::open(&self.dir).ok()).flatten();
         match self.syncer() {
             Some(syncer) => {

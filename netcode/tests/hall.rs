@@ -1401,3 +1401,166 @@ fn a_host_who_leaves_a_paused_table_lets_it_run() {
         "the clock runs"
     );
 }
+
+/// Issue 33: "a move is answered as accepted only once its journal entry is
+/// written; if the store cannot write, the table pauses, tells its players
+/// why, and resumes by itself once a write succeeds." The journal's path
+/// and the record's temporary file are made folders, so every write fails
+/// (as with no file descriptors left) whoever runs the test.
+#[test]
+fn a_table_that_cannot_save_waits_and_answers_nothing_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    let table = two_people_two_bots(&mut p);
+    let journal = dir.path().join(format!("{}.journal", store_id(table)));
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    // Play until it is a person's turn, with the store still writing.
+    let mover = loop {
+        let who = [1, 2]
+            .into_iter()
+            .find(|who| p.inboxes[who].view.as_ref().is_some_and(my_turn));
+        if let Some(who) = who {
+            break who;
+        }
+        p.tick(10);
+    };
+    let record_tmp = dir
+        .path()
+        .join(format!("{}.table.ron.tmp", store_id(table)));
+    let _ = std::fs::remove_file(&journal);
+    std::fs::create_dir(&journal).unwrap();
+    std::fs::create_dir(&record_tmp).unwrap();
+    let heard = p.inboxes[&mover].all.len();
+    let view = p.inboxes[&mover].view.clone().unwrap();
+    let action = bot_move("memory", &view, &mut rng).unwrap();
+    p.say(mover, ClientMsg::Act { action });
+    let since = |p: &Party| p.inboxes[&mover].all[heard..].to_vec();
+    assert!(
+        !since(&p).iter().any(|m| matches!(m, ServerMsg::Accepted)),
+        "an action was answered as accepted before it was written"
+    );
+    let lobby = last_lobby(&p, mover);
+    assert!(lobby.paused, "the table stops while it cannot save");
+    assert!(
+        lobby.unsaved.as_deref().is_some_and(|why| !why.is_empty()),
+        "the players are told why: {lobby:?}"
+    );
+    // While it waits: no bot acts, the clock stands, and a move is refused.
+    let revision = |p: &Party| {
+        p.inboxes[&1].all.iter().rev().find_map(|m| match m {
+            ServerMsg::View { revision, .. } => Some(*revision),
+            _ => None,
+        })
+    };
+    let before = revision(&p);
+    for _ in 0..50 {
+        p.tick(200);
+    }
+    assert_eq!(
+        revision(&p),
+        before,
+        "nothing moved while it could not save"
+    );
+    let other = if mover == 1 { 2 } else { 1 };
+    if let Some(view) = p.inboxes[&other].view.clone()
+        && my_turn(&view)
+        && let Some(action) = bot_move("memory", &view, &mut rng)
+    {
+        p.say(other, ClientMsg::Act { action });
+        assert!(p.last_rejection(other).unwrap().contains("cannot save"));
+    }
+    // The store writes again: the answer comes, and play goes on.
+    std::fs::remove_dir(&journal).unwrap();
+    std::fs::remove_dir(&record_tmp).unwrap();
+    p.tick(10);
+    assert!(
+        since(&p).iter().any(|m| matches!(m, ServerMsg::Accepted)),
+        "the held answer is sent once the action is written"
+    );
+    assert_eq!(last_lobby(&p, mover).unsaved, None);
+    // Every accepted action is on disk: a hall opened from the folder now
+    // (as after kill -9) has the same log as the one playing.
+    let playing = p.inboxes[&mover].view.clone();
+    drop(p);
+    let mut q = Party::new(fast(Some(dir.path())));
+    q.hello(21, "Ana");
+    let token = {
+        let store = TableStore::open(dir.path()).unwrap();
+        let record = Hall::saved_record(&store, &store_id(table)).unwrap();
+        record
+            .seats
+            .iter()
+            .find_map(|s| match s {
+                foodweb_netcode::hall::Occupant::Person { name, token, .. }
+                    if name == if mover == 1 { "Ana" } else { "Bo" } =>
+                {
+                    Some(token.clone())
+                }
+                _ => None,
+            })
+            .unwrap()
+    };
+    q.say(21, ClientMsg::Resume { token });
+    assert_eq!(
+        q.inboxes[&21].view, playing,
+        "the table resumed as it stood"
+    );
+}
+
+/// Issue 33: "A journal damaged in the middle resumes up to its last good
+/// entry, says what it dropped, and keeps the table."
+#[test]
+fn a_journal_damaged_in_the_middle_resumes_up_to_its_last_good_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    let table = two_people_two_bots(&mut p);
+    // Enough moves for a journal of several lines, none snapshotted.
+    let journal = dir.path().join(format!("{}.journal", store_id(table)));
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for _ in 0..2_000 {
+        let lines = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
+        if lines >= 6 {
+            break;
+        }
+        for who in [1, 2] {
+            if let Some(view) = p.inboxes[&who].view.clone()
+                && my_turn(&view)
+                && let Some(action) = bot_move("memory", &view, &mut rng)
+            {
+                p.hall.handle(who, ClientMsg::Act { action });
+            }
+        }
+        p.tick(10);
+    }
+    drop(p);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 6, "a journal of {} lines", lines.len());
+    let total = lines.len();
+    let first_index = |line: &str| -> usize {
+        let entry: foodweb_netcode::games::JournalEntry = ron::from_str(line).unwrap();
+        entry.index
+    };
+    let kept_up_to = first_index(lines[1]) + 1;
+    lines[2] = "(index: 7, garbage";
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+
+    let (hall, problems) = Hall::open(fast(Some(dir.path()))).unwrap();
+    assert!(problems.is_empty(), "the table is kept: {problems:?}");
+    assert_eq!(hall.table_count(), 1);
+    let notice = hall.notices().join("\n");
+    assert!(
+        notice.contains("line 3") && notice.contains(&format!("dropped {} line(s)", total - 2)),
+        "it says what it dropped: {notice}"
+    );
+    assert!(
+        notice.contains(&format!("resumed after entry {kept_up_to}")),
+        "{notice}"
+    );
+    // The damaged journal was replaced by a record of what was kept.
+    assert!(!journal.exists());
+    let record = record(dir.path(), table);
+    let snapshot: foodweb_rules::table::TableSnapshot<foodweb_rules::forest::ForestGame> =
+        foodweb_rules::table::TableSnapshot::from_ron(record.snapshot.as_ref().unwrap()).unwrap();
+    assert_eq!(snapshot.log.entries.len(), kept_up_to);
+}

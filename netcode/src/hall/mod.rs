@@ -115,6 +115,9 @@ pub struct Hall {
     /// Tables with accepted actions not yet in the journal: written by
     /// `drain`, before any message about them leaves the hall.
     dirty: std::collections::BTreeSet<TableId>,
+    /// What the hall recovered from at start (a journal damaged in the
+    /// middle, resumed up to its last good entry), for the operator.
+    notices: Vec<String>,
 }
 
 fn reject(en: impl Into<String>, zh: impl Into<String>) -> Rejection {
@@ -126,6 +129,10 @@ fn fresh_token() -> String {
     getrandom::fill(&mut bytes).expect("the system gives random bytes");
     crate::tokens::to_hex(&bytes)
 }
+
+/// Messages held at most for a table that cannot save (beyond them, views
+/// are dropped: the newest is sent again once it saves).
+const MAX_HELD: usize = 4096;
 
 /// Replays the hall keeps built at most.
 const REPLAYS_KEPT: usize = 16;
@@ -179,8 +186,10 @@ impl Hall {
             unloadable: 0,
             replays: BTreeMap::new(),
             dirty: Default::default(),
+            notices: Vec::new(),
         };
         let mut problems = Vec::new();
+        let mut damaged = Vec::new();
         if let Some(store) = &hall.store {
             for id in store.list()? {
                 if let Some(n) = id
@@ -190,12 +199,21 @@ impl Hall {
                     hall.next_table = hall.next_table.max(n + 1);
                 }
                 match Self::load_table(store, &id) {
-                    Ok(table) => {
-                        hall.tables.insert(table.id, table);
+                    Ok((table, recovered)) => {
+                        let tid = table.id;
+                        hall.tables.insert(tid, table);
+                        if let Some(notice) = recovered {
+                            hall.notices.push(notice);
+                            damaged.push(tid);
+                        }
                     }
                     Err(e) => problems.push(e),
                 }
             }
+        }
+        // A damaged journal is replaced by a record of what was kept.
+        for tid in damaged {
+            hall.save_record(tid);
         }
         hall.unloadable = problems.len();
         Ok((hall, problems))
@@ -204,10 +222,12 @@ impl Hall {
     /// A table as saved in `store`: its record with the journal's actions
     /// played on its snapshot, as the hall reads it back after a restart.
     pub fn saved_record(store: &TableStore, id: &str) -> Result<TableRecord, StoreError> {
-        Self::load_table(store, id).map(|t| t.record())
+        Self::load_table(store, id).map(|(t, _)| t.record())
     }
 
-    fn load_table(store: &TableStore, id: &str) -> Result<HallTable, StoreError> {
+    /// The table saved under `id`, and what was dropped from its journal
+    /// if a line in the middle was damaged.
+    fn load_table(store: &TableStore, id: &str) -> Result<(HallTable, Option<String>), StoreError> {
         let (path, text) = store.read(id)?;
         let bad = |reason: String| StoreError::Unreadable {
             path: path.clone(),
@@ -236,35 +256,39 @@ impl Hall {
         };
         let mut game = game;
         let snapshot_len = game.as_ref().map_or(0, |g| g.log_len());
+        let mut recovered = None;
         if let Some(game) = game.as_mut() {
             let (jpath, lines) = store.read_journal(id)?;
             let last = lines.len().saturating_sub(1);
             for (n, line) in lines.iter().enumerate() {
-                let entry: JournalEntry = match ron::from_str(line) {
-                    Ok(entry) => entry,
+                // A line that does not read, does not follow the log, or is
+                // refused ends the journal there: the table resumes with
+                // every entry before it, and says what it dropped.
+                let problem = match ron::from_str::<JournalEntry>(line) {
                     // Only the last line can be cut short by a crash; its
                     // action was never acknowledged.
                     Err(_) if n == last => break,
-                    Err(e) => {
-                        return Err(StoreError::Unreadable {
-                            path: jpath,
-                            reason: format!("line {}: {e}", n + 1),
-                        });
-                    }
+                    Err(e) => Some(e.to_string()),
+                    Ok(entry) if entry.index < game.log_len() => continue, // in the snapshot
+                    // The clock's own entries come back as it is moved to
+                    // the entry's time; then the entry must follow the log.
+                    Ok(entry) => game.replay_entry(&entry).err(),
                 };
-                if entry.index < game.log_len() {
-                    continue; // already in the snapshot
+                if let Some(problem) = problem {
+                    recovered = Some(format!(
+                        "{}: line {} {problem}; resumed after entry {} and dropped {} line(s)",
+                        jpath.display(),
+                        n + 1,
+                        game.log_len(),
+                        lines.len() - n
+                    ));
+                    break;
                 }
-                game.replay_entry(&entry)
-                    .map_err(|reason| StoreError::Unreadable {
-                        path: jpath.clone(),
-                        reason,
-                    })?;
             }
         }
         let table_now = game.as_ref().map_or(0, |g| g.now_ms());
         let logged = game.as_ref().map_or(0, |g| g.log_len());
-        Ok(HallTable {
+        let table = HallTable {
             id: record.id,
             settings: record.settings,
             seed: record.seed,
@@ -293,7 +317,16 @@ impl Hall {
             snapshot_len,
             spectators: Vec::new(),
             last_lobby: None,
-        })
+            unsaved: None,
+            held: Vec::new(),
+        };
+        Ok((table, recovered))
+    }
+
+    /// What was recovered from at start, one line each (journals damaged
+    /// in the middle: where each resumed and what it dropped).
+    pub fn notices(&self) -> &[String] {
+        &self.notices
     }
 
     pub fn config(&self) -> &HallConfig {
@@ -313,30 +346,87 @@ impl Hall {
     /// tables as it stands now (one view per update however many actions
     /// it judged, the bots' included).
     pub fn drain(&mut self) -> Vec<(ClientKey, ServerMsg)> {
-        self.flush();
         // Every action accepted since the last drain is written to the
         // journal before anyone hears of it, and flushed to the disk
         // before or just after (`JournalSync`): one write a table per
         // drain, however many actions (a person's and the bots' after it)
-        // it took.
+        // it took. A table whose write failed tries again at each drain.
         let mut busy = std::collections::BTreeSet::new();
-        for tid in std::mem::take(&mut self.dirty) {
-            if self.commit(tid) {
-                busy.insert(tid);
+        let mut due = std::mem::take(&mut self.dirty);
+        due.extend(
+            self.tables
+                .values()
+                .filter(|t| t.unsaved.is_some())
+                .map(|t| t.id),
+        );
+        let mut released = Vec::new();
+        for tid in due {
+            let was_unsaved = self.tables.get(&tid).is_some_and(|t| t.unsaved.is_some());
+            match self.commit(tid) {
+                Ok(logged) => {
+                    if logged {
+                        busy.insert(tid);
+                    }
+                    if was_unsaved && let Some(t) = self.tables.get_mut(&tid) {
+                        // Saved at last: the clock runs on from where it
+                        // stood, and what was held goes out first.
+                        eprintln!("foodweb: table {tid} is saved again and plays on");
+                        t.unsaved = None;
+                        let table_now = t.game.as_ref().map_or(0, |g| g.now_ms());
+                        t.anchor = (self.now, table_now);
+                        released.append(&mut t.held);
+                        self.clock_changed(tid);
+                    }
+                }
+                Err(why) => {
+                    if let Some(t) = self.tables.get_mut(&tid)
+                        && t.unsaved.is_none()
+                    {
+                        eprintln!("foodweb: table {tid} waits: {why}");
+                        t.unsaved = Some(why);
+                        self.clock_changed(tid);
+                    }
+                }
             }
         }
         // Snapshots (the whole record, three flushes to the disk) are made
         // for tables that logged nothing since the last drain.
-        let due: Vec<TableId> = self
+        let snapshots: Vec<TableId> = self
             .tables
             .values()
-            .filter(|t| t.snapshot_due(busy.contains(&t.id)))
+            .filter(|t| t.unsaved.is_none() && t.snapshot_due(busy.contains(&t.id)))
             .map(|t| t.id)
             .collect();
-        for tid in due {
+        for tid in snapshots {
             self.save_record(tid);
         }
-        std::mem::take(&mut self.outbox)
+        self.flush();
+        // Nobody hears of an action that is not on disk: at a table that
+        // cannot save, answers and views wait (its lobby says why).
+        let mut out = released;
+        for (key, msg) in std::mem::take(&mut self.outbox) {
+            let about_play = matches!(
+                msg,
+                ServerMsg::Accepted
+                    | ServerMsg::View { .. }
+                    | ServerMsg::HostView { .. }
+                    | ServerMsg::Feed { .. }
+            );
+            let waiting = about_play
+                .then(|| self.clients.get(&key).and_then(|c| c.place))
+                .flatten()
+                .and_then(|(tid, _)| self.tables.get_mut(&tid))
+                .filter(|t| t.unsaved.is_some());
+            match waiting {
+                Some(t) if t.held.len() < MAX_HELD => t.held.push((key, msg)),
+                // Beyond the bound, views are dropped: whole views, the
+                // newest is sent again once the table saves
+                // (`clock_changed`).
+                Some(_) => {}
+                None => out.push((key, msg)),
+            }
+        }
+        out
     }
 
     fn send(&mut self, to: ClientKey, msg: ServerMsg) {
@@ -634,6 +724,8 @@ impl Hall {
             snapshot_len: 0,
             spectators: Vec::new(),
             last_lobby: None,
+            unsaved: None,
+            held: Vec::new(),
         };
         table.seats[0] = Seat::person(name, token.clone(), client);
         self.tables.insert(id, table);
@@ -1184,6 +1276,14 @@ impl Hall {
         };
         let (tid, _) = self.place(client).expect("seated");
         let t = self.tables.get_mut(&tid).expect("seated at a table");
+        if let Some(why) = &t.unsaved {
+            return Err(reject(
+                format!(
+                    "the server cannot save this game right now ({why}): the table waits until it can"
+                ),
+                format!("服务器现在无法保存这局游戏（{why}）：牌桌暂停，能保存时自动继续"),
+            ));
+        }
         let Some(game) = t.game.as_mut() else {
             return Err(reject("the game has not started", "游戏还没开始"));
         };
@@ -1292,39 +1392,44 @@ impl Hall {
             return;
         };
         let logged = t.game.as_ref().map_or(0, |g| g.log_len());
-        t.journaled = logged;
-        t.snapshot_len = logged;
         if let Some(store) = &self.store {
             let text = ron::to_string(&t.record()).expect("records always serialize");
             let id = store_id(tid);
-            if let Err(e) = store
-                .save_text(&id, &text)
-                .and_then(|()| store.clear_journal(&id))
-            {
-                // The table plays on; the operator sees why it is not saved.
+            self.stats.saves += 1;
+            if let Err(e) = store.save_text(&id, &text) {
+                // The journal still holds every action since the last
+                // record (`journaled` is unchanged): nothing accepted is
+                // lost, and the snapshot is tried again when it is due.
+                eprintln!("foodweb: {e}");
+                return;
+            }
+            if let Err(e) = store.clear_journal(&id) {
+                // The record holds every entry: the journal's old lines
+                // are skipped when it is read back.
                 eprintln!("foodweb: {e}");
             }
-            self.stats.saves += 1;
         }
+        t.journaled = logged;
+        t.snapshot_len = logged;
     }
 
     /// Appends the table's newly accepted actions to its journal (every
     /// `SNAPSHOT_EVERY` log entries, and at the end, `drain` writes the
     /// whole record when the table is quiet). Says whether it logged
-    /// anything.
-    fn commit(&mut self, tid: TableId) -> bool {
+    /// anything; an error if the store could not write them (they are
+    /// written with the next ones, in order, when it can).
+    fn commit(&mut self, tid: TableId) -> Result<bool, String> {
         let Some(t) = self.tables.get_mut(&tid) else {
-            return false;
+            return Ok(false);
         };
         let Some(game) = t.game.as_ref() else {
-            return false;
+            return Ok(false);
         };
         let logged = game.log_len();
         if logged == t.journaled {
-            return false;
+            return Ok(false);
         }
         let entries = game.journal_from(t.journaled);
-        t.journaled = logged;
         if let Some(store) = &self.store
             && !entries.is_empty()
         {
@@ -1332,12 +1437,13 @@ impl Hall {
                 .iter()
                 .map(|e| ron::to_string(e).expect("journal entries always serialize"))
                 .collect();
-            if let Err(e) = store.append_journal(&store_id(tid), &lines) {
-                eprintln!("foodweb: {e}");
-            }
             self.stats.saves += 1;
+            store
+                .append_journal(&store_id(tid), &lines)
+                .map_err(|e| e.to_string())?;
         }
-        true
+        t.journaled = logged;
+        Ok(true)
     }
 
     fn summaries(&self) -> Vec<TableSummary> {

@@ -100,6 +100,13 @@ pub struct HallTable {
     pub snapshot_len: usize,
     pub spectators: Vec<ClientKey>,
     pub last_lobby: Option<LobbyState>,
+    /// Why the store could not write this table's accepted actions: the
+    /// table is stopped (no action taken, no bot, no clock) until a write
+    /// succeeds, and nobody hears of what was not written.
+    pub unsaved: Option<String>,
+    /// What was not sent while `unsaved`: the answers and views about
+    /// actions not yet on disk, sent once they are.
+    pub held: Vec<(ClientKey, crate::messages::ServerMsg)>,
 }
 
 impl HallTable {
@@ -109,7 +116,7 @@ impl HallTable {
 
     /// Whether the table's clock and bots are stopped at hall time `now`.
     pub fn stopped(&self, now: u64) -> bool {
-        self.paused || self.held_until.is_some_and(|until| now < until)
+        self.paused || self.unsaved.is_some() || self.held_until.is_some_and(|until| now < until)
     }
 
     pub fn result(&self) -> Option<GameResult> {
@@ -233,6 +240,7 @@ impl HallTable {
                 .collect(),
             spectators: self.spectators.len() as u32,
             paused: self.stopped(now),
+            unsaved: self.unsaved.clone(),
             host_runs: self.host_runs,
             open_replays: self.open_replays,
         }

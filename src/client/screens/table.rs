@@ -8,6 +8,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use fluent_bundle::FluentValue;
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::{AnyAction, AnyView};
 use foodweb_netcode::messages::ClientMsg;
@@ -273,6 +274,30 @@ fn connecting(mut contexts: EguiContexts, mut frame: TableFrame) -> Result {
     Ok(())
 }
 
+/// Over every table screen while the server cannot save the table: why
+/// nothing moves, and that it goes on by itself (issue 33).
+fn unsaved_banner(mut contexts: EguiContexts, frame: TableFrame) -> Result {
+    let Some(why) = frame.model.lobby.as_ref().and_then(|l| l.unsaved.clone()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let text = frame
+        .i18n
+        .ta("table-unsaved", &[("why", FluentValue::from(why))]);
+    egui::Area::new(egui::Id::new("unsaved-banner"))
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 8.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style())
+                .fill(egui::Color32::from_rgb(120, 30, 30))
+                .show(ui, |ui| {
+                    ui.set_max_width((ctx.content_rect().width() - 24.0).min(560.0));
+                    ui.colored_label(egui::Color32::WHITE, text);
+                });
+        });
+    Ok(())
+}
+
 /// Leaving the table screen leaves the table (a game under way keeps the
 /// seat for its token; a bot stands in).
 fn leave_table(mut outbox: ResMut<Outbox>, model: Res<ClientModel>) {
@@ -286,7 +311,10 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, pick_screen.run_if(in_state(Screen::Table)))
         .add_systems(
             EguiPrimaryContextPass,
-            connecting.run_if(in_state(TableScreen::Connecting)),
+            (
+                connecting.run_if(in_state(TableScreen::Connecting)),
+                unsaved_banner.run_if(in_state(Screen::Table)),
+            ),
         )
         .add_systems(OnExit(Screen::Table), leave_table);
 }

@@ -33,48 +33,31 @@ pub const MAX_CLIENTS: usize = 256;
 
 const CLIENT_TIMEOUT_SECS: i32 = 10;
 
-#[derive(Clone, Copy)]
-struct TokenEntry {
-    time: f64,
-    mac: [u8; 16],
-    entity: Entity,
-}
-
 struct TokenEntries {
-    inner: Vec<TokenEntry>,
+    /// Foodweb's patch: each token used, by its MAC, with the link that used it and when the
+    /// token expires (seconds since the Unix epoch). A token connects one link, once: another
+    /// link (another address, or the same address after its link was dropped) is refused until
+    /// the token has expired, when it would be refused anyway.
+    inner: HashMap<[u8; MAC_BYTES], (Entity, u64)>,
 }
 
 impl TokenEntries {
     fn new() -> Self {
-        Self { inner: Vec::new() }
-    }
-    fn find_or_insert(&mut self, entry: TokenEntry) -> bool {
-        let (mut oldest, mut matching) = (None, None);
-        let mut oldest_time = f64::INFINITY;
-        // Perform a linear search for the oldest and matching entries at the same time
-        for (idx, saved_entry) in self.inner.iter().enumerate() {
-            if entry.time < oldest_time {
-                oldest_time = saved_entry.time;
-                oldest = Some(idx);
-            }
-            if entry.mac == saved_entry.mac {
-                matching = Some(idx);
-            }
+        Self {
+            inner: Default::default(),
         }
-        let Some(oldest) = oldest else {
-            // If there is no oldest entry then the list is empty, so just insert the entry
-            self.inner.push(entry);
-            return true;
-        };
-        if let Some(matching) = matching {
-            // TODO: how do we do this if we don't have access to the remote addr?
-            // // Allow reusing tokens only if the entity matches
-            // self.inner[matching].entity == entry.entity
-            true
-        } else {
-            // If there is no matching entry, replace the oldest one
-            self.inner[oldest] = entry;
-            true
+    }
+    /// Whether `entity` may use the token with `mac`, expiring at `expires`; remembers it.
+    fn find_or_insert(&mut self, mac: [u8; MAC_BYTES], entity: Entity, expires: u64, now: u64) -> bool {
+        if self.inner.len() >= 1024 {
+            self.inner.retain(|_, (_, expiry)| *expiry > now);
+        }
+        match self.inner.get(&mac) {
+            Some((used_by, _)) => *used_by == entity,
+            None => {
+                self.inner.insert(mac, (entity, expires));
+                true
+            }
         }
     }
 }
@@ -731,14 +714,14 @@ impl<Ctx> Server<Ctx> {
         {
             return Err(Error::ClientIdInUse(id::PeerId::Netcode(token.client_id)));
         };
-        let entry = TokenEntry {
-            time: self.time,
-            entity,
-            mac: packet.token_data
-                [ConnectTokenPrivate::SIZE - MAC_BYTES..ConnectTokenPrivate::SIZE]
-                .try_into()?,
-        };
-        if !self.token_entries.find_or_insert(entry) {
+        let mac: [u8; MAC_BYTES] = packet.token_data
+            [ConnectTokenPrivate::SIZE - MAC_BYTES..ConnectTokenPrivate::SIZE]
+            .try_into()?;
+        let now = super::utils::now().unwrap_or(0);
+        if !self
+            .token_entries
+            .find_or_insert(mac, entity, packet.expire_timestamp, now)
+        {
             return Err(Error::ConnectTokenInUse(id::PeerId::Netcode(
                 token.client_id,
             )));
@@ -1216,11 +1199,10 @@ mod tests {
                 [2; PRIVATE_KEY_BYTES],
                 [0; USER_DATA_BYTES],
             );
-            inner.token_entries.inner.push(TokenEntry {
-                time: inner.time,
-                mac: [3; MAC_BYTES],
-                entity: client,
-            });
+            inner
+                .token_entries
+                .inner
+                .insert([3; MAC_BYTES], (client, u64::MAX));
             inner
                 .send_queue
                 .insert(client, vec![SendPayload::from_static(&[4])]);
