@@ -68,6 +68,10 @@ pub struct ServeArgs {
     /// interface by default, or one network's (e.g. 192.168.1.20).
     #[arg(long, default_value = "0.0.0.0")]
     pub bind: std::net::IpAddr,
+    /// Joined clients from one address at once (a few devices behind one
+    /// address; docs/LAN.md, "Threat model")
+    #[arg(long, default_value_t = foodweb_netcode::limits::DEFAULT_PER_ADDRESS as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub max_per_address: u32,
 }
 
 /// `foodweb serve --journal-sync` (`foodweb_netcode::JournalSync`).
@@ -177,6 +181,10 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         max_tables: args.max_tables as usize,
         journal_sync: args.journal_sync.into(),
     };
+    // As many descriptors as the system allows, and bounds on guests sized
+    // from them, before anything is opened.
+    let fds = foodweb_netcode::limits::raise_fd_limit();
+    let limits = foodweb_netcode::limits::ServerLimits::for_fds(fds, args.max_per_address as usize);
     let (hall, problems) = Hall::open(config).map_err(|e| CliError(e.to_string()))?;
     // netcode's key is this server's own, kept beside its tables.
     let key = foodweb_netcode::tokens::load_or_create_key(&data)
@@ -212,13 +220,19 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
             args.http_port,
             args.ws_port,
             &issuer,
+            limits,
         )?;
     }
     let listeners = Listeners {
         udp: Some(udp),
         ws: Some(ws),
     };
+    println!(
+        "limits: {fds} open files; {} WebSocket connections ({} from one address), {} joined clients a listener ({} from one address)",
+        limits.ws_total, limits.ws_per_address, limits.max_clients, limits.per_address
+    );
     let mut app = server_app(hall, listeners, args.hz, issuer);
+    app.insert_resource(limits);
     if let Some(path) = args.latency_report {
         app.insert_resource(foodweb_netcode::server::LatencyReport(path));
     }
@@ -400,6 +414,7 @@ fn serve_web(
     port: u16,
     ws_port: u16,
     issuer: &foodweb_netcode::tokens::TokenIssuer,
+    limits: foodweb_netcode::limits::ServerLimits,
 ) -> Result<(), CliError> {
     if !dir.join("index.html").is_file() {
         eprintln!(
@@ -410,9 +425,11 @@ fn serve_web(
     }
     // A taken HTTP port costs the browsers, not the game: say so, go on.
     let addr = SocketAddr::new(bind, port);
-    if let Err(e) =
-        foodweb_netcode::web::serve_static(dir.to_path_buf(), addr, Some(issuer.clone()))
-    {
+    let service = foodweb_netcode::web::HttpService {
+        web_root: Some(dir.to_path_buf()),
+        tokens: Some(issuer.clone()),
+    };
+    if let Err(e) = foodweb_netcode::web::serve_http(service, addr, limits.into()) {
         eprintln!("warning: cannot serve the browser client on HTTP port {port}: {e}");
         return Ok(());
     }

@@ -8,6 +8,7 @@ pub mod client;
 pub mod discovery;
 pub mod games;
 pub mod hall;
+pub mod limits;
 pub mod messages;
 pub mod protocol;
 pub mod replay;

@@ -39,16 +39,16 @@ pub struct Links {
     by_key: HashMap<ClientKey, Entity>,
 }
 
-/// Seconds a link may stay unauthenticated before it is dropped (a stray
-/// datagram or a half-open WebSocket must not cost memory for ever).
-const HANDSHAKE_SECS: f64 = 10.0;
-
 /// The largest WebSocket message a client may send: a client's messages are
 /// packets of a few hundred bytes (lightyear splits larger ones), so 64 KiB
 /// leaves room and turns away the 16 MiB messages that cost the server
 /// hundreds of megabytes.
 #[cfg(not(target_family = "wasm"))]
 pub const MAX_WS_MESSAGE: usize = 64 * 1024;
+
+/// A WebSocket's read buffer: a client's frames are a few hundred bytes.
+#[cfg(not(target_family = "wasm"))]
+const WS_BUFFER: usize = 4 * 1024;
 
 /// Serves the hall that was inserted as a non-send resource.
 pub struct HallServerPlugin;
@@ -61,11 +61,12 @@ impl Plugin for HallServerPlugin {
         app.init_resource::<Listeners>()
             .init_resource::<Endpoints>()
             .init_resource::<Links>()
+            .init_resource::<crate::limits::ServerLimits>()
             .add_systems(
                 PreUpdate,
                 open_endpoints.run_if(resource_changed::<Listeners>),
             )
-            .add_systems(Update, (pump, drop_stale_links))
+            .add_systems(Update, (pump, guard_links))
             .add_observer(on_connected)
             .add_observer(on_disconnected);
         // The server's own latency, from an action's arrival to the send
@@ -110,8 +111,9 @@ fn write_latency_report(
 }
 
 #[cfg(not(target_family = "wasm"))]
-fn netcode_config(issuer: &TokenIssuer) -> NetcodeConfig {
+fn netcode_config(issuer: &TokenIssuer, limits: &crate::limits::ServerLimits) -> NetcodeConfig {
     NetcodeConfig {
+        max_clients: limits.max_clients,
         protocol_id: issuer.protocol_id(),
         private_key: issuer.key(),
         client_timeout_secs: crate::tokens::CLIENT_TIMEOUT_SECS,
@@ -125,6 +127,7 @@ fn open_endpoints(
     mut commands: Commands,
     listeners: Res<Listeners>,
     issuer: Res<TokenIssuer>,
+    limits: Res<crate::limits::ServerLimits>,
     mut ends: ResMut<Endpoints>,
 ) {
     // A browser serves nobody: only the in-process endpoint exists there.
@@ -141,13 +144,13 @@ fn open_endpoints(
             web_root: None,
             tokens: Some(issuer.clone()),
         };
-        if let Err(e) = crate::web::serve_http(service, addr, crate::web::WebLimits::default()) {
+        if let Err(e) = crate::web::serve_http(service, addr, crate::web::WebLimits::from(*limits)) {
             eprintln!("warning: no token port on TCP {addr}: {e} (UDP clients cannot join)");
         }
         let udp = commands
             .spawn((
                 Name::new("udp"),
-                NetcodeServer::new(netcode_config(&issuer)),
+                NetcodeServer::new(netcode_config(&issuer, &limits)),
                 LocalAddr(addr),
                 ServerUdpIo::default(),
             ))
@@ -159,18 +162,27 @@ fn open_endpoints(
     if let Some(addr) = listeners.ws.filter(|_| ends.ws.is_none()) {
         use aeronet_websocket::server::HandshakeLimits;
         use aeronet_websocket::tungstenite::protocol::WebSocketConfig;
+        // Small buffers: tungstenite's 128 KiB read buffer made each
+        // silent connection cost about 145 KB.
         let socket = WebSocketConfig::default()
+            .read_buffer_size(WS_BUFFER)
+            .write_buffer_size(0)
             .max_message_size(Some(MAX_WS_MESSAGE))
             .max_frame_size(Some(MAX_WS_MESSAGE));
+        let handshake = HandshakeLimits {
+            max_open: limits.ws_total,
+            max_open_per_ip: limits.ws_per_address,
+            ..HandshakeLimits::default()
+        };
         let config = ServerConfig::builder()
             .with_bind_address(addr)
             .with_no_encryption()
             .with_socket_config(socket)
-            .with_handshake_limits(HandshakeLimits::default());
+            .with_handshake_limits(handshake);
         let ws = commands
             .spawn((
                 Name::new("websocket"),
-                NetcodeServer::new(netcode_config(&issuer)),
+                NetcodeServer::new(netcode_config(&issuer, &limits)),
                 LocalAddr(addr),
                 WebSocketServerIo { config },
             ))
@@ -253,26 +265,93 @@ fn pump(
     }
 }
 
-/// Remote links that have not (yet) completed netcode's handshake.
-type Unauthenticated = (With<LinkOf>, Without<Connected>, Without<Client>);
+/// When each remote link was first seen, by the guard.
+#[derive(Default)]
+struct Seen {
+    at: HashMap<Entity, f64>,
+    /// Links dropped since memory was last given back, and when that was.
+    dropped: usize,
+    trimmed_at: f64,
+}
 
-fn drop_stale_links(
+/// Keeps guests within the bounds (`ServerLimits`, issue 33):
+/// - a link that has not finished netcode's handshake within
+///   `handshake_secs` is dropped, and one address has at most
+///   `pending_per_address` such links (its newest go first);
+/// - one address has at most `per_address` joined clients (its newest go);
+/// - a listener with fewer than `headroom` free places asks the clients
+///   joined longest without ever sitting at a table to make room, so that
+///   guests who join and idle cannot keep players out.
+///
+/// Freed memory goes back to the system once many links have gone.
+fn guard_links(
     time: Res<Time<Real>>,
-    mut first_seen: Local<HashMap<Entity, f64>>,
-    pending: Query<Entity, Unauthenticated>,
+    limits: Res<crate::limits::ServerLimits>,
+    hall: NonSend<Hall>,
+    mut seen: Local<Seen>,
+    links: Query<(Entity, &LinkOf, Option<&PeerAddr>, Has<Connected>), Without<Client>>,
     mut commands: Commands,
 ) {
     let now = time.elapsed_secs_f64();
-    let mut alive = Vec::new();
-    for link in &pending {
-        let seen = *first_seen.entry(link).or_insert(now);
-        if now - seen > HANDSHAKE_SECS {
-            commands.entity(link).despawn();
-        } else {
-            alive.push(link);
+    let before = seen.at.len();
+    let mut alive = HashMap::with_capacity(before);
+    // Pending links and joined clients by address; joined by listener.
+    let mut pending: HashMap<std::net::IpAddr, Vec<(f64, Entity)>> = HashMap::new();
+    let mut joined: HashMap<std::net::IpAddr, Vec<(f64, Entity)>> = HashMap::new();
+    let mut by_listener: HashMap<Entity, Vec<(f64, Entity)>> = HashMap::new();
+    let mut drop = Vec::new();
+    for (link, of, peer, connected) in &links {
+        let first = *seen.at.get(&link).unwrap_or(&now);
+        alive.insert(link, first);
+        let ip = peer.map(|p| p.0.ip().to_canonical());
+        if connected {
+            if let Some(ip) = ip {
+                joined.entry(ip).or_default().push((first, link));
+            }
+            by_listener.entry(of.server).or_default().push((first, link));
+        } else if now - first > limits.handshake_secs {
+            drop.push((link, false));
+        } else if let Some(ip) = ip {
+            pending.entry(ip).or_default().push((first, link));
         }
     }
-    first_seen.retain(|e, _| alive.contains(e));
+    for list in pending.values_mut() {
+        list.sort_by(|a, b| a.0.total_cmp(&b.0));
+        drop.extend(list.iter().skip(limits.pending_per_address).map(|&(_, l)| (l, false)));
+    }
+    for list in joined.values_mut() {
+        list.sort_by(|a, b| a.0.total_cmp(&b.0));
+        drop.extend(list.iter().skip(limits.per_address).map(|&(_, l)| (l, true)));
+    }
+    for list in by_listener.values_mut() {
+        let free = limits.max_clients.saturating_sub(list.len());
+        if free >= limits.headroom {
+            continue;
+        }
+        list.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let idle = list.iter().filter(|&&(first, link)| {
+            now - first > limits.unseated_grace_secs && !hall.is_seated(key_of(link))
+        });
+        drop.extend(idle.take(limits.headroom - free).map(|&(_, l)| (l, true)));
+    }
+    for (link, connected) in drop {
+        alive.remove(&link);
+        if connected {
+            // Netcode says goodbye, then the link goes (next update).
+            commands
+                .entity(link)
+                .try_insert(lightyear::connection::client::Disconnecting);
+        } else {
+            commands.entity(link).try_despawn();
+        }
+    }
+    seen.dropped += before.saturating_sub(alive.len());
+    seen.at = alive;
+    if seen.dropped >= 64 && now - seen.trimmed_at > 5.0 {
+        seen.dropped = 0;
+        seen.trimmed_at = now;
+        crate::limits::return_memory();
+    }
 }
 
 /// A headless server app: lightyear's server plugins, the protocol and the

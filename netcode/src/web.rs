@@ -136,6 +136,16 @@ impl Default for WebLimits {
     }
 }
 
+impl From<crate::limits::ServerLimits> for WebLimits {
+    fn from(limits: crate::limits::ServerLimits) -> Self {
+        Self {
+            max_connections: limits.http_total,
+            max_per_ip: limits.http_per_address,
+            ..Self::default()
+        }
+    }
+}
+
 /// The largest request head read (request line and headers).
 #[cfg(not(target_family = "wasm"))]
 const MAX_HEAD: usize = 16 * 1024;

@@ -604,6 +604,11 @@ impl Hall {
         }
     }
 
+    /// Whether `client` is at a table (seated, hosting or watching).
+    pub fn is_seated(&self, client: ClientKey) -> bool {
+        self.place(client).is_some()
+    }
+
     fn place(&self, client: ClientKey) -> Option<(TableId, Role)> {
         self.clients.get(&client).and_then(|c| c.place)
     }

@@ -6,7 +6,6 @@ use {
     },
     aeronet_io::{connection::DisconnectReason, server::CloseReason},
     bevy_ecs::prelude::*,
-    super::config::HandshakeLimits,
     core::{
         net::{IpAddr, SocketAddr},
         pin::Pin,
@@ -58,6 +57,7 @@ pub async fn start(
 
     let limits = config.limits;
     let pending = Arc::new(Mutex::new(Pending::default()));
+    let open = Arc::new(Mutex::new(Pending::default()));
     debug!("Starting server loop");
     loop {
         let result = futures::select! {
@@ -81,7 +81,16 @@ pub async fn start(
                 continue;
             }
         };
-        let Some(slot) = PendingSlot::take(&pending, peer_addr.ip(), limits) else {
+        let ip = peer_addr.ip().to_canonical();
+        let Some(open_slot) = PendingSlot::take(&open, ip, limits.max_open, limits.max_open_per_ip)
+        else {
+            debug!("Refused {peer_addr}: too many connections open");
+            drop(stream);
+            continue;
+        };
+        let Some(slot) =
+            PendingSlot::take(&pending, ip, limits.max_pending, limits.max_pending_per_ip)
+        else {
             debug!("Refused {peer_addr}: too many handshakes in progress");
             drop(stream);
             continue;
@@ -92,6 +101,8 @@ pub async fn start(
             let tls_acceptor = tls_acceptor.clone();
             let handshake_handler = config.handshake_handler.clone();
             async move {
+                // Held from accept to close.
+                let _open_slot = open_slot;
                 if let Err(err) = accept_session(
                     stream,
                     peer_addr,
@@ -114,24 +125,29 @@ pub async fn start(
 /// How long the listener waits after `accept` fails before trying again.
 const ACCEPT_RETRY: core::time::Duration = core::time::Duration::from_millis(50);
 
-/// Handshakes in progress, in all and by address.
+/// Handshakes in progress (or connections open), in all and by address.
 #[derive(Default)]
 struct Pending {
     total: usize,
     by_ip: HashMap<IpAddr, usize>,
 }
 
-/// One handshake's place among those in progress, given back when dropped.
+/// One connection's place among those in progress (or open), given back when dropped.
 struct PendingSlot {
     pending: Arc<Mutex<Pending>>,
     ip: IpAddr,
 }
 
 impl PendingSlot {
-    fn take(pending: &Arc<Mutex<Pending>>, ip: IpAddr, limits: HandshakeLimits) -> Option<Self> {
+    fn take(
+        pending: &Arc<Mutex<Pending>>,
+        ip: IpAddr,
+        max: usize,
+        max_per_ip: usize,
+    ) -> Option<Self> {
         let mut p = pending.lock().unwrap_or_else(PoisonError::into_inner);
         let mine = p.by_ip.get(&ip).copied().unwrap_or(0);
-        if p.total >= limits.max_pending || mine >= limits.max_pending_per_ip {
+        if p.total >= max || mine >= max_per_ip {
             return None;
         }
         p.total += 1;

@@ -134,6 +134,11 @@ pub struct HandshakeLimits {
     pub max_pending: usize,
     /// How many handshakes one IP address may have in progress at once.
     pub max_pending_per_ip: usize,
+    /// How many connections may be open at once, from accept to close
+    /// (each holds a file descriptor and its buffers).
+    pub max_open: usize,
+    /// How many connections one IP address may have open at once.
+    pub max_open_per_ip: usize,
 }
 
 impl Default for HandshakeLimits {
@@ -142,6 +147,8 @@ impl Default for HandshakeLimits {
             timeout: core::time::Duration::from_secs(5),
             max_pending: 1024,
             max_pending_per_ip: 8,
+            max_open: 4096,
+            max_open_per_ip: 64,
         }
     }
 }
