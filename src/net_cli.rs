@@ -72,6 +72,10 @@ pub struct ServeArgs {
     /// address; docs/LAN.md, "Threat model")
     #[arg(long, default_value_t = foodweb_netcode::limits::DEFAULT_PER_ADDRESS as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub max_per_address: u32,
+    /// Joined clients a listener at once (by default sized from the open
+    /// files the system allows, up to 512)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=65_536))]
+    pub max_clients: Option<u32>,
 }
 
 /// `foodweb serve --journal-sync` (`foodweb_netcode::JournalSync`).
@@ -184,7 +188,11 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
     // As many descriptors as the system allows, and bounds on guests sized
     // from them, before anything is opened.
     let fds = foodweb_netcode::limits::raise_fd_limit();
-    let limits = foodweb_netcode::limits::ServerLimits::for_fds(fds, args.max_per_address as usize);
+    let mut limits =
+        foodweb_netcode::limits::ServerLimits::for_fds(fds, args.max_per_address as usize);
+    if let Some(n) = args.max_clients {
+        limits = limits.with_max_clients(n as usize);
+    }
     let (hall, problems) = Hall::open(config).map_err(|e| CliError(e.to_string()))?;
     // netcode's key is this server's own, kept beside its tables.
     let key = foodweb_netcode::tokens::load_or_create_key(&data)
@@ -227,8 +235,8 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         udp: Some(udp),
         ws: Some(ws),
     };
-    println!(
-        "limits: {fds} open files; {} WebSocket connections ({} from one address), {} joined clients a listener ({} from one address)",
+    eprintln!(
+        "note: {fds} open files; at most {} WebSocket connections ({} from one address), {} joined clients a listener ({} from one address)",
         limits.ws_total, limits.ws_per_address, limits.max_clients, limits.per_address
     );
     let mut app = server_app(hall, listeners, args.hz, issuer);

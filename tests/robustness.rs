@@ -252,3 +252,380 @@ fn token_from(from: IpAddr, to: SocketAddr) -> Option<u16> {
     s.read_to_string(&mut reply).ok()?;
     reply.split_whitespace().nth(1)?.parse().ok()
 }
+
+/// The issue's scale (tools/attack-server.sh) when FOODWEB_ATTACK_SCALE is
+/// `full`; a small one otherwise, within the suite's budget.
+fn scale(small: usize, full: usize) -> usize {
+    if std::env::var("FOODWEB_ATTACK_SCALE").as_deref() == Ok("full") {
+        full
+    } else {
+        small
+    }
+}
+
+/// A WebSocket that finished the upgrade from `from` (and says nothing).
+fn upgraded_from(
+    from: IpAddr,
+    ws: SocketAddr,
+) -> Option<tungstenite::WebSocket<std::net::TcpStream>> {
+    let stream = tcp_from(from, ws).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
+    tungstenite::client(format!("ws://{ws}"), stream)
+        .ok()
+        .map(|(socket, _)| socket)
+}
+
+/// Issue 33, items 1 to 6, against one server with a small pool of places
+/// (`--max-clients`, `--max-per-address`): "Each attack above ... leaves
+/// the server up; a real UDP player and a real WebSocket player can join
+/// and finish a game during and after it; ... resident memory is back
+/// within 32 MiB of its baseline" once the attackers stop.
+#[test]
+fn round_two_a_guest_cannot_end_fill_or_outlast_the_server() {
+    let data = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), "<html>Foodweb</html>").unwrap();
+    let big: Vec<u8> = (0..4 << 20)
+        .map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(web.path().join("big.bin"), &big).unwrap();
+    let http_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let pool = scale(24, 256).to_string();
+    let per_address = scale(4, 16).to_string();
+    let http = http_port.to_string();
+    let web_dir = web.path().to_str().unwrap().to_string();
+    let mut server = Server::start_with(
+        data.path(),
+        free_ports(),
+        &[
+            "--http-port",
+            &http,
+            "--web-dir",
+            &web_dir,
+            "--max-clients",
+            &pool,
+            "--max-per-address",
+            &per_address,
+        ],
+    );
+    let udp = SocketAddr::from(([127, 0, 0, 1], server.port));
+    let ws = SocketAddr::from(([127, 0, 0, 1], server.ws_port));
+    let page = SocketAddr::from(([127, 0, 0, 1], http_port));
+    std::thread::sleep(Duration::from_millis(500));
+    let rest = rss_kib(&server);
+    let mut report = Vec::new();
+    let during = game(&server, out.path(), "During2");
+    let t0 = Instant::now();
+
+    // 1. "Fetch a token ... send the connection request, then one packet
+    //    whose prefix byte declares a sequence length of 9 to 15": before
+    //    joining, once joined, and inside WebSocket frames.
+    let mut noise = vec![0x96u8];
+    noise.extend((0..40u8).map(|i| i.wrapping_mul(91)));
+    let token = fetch_token_from(attacker_at(1, 2), udp, "udp").unwrap();
+    let socket = std::net::UdpSocket::bind(SocketAddr::new(attacker_at(1, 2), 0)).unwrap();
+    socket.send_to(&request_packet(&token), udp).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    for len in 9u8..16 {
+        noise[0] = len << 4 | 6;
+        socket.send_to(&noise, udp).unwrap();
+    }
+    let token = fetch_token_from(attacker_at(1, 3), udp, "udp").unwrap();
+    let guest = Guest::join(attacker_at(1, 3), udp, &token).expect("a guest joins");
+    for len in 9u8..16 {
+        noise[0] = len << 4 | 6;
+        guest.send_raw(&noise);
+    }
+    let token = fetch_token_from(attacker_at(1, 4), udp, "ws").unwrap();
+    if let Some(mut socket) = upgraded_from(attacker_at(1, 4), ws) {
+        let _ = socket.send(tungstenite::Message::Binary(request_packet(&token).into()));
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = socket.send(tungstenite::Message::Binary(noise.clone().into()));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(&mut server), "one datagram ended the server");
+    report.push(format!(
+        "prefix 0x96..0xf6: the server stays up ({:.0} s in)",
+        t0.elapsed().as_secs_f64()
+    ));
+
+    // 5. "After its first connection left, the same token connected 6 more
+    //    times, from 6 other addresses": one token, one connection.
+    drop(guest);
+    let token = fetch_token_from(attacker_at(1, 5), udp, "udp").unwrap();
+    let first = Guest::join(attacker_at(1, 5), udp, &token);
+    assert!(first.is_some(), "a fresh token joins");
+    drop(first);
+    let reused = (6..12u8)
+        .filter(|&n| Guest::join(attacker_at(1, n), udp, &token).is_some())
+        .count();
+    assert_eq!(reused, 0, "a used token connected again");
+    assert!(
+        Guest::join(attacker_at(1, 5), udp, &token).is_none(),
+        "a used token connected again from its own address"
+    );
+
+    // 4. "30 addresses, each fetching its 10 tokens and keeping the
+    //    connections alive with keep-alives only, took all 256 slots".
+    let addresses = scale(8, 30) as u8;
+    let mut guests = Vec::new();
+    for n in 2..2 + addresses {
+        for _ in 0..10 {
+            let Ok(token) = fetch_token_from(attacker_at(2, n), udp, "udp") else {
+                break;
+            };
+            if let Some(g) = Guest::join(attacker_at(2, n), udp, &token) {
+                guests.push(g);
+            }
+        }
+    }
+    let joined = guests.len();
+    // Which the server still keeps, a few keep-alives later (it sends
+    // one a second to each joined client).
+    for _ in 0..4 {
+        for g in &mut guests {
+            g.keep_alive();
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let mut kept = vec![false; guests.len()];
+    for _ in 0..5 {
+        for (g, k) in guests.iter_mut().zip(&mut kept) {
+            *k |= g.keep_alive();
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let held = kept.iter().filter(|&&k| k).count();
+    let pool_size: usize = pool.parse().unwrap();
+    let per: usize = per_address.parse().unwrap();
+    assert!(
+        held > 0 && held <= pool_size && held <= per * addresses as usize,
+        "{held} of {joined} joined guests held"
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let keeper = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for g in &mut guests {
+                    g.keep_alive();
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        })
+    };
+    // A real player gets in while they hold on (the idle guests make
+    // room once they have idled their grace).
+    still_whole(
+        &mut server,
+        out.path(),
+        rest + 64 * 1024,
+        "udp places",
+        &mut report,
+    );
+    report.push(format!(
+        "udp places: {joined} idle guests joined from {addresses} addresses, {held} held ({:.0} s in)",
+        t0.elapsed().as_secs_f64()
+    ));
+
+    // 2 and 3. "WebSockets that finish the upgrade and then stay silent":
+    // the server holds a bounded number, and lets them go.
+    let flooders = scale(8, 64) as u8;
+    let per = scale(40, 300);
+    let floods: Vec<_> = (2..2 + flooders)
+        .map(|n| {
+            std::thread::spawn(move || {
+                let mut held = Vec::new();
+                for _ in 0..per {
+                    if let Some(s) = upgraded_from(attacker_at(3, n), ws) {
+                        held.push(s);
+                    }
+                }
+                std::thread::sleep(Duration::from_secs(2));
+                held.len()
+            })
+        })
+        .collect();
+    let upgraded: usize = floods.into_iter().map(|t| t.join().unwrap()).sum();
+    report.push(format!(
+        "silent websockets: {upgraded} upgraded from {flooders} addresses, {} descriptors open after ({:.0} s in)",
+        server.open_fds(),
+        t0.elapsed().as_secs_f64()
+    ));
+    assert!(alive(&mut server));
+
+    // 6. Slow readers of a large file, and a slowloris on the token and
+    //    WebSocket ports: a fresh address still gets the page and tokens.
+    let readers: Vec<_> = (0..scale(16, 32))
+        .filter_map(|i| {
+            let from = attacker_at(4, 2 + (i % 2) as u8);
+            let s =
+                socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
+            s.set_recv_buffer_size(4096).ok()?;
+            s.bind(&SocketAddr::new(from, 0).into()).ok()?;
+            s.connect(&page.into()).ok()?;
+            let mut s: std::net::TcpStream = s.into();
+            write!(s, "GET /big.bin HTTP/1.1\r\nHost: {page}\r\n\r\n").ok()?;
+            Some(s)
+        })
+        .collect();
+    let mut loris = Vec::new();
+    for n in 2..2 + scale(24, 64) as u8 {
+        for to in [token_port_of(&server), ws] {
+            for _ in 0..scale(8, 16) {
+                if let Ok(mut s) = tcp_from(attacker_at(5, n), to) {
+                    let _ = s.write_all(b"G");
+                    loris.push(s);
+                }
+            }
+        }
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let started = Instant::now();
+    let got_page = page_from(attacker_at(4, 9), page);
+    let page_secs = started.elapsed().as_secs_f64();
+    assert!(got_page, "a fresh address got no page");
+    assert!(page_secs < 2.0, "the page took {page_secs:.1} s");
+    let fresh = (2..26u8)
+        .filter(|&n| fetch_token_from(attacker_at(6, n), token_port_of(&server), "udp").is_ok())
+        .count();
+    assert_eq!(fresh, 24, "only {fresh} of 24 fresh addresses got a token");
+    report.push(format!(
+        "slow readers {} and slowloris {}: a fresh page in {page_secs:.2} s, {fresh}/24 fresh tokens",
+        readers.len(),
+        loris.len()
+    ));
+    // The slow readers are cut once they fall under the minimum rate.
+    let cut = readers
+        .into_iter()
+        .map(|mut s| {
+            s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+            let mut got = 0usize;
+            let mut buf = [0u8; 4096];
+            std::thread::sleep(Duration::from_secs(12));
+            while let Ok(n) = s.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                got += n;
+            }
+            got < big.len()
+        })
+        .filter(|&cut| cut)
+        .count();
+    report.push(format!(
+        "slow readers cut under the minimum rate: {cut} ({:.0} s in)",
+        t0.elapsed().as_secs_f64()
+    ));
+    assert!(cut > 0, "no slow reader was cut");
+    drop(loris);
+
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    keeper.join().unwrap();
+    still_whole(
+        &mut server,
+        out.path(),
+        rest,
+        "round two, after",
+        &mut report,
+    );
+    wait_all(during, Duration::from_secs(120));
+    finished(out.path(), "During2");
+    for line in &report {
+        println!("{line}");
+    }
+    server.kill();
+}
+
+fn token_port_of(server: &Server) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], server.port))
+}
+
+/// Whether `GET /` from `from` is answered 200 within 5 s.
+fn page_from(from: IpAddr, page: SocketAddr) -> bool {
+    let Ok(mut s) = tcp_from(from, page) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    if write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: {page}\r\nConnection: close\r\n\r\n"
+    )
+    .is_err()
+    {
+        return false;
+    }
+    let mut reply = String::new();
+    let _ = s.read_to_string(&mut reply);
+    reply.starts_with("HTTP/1.1 200") && reply.contains("Foodweb")
+}
+
+/// Issue 33, item 2: "With a soft limit of 1024 open files ... WebSockets
+/// that finish the upgrade and then stay silent ... filled every
+/// descriptor" and the journal lost lines. With the same limit, the
+/// server keeps descriptors for its files, and after kill -9 the table
+/// loads with every accepted move.
+#[test]
+fn round_two_a_full_descriptor_table_loses_no_move() {
+    let data = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut server = Server::start_with_fd_limit(data.path(), free_ports(), 1024, &[]);
+    let ws = SocketAddr::from(([127, 0, 0, 1], server.ws_port));
+    let players = game(&server, out.path(), "Fd");
+    let started = Instant::now();
+    while !data.path().join("table-1.journal").exists() {
+        assert!(started.elapsed() < Duration::from_secs(30), "no game");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // "8 pending per address from 8 addresses", again and again.
+    let mut most = 0;
+    let floods: Vec<_> = (2..10u8)
+        .map(|n| {
+            std::thread::spawn(move || {
+                let mut held = Vec::new();
+                let until = Instant::now() + Duration::from_secs(8);
+                while Instant::now() < until {
+                    match upgraded_from(attacker_at(7, n), ws) {
+                        Some(s) => held.push(s),
+                        None => std::thread::sleep(Duration::from_millis(20)),
+                    }
+                }
+                held.len()
+            })
+        })
+        .collect();
+    let until = Instant::now() + Duration::from_secs(8);
+    while Instant::now() < until {
+        most = most.max(server.open_fds());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let upgraded: usize = floods.into_iter().map(|t| t.join().unwrap()).sum();
+    assert!(
+        (most as u64) < 1024 - foodweb_netcode::limits::RESERVED_FDS / 2,
+        "the server held {most} descriptors of 1024"
+    );
+    println!(
+        "descriptors: at most {most} of 1024 held while {upgraded} silent websockets were upgraded"
+    );
+    // kill -9 mid-game: every move a player was told was accepted is in
+    // the journal, which reads back whole.
+    server.kill();
+    for p in players {
+        let mut p = p;
+        let _ = p.kill();
+        let _ = p.wait();
+    }
+    let (hall, problems) = foodweb_netcode::Hall::open(foodweb_netcode::HallConfig {
+        data_dir: Some(data.path().to_path_buf()),
+        ..foodweb_netcode::HallConfig::default()
+    })
+    .unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(hall.notices().is_empty(), "{:?}", hall.notices());
+    assert_eq!(hall.table_count(), 1);
+}

@@ -65,6 +65,18 @@ impl ServerLimits {
     }
 }
 
+impl ServerLimits {
+    /// The same with `n` joined clients a listener (and headroom to match).
+    pub fn with_max_clients(self, n: usize) -> Self {
+        let max_clients = n.max(2);
+        Self {
+            max_clients,
+            headroom: (max_clients / 8).max(2).min(max_clients - 1),
+            ..self
+        }
+    }
+}
+
 impl Default for ServerLimits {
     fn default() -> Self {
         Self::for_fds(1024, DEFAULT_PER_ADDRESS)

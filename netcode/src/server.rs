@@ -144,7 +144,8 @@ fn open_endpoints(
             web_root: None,
             tokens: Some(issuer.clone()),
         };
-        if let Err(e) = crate::web::serve_http(service, addr, crate::web::WebLimits::from(*limits)) {
+        if let Err(e) = crate::web::serve_http(service, addr, crate::web::WebLimits::from(*limits))
+        {
             eprintln!("warning: no token port on TCP {addr}: {e} (UDP clients cannot join)");
         }
         let udp = commands
@@ -289,7 +290,17 @@ fn guard_links(
     limits: Res<crate::limits::ServerLimits>,
     hall: NonSend<Hall>,
     mut seen: Local<Seen>,
-    links: Query<(Entity, &LinkOf, Option<&PeerAddr>, Has<Connected>), Without<Client>>,
+    mut links: Query<
+        (
+            Entity,
+            &LinkOf,
+            Option<&PeerAddr>,
+            Has<Connected>,
+            &mut Link,
+        ),
+        Without<Client>,
+    >,
+    #[cfg(not(target_family = "wasm"))] mut servers: Query<&mut NetcodeServer>,
     mut commands: Commands,
 ) {
     let now = time.elapsed_secs_f64();
@@ -300,7 +311,7 @@ fn guard_links(
     let mut joined: HashMap<std::net::IpAddr, Vec<(f64, Entity)>> = HashMap::new();
     let mut by_listener: HashMap<Entity, Vec<(f64, Entity)>> = HashMap::new();
     let mut drop = Vec::new();
-    for (link, of, peer, connected) in &links {
+    for (link, of, peer, connected, _) in &links {
         let first = *seen.at.get(&link).unwrap_or(&now);
         alive.insert(link, first);
         let ip = peer.map(|p| p.0.ip().to_canonical());
@@ -308,7 +319,10 @@ fn guard_links(
             if let Some(ip) = ip {
                 joined.entry(ip).or_default().push((first, link));
             }
-            by_listener.entry(of.server).or_default().push((first, link));
+            by_listener
+                .entry(of.server)
+                .or_default()
+                .push((first, link));
         } else if now - first > limits.handshake_secs {
             drop.push((link, false));
         } else if let Some(ip) = ip {
@@ -317,11 +331,19 @@ fn guard_links(
     }
     for list in pending.values_mut() {
         list.sort_by(|a, b| a.0.total_cmp(&b.0));
-        drop.extend(list.iter().skip(limits.pending_per_address).map(|&(_, l)| (l, false)));
+        drop.extend(
+            list.iter()
+                .skip(limits.pending_per_address)
+                .map(|&(_, l)| (l, false)),
+        );
     }
     for list in joined.values_mut() {
         list.sort_by(|a, b| a.0.total_cmp(&b.0));
-        drop.extend(list.iter().skip(limits.per_address).map(|&(_, l)| (l, true)));
+        drop.extend(
+            list.iter()
+                .skip(limits.per_address)
+                .map(|&(_, l)| (l, true)),
+        );
     }
     for list in by_listener.values_mut() {
         let free = limits.max_clients.saturating_sub(list.len());
@@ -337,7 +359,15 @@ fn guard_links(
     for (link, connected) in drop {
         alive.remove(&link);
         if connected {
-            // Netcode says goodbye, then the link goes (next update).
+            // Netcode says goodbye and frees the place now; the link goes
+            // once netcode has told the app.
+            #[cfg(not(target_family = "wasm"))]
+            if let Ok((_, of, _, _, mut l)) = links.get_mut(link)
+                && let Ok(mut netcode) = servers.get_mut(of.server)
+                && netcode.disconnect_link(link, &mut l).is_ok()
+            {
+                continue;
+            }
             commands
                 .entity(link)
                 .try_insert(lightyear::connection::client::Disconnecting);

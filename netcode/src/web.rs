@@ -5,23 +5,6 @@
 
 use std::path::{Component, Path, PathBuf};
 
-/// The content type browsers need for each kind of file the web client
-/// ships (`application/wasm` lets them compile the module while it streams).
-pub fn content_type(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
-        "wasm" => "application/wasm",
-        "png" => "image/png",
-        "otf" => "font/otf",
-        "ttf" => "font/ttf",
-        "json" => "application/json",
-        "ftl" | "txt" | "md" => "text/plain; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        _ => "application/octet-stream",
-    }
-}
-
 /// The file a request path names inside `root`, or `None` if it would
 /// leave the folder (`..`, absolute paths) or does not exist.
 pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
@@ -87,40 +70,28 @@ pub fn qr_text(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// The file to send for `path` and how it is encoded: its gzip-compressed
-/// twin (`path` + `.gz`, which `wasm/build.sh` writes beside the module)
-/// when the browser accepts gzip and the twin exists, else the file itself.
-pub fn pick_encoding(path: &Path, accept_encoding: &str) -> (PathBuf, Option<&'static str>) {
-    let accepts_gzip = accept_encoding.split(',').any(|e| {
-        e.split(';')
-            .next()
-            .is_some_and(|name| name.trim() == "gzip")
-    });
-    let mut twin = path.as_os_str().to_owned();
-    twin.push(".gz");
-    let twin = PathBuf::from(twin);
-    if accepts_gzip && twin.is_file() {
-        (twin, Some("gzip"))
-    } else {
-        (path.to_path_buf(), None)
-    }
-}
-
-/// Bounds on the HTTP server, so that guests who open connections and send
-/// nothing (or a byte now and then) cannot hold its threads, its file
-/// descriptors or its memory (docs/LAN.md, "Threat model"). A connection
-/// costs a thread only once its request has arrived whole; until then it
-/// waits in a list the listener reads without blocking.
+/// Bounds on an HTTP listener, so that guests who open connections and send
+/// nothing (or a byte now and then), or read a large file a byte at a time,
+/// cannot keep others out or hold its memory (docs/LAN.md, "Threat
+/// model"). Connections are tasks on a small runtime of their own: a slow
+/// one costs a socket and a few kilobytes, never a thread.
 #[derive(Clone, Copy, Debug)]
 pub struct WebLimits {
-    /// Connections open at once (their request arriving, or being served).
+    /// Connections open at once. When all are taken, a new one takes the
+    /// place of the oldest whose request has not arrived yet.
     pub max_connections: usize,
     /// Connections open at once from one address.
     pub max_per_ip: usize,
-    /// How long a request's head may take to arrive, whole, from accept.
+    /// Responses under way at once for one address (the rest of its
+    /// connections wait their turn, up to `request_secs`).
+    pub responses_per_ip: usize,
+    /// How long a request's head may take to arrive, whole, from accept
+    /// (and how long a connection waits for its address's turn).
     pub request_secs: u64,
-    /// How long one write to a slow reader may block.
-    pub write_secs: u64,
+    /// A response slower than `min_bytes_per_sec` over its first
+    /// `grace_secs`, or that makes no progress for `grace_secs`, is cut.
+    pub grace_secs: u64,
+    pub min_bytes_per_sec: u64,
 }
 
 impl Default for WebLimits {
@@ -129,9 +100,13 @@ impl Default for WebLimits {
             max_connections: 1024,
             // A browser loads a page's files over about six connections at
             // once; a second tab or device behind one address needs more.
-            max_per_ip: 16,
+            max_per_ip: 32,
+            responses_per_ip: 8,
             request_secs: 5,
-            write_secs: 60,
+            grace_secs: 10,
+            // A phone on a weak Wi-Fi still fetches the module (7 MB) in
+            // well under ten minutes at this rate.
+            min_bytes_per_sec: 16 * 1024,
         }
     }
 }
@@ -140,21 +115,12 @@ impl From<crate::limits::ServerLimits> for WebLimits {
     fn from(limits: crate::limits::ServerLimits) -> Self {
         Self {
             max_connections: limits.http_total,
-            max_per_ip: limits.http_per_address,
+            max_per_ip: (limits.http_per_address * 4).min(limits.http_total),
+            responses_per_ip: limits.http_per_address,
             ..Self::default()
         }
     }
 }
-
-/// The largest request head read (request line and headers).
-#[cfg(not(target_family = "wasm"))]
-const MAX_HEAD: usize = 16 * 1024;
-
-/// Threads serving requests that arrived: several phones fetch the module
-/// (megabytes) at once at a party, so one slow download does not hold up
-/// the rest.
-#[cfg(not(target_family = "wasm"))]
-const WEB_THREADS: usize = 16;
 
 /// What an HTTP listener answers: the web client's files, connect tokens
 /// (`GET /token?via=udp|ws`), or both.
@@ -165,9 +131,9 @@ pub struct HttpService {
     pub tokens: Option<crate::tokens::TokenIssuer>,
 }
 
-/// Serves `root` over HTTP on `addr` from threads of its own, within
-/// [`WebLimits::default`], with tokens for the page when given an issuer.
-/// Returns the address bound (for port 0).
+/// Serves `root` over HTTP on `addr` within [`WebLimits::default`], with
+/// tokens for the page when given an issuer. Returns the address bound
+/// (for port 0).
 #[cfg(not(target_family = "wasm"))]
 pub fn serve_static(
     root: PathBuf,
@@ -181,28 +147,9 @@ pub fn serve_static(
     serve_http(service, addr, WebLimits::default())
 }
 
-/// A request whose head arrived whole.
-#[cfg(not(target_family = "wasm"))]
-struct Request {
-    stream: std::net::TcpStream,
-    method: String,
-    target: String,
-    accept_encoding: String,
-    /// The `Host` header: the address the client dialled.
-    host: String,
-    slot: Slot,
-}
-
-/// A connection whose request is still arriving.
-#[cfg(not(target_family = "wasm"))]
-struct Arriving {
-    stream: std::net::TcpStream,
-    head: Vec<u8>,
-    deadline: std::time::Instant,
-    slot: Slot,
-}
-
-/// Serves `service` over HTTP on `addr` within `limits`. Returns the
+/// Serves `service` over HTTP on `addr` within `limits`, from a thread and
+/// a two-thread runtime of its own (hyper for HTTP/1.1, tower-http's
+/// `ServeDir` for files: gzip twins, validators, ranges). Returns the
 /// address bound (for port 0).
 #[cfg(not(target_family = "wasm"))]
 pub fn serve_http(
@@ -210,332 +157,438 @@ pub fn serve_http(
     addr: std::net::SocketAddr,
     limits: WebLimits,
 ) -> std::io::Result<std::net::SocketAddr> {
-    use std::sync::{Arc, Mutex, mpsc};
     let listener = std::net::TcpListener::bind(addr)?;
     listener.set_nonblocking(true)?;
     let bound = listener.local_addr()?;
-    let open = Arc::new(Mutex::new(OpenConnections::default()));
-    let (queue, jobs) = mpsc::sync_channel::<Request>(WEB_THREADS * 4);
-    let jobs = Arc::new(Mutex::new(jobs));
-    for worker in 0..WEB_THREADS {
-        let jobs = jobs.clone();
-        let service = service.clone();
-        std::thread::Builder::new()
-            .name(format!("http {worker}"))
-            .spawn(move || {
-                loop {
-                    let job = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                    let Ok(request) = job else { return };
-                    respond(request, &service, limits);
-                }
-            })?;
-    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("http")
+        .enable_all()
+        .build()?;
     std::thread::Builder::new()
         .name("http listener".into())
-        .spawn(move || listen(listener, open, queue, limits))?;
+        .spawn(move || runtime.block_on(http::listen(listener, service, limits)))?;
     Ok(bound)
 }
 
-/// Accepts connections and reads their requests without blocking; a
-/// request that arrived whole goes to a worker.
 #[cfg(not(target_family = "wasm"))]
-fn listen(
-    listener: std::net::TcpListener,
-    open: std::sync::Arc<std::sync::Mutex<OpenConnections>>,
-    queue: std::sync::mpsc::SyncSender<Request>,
-    limits: WebLimits,
-) {
-    use std::io::{ErrorKind, Read};
+mod http {
+    use std::collections::HashMap;
+    use std::net::{IpAddr, SocketAddr};
+    use std::pin::Pin;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex, PoisonError};
+    use std::task::{Context, Poll};
     use std::time::{Duration, Instant};
-    let mut arriving: Vec<Arriving> = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        // New connections: each takes a place (or is closed at once).
-        loop {
-            match listener.accept() {
-                Ok((stream, peer)) => {
-                    let Some(slot) = Slot::take(&open, peer.ip(), limits) else {
-                        continue;
-                    };
-                    if stream.set_nonblocking(true).is_err() {
-                        continue;
-                    }
-                    arriving.push(Arriving {
-                        stream,
-                        head: Vec::new(),
-                        deadline: Instant::now() + Duration::from_secs(limits.request_secs),
-                        slot,
-                    });
-                }
-                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                // Out of file descriptors, a peer that reset: go on.
-                Err(_) => break,
-            }
-        }
-        // What the waiting connections sent.
-        let now = Instant::now();
-        let mut i = 0;
-        while i < arriving.len() {
-            let a = &mut arriving[i];
-            let mut keep = now < a.deadline;
-            let mut ready = None;
-            while keep {
-                match a.stream.read(&mut chunk) {
-                    Ok(0) => keep = false,
-                    Ok(n) => {
-                        a.head.extend_from_slice(&chunk[..n]);
-                        match parse_head(&a.head) {
-                            Head::Partial if a.head.len() < MAX_HEAD => {}
-                            Head::Partial => keep = false,
-                            Head::Bad => keep = false,
-                            Head::Complete(method, target, accept, host) => {
-                                ready = Some((method, target, accept, host));
-                                keep = false;
-                            }
-                        }
-                    }
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(_) => keep = false,
-                }
-            }
-            if keep {
-                i += 1;
-                continue;
-            }
-            let done = arriving.swap_remove(i);
-            if let Some((method, target, accept_encoding, host)) = ready {
-                let _ = done.stream.set_nonblocking(false);
-                let request = Request {
-                    stream: done.stream,
-                    method,
-                    target,
-                    accept_encoding,
-                    host,
-                    slot: done.slot,
-                };
-                if let Err(std::sync::mpsc::TrySendError::Full(mut r)) = queue.try_send(request) {
-                    let _ = reply(&mut r.stream, "503 Service Unavailable", b"busy: try again");
-                }
-            }
-        }
-        // Idle: look again soon; busy: at once.
-        std::thread::sleep(Duration::from_millis(if arriving.is_empty() {
-            20
-        } else {
-            5
-        }));
+
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full, combinators::UnsyncBoxBody};
+    use hyper::{Request, Response, StatusCode, header};
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+    use tokio::sync::{Notify, Semaphore};
+
+    use std::future::Future;
+
+    use super::{HttpService, WebLimits, resolve};
+
+    type Body = UnsyncBoxBody<Bytes, std::io::Error>;
+
+    /// One open connection, as the listener sees it.
+    struct Conn {
+        ip: IpAddr,
+        opened: Instant,
+        /// Its request has arrived: it is no longer a candidate to make
+        /// room.
+        headed: AtomicBool,
+        close: Notify,
     }
-}
 
-#[cfg(not(target_family = "wasm"))]
-enum Head {
-    Partial,
-    Bad,
-    /// Method, target, Accept-Encoding, Host.
-    Complete(String, String, String, String),
-}
+    #[derive(Default)]
+    struct Open {
+        conns: Vec<Arc<Conn>>,
+        by_ip: HashMap<IpAddr, usize>,
+        /// Responses under way, by address.
+        turns: HashMap<IpAddr, Arc<Semaphore>>,
+    }
 
-#[cfg(not(target_family = "wasm"))]
-fn parse_head(head: &[u8]) -> Head {
-    let mut headers = [httparse::EMPTY_HEADER; 48];
-    let mut request = httparse::Request::new(&mut headers);
-    match request.parse(head) {
-        Ok(httparse::Status::Complete(_)) => {
-            let header = |name: &str| {
-                request
-                    .headers
+    type Shared = Arc<Mutex<Open>>;
+
+    fn lock(open: &Shared) -> std::sync::MutexGuard<'_, Open> {
+        open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A place among the open connections, given back when dropped.
+    struct Place {
+        open: Shared,
+        conn: Arc<Conn>,
+    }
+
+    impl Place {
+        /// A place for a connection from `ip`, or `None` if its address
+        /// has all it may have. When every place is taken, the oldest
+        /// connection still waiting for its request is asked to close.
+        fn take(open: &Shared, ip: IpAddr, limits: WebLimits) -> Option<Self> {
+            let mut o = lock(open);
+            let mine = o.by_ip.get(&ip).copied().unwrap_or(0);
+            if mine >= limits.max_per_ip {
+                return None;
+            }
+            if o.conns.len() >= limits.max_connections {
+                let oldest = o
+                    .conns
                     .iter()
-                    .find(|h| h.name.eq_ignore_ascii_case(name))
-                    .map(|h| String::from_utf8_lossy(h.value).into_owned())
-                    .unwrap_or_default()
-            };
-            Head::Complete(
-                request.method.unwrap_or("").to_owned(),
-                request.path.unwrap_or("").to_owned(),
-                header("accept-encoding"),
-                header("host"),
-            )
+                    .filter(|c| !c.headed.load(Ordering::Relaxed))
+                    .min_by_key(|c| c.opened)?;
+                oldest.close.notify_one();
+                // It leaves the list when its task ends; until then the
+                // list may hold one more than its bound.
+                oldest.headed.store(true, Ordering::Relaxed);
+            }
+            let conn = Arc::new(Conn {
+                ip,
+                opened: Instant::now(),
+                headed: AtomicBool::new(false),
+                close: Notify::new(),
+            });
+            o.conns.push(conn.clone());
+            *o.by_ip.entry(ip).or_default() += 1;
+            o.turns
+                .entry(ip)
+                .or_insert_with(|| Arc::new(Semaphore::new(limits.responses_per_ip)));
+            Some(Self {
+                open: open.clone(),
+                conn,
+            })
         }
-        Ok(httparse::Status::Partial) => Head::Partial,
-        Err(_) => Head::Bad,
-    }
-}
 
-/// Connections open, in all and by address.
-#[cfg(not(target_family = "wasm"))]
-#[derive(Default)]
-struct OpenConnections {
-    total: usize,
-    by_ip: std::collections::HashMap<std::net::IpAddr, usize>,
-}
-
-/// One connection's place among the open ones, given back when dropped.
-#[cfg(not(target_family = "wasm"))]
-struct Slot {
-    open: std::sync::Arc<std::sync::Mutex<OpenConnections>>,
-    ip: std::net::IpAddr,
-}
-
-#[cfg(not(target_family = "wasm"))]
-impl Slot {
-    fn take(
-        open: &std::sync::Arc<std::sync::Mutex<OpenConnections>>,
-        ip: std::net::IpAddr,
-        limits: WebLimits,
-    ) -> Option<Self> {
-        let mut o = open.lock().unwrap_or_else(|e| e.into_inner());
-        let mine = o.by_ip.get(&ip).copied().unwrap_or(0);
-        if o.total >= limits.max_connections || mine >= limits.max_per_ip {
-            return None;
+        fn turns(&self) -> Arc<Semaphore> {
+            lock(&self.open).turns[&self.conn.ip].clone()
         }
-        o.total += 1;
-        o.by_ip.insert(ip, mine + 1);
-        Some(Self {
-            open: open.clone(),
-            ip,
-        })
     }
-}
 
-#[cfg(not(target_family = "wasm"))]
-impl Drop for Slot {
-    fn drop(&mut self) {
-        let mut o = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        o.total = o.total.saturating_sub(1);
-        if let Some(n) = o.by_ip.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                o.by_ip.remove(&self.ip);
+    impl Drop for Place {
+        fn drop(&mut self) {
+            let mut o = lock(&self.open);
+            o.conns.retain(|c| !Arc::ptr_eq(c, &self.conn));
+            let ip = self.conn.ip;
+            if let Some(n) = o.by_ip.get_mut(&ip) {
+                *n -= 1;
+                if *n == 0 {
+                    o.by_ip.remove(&ip);
+                    o.turns.remove(&ip);
+                }
             }
         }
     }
-}
 
-/// Answers one request (GET and HEAD only), then the connection closes.
-#[cfg(not(target_family = "wasm"))]
-fn respond(request: Request, service: &HttpService, limits: WebLimits) {
-    use std::io::Write;
-    let Request {
-        mut stream,
-        method,
-        target,
-        accept_encoding,
-        host,
-        slot,
-    } = request;
-    let _slot = slot;
-    let _ = stream.set_write_timeout(Some(std::time::Duration::from_secs(limits.write_secs)));
-    if method != "GET" && method != "HEAD" {
-        let _ = reply(&mut stream, "405 Method Not Allowed", b"");
-        return;
-    }
-    let (route, query) = target.split_once('?').unwrap_or((target.as_str(), ""));
-    if route == "/token" {
-        let _ = answer_token(&mut stream, service, query, &host);
-        return;
-    }
-    let Some(path) = service
-        .web_root
-        .as_deref()
-        .and_then(|root| resolve(root, &target))
-    else {
-        let _ = reply(&mut stream, "404 Not Found", b"not found");
-        return;
-    };
-    let (file, encoding) = pick_encoding(&path, &accept_encoding);
-    let Ok(mut body) = std::fs::File::open(&file) else {
-        let _ = reply(&mut stream, "500 Internal Server Error", b"unreadable");
-        return;
-    };
-    let length = body.metadata().map_or(0, |m| m.len());
-    let mut extra = String::new();
-    if let Some(encoding) = encoding {
-        // The page's loading bar counts decoded bytes.
-        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-        extra = format!("Content-Encoding: {encoding}\r\nX-Decoded-Length: {size}\r\n");
-    }
-    let head = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {length}\r\n{extra}Connection: close\r\n\r\n",
-        content_type(&path)
-    );
-    if stream.write_all(head.as_bytes()).is_err() || method == "HEAD" {
-        return;
-    }
-    // Whole files, but not for ever: a reader slower than 16 KB/s after
-    // the first minute gives its thread back.
-    let deadline = std::time::Instant::now()
-        + std::time::Duration::from_secs(limits.write_secs + length / 16_384);
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        use std::io::Read;
-        let n = match body.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        if stream.write_all(&chunk[..n]).is_err() || std::time::Instant::now() > deadline {
+    pub(super) async fn listen(
+        listener: std::net::TcpListener,
+        service: HttpService,
+        limits: WebLimits,
+    ) {
+        let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
             return;
+        };
+        let open = Shared::default();
+        let service = Arc::new(service);
+        loop {
+            let (stream, peer) = match listener.accept().await {
+                Ok(accepted) => accepted,
+                // Out of file descriptors, a peer that reset: go on.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let Some(place) = Place::take(&open, peer.ip().to_canonical(), limits) else {
+                continue;
+            };
+            let _ = stream.set_nodelay(true);
+            tokio::spawn(connection(stream, peer, place, service.clone(), limits));
         }
     }
-    let _ = stream.flush();
-}
 
-/// `GET /token?via=udp|ws`: a connect token in hex, for whoever asks from
-/// any page (browsers fetch it across origins), never cached.
-#[cfg(not(target_family = "wasm"))]
-fn answer_token(
-    stream: &mut std::net::TcpStream,
-    service: &HttpService,
-    query: &str,
-    host: &str,
-) -> std::io::Result<()> {
-    use std::io::Write;
-    let Some(issuer) = &service.tokens else {
-        return reply(stream, "404 Not Found", b"no tokens here");
-    };
-    let via = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("via="))
-        .and_then(crate::tokens::Via::parse);
-    let Some(via) = via else {
-        return reply(
-            stream,
-            "400 Bad Request",
-            b"ask for /token?via=udp or via=ws",
+    /// One connection: its address's turn, then one request and its
+    /// response, within the limits.
+    async fn connection(
+        stream: tokio::net::TcpStream,
+        peer: SocketAddr,
+        place: Place,
+        service: Arc<HttpService>,
+        limits: WebLimits,
+    ) {
+        let local = stream.local_addr().ok();
+        let head_time = Duration::from_secs(limits.request_secs);
+        let conn = place.conn.clone();
+        let turns = place.turns();
+        let served = async {
+            let Ok(Ok(_turn)) = tokio::time::timeout(head_time, turns.acquire_owned()).await else {
+                return;
+            };
+            let io = TokioIo::new(MinRate::new(stream, limits));
+            let handler = hyper::service::service_fn(move |request| {
+                conn.headed.store(true, Ordering::Relaxed);
+                let service = service.clone();
+                async move {
+                    Ok::<_, std::convert::Infallible>(answer(request, &service, peer, local).await)
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(head_time)
+                .max_buf_size(16 * 1024)
+                .keep_alive(false)
+                .serve_connection(io, handler)
+                .await;
+        };
+        tokio::select! {
+            () = served => {}
+            () = place.conn.close.notified() => {}
+        }
+        drop(place);
+    }
+
+    fn text(status: StatusCode, body: &'static str) -> Response<Body> {
+        let mut response = Response::new(
+            Full::new(Bytes::from_static(body.as_bytes()))
+                .map_err(|never| match never {})
+                .boxed_unsync(),
         );
-    };
-    // The token names the address the client dialled (its `Host`, when that
-    // is an address): behind port forwarding the server's own address is
-    // not one the client can reach.
-    let dialled = host
-        .parse::<std::net::SocketAddr>()
-        .map(|a| a.ip())
-        .or_else(|_| host.parse::<std::net::IpAddr>());
-    let reached = dialled.unwrap_or(stream.local_addr()?.ip().to_canonical());
-    let peer = stream.peer_addr()?.ip();
-    match issuer.issue(reached, peer, via) {
-        Ok(token) => {
-            let body = crate::tokens::to_hex(&token);
-            let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            stream.write_all(head.as_bytes())?;
-            stream.write_all(body.as_bytes())
-        }
-        Err(why) => reply(stream, "429 Too Many Requests", why.as_bytes()),
+        *response.status_mut() = status;
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        response
     }
-}
 
-/// A short response with a body, then the connection closes.
-#[cfg(not(target_family = "wasm"))]
-fn reply(stream: &mut std::net::TcpStream, status: &str, body: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes())?;
-    stream.write_all(body)
+    async fn answer(
+        request: Request<hyper::body::Incoming>,
+        service: &HttpService,
+        peer: SocketAddr,
+        local: Option<SocketAddr>,
+    ) -> Response<Body> {
+        use tower::ServiceExt;
+        if request.method() != hyper::Method::GET && request.method() != hyper::Method::HEAD {
+            return text(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD only");
+        }
+        if request.uri().path() == "/token" {
+            return token(&request, service, peer, local);
+        }
+        let Some(root) = service.web_root.as_deref() else {
+            return text(StatusCode::NOT_FOUND, "not found");
+        };
+        let path = request.uri().path().to_owned();
+        let files = tower_http::services::ServeDir::new(root).precompressed_gzip();
+        let Ok(mut response) = files.oneshot(request).await;
+        // The page's loading bar counts decoded bytes.
+        if response.headers().get(header::CONTENT_ENCODING).is_some()
+            && let Some(file) = resolve(root, &path)
+            && let Ok(meta) = std::fs::metadata(&file)
+            && let Ok(value) = header::HeaderValue::from_str(&meta.len().to_string())
+        {
+            response.headers_mut().insert("x-decoded-length", value);
+        }
+        response.map(|body| body.boxed_unsync())
+    }
+
+    /// `GET /token?via=udp|ws`: a connect token in hex, for whoever asks
+    /// from any page (browsers fetch it across origins), never cached.
+    fn token(
+        request: &Request<hyper::body::Incoming>,
+        service: &HttpService,
+        peer: SocketAddr,
+        local: Option<SocketAddr>,
+    ) -> Response<Body> {
+        let Some(issuer) = &service.tokens else {
+            return text(StatusCode::NOT_FOUND, "no tokens here");
+        };
+        let via = request
+            .uri()
+            .query()
+            .unwrap_or("")
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("via="))
+            .and_then(crate::tokens::Via::parse);
+        let Some(via) = via else {
+            return text(StatusCode::BAD_REQUEST, "ask for /token?via=udp or via=ws");
+        };
+        // The token names the address the client dialled (its `Host`, when
+        // that is an address): behind port forwarding the server's own
+        // address is not one the client can reach.
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        let dialled = host
+            .parse::<SocketAddr>()
+            .map(|a| a.ip())
+            .or_else(|_| host.parse::<IpAddr>())
+            .ok();
+        let Some(reached) = dialled.or(local.map(|l| l.ip().to_canonical())) else {
+            return text(StatusCode::INTERNAL_SERVER_ERROR, "no address");
+        };
+        let mut response = match issuer.issue(reached, peer.ip().to_canonical(), via) {
+            Ok(token) => {
+                let mut r = Response::new(
+                    Full::new(Bytes::from(crate::tokens::to_hex(&token)))
+                        .map_err(|never| match never {})
+                        .boxed_unsync(),
+                );
+                r.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    header::HeaderValue::from_static("text/plain"),
+                );
+                r
+            }
+            Err(_) => text(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many tokens asked from this address: wait a few seconds",
+            ),
+        };
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static("no-store"),
+        );
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            header::HeaderValue::from_static("*"),
+        );
+        response
+    }
+
+    /// A connection that fails its writes when the reader is too slow: no
+    /// progress for `grace_secs`, or less than `min_bytes_per_sec` on
+    /// average once `grace_secs` have passed since the first byte went.
+    struct MinRate<S> {
+        inner: S,
+        grace: Duration,
+        min_rate: u64,
+        started: Option<Instant>,
+        written: u64,
+        stall: Option<Pin<Box<tokio::time::Sleep>>>,
+    }
+
+    impl<S> MinRate<S> {
+        fn new(inner: S, limits: WebLimits) -> Self {
+            Self {
+                inner,
+                grace: Duration::from_secs(limits.grace_secs),
+                min_rate: limits.min_bytes_per_sec,
+                started: None,
+                written: 0,
+                stall: None,
+            }
+        }
+
+        fn too_slow(&self) -> bool {
+            self.started.is_some_and(|at| {
+                let secs = at.elapsed().as_secs_f64();
+                secs > self.grace.as_secs_f64()
+                    && (self.written as f64) < self.min_rate as f64 * secs
+            })
+        }
+    }
+
+    fn slow() -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::TimedOut, "the reader is too slow")
+    }
+
+    impl<S: AsyncRead + Unpin> AsyncRead for MinRate<S> {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            Pin::new(&mut self.inner).poll_read(cx, buf)
+        }
+    }
+
+    impl<S: AsyncWrite + Unpin> AsyncWrite for MinRate<S> {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            if self.too_slow() {
+                return Poll::Ready(Err(slow()));
+            }
+            let this = &mut *self;
+            this.started.get_or_insert_with(Instant::now);
+            match Pin::new(&mut this.inner).poll_write(cx, buf) {
+                Poll::Ready(Ok(n)) => {
+                    this.written += n as u64;
+                    this.stall = None;
+                    Poll::Ready(Ok(n))
+                }
+                Poll::Pending => {
+                    // No progress: wake when the grace runs out, and cut.
+                    let grace = this.grace;
+                    let stall = this
+                        .stall
+                        .get_or_insert_with(|| Box::pin(tokio::time::sleep(grace)));
+                    match stall.as_mut().poll(cx) {
+                        Poll::Ready(()) => Poll::Ready(Err(slow())),
+                        Poll::Pending => Poll::Pending,
+                    }
+                }
+                other => other,
+            }
+        }
+
+        fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Pin::new(&mut self.inner).poll_flush(cx)
+        }
+
+        fn poll_shutdown(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            Pin::new(&mut self.inner).poll_shutdown(cx)
+        }
+    }
+
+    /// Serves one connection whose bytes are `input` (what a client sent)
+    /// in memory: the HTTP decoder fuzzed with what a guest could send.
+    #[cfg(test)]
+    pub(super) fn serve_bytes(input: Vec<u8>, service: HttpService) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            use tokio::io::AsyncWriteExt;
+            let (mut client, server) = tokio::io::duplex(64 * 1024);
+            let service = Arc::new(service);
+            let peer = SocketAddr::from(([127, 0, 0, 2], 40000));
+            let handler = hyper::service::service_fn(move |request| {
+                let service = service.clone();
+                async move {
+                    Ok::<_, std::convert::Infallible>(answer(request, &service, peer, None).await)
+                }
+            });
+            let serve = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(Duration::from_millis(200))
+                .max_buf_size(16 * 1024)
+                .keep_alive(false)
+                .serve_connection(TokioIo::new(server), handler);
+            let send = async move {
+                let _ = client.write_all(&input).await;
+                let _ = client.shutdown().await;
+                // Read whatever comes back, so the server is never blocked.
+                let mut sink = Vec::new();
+                let _ = tokio::io::AsyncReadExt::read_to_end(&mut client, &mut sink).await;
+            };
+            let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                let _ = tokio::join!(serve, send);
+            })
+            .await;
+        });
+    }
 }
 
 #[cfg(test)]
@@ -557,32 +610,6 @@ mod tests {
         assert_eq!(resolve(&dir, "/../etc/passwd"), None);
         assert_eq!(resolve(&dir, "/assets/../../x"), None);
         assert_eq!(resolve(&dir, "/nothing.js"), None);
-        assert_eq!(content_type(Path::new("x.wasm")), "application/wasm");
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
-    #[test]
-    fn the_module_goes_gzipped_to_browsers_that_take_gzip() {
-        let dir = std::env::temp_dir().join(format!("foodweb-gz-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let wasm = dir.join("foodweb_bg.wasm");
-        std::fs::write(&wasm, "module").unwrap();
-        std::fs::write(dir.join("foodweb_bg.wasm.gz"), "zipped").unwrap();
-        let page = dir.join("index.html");
-        std::fs::write(&page, "hi").unwrap();
-        let gz = dir.join("foodweb_bg.wasm.gz");
-        assert_eq!(
-            pick_encoding(&wasm, "gzip, deflate, br"),
-            (gz.clone(), Some("gzip"))
-        );
-        assert_eq!(
-            pick_encoding(&wasm, "br;q=1.0, gzip;q=0.8"),
-            (gz, Some("gzip"))
-        );
-        // Not asked for, or no twin: the file as it is.
-        assert_eq!(pick_encoding(&wasm, "deflate, br"), (wasm.clone(), None));
-        assert_eq!(pick_encoding(&wasm, ""), (wasm, None));
-        assert_eq!(pick_encoding(&page, "gzip"), (page, None));
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -23,6 +23,16 @@ pub fn free_ports() -> (u16, u16) {
     }
 }
 
+/// The server's first line of output; the rest is read and dropped by a
+/// thread of its own (a closed pipe would end the server at its next line).
+fn first_line(child: &mut Child) -> String {
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    line
+}
+
 pub struct Server {
     pub child: Child,
     pub port: u16,
@@ -37,11 +47,16 @@ impl Server {
 
     /// The same, with more `serve` arguments.
     pub fn start_with(data: &Path, ports: (u16, u16), extra: &[&str]) -> Self {
+        // No page server unless the caller asks for one.
+        let http: &[&str] = if extra.contains(&"--http-port") {
+            &[]
+        } else {
+            &["--http-port", "0"]
+        };
         let mut child = Command::new(BIN)
+            .arg("serve")
+            .args(http)
             .args([
-                "serve",
-                "--http-port",
-                "0",
                 "--name",
                 "test",
                 "--bot-delay-ms",
@@ -62,10 +77,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let line = first_line(&mut child);
         assert!(line.starts_with("foodweb server"), "server said: {line}");
         Self {
             child,
@@ -155,4 +167,209 @@ pub fn tcp_from(
     socket.bind(&std::net::SocketAddr::new(from, 0).into())?;
     socket.connect_timeout(&to.into(), Duration::from_secs(2))?;
     Ok(socket.into())
+}
+
+/// An attacker's address in block `block`: 127.0.`block`.`n`.
+pub fn attacker_at(block: u8, n: u8) -> std::net::IpAddr {
+    std::net::IpAddr::V4(std::net::Ipv4Addr::new(127, 0, block, n))
+}
+
+/// `GET /token?via=…` from `from`: the token's bytes, or the HTTP status
+/// that refused it.
+pub fn fetch_token_from(
+    from: std::net::IpAddr,
+    token_port: std::net::SocketAddr,
+    via: &str,
+) -> Result<Vec<u8>, String> {
+    use std::io::{Read, Write};
+    let mut s = tcp_from(from, token_port).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .map_err(|e| e.to_string())?;
+    write!(
+        s,
+        "GET /token?via={via} HTTP/1.1\r\nHost: {token_port}\r\nConnection: close\r\n\r\n"
+    )
+    .map_err(|e| e.to_string())?;
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).map_err(|e| e.to_string())?;
+    let (head, body) = reply.split_once("\r\n\r\n").ok_or("not HTTP")?;
+    if !head.starts_with("HTTP/1.1 200") {
+        return Err(head.lines().next().unwrap_or("").to_string());
+    }
+    foodweb_netcode::tokens::from_hex(body).ok_or_else(|| "not a token".to_string())
+}
+
+/// A connection request made of a connect token, as a netcode client
+/// sends it first.
+pub fn request_packet(token: &[u8]) -> Vec<u8> {
+    let mut request = vec![0u8];
+    request.extend_from_slice(&token[0..21]); // version, protocol id
+    request.extend_from_slice(&token[29..37]); // expiry
+    request.extend_from_slice(&token[37..61]); // nonce
+    request.extend_from_slice(&token[61..1085]); // the sealed private part
+    request
+}
+
+/// A guest speaking netcode over UDP byte by byte (no game client): it
+/// joins with a token and then only keeps its connection alive, as an
+/// attacker holding the server's places would.
+pub struct Guest {
+    pub socket: UdpSocket,
+    server: std::net::SocketAddr,
+    to_server: [u8; 32],
+    to_client: [u8; 32],
+    sequence: u64,
+    /// The server said goodbye.
+    gone: bool,
+}
+
+impl Guest {
+    /// Joins `server` (its UDP port) from `from` with `token`. `None` if
+    /// the server did not let it in within a second.
+    pub fn join(
+        from: std::net::IpAddr,
+        server: std::net::SocketAddr,
+        token: &[u8],
+    ) -> Option<Self> {
+        use foodweb_netcode::lightyear::netcode::fuzz;
+        let protocol = foodweb_netcode::protocol::PROTOCOL_ID;
+        let (to_server, to_client) = fuzz::token_keys(token)?;
+        let socket = UdpSocket::bind(std::net::SocketAddr::new(from, 0)).ok()?;
+        socket
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .ok()?;
+        let request = request_packet(token);
+        let mut guest = Self {
+            socket,
+            server,
+            to_server,
+            to_client,
+            sequence: 0,
+            gone: false,
+        };
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let mut buf = [0u8; 1500];
+        let mut response: Option<Vec<u8>> = None;
+        while Instant::now() < deadline {
+            let _ = match &response {
+                None => guest.socket.send_to(&request, server),
+                Some(body) => {
+                    let packet = guest.seal(3, body);
+                    guest.socket.send_to(&packet, server)
+                }
+            };
+            let Ok((n, _)) = guest.socket.recv_from(&mut buf) else {
+                continue;
+            };
+            match fuzz::open(&buf[..n], protocol, &to_client) {
+                // A challenge: answer it with its sequence and token.
+                Some((2, _, body)) => response = Some(body),
+                // A keep-alive: in.
+                Some((4, _, _)) => return Some(guest),
+                // Denied, or a disconnect.
+                Some((1 | 6, _, _)) => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn seal(&mut self, kind: u8, body: &[u8]) -> Vec<u8> {
+        self.sequence += 1;
+        foodweb_netcode::lightyear::netcode::fuzz::seal(
+            kind,
+            self.sequence,
+            body,
+            foodweb_netcode::protocol::PROTOCOL_ID,
+            &self.to_server,
+        )
+        .expect("a small packet")
+    }
+
+    /// A keep-alive; says whether the server still keeps the guest (it
+    /// sent a keep-alive or a payload since the last call, and no
+    /// disconnect).
+    pub fn keep_alive(&mut self) -> bool {
+        use foodweb_netcode::lightyear::netcode::fuzz;
+        let packet = self.seal(4, &[0; 8]);
+        let _ = self.socket.send_to(&packet, self.server);
+        let _ = self.socket.set_nonblocking(true);
+        let mut buf = [0u8; 1500];
+        let mut kept = false;
+        while let Ok((n, _)) = self.socket.recv_from(&mut buf) {
+            match fuzz::open(
+                &buf[..n],
+                foodweb_netcode::protocol::PROTOCOL_ID,
+                &self.to_client,
+            ) {
+                Some((4 | 5, _, _)) => kept = true,
+                Some((6, _, _)) => self.gone = true,
+                _ => {}
+            }
+        }
+        let _ = self.socket.set_nonblocking(false);
+        kept && !self.gone
+    }
+
+    /// Sends a raw datagram to the server from the guest's address.
+    pub fn send_raw(&self, bytes: &[u8]) {
+        let _ = self.socket.send_to(bytes, self.server);
+    }
+}
+
+impl Server {
+    /// A server whose open-file limit is `fds` (soft and hard: it cannot
+    /// raise it), as on a desktop whose default is 1024.
+    #[cfg(unix)]
+    pub fn start_with_fd_limit(data: &Path, ports: (u16, u16), fds: u64, extra: &[&str]) -> Self {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "serve",
+            "--http-port",
+            "0",
+            "--name",
+            "test",
+            "--bot-delay-ms",
+            "0",
+            "--takeover-secs",
+            "600",
+            "--port",
+            &ports.0.to_string(),
+            "--ws-port",
+            &ports.1.to_string(),
+        ])
+        .arg("--data")
+        .arg(data)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs here.
+        unsafe {
+            cmd.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: fds as libc::rlim_t,
+                    rlim_max: fds as libc::rlim_t,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn().unwrap();
+        let line = first_line(&mut child);
+        assert!(line.starts_with("foodweb server"), "server said: {line}");
+        Self {
+            child,
+            port: ports.0,
+            ws_port: ports.1,
+            data: data.to_path_buf(),
+        }
+    }
+
+    /// File descriptors the server holds now.
+    pub fn open_fds(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, |d| d.count())
+    }
 }

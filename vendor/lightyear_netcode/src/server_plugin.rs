@@ -136,6 +136,12 @@ impl NetcodeConfig {
 }
 
 impl NetcodeServer {
+    /// Disconnects the client on link `entity` now (Foodweb's patch): its disconnect packets
+    /// go out through `link`, and its place is free at once rather than after its timeout.
+    pub fn disconnect_link(&mut self, entity: Entity, link: &mut Link) -> crate::Result<()> {
+        self.inner.disconnect_by_entity(entity, &mut link.send)
+    }
+
     pub fn new(config: NetcodeConfig) -> Self {
         let context = NetcodeServerContext::default();
         let mut cfg = ServerConfig::with_context(context)
