@@ -270,6 +270,9 @@ fn pump(
 #[derive(Default)]
 struct Seen {
     at: HashMap<Entity, f64>,
+    /// Links asked to go, not gone yet: counted no more (else each update
+    /// would ask more to make the same room).
+    leaving: std::collections::HashSet<Entity>,
     /// Links dropped since memory was last given back, and when that was.
     dropped: usize,
     trimmed_at: f64,
@@ -311,9 +314,14 @@ fn guard_links(
     let mut joined: HashMap<std::net::IpAddr, Vec<(f64, Entity)>> = HashMap::new();
     let mut by_listener: HashMap<Entity, Vec<(f64, Entity)>> = HashMap::new();
     let mut drop = Vec::new();
+    let mut leaving = std::mem::take(&mut seen.leaving);
+    leaving.retain(|&l| links.contains(l));
     for (link, of, peer, connected, _) in &links {
         let first = *seen.at.get(&link).unwrap_or(&now);
         alive.insert(link, first);
+        if leaving.contains(&link) {
+            continue;
+        }
         let ip = peer.map(|p| p.0.ip().to_canonical());
         if connected {
             if let Some(ip) = ip {
@@ -357,7 +365,9 @@ fn guard_links(
         drop.extend(idle.take(limits.headroom - free).map(|&(_, l)| (l, true)));
     }
     for (link, connected) in drop {
-        alive.remove(&link);
+        if !leaving.insert(link) {
+            continue;
+        }
         if connected {
             // Netcode says goodbye and frees the place now; the link goes
             // once netcode has told the app.
@@ -377,6 +387,7 @@ fn guard_links(
     }
     seen.dropped += before.saturating_sub(alive.len());
     seen.at = alive;
+    seen.leaving = leaving;
     if seen.dropped >= 64 && now - seen.trimmed_at > 5.0 {
         seen.dropped = 0;
         seen.trimmed_at = now;
