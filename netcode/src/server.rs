@@ -192,7 +192,7 @@ fn open_endpoints(
         ends.ws = Some(ws);
     }
     #[cfg(target_family = "wasm")]
-    let _ = (&listeners, &issuer);
+    let _ = (&listeners, &issuer, &limits);
     if ends.local.is_none() {
         // It has no transport, so it is never linked: `Started` goes on
         // after the spawn, or the link's absence would stop it at once.
@@ -293,7 +293,7 @@ fn guard_links(
     limits: Res<crate::limits::ServerLimits>,
     hall: NonSend<Hall>,
     mut seen: Local<Seen>,
-    mut links: Query<
+    #[cfg_attr(target_family = "wasm", allow(unused_mut))] mut links: Query<
         (
             Entity,
             &LinkOf,

@@ -613,6 +613,67 @@ mod tests {
         let _ = std::fs::remove_dir_all(dir);
     }
 
+    #[cfg(not(target_family = "wasm"))]
+    mod decode {
+        use super::super::{HttpService, http};
+        use proptest::prelude::*;
+
+        /// Requests a browser sends, to mutate.
+        const REQUESTS: [&str; 4] = [
+            "GET / HTTP/1.1\r\nHost: 192.168.1.20:8080\r\nAccept-Encoding: gzip\r\n\r\n",
+            "GET /token?via=ws HTTP/1.1\r\nHost: 192.168.1.20:8080\r\n\r\n",
+            "HEAD /assets/x.png HTTP/1.0\r\n\r\n",
+            "GET /../etc/passwd HTTP/1.1\r\nRange: bytes=5-2\r\nIf-None-Match: \"x\"\r\n\r\n",
+        ];
+
+        fn service() -> HttpService {
+            let dir = std::env::temp_dir().join(format!("foodweb-http-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("index.html"), "hi").unwrap();
+            let tokens = crate::tokens::TokenIssuer::random(1);
+            tokens.set_ports(Some(5410), Some(5411));
+            HttpService {
+                web_root: Some(dir),
+                tokens: Some(tokens),
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig {
+                cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64),
+                ..ProptestConfig::default()
+            })]
+
+            /// Issue 33: "HTTP requests" and "token requests" get random and
+            /// mutated input: hyper's decoder and the service answer or
+            /// refuse, never panic.
+            #[test]
+            fn decode_http_requests(
+                pick in 0..REQUESTS.len(),
+                flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+                tail in prop::collection::vec(any::<u8>(), 0..200),
+                random in any::<bool>(),
+            ) {
+                let mut bytes = if random { tail.clone() } else { REQUESTS[pick].as_bytes().to_vec() };
+                for (at, b) in flips {
+                    let i = at.index(bytes.len().max(1));
+                    if let Some(x) = bytes.get_mut(i) {
+                        *x ^= b;
+                    }
+                }
+                if !random {
+                    bytes.extend(tail);
+                }
+                http::serve_bytes(bytes, service());
+            }
+
+            #[test]
+            fn decode_hex_tokens(text in ".{0,80}") {
+                let _ = crate::tokens::from_hex(&text);
+            }
+        }
+    }
+
     #[test]
     fn a_url_makes_a_square_qr_code() {
         let rows = qr_modules("http://192.168.1.20:8080/").unwrap();

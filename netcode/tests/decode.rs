@@ -8,11 +8,11 @@
 //! each, or `PROPTEST_CASES`). A million cases per decoder, outside CI:
 //!
 //! ```text
-//! PROPTEST_CASES=1000000 cargo test --release -p foodweb-netcode --test decode
+//! PROPTEST_CASES=1000000 cargo test -p foodweb-netcode --test decode
 //! ```
 //!
-//! (the HTTP head and token decoders are in `web.rs`'s and `tokens.rs`'s
-//! own tests, run the same way with `--lib decode_`).
+//! (HTTP requests and hex tokens are fuzzed in `web.rs`'s own tests:
+//! `PROPTEST_CASES=1000000 cargo test -p foodweb-netcode --lib decode_`).
 
 use std::io::{Cursor, Read, Write};
 use std::net::IpAddr;
