@@ -90,6 +90,10 @@ pub const DEFAULT_PER_ADDRESS: usize = 16;
 /// Raises the soft limit on open files as far as the hard limit allows;
 /// returns the limit now in force.
 #[cfg(unix)]
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "rlim_t is u64 on Linux but not on every Unix"
+)]
 pub fn raise_fd_limit() -> u64 {
     // SAFETY: getrlimit and setrlimit only read and write the struct given.
     unsafe {

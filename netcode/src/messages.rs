@@ -318,6 +318,7 @@ mod tests {
             result: None,
             bot_kinds: Vec::new(),
             spectators: 0,
+            unsaved: None,
             paused: false,
             host_runs: false,
             open_replays: false,

@@ -266,6 +266,21 @@ fn pump(
     }
 }
 
+/// Every remote link the guard looks at: its listener, its peer, whether
+/// it joined, and its link (to say goodbye through).
+type GuardedLinks<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static LinkOf,
+        Option<&'static PeerAddr>,
+        Has<Connected>,
+        &'static mut Link,
+    ),
+    Without<Client>,
+>;
+
 /// When each remote link was first seen, by the guard.
 #[derive(Default)]
 struct Seen {
@@ -293,16 +308,7 @@ fn guard_links(
     limits: Res<crate::limits::ServerLimits>,
     hall: NonSend<Hall>,
     mut seen: Local<Seen>,
-    #[cfg_attr(target_family = "wasm", allow(unused_mut))] mut links: Query<
-        (
-            Entity,
-            &LinkOf,
-            Option<&PeerAddr>,
-            Has<Connected>,
-            &mut Link,
-        ),
-        Without<Client>,
-    >,
+    #[cfg_attr(target_family = "wasm", allow(unused_mut))] mut links: GuardedLinks,
     #[cfg(not(target_family = "wasm"))] mut servers: Query<&mut NetcodeServer>,
     mut commands: Commands,
 ) {
