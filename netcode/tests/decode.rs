@@ -132,7 +132,7 @@ proptest! {
         for packet in packets {
             let _ = foodweb_netcode::lightyear::transport::plugin::read_packet_for_fuzzing(
                 &mut transport,
-                &registry,
+                registry,
                 packet.into(),
             );
         }
@@ -170,7 +170,7 @@ proptest! {
         packet.extend(tail);
         let _ = foodweb_netcode::lightyear::transport::plugin::read_packet_for_fuzzing(
             &mut transport,
-            &registry,
+            registry,
             packet.into(),
         );
     }
@@ -223,19 +223,24 @@ proptest! {
     }
 }
 
-fn transport() -> (ChannelRegistry, Transport) {
-    let mut app = bevy_app::App::new();
-    app.add_plugins(foodweb_netcode::lightyear::prelude::server::ServerPlugins {
-        tick_duration: std::time::Duration::from_millis(16),
+/// The server's channels (one app builds them, once: an app per case
+/// would start a runtime per case and run out of file descriptors), and a
+/// fresh transport that receives on them.
+fn transport() -> (&'static ChannelRegistry, Transport) {
+    static REGISTRY: std::sync::OnceLock<ChannelRegistry> = std::sync::OnceLock::new();
+    let registry = REGISTRY.get_or_init(|| {
+        let mut app = bevy_app::App::new();
+        app.add_plugins(foodweb_netcode::lightyear::prelude::server::ServerPlugins {
+            tick_duration: std::time::Duration::from_millis(16),
+        });
+        app.add_plugins(foodweb_netcode::protocol::ProtocolPlugin);
+        app.finish();
+        app.world_mut()
+            .remove_resource::<ChannelRegistry>()
+            .expect("the protocol registers its channels")
     });
-    app.add_plugins(foodweb_netcode::protocol::ProtocolPlugin);
-    app.finish();
-    let registry = app
-        .world_mut()
-        .remove_resource::<ChannelRegistry>()
-        .expect("the protocol registers its channels");
     let mut transport = Transport::new(PriorityConfig::default());
-    transport.add_channel_receive_from_registry::<TableChannel>(&registry);
+    transport.add_channel_receive_from_registry::<TableChannel>(registry);
     (registry, transport)
 }
 
