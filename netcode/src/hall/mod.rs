@@ -1286,7 +1286,7 @@ impl Hall {
                 format!(
                     "the server cannot save this game right now ({why}): the table waits until it can"
                 ),
-                format!("服务器现在无法保存这局游戏（{why}）：牌桌暂停，能保存时自动继续"),
+                format!("服务器暂时无法保存这局游戏（{why}）：牌桌暂停，能保存时自动继续"),
             ));
         }
         let Some(game) = t.game.as_mut() else {
