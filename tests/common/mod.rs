@@ -33,6 +33,39 @@ fn first_line(child: &mut Child) -> String {
     line
 }
 
+/// `foodweb serve` on `ports` with `data`, quick bots and `extra`
+/// arguments (no page server unless they ask for one).
+fn serve_command(data: &Path, ports: (u16, u16), extra: &[&str]) -> Command {
+    let http: &[&str] = if extra.contains(&"--http-port") {
+        &[]
+    } else {
+        &["--http-port", "0"]
+    };
+    let mut cmd = Command::new(BIN);
+    cmd.arg("serve")
+        .args(http)
+        .args([
+            "--name",
+            "test",
+            "--bot-delay-ms",
+            "0",
+            "--takeover-secs",
+            "600",
+        ])
+        .args([
+            "--port",
+            &ports.0.to_string(),
+            "--ws-port",
+            &ports.1.to_string(),
+        ])
+        .arg("--data")
+        .arg(data)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    cmd
+}
+
 pub struct Server {
     pub child: Child,
     pub port: u16,
@@ -47,36 +80,12 @@ impl Server {
 
     /// The same, with more `serve` arguments.
     pub fn start_with(data: &Path, ports: (u16, u16), extra: &[&str]) -> Self {
-        // No page server unless the caller asks for one.
-        let http: &[&str] = if extra.contains(&"--http-port") {
-            &[]
-        } else {
-            &["--http-port", "0"]
-        };
-        let mut child = Command::new(BIN)
-            .arg("serve")
-            .args(http)
-            .args([
-                "--name",
-                "test",
-                "--bot-delay-ms",
-                "0",
-                "--takeover-secs",
-                "600",
-            ])
-            .args([
-                "--port",
-                &ports.0.to_string(),
-                "--ws-port",
-                &ports.1.to_string(),
-            ])
-            .arg("--data")
-            .arg(data)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        Self::spawn(serve_command(data, ports, extra), data, ports)
+    }
+
+    /// Starts `cmd` (a `serve_command`) and waits for its first line.
+    fn spawn(mut cmd: Command, data: &Path, ports: (u16, u16)) -> Self {
+        let mut child = cmd.spawn().unwrap();
         let line = first_line(&mut child);
         assert!(line.starts_with("foodweb server"), "server said: {line}");
         Self {
@@ -202,12 +211,7 @@ pub fn fetch_token_from(
 /// A connection request made of a connect token, as a netcode client
 /// sends it first.
 pub fn request_packet(token: &[u8]) -> Vec<u8> {
-    let mut request = vec![0u8];
-    request.extend_from_slice(&token[0..21]); // version, protocol id
-    request.extend_from_slice(&token[29..37]); // expiry
-    request.extend_from_slice(&token[37..61]); // nonce
-    request.extend_from_slice(&token[61..1085]); // the sealed private part
-    request
+    foodweb_netcode::lightyear::netcode::fuzz::request_packet(token)
 }
 
 /// A guest speaking netcode over UDP byte by byte (no game client): it
@@ -323,27 +327,7 @@ impl Server {
     #[cfg(unix)]
     pub fn start_with_fd_limit(data: &Path, ports: (u16, u16), fds: u64, extra: &[&str]) -> Self {
         use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new(BIN);
-        cmd.args([
-            "serve",
-            "--http-port",
-            "0",
-            "--name",
-            "test",
-            "--bot-delay-ms",
-            "0",
-            "--takeover-secs",
-            "600",
-            "--port",
-            &ports.0.to_string(),
-            "--ws-port",
-            &ports.1.to_string(),
-        ])
-        .arg("--data")
-        .arg(data)
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        let mut cmd = serve_command(data, ports, extra);
         // SAFETY: setrlimit is async-signal-safe; nothing else runs here.
         unsafe {
             cmd.pre_exec(move || {
@@ -357,15 +341,7 @@ impl Server {
                 Ok(())
             });
         }
-        let mut child = cmd.spawn().unwrap();
-        let line = first_line(&mut child);
-        assert!(line.starts_with("foodweb server"), "server said: {line}");
-        Self {
-            child,
-            port: ports.0,
-            ws_port: ports.1,
-            data: data.to_path_buf(),
-        }
+        Self::spawn(cmd, data, ports)
     }
 
     /// File descriptors the server holds now.

@@ -88,3 +88,15 @@ pub fn token_keys(token: &[u8]) -> Option<(Key, Key)> {
     let token = crate::token::ConnectToken::try_from_bytes(token).ok()?;
     Some((token.client_to_server_key, token.server_to_client_key))
 }
+
+/// The connection request a client sends first, made of the bytes of a
+/// connect token (its public part carries the request's fields).
+pub fn request_packet(token: &[u8]) -> Vec<u8> {
+    let mut request = Vec::with_capacity(1078);
+    request.push(Packet::REQUEST);
+    for range in [0..21, 29..37, 37..61, 61..1085] {
+        // version and protocol id, expiry, nonce, sealed private part
+        request.extend_from_slice(token.get(range).unwrap_or_default());
+    }
+    request
+}
