@@ -105,6 +105,10 @@ pub struct ClientArgs {
     /// With --ws: the server's token port (TCP; its UDP port number).
     #[arg(long, default_value_t = DEFAULT_PORT)]
     pub token_port: u16,
+    /// The server's key as its join link gives it (`key=`, 32 hex
+    /// digits): a server that answers with another key is refused.
+    #[arg(long, value_parser = parse_server_key)]
+    pub server_key: Option<foodweb_netcode::seal::Pin>,
     /// Print the connect token the server issued (hex) on a line of its
     /// own, so tests can craft packets as a real guest would.
     #[arg(long)]
@@ -396,10 +400,17 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         timeout_secs: args.timeout_secs,
         seed: args.seed.unwrap_or(7),
         print_token: args.print_token,
+        pin: args.server_key,
         forge_fragments: args.forge_fragments,
     };
     let exit = headless_app(plan).run();
     Ok(if exit.is_success() { 0 } else { 1 })
+}
+
+/// `--server-key`: the `key=` of a join link.
+fn parse_server_key(text: &str) -> Result<foodweb_netcode::seal::Pin, String> {
+    foodweb_netcode::seal::parse_pin(text)
+        .ok_or_else(|| "give the key= of the server's join link: 32 hex digits".to_string())
 }
 
 /// The names once each, in their first order.
@@ -446,7 +457,7 @@ fn serve_web(
     } else {
         bind
     };
-    let url = web_url(host, port, ws_port);
+    let url = web_url(host, port, ws_port, &issuer.pin());
     println!("browser players: open {url}");
     if let Some(qr) = foodweb_netcode::web::qr_text(&url) {
         println!("{qr}");
@@ -454,11 +465,19 @@ fn serve_web(
     Ok(())
 }
 
-/// The address a phone opens: the page, told which WebSocket port to use.
-pub fn web_url(host: std::net::IpAddr, port: u16, ws_port: u16) -> String {
+/// The address a phone opens: the page, told which WebSocket port to use
+/// and the pin of the server's key (`key`: a client refuses a server that
+/// answers with another, docs/LAN.md "Threat model").
+pub fn web_url(
+    host: std::net::IpAddr,
+    port: u16,
+    ws_port: u16,
+    pin: &foodweb_netcode::seal::Pin,
+) -> String {
+    let key = foodweb_netcode::tokens::to_hex(pin);
     if ws_port == DEFAULT_WS_PORT {
-        format!("http://{host}:{port}/")
+        format!("http://{host}:{port}/?key={key}")
     } else {
-        format!("http://{host}:{port}/?ws={ws_port}")
+        format!("http://{host}:{port}/?ws={ws_port}&key={key}")
     }
 }

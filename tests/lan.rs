@@ -620,3 +620,335 @@ fn a_server_answers_when_a_move_arrives_not_on_its_next_tick() {
         "the server took {p50} ms (median) to answer: {r}"
     );
 }
+
+/// Every byte between clients and a server, both ways, as a listener on
+/// the LAN would have it: a relay at the address the clients dial
+/// (127.0.0.1) in front of a server bound to another (127.0.0.2).
+struct Capture {
+    /// UDP datagrams: (towards the server, bytes).
+    udp: std::sync::Mutex<Vec<(bool, Vec<u8>)>>,
+    /// TCP streams (the token port): (connection, towards the server, bytes).
+    tcp: std::sync::Mutex<Vec<(usize, bool, Vec<u8>)>>,
+    /// While set, UDP is dropped both ways (a network that goes away).
+    cut: std::sync::atomic::AtomicBool,
+    stop: std::sync::atomic::AtomicBool,
+}
+
+impl Capture {
+    /// Relays UDP and TCP on `front` to `back` (the same port, another
+    /// address), recording everything.
+    fn start(front: std::net::SocketAddr, back: std::net::SocketAddr) -> std::sync::Arc<Self> {
+        use std::io::{Read, Write};
+        use std::sync::Arc;
+        use std::sync::atomic::Ordering;
+        let capture = Arc::new(Self {
+            udp: Default::default(),
+            tcp: Default::default(),
+            cut: Default::default(),
+            stop: Default::default(),
+        });
+        // TCP: each connection copied both ways by two threads.
+        let listener = std::net::TcpListener::bind(front).unwrap();
+        let c = capture.clone();
+        std::thread::spawn(move || {
+            for (n, client) in listener.incoming().enumerate() {
+                let Ok(client) = client else { continue };
+                let Ok(server) = std::net::TcpStream::connect(back) else {
+                    continue;
+                };
+                for (mut from, mut to, towards) in [
+                    (
+                        client.try_clone().unwrap(),
+                        server.try_clone().unwrap(),
+                        true,
+                    ),
+                    (server, client, false),
+                ] {
+                    let c = c.clone();
+                    std::thread::spawn(move || {
+                        let mut buf = [0u8; 4096];
+                        while let Ok(k) = from.read(&mut buf) {
+                            if k == 0 {
+                                break;
+                            }
+                            c.tcp.lock().unwrap().push((n, towards, buf[..k].to_vec()));
+                            if to.write_all(&buf[..k]).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = to.shutdown(std::net::Shutdown::Write);
+                    });
+                }
+            }
+        });
+        // UDP: one socket towards the server for each client address.
+        let socket = UdpSocket::bind(front).unwrap();
+        socket.set_nonblocking(true).unwrap();
+        let c = capture.clone();
+        std::thread::spawn(move || {
+            let mut links: Vec<(std::net::SocketAddr, UdpSocket)> = Vec::new();
+            let mut buf = [0u8; 2048];
+            while !c.stop.load(Ordering::Relaxed) {
+                let mut idle = true;
+                while let Ok((k, from)) = socket.recv_from(&mut buf) {
+                    idle = false;
+                    if c.cut.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    c.udp.lock().unwrap().push((true, buf[..k].to_vec()));
+                    let i = match links.iter().position(|(a, _)| *a == from) {
+                        Some(i) => i,
+                        None => {
+                            let up = UdpSocket::bind("127.0.0.1:0").unwrap();
+                            up.set_nonblocking(true).unwrap();
+                            links.push((from, up));
+                            links.len() - 1
+                        }
+                    };
+                    let _ = links[i].1.send_to(&buf[..k], back);
+                }
+                for (client, up) in &links {
+                    while let Ok((k, _)) = up.recv_from(&mut buf) {
+                        idle = false;
+                        if c.cut.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        c.udp.lock().unwrap().push((false, buf[..k].to_vec()));
+                        let _ = socket.send_to(&buf[..k], client);
+                    }
+                }
+                if idle {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+        });
+        capture
+    }
+}
+
+/// Issue 34: "a test that records every byte between a real client and
+/// the server (a relay in the test) and shows that nothing in the
+/// recording decrypts a packet or resumes the seat from another address".
+///
+/// Ana plays a whole game through the relay, pinned to the server's key;
+/// the relay cuts her off for 7 s mid-game, so she fetches new tokens,
+/// reconnects and takes her seat back (`Resume`) through it too. Then:
+/// every 32 bytes of the recording, and of its hex decoded, tried as a key
+/// on the packets, opens none, while the keys of the tokens Ana was given
+/// (which she prints) open them and find her seat token inside (so the
+/// test would see a leak); neither her tokens, their keys nor her seat
+/// token are anywhere in the recording; and the recording played again
+/// from another address takes nothing from her. A client pinned to
+/// another key refuses the server.
+#[test]
+fn a_capture_of_every_byte_reads_no_message_and_takes_no_seat() {
+    use std::io::BufRead;
+    use std::sync::atomic::Ordering;
+    let data = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let ports = free_ports();
+    let _server = Server::start_with(data.path(), ports, &["--bind", "127.0.0.2"]);
+    let front = std::net::SocketAddr::from(([127, 0, 0, 1], ports.0));
+    let back = std::net::SocketAddr::from(([127, 0, 0, 2], ports.0));
+    let capture = Capture::start(front, back);
+    // The pin a join link carries, from the server's own key file.
+    let key: [u8; 32] = std::fs::read(data.path().join("netcode.key"))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let pin = foodweb_netcode::seal::pin_of(
+        &foodweb_netcode::seal::ServerSecret::from_netcode_key(&key).public(),
+    );
+    let pin = foodweb_netcode::tokens::to_hex(&pin);
+
+    let mut ana = std::process::Command::new(BIN)
+        .args(["client", "--server", &front.to_string(), "--name", "Ana"])
+        .args([
+            "--server-key",
+            &pin,
+            "--print-token",
+            "--timeout-secs",
+            "200",
+        ])
+        .args([
+            "--create", "forest", "--seats", "3", "--people", "1", "--seed", "3",
+        ])
+        .args(QUICK)
+        .arg("--summary")
+        .arg(out.path().join("Ana.json"))
+        .arg("--record")
+        .arg(out.path().join("Ana.jsonl"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let printed = {
+        let stdout = ana.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .filter_map(|l| l.strip_prefix("token ").map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+    };
+    let joined = || {
+        std::fs::read_to_string(out.path().join("Ana.jsonl"))
+            .unwrap_or_default()
+            .matches("\"Joined\"")
+            .count()
+    };
+    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
+        let start = Instant::now();
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no {what} in 30 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for("seat", &|| joined() >= 1);
+    std::thread::sleep(Duration::from_secs(2));
+    // The network goes away longer than the client's timeout (5 s).
+    capture.cut.store(true, Ordering::Relaxed);
+    std::thread::sleep(Duration::from_secs(7));
+    capture.cut.store(false, Ordering::Relaxed);
+    wait_for("seat taken back", &|| joined() >= 2);
+
+    // The recording so far, played again from another address, straight
+    // at the server: every datagram Ana sent, in order.
+    let replayer = UdpSocket::bind("127.0.0.3:0").unwrap();
+    let sent: Vec<Vec<u8>> = capture
+        .udp
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(towards, _)| *towards)
+        .map(|(_, b)| b.clone())
+        .collect();
+    for datagram in &sent {
+        replayer.send_to(datagram, back).unwrap();
+    }
+    wait_all(vec![ana], Duration::from_secs(200));
+    capture.stop.store(true, Ordering::Relaxed);
+    let ana = summary(out.path(), "Ana");
+    assert_eq!(ana["finished"], true, "{ana}");
+    let record = std::fs::read_to_string(out.path().join("Ana.jsonl")).unwrap();
+    assert!(
+        !record.contains("\"Left\""),
+        "Ana lost her seat to the replayed recording"
+    );
+    assert!(ana["connections"].as_u64().unwrap() >= 2, "{ana}");
+    let seat_token = ana["token"].as_str().unwrap().to_string();
+    let tokens: Vec<Vec<u8>> = printed
+        .join()
+        .unwrap()
+        .iter()
+        .map(|t| foodweb_netcode::tokens::from_hex(t).unwrap())
+        .collect();
+    assert!(tokens.len() >= 2, "one token for each connection");
+
+    use foodweb_netcode::lightyear::netcode::fuzz;
+    let protocol = foodweb_netcode::protocol::PROTOCOL_ID;
+    let udp = capture.udp.lock().unwrap().clone();
+    let tcp = capture.tcp.lock().unwrap().clone();
+    // What a listener has: the datagrams, each TCP stream, and the hex in
+    // them decoded.
+    let mut streams: std::collections::BTreeMap<(usize, bool), Vec<u8>> = Default::default();
+    for (n, towards, bytes) in &tcp {
+        streams.entry((*n, *towards)).or_default().extend(bytes);
+    }
+    let mut haystacks: Vec<Vec<u8>> = streams.values().cloned().collect();
+    for s in streams.values() {
+        let text = String::from_utf8_lossy(s);
+        for word in text.split(|c: char| !c.is_ascii_hexdigit()) {
+            if word.len() >= 64
+                && let Some(bytes) = foodweb_netcode::tokens::from_hex(&word[..word.len() & !1])
+            {
+                haystacks.push(bytes);
+            }
+        }
+    }
+    haystacks.extend(udp.iter().map(|(_, b)| b.clone()));
+    let contains = |needle: &[u8]| {
+        haystacks
+            .iter()
+            .any(|h| h.windows(needle.len()).any(|w| w == needle))
+    };
+    assert!(streams.len() >= 4, "the token exchanges were recorded");
+    assert!(udp.len() > 100, "only {} datagrams recorded", udp.len());
+
+    // The control: with the keys Ana's tokens carry, the recorded packets
+    // open, and her seat token is inside one of them (in `Joined`).
+    let mut opened = 0;
+    let mut plain = Vec::new();
+    for token in &tokens {
+        let (to_server, to_client) = fuzz::token_keys(token).unwrap();
+        for (towards, packet) in &udp {
+            let key = if *towards { &to_server } else { &to_client };
+            if let Some((_, _, body)) = fuzz::open(packet, protocol, key) {
+                opened += 1;
+                plain.extend(body);
+            }
+        }
+        // The listener's side: neither the token nor its keys were seen.
+        assert!(!contains(token), "a token travelled in the clear");
+        assert!(
+            !contains(foodweb_netcode::tokens::to_hex(token).as_bytes()),
+            "a token travelled in the clear"
+        );
+        assert!(
+            !contains(&to_server) && !contains(&to_client),
+            "a session key was seen"
+        );
+    }
+    assert!(opened > 100, "the control opened only {opened} packets");
+    assert!(
+        plain
+            .windows(seat_token.len())
+            .any(|w| w == seat_token.as_bytes()),
+        "the control found no seat token in what the server sent"
+    );
+    // The seat token itself, as text or bytes, is nowhere in the recording.
+    assert!(!contains(seat_token.as_bytes()));
+    assert!(!contains(
+        &foodweb_netcode::tokens::from_hex(&seat_token).unwrap()
+    ));
+
+    // The attack: every 32 bytes the listener saw, as either key, on the
+    // server's first packets to Ana and hers to it (the ones with `Joined`
+    // and `Resume` among them): none opens.
+    let sample: Vec<&Vec<u8>> = udp
+        .iter()
+        .filter(|(_, p)| p.first().is_some_and(|b| b & 0xF == 5))
+        .take(64)
+        .map(|(_, p)| p)
+        .collect();
+    let mut tried = 0usize;
+    for hay in haystacks.iter().filter(|h| h.len() < 100_000) {
+        for window in hay.windows(32) {
+            let key: [u8; 32] = window.try_into().unwrap();
+            tried += 1;
+            for packet in &sample {
+                assert!(
+                    fuzz::open(packet, protocol, &key).is_none(),
+                    "32 bytes of the recording opened a packet"
+                );
+            }
+        }
+    }
+    assert!(tried > 5_000, "only {tried} keys tried");
+
+    // A client pinned to another key refuses this server, and says why.
+    let wrong = std::process::Command::new(BIN)
+        .args(["client", "--server", &back.to_string(), "--name", "Eve"])
+        .args(["--server-key", &"00".repeat(16), "--timeout-secs", "20"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&wrong.stderr);
+    assert!(!wrong.status.success());
+    assert!(said.contains("may be in between"), "{said}");
+}

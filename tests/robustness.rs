@@ -243,11 +243,17 @@ fn wait_forger(mut child: Child) -> std::process::ExitStatus {
     }
 }
 
-/// The HTTP status of `GET /token?via=udp` asked from `from`.
+/// The HTTP status of `GET /token?via=udp&k=…` asked from `from`.
 fn token_from(from: IpAddr, to: SocketAddr) -> Option<u16> {
+    let request = foodweb_netcode::seal::TokenRequest::new().ok()?;
     let mut s = tcp_from(from, to).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(s, "GET /token?via=udp HTTP/1.0\r\n\r\n").ok()?;
+    write!(
+        s,
+        "GET /token?{} HTTP/1.0\r\n\r\n",
+        request.query(foodweb_netcode::tokens::Via::Udp)
+    )
+    .ok()?;
     let mut reply = String::new();
     s.read_to_string(&mut reply).ok()?;
     reply.split_whitespace().nth(1)?.parse().ok()

@@ -29,6 +29,13 @@ pub struct Beacon {
     /// UDP port's number), over HTTP (`GET /token?via=udp|ws`).
     #[serde(default)]
     pub token_port: Option<u16>,
+    /// The pin of the key the server seals tokens with (32 hex digits,
+    /// `seal::Pin`): a client that joins from this list refuses a server
+    /// that answers with another key. Anyone can send a beacon, so this
+    /// guards against a listener, not against someone who forges beacons
+    /// (docs/LAN.md, "Threat model").
+    #[serde(default)]
+    pub key: Option<String>,
     pub tables: u32,
 }
 
@@ -72,7 +79,12 @@ impl Default for Announcer {
     }
 }
 
-fn announce(mut announcer: ResMut<Announcer>, listeners: Res<Listeners>, hall: NonSend<Hall>) {
+fn announce(
+    mut announcer: ResMut<Announcer>,
+    listeners: Res<Listeners>,
+    hall: NonSend<Hall>,
+    issuer: Option<Res<crate::tokens::TokenIssuer>>,
+) {
     if listeners.udp.is_none() && listeners.ws.is_none() {
         return;
     }
@@ -88,6 +100,7 @@ fn announce(mut announcer: ResMut<Announcer>, listeners: Res<Listeners>, hall: N
         udp_port: listeners.udp.map(|a| a.port()),
         ws_port: listeners.ws.map(|a| a.port()),
         token_port: listeners.udp.map(|a| a.port()),
+        key: issuer.map(|i| crate::tokens::to_hex(&i.pin())),
         tables: hall.table_count() as u32,
     };
     let bytes = serde_json::to_vec(&beacon).expect("beacons serialize");

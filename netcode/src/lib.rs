@@ -12,6 +12,7 @@ pub mod limits;
 pub mod messages;
 pub mod protocol;
 pub mod replay;
+pub mod seal;
 pub mod server;
 pub mod store;
 pub mod tokens;

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::{AnyAction, AnySettings, AnyView};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -37,10 +37,13 @@ pub enum ClientMsg {
         name: String,
         version: u32,
     },
-    /// Takes back the place a token was given for (after a drop or a
-    /// server restart).
+    /// Takes back the place at `table` a token was given for (after a
+    /// drop or a server restart), proved for this connection's challenge
+    /// (`seal::seat_proof` with `ProofFor::Resume`): the token itself is
+    /// never sent again, and a proof is good on one connection only.
     Resume {
-        token: String,
+        table: TableId,
+        proof: String,
     },
     /// Asks for the open tables again.
     ListTables,
@@ -122,12 +125,13 @@ pub enum ClientMsg {
 /// on any link.
 pub const REPLAY_PART_STEPS: usize = 32;
 
-/// A seat someone sat at: the table and the token the seat was given
-/// (`Joined::token`), which only its person has.
+/// A seat someone sat at: the table, and the proof for this connection's
+/// challenge (`seal::seat_proof` with `ProofFor::Replay`) of the token the
+/// seat was given (`Joined::token`), which only its person has.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PastSeat {
     pub table: TableId,
-    pub token: String,
+    pub proof: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,12 +234,17 @@ pub enum ServerMsg {
         server: String,
         version: u32,
         name: String,
+        /// This connection's challenge (hex): seat proofs are made for it
+        /// (`Resume`, `PastSeat`), so a recorded proof opens nothing on
+        /// another connection.
+        challenge: String,
     },
     Tables {
         tables: Vec<TableSummary>,
     },
     /// You are at a table. Keep the token: it takes the place back after a
-    /// drop or a server restart.
+    /// drop or a server restart. It comes once, when the place is first
+    /// taken (`None` when it is taken back, or for a spectator).
     Joined {
         table: TableId,
         role: Role,

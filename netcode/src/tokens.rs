@@ -1,13 +1,16 @@
 //! Connect tokens. netcode admits a client only with a token sealed by the
 //! server's private key, so the key stays on the server: made at random on
 //! a server's first start, kept in its data folder, never sent. A client
-//! asks for a token over plain HTTP (`GET /token?via=udp|ws`) on the token
-//! port (TCP, the UDP port's number; browsers ask the page's own server),
-//! and the server seals one for it: its own client id, a short life, the
-//! server's own timeout (docs/LAN.md, "Threat model").
+//! asks for a token over HTTP (`GET /token?via=udp|ws&k=<its key>`) on the
+//! token port (TCP, the UDP port's number; browsers ask the page's own
+//! server), and the server makes one for it (its own client id, a short
+//! life, the server's own timeout) and seals it to the key the client sent
+//! (`seal.rs`): a token carries its session's keys, so no listener may
+//! read one (docs/LAN.md, "Threat model").
 //!
 //! Before, the key was built into the binary, so anyone could mint tokens
-//! that never expired and fill every connection slot.
+//! that never expired and fill every connection slot; and until issue 34
+//! tokens travelled in the clear.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -53,6 +56,19 @@ impl Via {
     }
 }
 
+/// Why no token was given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("give your key: k=<64 hex digits> (a key made for this request)")]
+    BadKey,
+    #[error("this server does not listen for {0}")]
+    NotListening(&'static str),
+    #[error("too many tokens asked from this address: wait a few seconds")]
+    TooOften,
+    #[error("cannot make a token: {0}")]
+    Failed(String),
+}
+
 /// The server's key and the tokens it seals with it. Cloned freely (the
 /// HTTP threads and the server app share one).
 #[derive(Resource, Clone)]
@@ -60,6 +76,8 @@ pub struct TokenIssuer(Arc<Inner>);
 
 struct Inner {
     key: Key,
+    /// The X25519 key tokens are sealed with (derived from `key`).
+    secret: crate::seal::ServerSecret,
     protocol_id: u64,
     state: Mutex<IssuerState>,
 }
@@ -76,6 +94,7 @@ impl TokenIssuer {
     pub fn new(key: Key, protocol_id: u64) -> Self {
         Self(Arc::new(Inner {
             key,
+            secret: crate::seal::ServerSecret::from_netcode_key(&key),
             protocol_id,
             state: Mutex::new(IssuerState::default()),
         }))
@@ -94,6 +113,18 @@ impl TokenIssuer {
         self.0.key
     }
 
+    /// The public key tokens are sealed with: what the join link, its QR
+    /// code and the LAN beacon carry, so a client can tell this server from
+    /// one in the middle.
+    pub fn public_key(&self) -> crate::seal::ServerKey {
+        self.0.secret.public()
+    }
+
+    /// The pin of `public_key` (`key=` in the join link).
+    pub fn pin(&self) -> crate::seal::Pin {
+        crate::seal::pin_of(&self.public_key())
+    }
+
     pub fn protocol_id(&self) -> u64 {
         self.0.protocol_id
     }
@@ -110,16 +141,27 @@ impl TokenIssuer {
     }
 
     /// A token for `peer`, who reached this server at `reached` and will
-    /// connect `via` UDP or WebSocket, as the bytes netcode reads; or why
-    /// not (that listener is off; this address asked too often).
-    pub fn issue(&self, reached: IpAddr, peer: IpAddr, via: Via) -> Result<Vec<u8>, String> {
+    /// connect `via` UDP or WebSocket, sealed to the key `client` it sent
+    /// (hex): the answer's bytes (`seal::TokenRequest::open` reads them);
+    /// or why not (a bad key; that listener is off; this address asked too
+    /// often). A bad key costs the address nothing.
+    pub fn issue(
+        &self,
+        reached: IpAddr,
+        peer: IpAddr,
+        via: Via,
+        client: &str,
+    ) -> Result<Vec<u8>, Refusal> {
+        if from_hex(client).is_none_or(|k| k.len() != 32) {
+            return Err(Refusal::BadKey);
+        }
         let port = {
             let mut s = self.state();
             let port = match via {
                 Via::Udp => s.udp_port,
                 Via::WebSocket => s.ws_port,
             }
-            .ok_or_else(|| format!("this server does not listen for {}", via.key()))?;
+            .ok_or(Refusal::NotListening(via.key()))?;
             let now = web_time::Instant::now();
             if s.allowance.len() > 4096 {
                 // Forget addresses whose allowance is whole again.
@@ -132,13 +174,13 @@ impl TokenIssuer {
                 .min(TOKEN_BURST);
             *at = now;
             if *left < 1.0 {
-                return Err("too many tokens asked from this address: wait a few seconds".into());
+                return Err(Refusal::TooOften);
             }
             *left -= 1.0;
             port
         };
         let mut id = [0u8; 8];
-        getrandom::fill(&mut id).map_err(|e| e.to_string())?;
+        getrandom::fill(&mut id).map_err(|e| Refusal::Failed(e.to_string()))?;
         let token = lightyear::netcode::ConnectToken::build(
             SocketAddr::new(reached, port),
             self.0.protocol_id,
@@ -148,11 +190,17 @@ impl TokenIssuer {
         .expire_seconds(TOKEN_EXPIRE_SECS)
         .timeout_seconds(CLIENT_TIMEOUT_SECS)
         .generate()
-        .map_err(|e| format!("cannot make a token: {e:?}"))?;
-        token
+        .map_err(|e| Refusal::Failed(format!("{e:?}")))?;
+        let token = token
             .try_into_bytes()
-            .map(|b| b.to_vec())
-            .map_err(|e| e.to_string())
+            .map_err(|e| Refusal::Failed(e.to_string()))?;
+        self.0
+            .secret
+            .seal(client, via, &token)
+            .map_err(|e| match e {
+                crate::seal::SealError::BadKey => Refusal::BadKey,
+                crate::seal::SealError::Failed(why) => Refusal::Failed(why),
+            })
     }
 }
 
@@ -209,9 +257,15 @@ pub fn from_hex(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Asks the token port at `server` for a token to connect `via`, over
-/// HTTP: what desktop and headless clients do before each connection.
+/// HTTP, sealed to a key made for this request, and opens it: what desktop
+/// and headless clients do before each connection. With `pin`, a server
+/// that answers with another key is refused.
 #[cfg(not(target_family = "wasm"))]
-pub fn fetch_token(server: SocketAddr, via: Via) -> Result<Vec<u8>, String> {
+pub fn fetch_token(
+    server: SocketAddr,
+    via: Via,
+    pin: Option<&crate::seal::Pin>,
+) -> Result<crate::seal::Opened, String> {
     use std::io::{Read, Write};
     use std::time::Duration;
     let fail = |e: std::io::Error| format!("no token from {server}: {e}");
@@ -220,10 +274,11 @@ pub fn fetch_token(server: SocketAddr, via: Via) -> Result<Vec<u8>, String> {
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .map_err(fail)?;
+    let request = crate::seal::TokenRequest::new()?;
     write!(
         stream,
-        "GET /token?via={} HTTP/1.0\r\nHost: {server}\r\n\r\n",
-        via.key()
+        "GET /token?{} HTTP/1.0\r\nHost: {server}\r\n\r\n",
+        request.query(via)
     )
     .map_err(fail)?;
     let mut reply = Vec::new();
@@ -242,7 +297,10 @@ pub fn fetch_token(server: SocketAddr, via: Via) -> Result<Vec<u8>, String> {
             body.trim().lines().next().unwrap_or(status)
         ));
     }
-    from_hex(body).ok_or_else(|| format!("no token from {server}: not a token"))
+    let sealed = from_hex(body).ok_or_else(|| format!("no token from {server}: not a token"))?;
+    request
+        .open(&sealed, via, pin)
+        .map_err(|e| format!("no token from {server}: {e}"))
 }
 
 #[cfg(test)]
@@ -263,17 +321,32 @@ mod tests {
         issuer.set_ports(Some(5410), None);
         let me: IpAddr = [127, 0, 0, 2].into();
         let here: IpAddr = [127, 0, 0, 1].into();
-        for _ in 0..TOKEN_BURST as usize {
-            let token = issuer.issue(here, me, Via::Udp).unwrap();
-            assert_eq!(token.len(), 2048);
+        let request = crate::seal::TokenRequest::new().unwrap();
+        let query = request.query(Via::Udp);
+        let k = query.split("k=").nth(1).unwrap();
+        // A request without a proper key is refused and costs nothing.
+        for _ in 0..2 * TOKEN_BURST as usize {
+            let err = issuer.issue(here, me, Via::Udp, "abcd").unwrap_err();
+            assert_eq!(err, Refusal::BadKey);
         }
-        assert!(issuer.issue(here, me, Via::Udp).is_err());
+        for _ in 0..TOKEN_BURST as usize {
+            let sealed = issuer.issue(here, me, Via::Udp, k).unwrap();
+            let opened = request.open(&sealed, Via::Udp, None).unwrap();
+            assert_eq!(opened.token.len(), 2048);
+            assert_eq!(opened.server, issuer.public_key());
+        }
+        assert_eq!(issuer.issue(here, me, Via::Udp, k), Err(Refusal::TooOften));
         // Another address is not held up; a listener that is off is said.
-        assert!(issuer.issue(here, [127, 0, 0, 3].into(), Via::Udp).is_ok());
         assert!(
             issuer
-                .issue(here, [127, 0, 0, 3].into(), Via::WebSocket)
+                .issue(here, [127, 0, 0, 3].into(), Via::Udp, k)
+                .is_ok()
+        );
+        assert!(
+            issuer
+                .issue(here, [127, 0, 0, 3].into(), Via::WebSocket, k)
                 .unwrap_err()
+                .to_string()
                 .contains("does not listen")
         );
     }

@@ -349,9 +349,9 @@ mod http {
         drop(place);
     }
 
-    fn text(status: StatusCode, body: &'static str) -> Response<Body> {
+    fn text(status: StatusCode, body: impl Into<Bytes>) -> Response<Body> {
         let mut response = Response::new(
-            Full::new(Bytes::from_static(body.as_bytes()))
+            Full::new(body.into())
                 .map_err(|never| match never {})
                 .boxed_unsync(),
         );
@@ -393,8 +393,10 @@ mod http {
         response.map(|body| body.boxed_unsync())
     }
 
-    /// `GET /token?via=udp|ws`: a connect token in hex, for whoever asks
-    /// from any page (browsers fetch it across origins), never cached.
+    /// `GET /token?via=udp|ws&k=<hex>`: a connect token sealed to the key
+    /// `k` the client made for this request (`seal.rs`), in hex, for
+    /// whoever asks from any page (browsers fetch it across origins),
+    /// never cached.
     fn token(
         request: &Request<hyper::body::Incoming>,
         service: &HttpService,
@@ -404,15 +406,18 @@ mod http {
         let Some(issuer) = &service.tokens else {
             return text(StatusCode::NOT_FOUND, "no tokens here");
         };
-        let via = request
-            .uri()
-            .query()
-            .unwrap_or("")
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("via="))
-            .and_then(crate::tokens::Via::parse);
-        let Some(via) = via else {
-            return text(StatusCode::BAD_REQUEST, "ask for /token?via=udp or via=ws");
+        let query = request.uri().query().unwrap_or("");
+        let param = |name: &str| {
+            query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+        };
+        let via = param("via").and_then(crate::tokens::Via::parse);
+        let (Some(via), Some(client)) = (via, param("k")) else {
+            return text(
+                StatusCode::BAD_REQUEST,
+                "ask for /token?via=udp or via=ws, with k=<your key, 64 hex digits>",
+            );
         };
         // The token names the address the client dialled (its `Host`, when
         // that is an address): behind port forwarding the server's own
@@ -430,7 +435,7 @@ mod http {
         let Some(reached) = dialled.or(local.map(|l| l.ip().to_canonical())) else {
             return text(StatusCode::INTERNAL_SERVER_ERROR, "no address");
         };
-        let mut response = match issuer.issue(reached, peer.ip().to_canonical(), via) {
+        let mut response = match issuer.issue(reached, peer.ip().to_canonical(), via, client) {
             Ok(token) => {
                 let mut r = Response::new(
                     Full::new(Bytes::from(crate::tokens::to_hex(&token)))
@@ -443,10 +448,16 @@ mod http {
                 );
                 r
             }
-            Err(_) => text(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too many tokens asked from this address: wait a few seconds",
-            ),
+            Err(why) => {
+                use crate::tokens::Refusal;
+                let status = match why {
+                    Refusal::BadKey => StatusCode::BAD_REQUEST,
+                    Refusal::NotListening(_) => StatusCode::NOT_FOUND,
+                    Refusal::TooOften => StatusCode::TOO_MANY_REQUESTS,
+                    Refusal::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                };
+                text(status, why.to_string())
+            }
         };
         let headers = response.headers_mut();
         headers.insert(
@@ -619,9 +630,10 @@ mod tests {
         use proptest::prelude::*;
 
         /// Requests a browser sends, to mutate.
-        const REQUESTS: [&str; 4] = [
+        const REQUESTS: [&str; 5] = [
             "GET / HTTP/1.1\r\nHost: 192.168.1.20:8080\r\nAccept-Encoding: gzip\r\n\r\n",
             "GET /token?via=ws HTTP/1.1\r\nHost: 192.168.1.20:8080\r\n\r\n",
+            "GET /token?via=udp&k=5e9a7c1b2f0d8e6a4c3b1a09f8e7d6c5b4a3928170f6e5d4c3b2a19080706050 HTTP/1.1\r\nHost: 192.168.1.20:8080\r\n\r\n",
             "HEAD /assets/x.png HTTP/1.0\r\n\r\n",
             "GET /../etc/passwd HTTP/1.1\r\nRange: bytes=5-2\r\nIf-None-Match: \"x\"\r\n\r\n",
         ];

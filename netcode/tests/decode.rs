@@ -56,8 +56,12 @@ fn mutated(valid: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
 /// A real connect token's connection request, as a client sends it first.
 fn request_packet(issuer: &TokenIssuer) -> Vec<u8> {
     let here: IpAddr = [127, 0, 0, 1].into();
-    let token = issuer.issue(here, here, Via::Udp).expect("a token");
-    fuzz::request_packet(&token)
+    let request = foodweb_netcode::seal::TokenRequest::new().unwrap();
+    let query = request.query(Via::Udp);
+    let k = query.split("k=").nth(1).unwrap();
+    let sealed = issuer.issue(here, here, Via::Udp, k).expect("a token");
+    let token = request.open(&sealed, Via::Udp, None).expect("it opens");
+    fuzz::request_packet(&token.token)
 }
 
 fn issuer() -> TokenIssuer {
@@ -88,6 +92,32 @@ proptest! {
         for side in [Side::Server, Side::Client] {
             let _ = fuzz::read_packet(&packet, PROTOCOL, now(), key, side);
         }
+    }
+
+    /// Issue 34: a token's answer comes from whoever answers the client's
+    /// request (someone in the middle, too): random and mutated answers
+    /// are refused, never a panic; only the untouched one opens.
+    #[test]
+    fn decode_sealed_token_answers(
+        random in prop::collection::vec(any::<u8>(), 0..3000),
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        pinned in any::<bool>(),
+    ) {
+        let issuer = issuer();
+        let request = foodweb_netcode::seal::TokenRequest::new().unwrap();
+        let query = request.query(Via::Udp);
+        let k = query.split("k=").nth(1).unwrap();
+        let here: IpAddr = [127, 0, 0, 1].into();
+        let pin = pinned.then(|| issuer.pin());
+        prop_assert!(request.open(&random, Via::Udp, pin.as_ref()).is_err());
+        let sealed = issuer.issue(here, here, Via::Udp, k).unwrap();
+        let mut bent = sealed.clone();
+        for (at, b) in flips {
+            let i = at.index(bent.len());
+            bent[i] ^= b;
+        }
+        let opened = request.open(&bent, Via::Udp, pin.as_ref());
+        prop_assert_eq!(opened.is_ok(), bent == sealed);
     }
 
     /// A real connection request, mutated: only the untouched one is read.

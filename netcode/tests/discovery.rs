@@ -22,6 +22,7 @@ fn a_beacon_is_heard_and_listed_with_its_udp_port() {
         udp_port: Some(5410),
         ws_port: Some(5411),
         token_port: Some(5410),
+        key: Some("00112233445566778899aabbccddeeff".into()),
         tables: 2,
     };
     let sender = UdpSocket::bind("127.0.0.1:0").unwrap();

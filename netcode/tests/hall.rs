@@ -16,6 +16,8 @@ use rand_chacha::ChaCha8Rng;
 #[derive(Default)]
 struct Inbox {
     all: Vec<ServerMsg>,
+    /// This connection's challenge (from `Welcome`), for seat proofs.
+    challenge: Option<String>,
     token: Option<String>,
     view: Option<AnyView>,
     table: Option<TableId>,
@@ -58,6 +60,7 @@ impl Party {
                         inbox.token = token.clone();
                     }
                 }
+                ServerMsg::Welcome { challenge, .. } => inbox.challenge = Some(challenge.clone()),
                 ServerMsg::View { view, .. } => inbox.view = Some(view.clone()),
                 ServerMsg::Rejected { .. } => inbox.rejections += 1,
                 _ => {}
@@ -80,6 +83,19 @@ impl Party {
                 version: PROTOCOL_VERSION,
             },
         );
+    }
+
+    /// `Resume` of the place at `table` that `token` was given for,
+    /// proved for `who`'s connection (as a client does once welcomed).
+    fn resume(&mut self, who: ClientKey, table: TableId, token: &str) {
+        let challenge = self.inboxes[&who].challenge.clone().expect("welcomed");
+        let proof = foodweb_netcode::seal::seat_proof(
+            token,
+            &challenge,
+            table,
+            foodweb_netcode::seal::ProofFor::Resume,
+        );
+        self.say(who, ClientMsg::Resume { table, proof });
     }
 
     fn tick(&mut self, ms: u64) {
@@ -401,7 +417,8 @@ fn bad_requests_are_refused_and_change_nothing() {
         (
             6,
             ClientMsg::Resume {
-                token: "0123".into(),
+                table: 1,
+                proof: "0123".into(),
             },
             "opens no seat",
         ),
@@ -613,7 +630,7 @@ fn hall_code_tries() -> u32 {
 #[test]
 fn a_dropped_player_is_stood_in_for_and_takes_the_seat_back() {
     let mut p = Party::new(fast(None));
-    two_people_two_bots(&mut p);
+    let table = two_people_two_bots(&mut p);
     p.tick(1);
     let token = p.inboxes[&2].token.clone().unwrap();
     let hand_before = match &p.inboxes[&2].view {
@@ -642,7 +659,7 @@ fn a_dropped_player_is_stood_in_for_and_takes_the_seat_back() {
     assert!(stood_in, "no bot stood in for the absent seat");
     // Bo comes back on a new connection with the token.
     p.hello(9, "Bo again");
-    p.say(9, ClientMsg::Resume { token });
+    p.resume(9, table, &token);
     let inbox = &p.inboxes[&9];
     assert!(inbox.all.iter().any(|m| matches!(
         m,
@@ -655,6 +672,40 @@ fn a_dropped_player_is_stood_in_for_and_takes_the_seat_back() {
         panic!("no view after resuming")
     };
     assert_eq!(v.me, Some(SeatId(1)));
+    // Taken back, the token is not sent again.
+    assert!(
+        inbox
+            .all
+            .iter()
+            .all(|m| !matches!(m, ServerMsg::Joined { token: Some(_), .. })),
+        "the token crossed the network again"
+    );
+    // Issue 34: the very message Bo sent, replayed from another
+    // connection (as from a recording), takes nothing: its proof was for
+    // Bo's connection's challenge.
+    let bo_said = ClientMsg::Resume {
+        table,
+        proof: foodweb_netcode::seal::seat_proof(
+            &token,
+            p.inboxes[&9].challenge.as_ref().unwrap(),
+            table,
+            foodweb_netcode::seal::ProofFor::Resume,
+        ),
+    };
+    p.hello(8, "Eve");
+    p.say(8, bo_said);
+    assert!(p.last_rejection(8).unwrap().contains("opens no seat"));
+    assert!(
+        !p.inboxes[&9]
+            .all
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Left)),
+        "Bo kept his seat"
+    );
+    let inbox = &p.inboxes[&9];
+    let Some(AnyView::Forest(v)) = &inbox.view else {
+        panic!("no view after resuming")
+    };
     assert_ne!(
         v.hand, hand_before,
         "the stand-in played (the hand moved on)"
@@ -713,23 +764,13 @@ fn a_hall_reopened_from_its_data_directory_resumes_every_table() {
     let mut q = Party::new(fast(Some(dir.path())));
     assert_eq!(q.hall.table_count(), 1);
     q.hello(11, "Ana");
-    q.say(
-        11,
-        ClientMsg::Resume {
-            token: tokens[0].clone(),
-        },
-    );
+    q.resume(11, table, &tokens[0]);
     assert_eq!(
         q.inboxes[&11].view, last_view,
         "the view came back as it was"
     );
     q.hello(12, "Bo");
-    q.say(
-        12,
-        ClientMsg::Resume {
-            token: tokens[1].clone(),
-        },
-    );
+    q.resume(12, table, &tokens[1]);
     q.play_out(&[11, 12]);
     // The finished game's log begins with every action accepted before the crash.
     let done = record(dir.path(), table);
@@ -1019,12 +1060,7 @@ fn a_player_of_a_table_that_would_not_load_is_told_and_sent_to_the_lobby() {
         now: 0,
     };
     p.hello(1, "Returning");
-    p.say(
-        1,
-        ClientMsg::Resume {
-            token: "0123456789abcdef0123456789abcdef".into(),
-        },
-    );
+    p.resume(1, 1, "0123456789abcdef0123456789abcdef");
     let why = p.last_rejection(1).unwrap();
     assert!(why.contains("could not be loaded"), "{why}");
     assert!(why.contains("back in the lobby"), "{why}");
@@ -1500,7 +1536,7 @@ fn a_table_that_cannot_save_waits_and_answers_nothing_it_did_not_write() {
             })
             .unwrap()
     };
-    q.say(21, ClientMsg::Resume { token });
+    q.resume(21, table, &token);
     assert_eq!(
         q.inboxes[&21].view, playing,
         "the table resumed as it stood"

@@ -25,6 +25,8 @@ struct Sent {
     parts: Vec<Part>,
     /// The token each client's seat was given.
     tokens: BTreeMap<ClientKey, String>,
+    /// Each connection's challenge (from `Welcome`), for seat proofs.
+    challenges: BTreeMap<ClientKey, String>,
 }
 
 /// A `ReplayPart` as it came.
@@ -70,6 +72,9 @@ impl Room {
                         .entry(to)
                         .or_default()
                         .push((revision, view));
+                }
+                ServerMsg::Welcome { challenge, .. } => {
+                    self.sent.challenges.insert(to, challenge);
                 }
                 ServerMsg::Joined { table, token, .. } => {
                     self.sent.table = Some(table);
@@ -400,6 +405,20 @@ fn a_bad_replay_file_is_refused_with_its_reason() {
 }
 
 impl Room {
+    /// A past seat at `table`, proved by `token` on `who`'s connection.
+    fn past(&self, who: ClientKey, table: TableId, token: &str) -> Option<PastSeat> {
+        let challenge = &self.sent.challenges[&who];
+        Some(PastSeat {
+            table,
+            proof: foodweb_netcode::seal::seat_proof(
+                token,
+                challenge,
+                table,
+                foodweb_netcode::seal::ProofFor::Replay,
+            ),
+        })
+    }
+
     /// The whole replay `who` asks for (of its table, or of a past seat),
     /// part by part: its viewer, its head and its steps.
     fn fetch_replay(
@@ -488,28 +507,41 @@ fn a_past_seat_replays_its_finished_game_with_its_token() {
     let bo_token = room.sent.tokens[&2].clone();
     let ana_token = room.sent.tokens[&1].clone();
     let snapshot = saved_snapshot(dir.path(), table);
-    let past = |token: &str| {
-        Some(PastSeat {
-            table,
-            token: token.to_string(),
-        })
-    };
-    let (viewer, _, steps) = room.fetch_replay(2, past(&bo_token)).unwrap();
+    let (viewer, _, steps) = room
+        .fetch_replay(2, room.past(2, table, &bo_token))
+        .unwrap();
     assert_eq!(viewer, Viewer::Seat(SeatId(1)));
     let bo = replay(GameId::Gene, &snapshot, Viewer::Seat(SeatId(1))).unwrap();
     assert_eq!(steps, bo.steps);
-    let (viewer, _, _) = room.fetch_replay(2, past(&ana_token)).unwrap();
+    let (viewer, _, _) = room
+        .fetch_replay(2, room.past(2, table, &ana_token))
+        .unwrap();
     assert_eq!(viewer, Viewer::Seat(SeatId(0)), "the token picks the seat");
-    let wrong = room.fetch_replay(2, past("0123456789abcdef")).unwrap_err();
-    let missing = room
-        .fetch_replay(
-            2,
-            Some(PastSeat {
-                table: table + 40,
-                token: bo_token.clone(),
-            }),
-        )
+    let wrong = room
+        .fetch_replay(2, room.past(2, table, "0123456789abcdef"))
         .unwrap_err();
+    let missing = room
+        .fetch_replay(2, room.past(2, table + 40, &bo_token))
+        .unwrap_err();
+    // Issue 34: a proof made on another connection (Ana's) opens nothing
+    // on Bo's, and a proof for resuming is not one for a replay.
+    let elsewhere = room
+        .fetch_replay(2, room.past(1, table, &bo_token))
+        .unwrap_err();
+    assert_eq!(elsewhere, missing, "a proof is good on its connection only");
+    let resume_proof = PastSeat {
+        table,
+        proof: foodweb_netcode::seal::seat_proof(
+            &bo_token,
+            &room.sent.challenges[&2],
+            table,
+            foodweb_netcode::seal::ProofFor::Resume,
+        ),
+    };
+    assert_eq!(
+        room.fetch_replay(2, Some(resume_proof)).unwrap_err(),
+        missing
+    );
     assert_eq!(
         wrong, missing,
         "a wrong token says no more than a missing table"
@@ -573,8 +605,6 @@ fn an_open_table_shows_everything_to_everyone_after_the_end() {
     }
     room.say(1, ClientMsg::Leave);
     let ana = room.sent.tokens[&1].clone();
-    let (viewer, _, _) = room
-        .fetch_replay(1, Some(PastSeat { table, token: ana }))
-        .unwrap();
+    let (viewer, _, _) = room.fetch_replay(1, room.past(1, table, &ana)).unwrap();
     assert_eq!(viewer, Viewer::Everything);
 }

@@ -93,6 +93,7 @@ pub fn serve_web_client(tokens: foodweb_netcode::tokens::TokenIssuer) -> Option<
     if !dir.join("index.html").is_file() {
         return None;
     }
+    let pin = tokens.pin();
     let bound = foodweb_netcode::web::serve_static(
         dir,
         SocketAddr::from(([0, 0, 0, 0], WEB_PORT)),
@@ -100,7 +101,7 @@ pub fn serve_web_client(tokens: foodweb_netcode::tokens::TokenIssuer) -> Option<
     )
     .ok()?;
     let ip = lan_ip().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
-    Some(crate::net_cli::web_url(ip, bound.port(), LAN_WS_PORT))
+    Some(crate::net_cli::web_url(ip, bound.port(), LAN_WS_PORT, &pin))
 }
 
 /// A browser serves nothing.

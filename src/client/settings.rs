@@ -59,10 +59,10 @@ impl UserSettings {
         table: &foodweb_netcode::messages::TableSummary,
     ) -> Option<foodweb_netcode::messages::PastSeat> {
         let token = self.past_seat(model.server.as_deref()?, table.id, table.game)?;
-        table.over.then(|| foodweb_netcode::messages::PastSeat {
-            table: table.id,
-            token: token.to_string(),
-        })
+        if !table.over {
+            return None;
+        }
+        model.past_seat(table.id, token)
     }
 
     /// The token of our seat at a server's table, if we sat there.

@@ -4,8 +4,8 @@
 
 /// The WebSocket URL of the server that served this page (`ws://` + the
 /// page's host + the `ws` query parameter, 5411 by default) and the URL of
-/// its tokens (`/token?via=ws` on the page's origin); `None` on the desktop
-/// or for a page opened from a file.
+/// its tokens (`/token` on the page's origin); `None` on the desktop or for
+/// a page opened from a file.
 pub fn page_server() -> Option<(String, String)> {
     #[cfg(target_arch = "wasm32")]
     {
@@ -28,15 +28,21 @@ pub fn page_server() -> Option<(String, String)> {
         };
         // The page's own server hands out the tokens that admit it.
         let origin = location.origin().ok()?;
-        Some((
-            format!("ws://{host}:{port}"),
-            format!("{origin}/token?via=ws"),
-        ))
+        Some((format!("ws://{host}:{port}"), format!("{origin}/token")))
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
         None
     }
+}
+
+/// The pin of the server's key that the page's address carries (`key=`,
+/// from the host's link or QR code): the token must come sealed by that
+/// key. A `key` that does not read pins a key no server has, so the page
+/// does not connect unpinned by mistake.
+pub fn page_pin() -> Option<foodweb_netcode::seal::Pin> {
+    let text = page_param("key")?;
+    Some(foodweb_netcode::seal::parse_pin(&text).unwrap_or([0; 16]))
 }
 
 /// Whether the client runs in a browser (no LAN hosting, no quitting).

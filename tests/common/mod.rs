@@ -183,20 +183,24 @@ pub fn attacker_at(block: u8, n: u8) -> std::net::IpAddr {
     std::net::IpAddr::V4(std::net::Ipv4Addr::new(127, 0, block, n))
 }
 
-/// `GET /token?via=…` from `from`: the token's bytes, or the HTTP status
-/// that refused it.
+/// `GET /token?via=…&k=…` from `from`, as a client asks (sealed to a key
+/// made for the request): the token's bytes once opened, or the HTTP
+/// status that refused it.
 pub fn fetch_token_from(
     from: std::net::IpAddr,
     token_port: std::net::SocketAddr,
     via: &str,
 ) -> Result<Vec<u8>, String> {
     use std::io::{Read, Write};
+    let via = foodweb_netcode::tokens::Via::parse(via).ok_or("via is udp or ws")?;
+    let request = foodweb_netcode::seal::TokenRequest::new()?;
     let mut s = tcp_from(from, token_port).map_err(|e| e.to_string())?;
     s.set_read_timeout(Some(Duration::from_secs(5)))
         .map_err(|e| e.to_string())?;
     write!(
         s,
-        "GET /token?via={via} HTTP/1.1\r\nHost: {token_port}\r\nConnection: close\r\n\r\n"
+        "GET /token?{} HTTP/1.1\r\nHost: {token_port}\r\nConnection: close\r\n\r\n",
+        request.query(via)
     )
     .map_err(|e| e.to_string())?;
     let mut reply = String::new();
@@ -205,7 +209,8 @@ pub fn fetch_token_from(
     if !head.starts_with("HTTP/1.1 200") {
         return Err(head.lines().next().unwrap_or("").to_string());
     }
-    foodweb_netcode::tokens::from_hex(body).ok_or_else(|| "not a token".to_string())
+    let sealed = foodweb_netcode::tokens::from_hex(body).ok_or("not a token")?;
+    Ok(request.open(&sealed, via, None)?.token)
 }
 
 /// A connection request made of a connect token, as a netcode client

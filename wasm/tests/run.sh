@@ -44,4 +44,11 @@ for f in wasm/dist/foodweb_bg.wasm wasm/dist/foodweb.js wasm/dist/assets/fonts/*
     printf '%-48s %10d bytes, gzip %10d\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
 done | tee "$out/sizes.txt"
 
-node wasm/tests/browser.mjs "http://127.0.0.1:$http/?ws=$ws" "$out"
+# The page's address as the server prints it (its `key=` pins the server's
+# key: the page refuses a token sealed by any other), on loopback.
+url=$(sed -n 's|^browser players: open http://[^/]*/|http://127.0.0.1:'"$http"'/|p' "$log" | head -n 1)
+case "$url" in
+    *"ws=$ws"*key=*) ;;
+    *) echo "the server printed no page address with its key: $url"; exit 1 ;;
+esac
+node wasm/tests/browser.mjs "$url" "$out"

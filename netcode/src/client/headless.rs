@@ -65,6 +65,8 @@ pub struct Plan {
     pub seed: u64,
     /// Print each connect token the server issues (`token <hex>`).
     pub print_token: bool,
+    /// The pin the server's key must have (`--server-key`).
+    pub pin: Option<crate::seal::Pin>,
     /// Forged fragment packets to send once connected (each claims 2^40
     /// fragments), as a hostile guest with a real token would.
     pub forge_fragments: u32,
@@ -153,7 +155,7 @@ pub fn headless_app(plan: Plan) -> App {
     });
     app.world_mut()
         .resource_mut::<Session>()
-        .connect(plan.target.clone());
+        .connect_pinned(plan.target.clone(), plan.pin);
     app.insert_resource(Summary {
         name: plan.name.clone(),
         ..Default::default()
@@ -249,6 +251,14 @@ fn drive(
             &mut exit,
             Some(format!("gave up after {} s", plan.timeout_secs)),
         );
+        return;
+    }
+    // A server whose key is not the one given will not become it: say so
+    // and stop, rather than retry until the timeout.
+    if let super::LinkState::Lost(why) = &session.state
+        && why.contains(crate::seal::WRONG_KEY)
+    {
+        finish(&mut summary, &mut exit, Some(why.clone()));
         return;
     }
     if !session.is_connected() || model.server.is_none() {

@@ -35,12 +35,13 @@ pub enum Target {
     /// A WebSocket server by URL (`ws://host:port`): what a browser uses
     /// to reach the server that served its page, whose name it may not be
     /// able to turn into an address; `tokens` is where the page asks for a
-    /// token (`/token?via=ws` on the page's own server).
+    /// token (`/token` on the page's own server).
     WebSocketUrl { url: String, tokens: String },
 }
 
-/// Where a token comes from, and what it becomes once it is here.
-type TokenSlot = std::sync::Arc<std::sync::Mutex<Option<Result<Vec<u8>, String>>>>;
+/// Where a token comes from, and what it becomes once it is here (opened,
+/// with the key of the server that sealed it).
+type TokenSlot = std::sync::Arc<std::sync::Mutex<Option<Result<crate::seal::Opened, String>>>>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkState {
@@ -67,6 +68,17 @@ pub struct Session {
     pub connections: u32,
     /// The last connect token the server issued us (netcode's bytes).
     pub last_token: Option<Vec<u8>>,
+    /// The pin the server's key must have (from the join link, the LAN
+    /// beacon or the command line): a server that answers with another
+    /// key is not connected to.
+    pub pin: Option<crate::seal::Pin>,
+    /// The key of the server that sealed our last token: the lobby shows
+    /// its fingerprint for the players to compare with the host's.
+    pub server_key: Option<crate::seal::ServerKey>,
+    /// Messages queued before a reconnection, held until our place is
+    /// taken back (its proof needs the connection's challenge, which comes
+    /// in `Welcome`).
+    held: Vec<ClientMsg>,
 }
 
 impl Default for Session {
@@ -80,14 +92,25 @@ impl Default for Session {
             token_fetch: None,
             connections: 0,
             last_token: None,
+            pin: None,
+            server_key: None,
+            held: Vec::new(),
         }
     }
 }
 
 impl Session {
-    /// Connects to `target` (dropping any connection there was).
+    /// Connects to `target` (dropping any connection there was), taking
+    /// whatever key the server shows.
     pub fn connect(&mut self, target: Target) {
+        self.connect_pinned(target, None);
+    }
+
+    /// Connects to `target`, if the server's key has `pin` (when given).
+    pub fn connect_pinned(&mut self, target: Target, pin: Option<crate::seal::Pin>) {
         self.target = Some(target);
+        self.pin = pin;
+        self.server_key = None;
         self.state = LinkState::Connecting;
         self.retry_at = Some(0.0);
     }
@@ -147,8 +170,9 @@ impl Plugin for NetClientPlugin {
 }
 
 /// Starts asking for a token for `target` (a thread natively, a fetch in
-/// a browser); the slot fills when the answer is in.
-fn start_token_fetch(target: &Target) -> Result<TokenSlot, String> {
+/// a browser), sealed to a key made for the request and opened if the
+/// server's key has `pin`; the slot fills when the answer is in.
+fn start_token_fetch(target: &Target, pin: Option<crate::seal::Pin>) -> Result<TokenSlot, String> {
     let slot = TokenSlot::default();
     #[cfg(not(target_family = "wasm"))]
     {
@@ -165,7 +189,7 @@ fn start_token_fetch(target: &Target) -> Result<TokenSlot, String> {
         std::thread::Builder::new()
             .name("token".into())
             .spawn(move || {
-                let got = crate::tokens::fetch_token(from, via);
+                let got = crate::tokens::fetch_token(from, via, pin.as_ref());
                 *filled.lock().unwrap_or_else(|e| e.into_inner()) = Some(got);
             })
             .map_err(|e| e.to_string())?;
@@ -174,41 +198,53 @@ fn start_token_fetch(target: &Target) -> Result<TokenSlot, String> {
     {
         let url = match target {
             Target::WebSocketUrl { tokens, .. } => tokens.clone(),
-            Target::WebSocket { tokens, .. } => format!("http://{tokens}/token?via=ws"),
+            Target::WebSocket { tokens, .. } => format!("http://{tokens}/token"),
             Target::Udp(_) => return Err("a browser has no UDP: join by WebSocket".into()),
             Target::InProcess => return Err("the server in this app needs no token".into()),
         };
         let filled = slot.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let got = web_fetch_token(&url).await;
+            let got = web_fetch_token(&url, pin.as_ref()).await;
             *filled.lock().unwrap_or_else(|e| e.into_inner()) = Some(got);
         });
     }
     Ok(slot)
 }
 
-/// A browser's `fetch` of a token URL.
+/// A browser's `fetch` of a token from the token URL `base` (`…/token`),
+/// sealed to a key made for this request.
 #[cfg(target_family = "wasm")]
-async fn web_fetch_token(url: &str) -> Result<Vec<u8>, String> {
+async fn web_fetch_token(
+    base: &str,
+    pin: Option<&crate::seal::Pin>,
+) -> Result<crate::seal::Opened, String> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    let fail = |e: wasm_bindgen::JsValue| format!("no token from {url}: {e:?}");
+    let via = crate::tokens::Via::WebSocket;
+    let request = crate::seal::TokenRequest::new()?;
+    let url = format!("{base}?{}", request.query(via));
+    let url = url.as_str();
+    let fail = |e: wasm_bindgen::JsValue| format!("no token from {base}: {e:?}");
     let window = web_sys::window().ok_or_else(|| "no window".to_string())?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(fail)?;
     let response: web_sys::Response = response
         .dyn_into()
-        .map_err(|_| format!("no token from {url}: not a response"))?;
+        .map_err(|_| format!("no token from {base}: not a response"))?;
     let text = JsFuture::from(response.text().map_err(fail)?)
         .await
         .map_err(fail)?
         .as_string()
         .unwrap_or_default();
     if !response.ok() {
-        return Err(format!("no token from {url}: {}", text.trim()));
+        return Err(format!("no token from {base}: {}", text.trim()));
     }
-    crate::tokens::from_hex(&text).ok_or_else(|| format!("no token from {url}: not a token"))
+    let sealed = crate::tokens::from_hex(&text)
+        .ok_or_else(|| format!("no token from {base}: not a token"))?;
+    request
+        .open(&sealed, via, pin)
+        .map_err(|e| format!("no token from {base}: {e}"))
 }
 
 /// The client entity for a remote target, admitted by `token`.
@@ -256,10 +292,11 @@ fn keep_connected(
             }
             return;
         }
-        if let Ok(token) = &got {
-            session.last_token = Some(token.clone());
+        if let Ok(opened) = &got {
+            session.last_token = Some(opened.token.clone());
+            session.server_key = Some(opened.server);
         }
-        match got.and_then(|token| spawn_remote(&mut commands, &for_target, &token)) {
+        match got.and_then(|opened| spawn_remote(&mut commands, &for_target, &opened.token)) {
             Ok(entity) => {
                 session.entity = Some(entity);
                 commands.trigger(Connect { entity });
@@ -287,7 +324,7 @@ fn keep_connected(
     session.state = LinkState::Connecting;
     if target != Target::InProcess {
         // A remote server: first a token from it, then the connection.
-        match start_token_fetch(&target) {
+        match start_token_fetch(&target, session.pin) {
             Ok(slot) => session.token_fetch = Some((target, slot)),
             Err(e) => {
                 session.state = LinkState::Lost(e);
@@ -334,7 +371,7 @@ fn on_connected(
     clients: Query<(), With<Client>>,
     mut session: ResMut<Session>,
     name: Res<PlayerName>,
-    model: Res<ClientModel>,
+    mut model: ResMut<ClientModel>,
     mut outbox: ResMut<Outbox>,
 ) {
     if session.entity != Some(trigger.entity) || clients.get(trigger.entity).is_err() {
@@ -342,17 +379,18 @@ fn on_connected(
     }
     session.state = LinkState::Connected;
     session.connections += 1;
-    // Say who we are first; then take our place back if we had one.
+    // Say who we are first. With a place to take back, what was queued
+    // waits for `Welcome`, whose challenge the proof needs (`receive`).
     let mut first = vec![ClientMsg::Hello {
         name: name.0.clone(),
         version: PROTOCOL_VERSION,
     }];
-    if let Some(token) = &model.token {
-        first.push(ClientMsg::Resume {
-            token: token.clone(),
-        });
+    model.bypass_change_detection().challenge = None;
+    if model.token.is_some() {
+        session.held = std::mem::take(&mut outbox.0);
+    } else {
+        first.append(&mut outbox.0);
     }
-    first.append(&mut outbox.0);
     outbox.0 = first;
 }
 
@@ -379,10 +417,11 @@ fn on_disconnected(
 }
 
 fn receive(
-    session: Res<Session>,
+    mut session: ResMut<Session>,
     mut receivers: Query<&mut MessageReceiver<ServerMsg>, With<Client>>,
     mut model: ResMut<ClientModel>,
     mut inbox: ResMut<Inbox>,
+    mut outbox: ResMut<Outbox>,
 ) {
     inbox.0.clear();
     let Some(entity) = session.entity else { return };
@@ -391,6 +430,14 @@ fn receive(
     };
     for msg in receiver.receive() {
         model.apply(&msg);
+        if matches!(msg, ServerMsg::Welcome { .. }) {
+            // Take our place back, proved for this connection; then what
+            // was held.
+            let mut first: Vec<ClientMsg> = model.resume().into_iter().collect();
+            first.append(&mut session.held);
+            first.append(&mut outbox.0);
+            outbox.0 = first;
+        }
         inbox.0.push(msg);
     }
 }

@@ -17,8 +17,13 @@ pub struct ClientModel {
     pub tables: Vec<TableSummary>,
     /// The table we are at and how.
     pub place: Option<(TableId, Role)>,
-    /// The token that takes our place back (kept across reconnects).
+    /// The token that takes our place back (kept across reconnects), and
+    /// the table it is for.
     pub token: Option<String>,
+    pub token_table: Option<TableId>,
+    /// This connection's challenge (from `Welcome`): seat proofs are made
+    /// for it.
+    pub challenge: Option<String>,
     pub lobby: Option<LobbyState>,
     pub view: Option<AnyView>,
     pub revision: u64,
@@ -40,6 +45,34 @@ pub struct ClientModel {
 }
 
 impl ClientModel {
+    /// `Resume` for our place, proved for this connection, once the server
+    /// welcomed us (and if we have a place to take back).
+    pub fn resume(&self) -> Option<ClientMsg> {
+        let (token, table, challenge) = (
+            self.token.as_ref()?,
+            self.token_table?,
+            self.challenge.as_ref()?,
+        );
+        Some(ClientMsg::Resume {
+            table,
+            proof: crate::seal::seat_proof(token, challenge, table, crate::seal::ProofFor::Resume),
+        })
+    }
+
+    /// The proof, for this connection, of a past seat's `token` at
+    /// `table` (`GetReplay::past`).
+    pub fn past_seat(&self, table: TableId, token: &str) -> Option<PastSeat> {
+        Some(PastSeat {
+            table,
+            proof: crate::seal::seat_proof(
+                token,
+                self.challenge.as_ref()?,
+                table,
+                crate::seal::ProofFor::Replay,
+            ),
+        })
+    }
+
     pub fn apply(&mut self, msg: &ServerMsg) {
         self.changes += 1;
         // A refusal is news until the next thing that went through.
@@ -83,9 +116,15 @@ impl ClientModel {
                     *t = *total;
                 }
             }
-            ServerMsg::Welcome { server, name, .. } => {
+            ServerMsg::Welcome {
+                server,
+                name,
+                challenge,
+                ..
+            } => {
                 self.server = Some(server.clone());
                 self.name = name.clone();
+                self.challenge = Some(challenge.clone());
             }
             ServerMsg::Tables { tables } => self.tables = tables.clone(),
             ServerMsg::Joined { table, role, token } => {
@@ -95,11 +134,13 @@ impl ClientModel {
                 self.place = Some((*table, *role));
                 if token.is_some() {
                     self.token = token.clone();
+                    self.token_table = Some(*table);
                 }
             }
             ServerMsg::Left => {
                 self.place = None;
                 self.token = None;
+                self.token_table = None;
                 self.clear_table();
             }
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),

@@ -73,6 +73,8 @@ pub const MAX_NAME_CHARS: usize = 24;
 
 struct Client {
     name: String,
+    /// This connection's challenge for seat proofs (sent in `Welcome`).
+    challenge: String,
     place: Option<(TableId, Role)>,
     /// What this client has been sent of its table.
     sent_revision: Option<u64>,
@@ -444,6 +446,7 @@ impl Hall {
             client,
             Client {
                 name: format!("Guest {client}"),
+                challenge: crate::seal::challenge(),
                 place: None,
                 sent_revision: None,
                 sent_public: 0,
@@ -486,12 +489,14 @@ impl Hall {
                 }
                 let name = valid_name(&name)?;
                 self.rename(client, name.clone());
+                let challenge = self.clients[&client].challenge.clone();
                 self.send(
                     client,
                     ServerMsg::Welcome {
                         server: self.config.name.clone(),
                         version: PROTOCOL_VERSION,
                         name,
+                        challenge,
                     },
                 );
                 let tables = self.summaries();
@@ -508,7 +513,7 @@ impl Hall {
                 self.send(client, ServerMsg::Tables { tables });
                 Ok(())
             }
-            ClientMsg::Resume { token } => self.resume(client, &token),
+            ClientMsg::Resume { table, proof } => self.resume(client, table, &proof),
             ClientMsg::CreateTable {
                 settings,
                 seats,
@@ -875,17 +880,15 @@ impl Hall {
         Ok(())
     }
 
-    fn resume(&mut self, client: ClientKey, token: &str) -> Result<(), Rejection> {
-        let found = self.tables.iter().find_map(|(&tid, t)| {
-            if let Some(i) = t.seat_of_token(token) {
-                Some((tid, Role::Player(SeatId(i as u8))))
-            } else if t.host.as_ref().is_some_and(|h| h.token == token) {
-                Some((tid, Role::Host))
-            } else {
-                None
-            }
-        });
-        let Some((tid, role)) = found else {
+    /// Takes back the place at `tid` whose token `proof` proves for this
+    /// connection's challenge.
+    fn resume(&mut self, client: ClientKey, tid: TableId, proof: &str) -> Result<(), Rejection> {
+        let challenge = self.clients[&client].challenge.as_str();
+        let found = self
+            .tables
+            .get(&tid)
+            .and_then(|t| t.proved(challenge, crate::seal::ProofFor::Resume, proof));
+        let Some(role) = found else {
             // Whatever place the client remembers is gone: it forgets the
             // token and is back in the lobby, told why.
             self.send(client, ServerMsg::Left);
@@ -926,7 +929,8 @@ impl Hall {
             c.place = None;
             self.send(old, ServerMsg::Left);
         }
-        self.attach(client, tid, role, Some(token.to_string()));
+        // The client has its token: it does not travel again.
+        self.attach(client, tid, role, None);
         self.table_changed(tid);
         Ok(())
     }
@@ -1143,12 +1147,13 @@ impl Hall {
             )
         };
         let (tid, viewer) = match past {
-            Some(PastSeat { table, token }) => {
-                // A wrong token and a missing table answer alike.
+            Some(PastSeat { table, proof }) => {
+                // A wrong proof and a missing table answer alike.
+                let challenge = self.clients[&client].challenge.as_str();
                 let viewer = self
                     .tables
                     .get(&table)
-                    .and_then(|t| t.viewer_of_token(&token))
+                    .and_then(|t| t.viewer_proved(challenge, &proof))
                     .ok_or_else(not_yours)?;
                 (table, viewer)
             }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ClientKey;
 use crate::games::{AnySettings, HostedTable, bot_kinds};
-use crate::messages::{LobbyState, SeatInfo, SeatKind, TableId, TableSummary};
+use crate::messages::{LobbyState, Role, SeatInfo, SeatKind, TableId, TableSummary};
 
 /// Who a seat belongs to. Saved with the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,15 +174,15 @@ impl HallTable {
                 .is_some_and(|t| now.saturating_sub(t) >= takeover_ms)
     }
 
-    /// The replay viewer a token proves: a person's seat, or the host
-    /// seat (everything); at a finished table opened to everyone, any of
-    /// them sees everything.
-    pub fn viewer_of_token(&self, token: &str) -> Option<crate::replay::Viewer> {
+    /// The replay viewer a seat proof proves (for the connection's
+    /// `challenge`): a person's seat, or the host seat (everything); at a
+    /// finished table opened to everyone, any of them sees everything.
+    pub fn viewer_proved(&self, challenge: &str, proof: &str) -> Option<crate::replay::Viewer> {
         use crate::replay::Viewer;
-        let viewer = if self.host.as_ref().is_some_and(|h| h.token == token) {
-            Viewer::Everything
-        } else {
-            Viewer::Seat(SeatId(self.seat_of_token(token)? as u8))
+        let viewer = match self.proved(challenge, crate::seal::ProofFor::Replay, proof)? {
+            Role::Host => Viewer::Everything,
+            Role::Player(seat) => Viewer::Seat(seat),
+            Role::Spectator => return None,
         };
         Some(self.replay_viewer(viewer))
     }
@@ -197,10 +197,24 @@ impl HallTable {
         }
     }
 
-    pub fn seat_of_token(&self, token: &str) -> Option<usize> {
+    /// The place whose token `proof` proves for a connection's
+    /// `challenge` (`seal::seat_proof`): a person's seat or the host seat.
+    /// Each token is tried (at most 13 seats and the host), so the proof
+    /// names no seat and a wrong one learns nothing.
+    pub fn proved(
+        &self,
+        challenge: &str,
+        what: crate::seal::ProofFor,
+        proof: &str,
+    ) -> Option<Role> {
+        let proves = |token: &str| crate::seal::proves(token, challenge, self.id, what, proof);
+        if self.host.as_ref().is_some_and(|h| proves(&h.token)) {
+            return Some(Role::Host);
+        }
         self.seats
             .iter()
-            .position(|s| matches!(&s.occupant, Occupant::Person { token: t, .. } if t == token))
+            .position(|s| matches!(&s.occupant, Occupant::Person { token, .. } if proves(token)))
+            .map(|i| Role::Player(SeatId(i as u8)))
     }
 
     pub fn lobby(&self, now: u64, takeover_ms: u64) -> LobbyState {

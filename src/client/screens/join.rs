@@ -1,5 +1,5 @@
 //! Join a LAN game: the servers heard on this network, or an address
-//! typed by hand.
+//! typed by hand (or the host's link, whose `key=` pins the server's key).
 
 use std::net::SocketAddr;
 
@@ -62,7 +62,12 @@ fn draw(
                             i18n.ta("join-tables", &[("n", s.beacon.tables.into())])
                         );
                         if widgets::menu_button(ui, &text, true).clicked() {
-                            join = Some(s.addr);
+                            let pin = s
+                                .beacon
+                                .key
+                                .as_deref()
+                                .and_then(foodweb_netcode::seal::parse_pin);
+                            join = Some((s.addr, pin));
                         }
                     }
                 }
@@ -83,7 +88,7 @@ fn draw(
                 || typed
             {
                 match parse_address(&form.address) {
-                    Some(addr) => join = Some(addr),
+                    Some(found) => join = Some(found),
                     None => form.error = true,
                 }
             }
@@ -96,24 +101,54 @@ fn draw(
             }
         });
     });
-    if let Some(addr) = join {
+    if let Some((addr, pin)) = join {
         form.error = false;
-        session.connect(Target::Udp(addr));
+        session.connect_pinned(Target::Udp(addr), pin);
         next.set(Screen::Lobby);
     }
     Ok(())
 }
 
-/// `host:port`, or a bare host with the default port.
-fn parse_address(text: &str) -> Option<SocketAddr> {
+/// `host:port`, or a bare host with the default port; or the host's link
+/// (`http://host:8080/?key=…`, what its lobby shows and its QR code
+/// holds), whose `key` pins the server's key (and `udp`, if given, its
+/// port).
+fn parse_address(text: &str) -> Option<(SocketAddr, Option<foodweb_netcode::seal::Pin>)> {
     use std::net::ToSocketAddrs;
     let text = text.trim();
-    let with_port = if text.contains(':') {
-        text.to_string()
-    } else {
-        format!("{text}:{LAN_PORT}")
+    let (host, pin) = match text
+        .strip_prefix("http://")
+        .or_else(|| text.strip_prefix("https://"))
+    {
+        Some(rest) => {
+            let (authority, tail) = rest.split_once('/').unwrap_or((rest, ""));
+            let query = tail.split_once('?').map_or("", |(_, q)| q);
+            let query = query.split('#').next().unwrap_or("");
+            let param = |name: &str| {
+                query
+                    .split('&')
+                    .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+            };
+            // A link's `key` that does not read is a bad link, not none.
+            let pin = match param("key") {
+                Some(k) => Some(foodweb_netcode::seal::parse_pin(k)?),
+                None => None,
+            };
+            let port = match param("udp") {
+                Some(p) => p.parse::<u16>().ok()?,
+                None => LAN_PORT,
+            };
+            let name = authority
+                .rsplit_once(':')
+                .filter(|(_, p)| p.chars().all(|c| c.is_ascii_digit()))
+                .map_or(authority, |(h, _)| h);
+            (format!("{name}:{port}"), pin)
+        }
+        None if text.contains(':') => (text.to_string(), None),
+        None => (format!("{text}:{LAN_PORT}"), None),
     };
-    with_port.to_socket_addrs().ok()?.find(|a| a.is_ipv4())
+    let addr = host.to_socket_addrs().ok()?.find(|a| a.is_ipv4())?;
+    Some((addr, pin))
 }
 
 pub fn plugin(app: &mut App) {
@@ -121,4 +156,36 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Join), listen)
         .add_systems(OnExit(Screen::Join), stop_listening)
         .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Join)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_or_the_hosts_link_is_understood() {
+        let at = |s: &str| SocketAddr::from(([192, 168, 1, 20], s.parse::<u16>().unwrap()));
+        assert_eq!(parse_address("192.168.1.20"), Some((at("5410"), None)));
+        assert_eq!(
+            parse_address(" 192.168.1.20:6000 "),
+            Some((at("6000"), None))
+        );
+        let pin = "00112233445566778899aabbccddeeff";
+        let want = foodweb_netcode::seal::parse_pin(pin);
+        assert_eq!(
+            parse_address(&format!("http://192.168.1.20:8080/?ws=5411&key={pin}")),
+            Some((at("5410"), want))
+        );
+        assert_eq!(
+            parse_address(&format!("http://192.168.1.20:8080/?key={pin}&udp=7000")),
+            Some((at("7000"), want))
+        );
+        assert_eq!(
+            parse_address("http://192.168.1.20:8080/"),
+            Some((at("5410"), None))
+        );
+        // A link whose key does not read is refused, not joined unpinned.
+        assert_eq!(parse_address("http://192.168.1.20:8080/?key=12"), None);
+        assert_eq!(parse_address("not an address at all"), None);
+    }
 }

@@ -58,6 +58,7 @@ fn draw(
     i18n: Res<I18n>,
     model: Res<ClientModel>,
     session: Res<Session>,
+    issuer: Res<foodweb_netcode::tokens::TokenIssuer>,
     hosted: Res<HostedAt>,
     web_at: Res<WebAt>,
     mut outbox: ResMut<Outbox>,
@@ -83,6 +84,10 @@ fn draw(
             ));
             match &session.state {
                 LinkState::Connected => {}
+                LinkState::Lost(why) if why.contains(foodweb_netcode::seal::WRONG_KEY) => {
+                    ui.label(egui::RichText::new(i18n.t("lobby-wrong-key")).color(theme::BAD))
+                        .on_hover_text(why.as_str());
+                }
                 LinkState::Lost(_) => {
                     ui.label(egui::RichText::new(i18n.t("lobby-lost")).color(theme::BAD));
                 }
@@ -91,6 +96,23 @@ fn draw(
                 }
             }
         });
+        // The key the server sealed our token with, for the players to
+        // compare with the host's screen (the host's is its own).
+        let key = if hosted.0.is_empty() {
+            session.server_key
+        } else {
+            Some(issuer.public_key())
+        };
+        if let Some(key) = key {
+            ui.label(
+                egui::RichText::new(i18n.ta(
+                    "lobby-server-key",
+                    &[("key", foodweb_netcode::seal::fingerprint(&key).into())],
+                ))
+                .color(theme::MUTED),
+            )
+            .on_hover_text(i18n.t("lobby-server-key-hint"));
+        }
         if !hosted.0.is_empty() {
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(i18n.t("lobby-host-at")).strong());
@@ -107,7 +129,13 @@ fn draw(
                     qr_code(ui, qr, 120.0);
                     ui.vertical(|ui| {
                         ui.label(egui::RichText::new(i18n.t("lobby-web-at")).strong());
-                        ui.label(egui::RichText::new(url).size(22.0).color(theme::ACCENT));
+                        // Long with its key: smaller, and it wraps.
+                        ui.add(
+                            egui::Label::new(
+                                egui::RichText::new(url).size(16.0).color(theme::ACCENT),
+                            )
+                            .wrap(),
+                        );
                     });
                 });
             }

@@ -56,7 +56,7 @@ fn draw(
                 web::publish_target("play-here", &play_here);
                 if play_here.clicked() {
                     hosted.0.clear();
-                    session.connect(Target::WebSocketUrl { url, tokens });
+                    session.connect_pinned(Target::WebSocketUrl { url, tokens }, web::page_pin());
                     next.set(Screen::Lobby);
                 }
             }
