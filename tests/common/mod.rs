@@ -34,24 +34,23 @@ fn first_line(child: &mut Child) -> String {
 }
 
 /// `foodweb serve` on `ports` with `data`, quick bots and `extra`
-/// arguments (no page server unless they ask for one).
+/// arguments (no page server and no bot delay unless they ask for one).
 fn serve_command(data: &Path, ports: (u16, u16), extra: &[&str]) -> Command {
     let http: &[&str] = if extra.contains(&"--http-port") {
         &[]
     } else {
         &["--http-port", "0"]
     };
+    let quick_bots: &[&str] = if extra.contains(&"--bot-delay-ms") {
+        &[]
+    } else {
+        &["--bot-delay-ms", "0"]
+    };
     let mut cmd = Command::new(BIN);
     cmd.arg("serve")
         .args(http)
-        .args([
-            "--name",
-            "test",
-            "--bot-delay-ms",
-            "0",
-            "--takeover-secs",
-            "600",
-        ])
+        .args(quick_bots)
+        .args(["--name", "test", "--takeover-secs", "600"])
         .args([
             "--port",
             &ports.0.to_string(),
