@@ -22,10 +22,13 @@ pub fn locked(id: InstinctId) -> bool {
     )
 }
 
-/// Where an instinct stands on the invalid ladder.
-pub fn instinct_priority(id: InstinctId) -> Priority {
+/// Where an instinct stands on the invalid ladder, 「殺戮>制衡>幸運休>替身
+/// 力量、趨吉避兇>其它本能（包括幸運攻等）」: 幸運 stands where its draw
+/// puts it (休 on its own rung, 攻 and 守 at the bottom).
+pub fn instinct_priority(id: InstinctId, luck: Option<LuckDraw>) -> Priority {
     match id {
         InstinctId::Balance => Priority::Balance,
+        InstinctId::Luck if luck == Some(LuckDraw::Rest) => Priority::LuckRest,
         InstinctId::Stand | InstinctId::Omens => Priority::StandOmens,
         _ => Priority::Others,
     }

@@ -33,6 +33,7 @@ pub fn dawn(
     mut sung: ResMut<Sung>,
     mut omens: ResMut<OmenState>,
     mut news: MessageWriter<WanningNews>,
+    mut scripted: Option<ResMut<ScriptedLuck>>,
 ) {
     round.0 += 1;
     sung.0 = false;
@@ -53,8 +54,13 @@ pub fn dawn(
                 news.write(WanningNews::Radical(seat));
             }
             Some(InstinctId::Luck) if deaths.0 == 0 => {
-                let draw =
-                    [LuckDraw::Attack, LuckDraw::Guard, LuckDraw::Rest][rng.0.random_range(0..3)];
+                let given = scripted
+                    .as_mut()
+                    .and_then(|s| s.0.get_mut(seat.index()))
+                    .and_then(Option::take);
+                let draw = given.unwrap_or_else(|| {
+                    [LuckDraw::Attack, LuckDraw::Guard, LuckDraw::Rest][rng.0.random_range(0..3)]
+                });
                 instinct.luck = Some(draw);
                 news.write(WanningNews::LuckDrawn { seat, draw });
             }

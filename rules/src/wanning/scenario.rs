@@ -40,6 +40,9 @@ pub struct WanningSetup {
     /// The round to begin with (default 1): the rounds before it count as
     /// played (恐懼 is over after round 1, 殺戮 rests in round 1).
     pub round: Option<u8>,
+    /// 幸運's draw in the first round, for every seat (`None`: drawn as at
+    /// any table). A seat without 幸運 draws nothing whatever is given.
+    pub luck: Option<Vec<Option<LuckDraw>>>,
 }
 
 use crate::scenario::setup_error as bad;
@@ -60,6 +63,7 @@ impl WanningSetup {
         len("use counts", self.used.as_ref().map(Vec::len))?;
         len("last uses", self.last_used.as_ref().map(Vec::len))?;
         len("slaughter counts", self.slaughters.as_ref().map(Vec::len))?;
+        len("luck draws", self.luck.as_ref().map(Vec::len))?;
         if self.round == Some(0) {
             return Err(bad("rounds are counted from 1".into()));
         }
@@ -132,6 +136,9 @@ impl WanningSetup {
             // The round's opening adds one.
             world.resource_mut::<Round>().0 = r - 1;
         }
+        if let Some(luck) = &self.luck {
+            world.insert_resource(ScriptedLuck(luck.clone()));
+        }
     }
 
     /// Sets the seats as the script says, after the deal.
@@ -192,6 +199,9 @@ pub enum WanningCheck {
     /// An invalid state stopped the seat's instinct in the last round
     /// settled.
     InstinctStopped(SeatId),
+    /// The seat has an instinct and nothing stopped it in the last round
+    /// settled.
+    InstinctWorked(SeatId),
     /// The seat's attacks were invalid in the last round settled.
     AttackInvalid(SeatId),
     /// 替身力量's scarecrows.
@@ -284,6 +294,12 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
         WanningCheck::InstinctStopped(s) => {
             let stopped = super::settle::stopped(world, *s);
             ok(stopped, format!("seat {s}'s instinct was not stopped"))
+        }
+        WanningCheck::InstinctWorked(s) => {
+            let has = seat_part::<Instinct>(world, *s).id.is_some();
+            ok(has, format!("seat {s} has no instinct"))?;
+            let stopped = super::settle::stopped(world, *s);
+            ok(!stopped, format!("seat {s}'s instinct was stopped"))
         }
         WanningCheck::AttackInvalid(s) => ok(
             seat_part::<LastTally>(world, *s).0.attack_invalid,

@@ -89,7 +89,8 @@ impl Step<'_, '_> {
         // 仁慈: 「被攻擊者下回合無法使用本能」, an invalid of the bottom tier.
         let spared = (instinct.spared_in == Some(self.round.0)).then_some(Priority::Others as u8);
         let invalid = tally.instinct_invalid.max(spared);
-        locked(id) || invalid.is_none_or(|p| !stops(p, instinct_priority(id) as u8))
+        let rung = instinct_priority(id, instinct.luck) as u8;
+        locked(id) || invalid.is_none_or(|p| !stops(p, rung))
     }
 
     fn has(&self, s: SeatId, id: InstinctId) -> bool {
@@ -162,7 +163,9 @@ pub fn stopped(world: &World, s: SeatId) -> bool {
     let Some(id) = instinct.id else { return false };
     let spared = (instinct.spared_in == Some(round)).then_some(Priority::Others as u8);
     let invalid = tally.instinct_invalid.max(spared);
-    !locked(id) && invalid.is_some_and(|p| stops(p, instinct_priority(id) as u8))
+    // The draw of that round (the seat's own has been drawn again since).
+    let rung = instinct_priority(id, tally.luck) as u8;
+    !locked(id) && invalid.is_some_and(|p| stops(p, rung))
 }
 
 /// Whether an instinct-invalid of priority `p` stops an instinct of
@@ -191,8 +194,10 @@ pub fn open(mut step: Step) {
     for s in step.ids() {
         let hp = step.life(s).hp;
         let level = step.level(s);
+        let luck = step.instinct(s).luck;
         let mut t = step.tally(s);
         t.start_hp = hp;
+        t.luck = luck;
         if round == 1 && level <= 2 {
             t.instinct_invalid = Some(Priority::Fear as u8);
         }
@@ -347,9 +352,11 @@ pub fn actions(mut step: Step) {
         };
         let Some(target) = plan.target else { continue };
         let level = step.level(s);
-        // 狐假虎威: 「如果目標本回合死亡則使下一次攻擊/感應額外造成一點真實傷害」.
+        // 狐假虎威: 「如果目標本回合死亡則使下一次攻擊/感應額外造成一點真實傷害」:
+        // spent on the next attack or sensing, and dealt only by a sensing or
+        // a valid attack (「攻擊無效：所有攻擊不會產生傷害及附加效果」).
         let bonus = std::mem::take(&mut step.instinct_mut(s).bluff_bonus);
-        if bonus {
+        if bonus && (level == 1 || attack_lands(&step, s, target)) {
             step.hurt(s, target, 1, Hurt::True);
         }
         if level == 1 {
@@ -443,21 +450,23 @@ fn second_attack(step: &Step, s: SeatId, n: usize) -> Option<Second> {
     (not_highest && others <= n / 2).then_some(Second::Ambition)
 }
 
+/// Whether `s`'s attack on `t` is valid and can hurt: not made invalid
+/// (磕CP, 臥薪嘗膽), not a dispirited 斷井頹垣's (「回合內攻擊無法造成傷害」),
+/// and on a lower level (「若攻擊對象等級低於攻擊者……否則攻擊無效」).
+fn attack_lands(step: &Step, s: SeatId, t: SeatId) -> bool {
+    let dispirited = step.has(s, InstinctId::Ruins) && !step.instinct(s).radical;
+    let invalid = step.tally_of(s).attack_invalid;
+    !invalid && !dispirited && step.level(t) < step.level(s)
+}
+
 /// 「若攻擊對象等級低於攻擊者將會使被攻擊者受到一次一點傷害，否則攻擊無效。
 /// 低等級動物……在被等級比自己高兩級或兩級以上的動物攻擊時此次傷害額外增加
 /// 一點」. 嗜殺 rides on a valid attack.
 fn attack(step: &mut Step, s: SeatId, t: SeatId) {
-    if step.tally_of(s).attack_invalid {
-        return;
-    }
-    // 斷井頹垣, dispirited: 「回合內攻擊無法造成傷害」.
-    if step.has(s, InstinctId::Ruins) && !step.instinct(s).radical {
+    if !attack_lands(step, s, t) {
         return;
     }
     let (mine, theirs) = (step.level(s), step.level(t));
-    if theirs >= mine {
-        return;
-    }
     // 趨吉避兇's curse: 「使該等級下一回合所有攻擊造成的傷害-1」.
     let cursed = step.omens.cursed.contains(&mine);
     let damage = if mine - theirs >= 2 { 2 } else { 1 } - i32::from(cursed);
@@ -803,11 +812,12 @@ fn special_skills(step: &mut Step) {
             } else {
                 1
             };
-            let (_, mut life, _, _, _, _) =
+            let (_, mut life, _, _, _, mut t) =
                 step.players.get_mut(step.seats.get(s)).expect("a seat");
             let absorbed = life.shields.min(damage);
             life.shields -= absorbed;
             life.hp -= damage - absorbed;
+            t.brutal = damage - absorbed;
         }
     }
     // 嗜殺: 「將被攻擊者的狀態設置為死亡，公布血量時顯示血量為0」.
@@ -822,14 +832,15 @@ fn special_skills(step: &mut Step) {
     }
     // 飲鴆止渴: 「若自己在本回合受到傷害及真實傷害大於等於當前血量，則鎖血為當前
     // 血量，並增加一個護盾，否則使自己受到一點傷害」 (current HP: as the round
-    // began; the damage: what got past max damage and shields).
+    // began; the damage: what got past max damage and shields, 兇殘's
+    // included, as it is settled before the cup).
     for s in step.living() {
         if !matches!(step.used_instinct(s), Some(InstinctUse::Poison)) || step.tally_of(s).slain {
             continue;
         }
         let t = step.tally_of(s).clone();
         let (_, mut life, _, _, _, _) = step.players.get_mut(step.seats.get(s)).expect("a seat");
-        if t.damage + t.true_damage >= t.start_hp {
+        if t.damage + t.true_damage + t.brutal >= t.start_hp {
             life.hp = t.start_hp;
             life.shields += 1;
         } else if life.shields > 0 {
@@ -1061,7 +1072,7 @@ pub fn announce(
                 WinBy::Cap,
             )),
             _ if round >= settings.0.round_cap => Some((
-                best_level(&step, &living, |s| step.life(s).announced),
+                best_level(&step, &living, |s| step.life(s).hp),
                 WinBy::Cap,
             )),
             _ => None,

@@ -291,6 +291,12 @@ pub struct Tally {
     pub special_hp: i32,
     /// Shields changed by the special skills.
     pub special_shields: i32,
+    /// 兇殘's damage that got past the seat's shields this round (the cup's
+    /// condition counts it: 「本回合受到傷害」).
+    pub brutal: i32,
+    /// 幸運's draw this round, as the ladder reads it (幸運休 stands on its
+    /// own rung).
+    pub luck: Option<LuckDraw>,
 }
 
 /// How one level compares with another.
@@ -377,6 +383,11 @@ pub enum Priority {
 }
 
 // ----- game-wide resources ---------------------------------------------------
+
+/// 幸運's draws a scenario fixed for the first round it opens, by seat
+/// (`WanningSetup::luck`); each is used once.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScriptedLuck(pub Vec<Option<LuckDraw>>);
 
 /// The round under way (0 before the first).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

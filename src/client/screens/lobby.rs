@@ -126,7 +126,7 @@ fn draw(
             });
             if let Some((url, qr)) = &web_at.0 {
                 ui.horizontal(|ui| {
-                    qr_code(ui, qr, 120.0);
+                    qr_code(ui, qr, 160.0);
                     ui.vertical(|ui| {
                         ui.label(egui::RichText::new(i18n.t("lobby-web-at")).strong());
                         // Long with its key: smaller, and it wraps.
