@@ -219,6 +219,7 @@ impl GeneView {
                     || (n > 0
                         && self.order.iter().position(|o| *o == s) == Some(usize::from(n) - 1))
             }
+            GeneFact::Lying(room, kind) => self.room == Some(room) && self.lying.contains(&kind),
         }
     }
 }
@@ -398,6 +399,7 @@ impl Plugin for GenePlugin {
                 Panel::default(),
                 Vitals::default(),
                 Place::default(),
+                SeenPile::default(),
                 Hand::default(),
                 Doings::default(),
                 Battles::default(),
@@ -452,6 +454,19 @@ impl Plugin for GenePlugin {
             )
             .add_systems(
                 Update,
+                remember_piles
+                    .in_set(TableSet::Apply)
+                    .after(free::discard)
+                    .after(action::movement)
+                    .after(action::draw)
+                    .after(action::take_card)
+                    .after(action::use_card)
+                    .after(action::surgery)
+                    .after(action::end_turn)
+                    .after(setup::prepare),
+            )
+            .add_systems(
+                Update,
                 (
                     setup::begin_when_prepared.run_if(in_state(Setup)),
                     free::end_when_ready.run_if(in_state(Free)),
@@ -478,6 +493,28 @@ impl Plugin for GenePlugin {
             )
             .add_systems(Update, sync_clock.in_set(TableSet::Clocks))
             .add_systems(Update, news::narrate.in_set(TableSet::Narrate));
+    }
+}
+
+/// Each seat that acted this step sees its room as it leaves it (what its
+/// view shows of the room until it acts again).
+fn remember_piles(
+    mut acts: MessageReader<Accepted<GeneAction>>,
+    seats: Res<SeatEntities>,
+    piles: Res<Piles>,
+    mut players: Query<(&Place, &mut SeenPile)>,
+) {
+    for act in acts.read() {
+        let Ok((place, mut seen)) = players.get_mut(seats.get(act.seat)) else {
+            continue;
+        };
+        let now = place
+            .0
+            .and_then(|r| piles.0.get(&r).cloned())
+            .unwrap_or_default();
+        if seen.0 != now {
+            seen.0 = now;
+        }
     }
 }
 
@@ -537,6 +574,7 @@ impl Game for GeneGame {
                     hand: part::<Hand>(world, s).clone(),
                     doings: part::<Doings>(world, s).clone(),
                     battles: part::<Battles>(world, s).clone(),
+                    seen: part::<SeenPile>(world, s).clone(),
                 })
                 .collect(),
             calendar: world.resource::<Calendar>().clone(),
@@ -554,7 +592,9 @@ impl Game for GeneGame {
         for ((_, e), s) in seats.iter().zip(state.seats) {
             world
                 .entity_mut(e)
-                .insert((s.panel, s.vitals, s.place, s.hand, s.doings, s.battles));
+                .insert((
+                    s.panel, s.vitals, s.place, s.hand, s.doings, s.battles, s.seen,
+                ));
         }
         world.insert_resource(Settling::default());
         world.insert_resource(state.calendar);
@@ -748,10 +788,18 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
             Some(s) => world.resource::<TradeOffers>().involving(s),
             None => Vec::new(),
         },
-        lying: mine
-            .and_then(|m| m.2.0)
-            .and_then(|r| world.resource::<Piles>().0.get(&r).cloned())
-            .unwrap_or_default(),
+        // The room as the viewer last saw it: live while it acts there, else
+        // as it was after its last act (issue 35 E).
+        lying: match (seat, mine.and_then(|m| m.2.0)) {
+            (Some(_), Some(r)) if to_act => world
+                .resource::<Piles>()
+                .0
+                .get(&r)
+                .cloned()
+                .unwrap_or_default(),
+            (Some(s), Some(_)) => part::<SeenPile>(world, s).0.clone(),
+            _ => Vec::new(),
+        },
         reach: match mine {
             Some((panel, vitals, place, _, doings))
                 if place.0.is_some() && phase != GenePhase::GameOver =>

@@ -154,6 +154,16 @@ impl GeneSetup {
                 .or_default()
                 .extend(cards);
         }
+        // Each player saw its room as the set-up leaves it.
+        for ((_, e), s) in seats.iter().zip(&self.players) {
+            let here = world
+                .resource::<Piles>()
+                .0
+                .get(&s.room)
+                .cloned()
+                .unwrap_or_default();
+            world.entity_mut(e).insert(SeenPile(here));
+        }
         {
             let mut gassed = world.resource_mut::<Gassed>();
             for f in &self.gassed {
@@ -219,6 +229,9 @@ pub enum GeneFact {
     Holds(SeatId, ItemKind),
     /// The seat's order card this round.
     OrderCard(SeatId, u8),
+    /// A card of this kind lying in the room, which the viewer stands in
+    /// (what the viewer's own view shows of its room).
+    Lying(RoomId, ItemKind),
 }
 
 fn sorted(mut cards: Vec<ItemKind>) -> Vec<ItemKind> {

@@ -221,6 +221,14 @@ impl Default for Vitals {
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place(pub Option<RoomId>);
 
+/// The cards the player saw lying in its room when it last acted there:
+/// what its view shows of the room until it acts again. Others who come
+/// and go after it (this round, while it waits, or later) leave no trace
+/// it could see: 「行动结束的玩家将进入会议室等候，无法与未行动的玩家交换
+/// 信息」 and positions are secret (issue 35 E).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeenPile(pub Vec<ItemKind>);
+
 /// The cards held (secret), oldest first, and how many must still be left
 /// in the room after a draw, a take or a surgery put the player over the
 /// carry (rules.md §6).
@@ -335,6 +343,8 @@ pub struct SeatState {
     pub hand: Hand,
     pub doings: Doings,
     pub battles: Battles,
+    #[serde(default)]
+    pub seen: SeenPile,
 }
 
 /// Everything of a Gene Survival table a snapshot holds: each seat's
