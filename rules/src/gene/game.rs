@@ -590,11 +590,9 @@ impl Game for GeneGame {
     fn restore(world: &mut World, state: GeneState) {
         let seats = world.resource::<SeatEntities>().clone();
         for ((_, e), s) in seats.iter().zip(state.seats) {
-            world
-                .entity_mut(e)
-                .insert((
-                    s.panel, s.vitals, s.place, s.hand, s.doings, s.battles, s.seen,
-                ));
+            world.entity_mut(e).insert((
+                s.panel, s.vitals, s.place, s.hand, s.doings, s.battles, s.seen,
+            ));
         }
         world.insert_resource(Settling::default());
         world.insert_resource(state.calendar);

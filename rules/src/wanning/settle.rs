@@ -90,7 +90,7 @@ impl Step<'_, '_> {
         let spared = (instinct.spared_in == Some(self.round.0)).then_some(Priority::Others as u8);
         let invalid = tally.instinct_invalid.max(spared);
         let rung = instinct_priority(id, instinct.luck) as u8;
-        locked(id) || invalid.is_none_or(|p| !stops(p, rung))
+        unstoppable(id) || invalid.is_none_or(|p| !stops(p, rung))
     }
 
     fn has(&self, s: SeatId, id: InstinctId) -> bool {
@@ -165,7 +165,14 @@ pub fn stopped(world: &World, s: SeatId) -> bool {
     let invalid = tally.instinct_invalid.max(spared);
     // The draw of that round (the seat's own has been drawn again since).
     let rung = instinct_priority(id, tally.luck) as u8;
-    !locked(id) && invalid.is_some_and(|p| stops(p, rung))
+    !unstoppable(id) && invalid.is_some_and(|p| stops(p, rung))
+}
+
+/// Instincts no invalid state stops: the locked ones, and 預知, an action at
+/// any time that 恐懼 and the invalid states do not touch (rules.md §4): its
+/// owner is not told that it was invalid (issue 35, reading 7).
+fn unstoppable(id: InstinctId) -> bool {
+    locked(id) || id == InstinctId::Foresight
 }
 
 /// Whether an instinct-invalid of priority `p` stops an instinct of
@@ -1071,10 +1078,9 @@ pub fn announce(
                 best_level(&step, &dead, |s| step.tally_of(s).start_hp),
                 WinBy::Cap,
             )),
-            _ if round >= settings.0.round_cap => Some((
-                best_level(&step, &living, |s| step.life(s).hp),
-                WinBy::Cap,
-            )),
+            _ if round >= settings.0.round_cap => {
+                Some((best_level(&step, &living, |s| step.life(s).hp), WinBy::Cap))
+            }
             _ => None,
         };
     }
