@@ -761,10 +761,9 @@ fn a_capture_of_every_byte_reads_no_message_and_takes_no_seat() {
         .unwrap()
         .try_into()
         .unwrap();
-    let pin = foodweb_netcode::seal::pin_of(
-        &foodweb_netcode::seal::ServerSecret::from_netcode_key(&key).public(),
-    );
-    let pin = foodweb_netcode::tokens::to_hex(&pin);
+    let issuer =
+        foodweb_netcode::tokens::TokenIssuer::new(key, foodweb_netcode::protocol::PROTOCOL_ID);
+    let pin = foodweb_netcode::tokens::to_hex(&issuer.pin());
 
     let mut ana = std::process::Command::new(BIN)
         .args(["client", "--server", &front.to_string(), "--name", "Ana"])

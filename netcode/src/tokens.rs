@@ -322,8 +322,8 @@ mod tests {
         let me: IpAddr = [127, 0, 0, 2].into();
         let here: IpAddr = [127, 0, 0, 1].into();
         let request = crate::seal::TokenRequest::new().unwrap();
-        let query = request.query(Via::Udp);
-        let k = query.split("k=").nth(1).unwrap();
+        let k = request.key();
+        let k = k.as_str();
         // A request without a proper key is refused and costs nothing.
         for _ in 0..2 * TOKEN_BURST as usize {
             let err = issuer.issue(here, me, Via::Udp, "abcd").unwrap_err();

@@ -57,8 +57,8 @@ fn mutated(valid: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
 fn request_packet(issuer: &TokenIssuer) -> Vec<u8> {
     let here: IpAddr = [127, 0, 0, 1].into();
     let request = foodweb_netcode::seal::TokenRequest::new().unwrap();
-    let query = request.query(Via::Udp);
-    let k = query.split("k=").nth(1).unwrap();
+    let k = request.key();
+    let k = k.as_str();
     let sealed = issuer.issue(here, here, Via::Udp, k).expect("a token");
     let token = request.open(&sealed, Via::Udp, None).expect("it opens");
     fuzz::request_packet(&token.token)
@@ -105,8 +105,8 @@ proptest! {
     ) {
         let issuer = issuer();
         let request = foodweb_netcode::seal::TokenRequest::new().unwrap();
-        let query = request.query(Via::Udp);
-        let k = query.split("k=").nth(1).unwrap();
+        let k = request.key();
+        let k = k.as_str();
         let here: IpAddr = [127, 0, 0, 1].into();
         let pin = pinned.then(|| issuer.pin());
         prop_assert!(request.open(&random, Via::Udp, pin.as_ref()).is_err());
