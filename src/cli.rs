@@ -44,6 +44,11 @@ pub enum Command {
         /// level: 1=reasoning,2=random,...
         #[arg(long)]
         timing: Option<String>,
+        /// wanning: the instinct reasoning bots pick first when it is not
+        /// banned (its id or name, e.g. LastStand or 垂死抗爭), to measure
+        /// its holders.
+        #[arg(long)]
+        prefer: Option<String>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -151,8 +156,14 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             seed,
             bots,
             timing,
+            prefer,
             json,
         } => {
+            if prefer.is_some() && game != GameId::Wanning.key() {
+                return Err(CliError(
+                    "--prefer is for wanning (an instinct its reasoning bots pick first)".into(),
+                ));
+            }
             // Gene Survival's rules run headless before its table is offered
             // to players.
             let game = match GameId::from_key(&game) {
@@ -171,7 +182,7 @@ pub fn run(command: Command) -> Result<i32, CliError> {
                 GameId::Forest => sim_forest(games, players, seed, bots, timing)?,
                 GameId::Gene => sim_gene(games, players, seed, bots)?,
                 GameId::Crueler => sim_crueler(games, players, seed, bots, timing)?,
-                GameId::Wanning => sim_wanning(games, players, seed, bots, timing)?,
+                GameId::Wanning => sim_wanning(games, players, seed, bots, timing, prefer)?,
             };
             if json {
                 println!(
@@ -267,6 +278,7 @@ fn sim_wanning(
     seed: u64,
     bots: Option<Vec<String>>,
     settings: Option<String>,
+    prefer: Option<String>,
 ) -> Result<SimReport, CliError> {
     use foodweb_rules::sim::{LevelReport, wilson};
     use foodweb_rules::wanning::{self, WanningGame, bots::LevelBot};
@@ -299,9 +311,31 @@ fn sim_wanning(
             )));
         }
     }
+    let prefer = match prefer {
+        None => None,
+        Some(name) => Some(
+            wanning::ALL_INSTINCTS
+                .into_iter()
+                .find(|id| {
+                    let words = &wanning::data().instinct(*id).name;
+                    format!("{id:?}").eq_ignore_ascii_case(&name)
+                        || words.en.eq_ignore_ascii_case(&name)
+                        || words.zh == name
+                })
+                .ok_or_else(|| {
+                    CliError(format!(
+                        "unknown instinct '{name}' for --prefer (e.g. LastStand, 垂死抗爭)"
+                    ))
+                })?,
+        ),
+    };
     let lineup_kinds = kinds.clone();
     let lineup = move |_game: usize, _seat: SeatId| -> Box<dyn Bot<WanningGame>> {
-        Box::new(LevelBot::new(lineup_kinds.clone()).expect("bot kinds were checked"))
+        Box::new(
+            LevelBot::new(lineup_kinds.clone())
+                .expect("bot kinds were checked")
+                .preferring(prefer),
+        )
     };
     let settings: wanning::WanningSettings = match settings {
         None => Default::default(),
@@ -314,6 +348,9 @@ fn sim_wanning(
         }
     };
     let mut won = [0usize; 4];
+    // Per instinct: (holders, holders whose level won, holders alive at the cap).
+    let mut held: std::collections::BTreeMap<wanning::InstinctId, (usize, usize, usize)> =
+        Default::default();
     let mut report = sim::simulate_watching::<WanningGame>(
         games,
         players,
@@ -321,12 +358,37 @@ fn sim_wanning(
         settings,
         &lineup,
         &mut |table| {
-            if let Some(level) = wanning::host_view(table.world()).winner {
+            let host = wanning::host_view(table.world());
+            if let Some(level) = host.winner {
                 won[level as usize - 1] += 1;
+            }
+            let capped = host.won_by == Some(wanning::WinBy::Cap);
+            for s in &host.seats {
+                let Some(id) = s.instinct else { continue };
+                let e = held.entry(id).or_default();
+                e.0 += 1;
+                e.1 += usize::from(host.winner == Some(s.level));
+                e.2 += usize::from(capped && !s.dead);
             }
         },
     )
     .map_err(CliError)?;
+    report.instincts = held
+        .into_iter()
+        .map(|(id, (holders, w, alive))| {
+            let (ci_low, ci_high) = wilson(w, holders);
+            sim::InstinctReport {
+                instinct: wanning::data().instinct(id).name.zh.clone(),
+                holders,
+                won: w,
+                win_rate: w as f64 / holders.max(1) as f64,
+                ci_low,
+                ci_high,
+                alive_at_cap: alive,
+                alive_at_cap_rate: alive as f64 / holders.max(1) as f64,
+            }
+        })
+        .collect();
     report.levels = (1..=4u8)
         .map(|level| {
             let w = won[level as usize - 1];
@@ -464,6 +526,20 @@ fn sim_text(r: &SimReport) -> String {
                 100.0 * l.win_rate,
                 100.0 * l.ci_low,
                 100.0 * l.ci_high
+            );
+        }
+    }
+    if !r.instincts.is_empty() {
+        out += "\nby instinct (holders; their level's wins; alive when the round cap ended the game):\n";
+        for i in &r.instincts {
+            out += &format!(
+                "  {:<6} holders {:>5}  win rate {:>5.1}% (95%: {:.1}% to {:.1}%)  alive at cap {:>5.1}%\n",
+                i.instinct,
+                i.holders,
+                100.0 * i.win_rate,
+                100.0 * i.ci_low,
+                100.0 * i.ci_high,
+                100.0 * i.alive_at_cap_rate
             );
         }
     }

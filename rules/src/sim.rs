@@ -130,6 +130,28 @@ pub struct SimReport {
     /// Wins by level (Wanning Beast Chess), with 95% intervals.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub levels: Vec<LevelReport>,
+    /// Each instinct's holders (Wanning Beast Chess): how often the
+    /// holder's level won, and how often the holder lived to the round cap.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub instincts: Vec<InstinctReport>,
+}
+
+/// One instinct's holders over a simulation (Wanning Beast Chess).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct InstinctReport {
+    pub instinct: String,
+    /// Seats that held it (a 笨鳥先飛 counts as what it drew).
+    pub holders: usize,
+    /// Holders whose level won.
+    pub won: usize,
+    pub win_rate: f64,
+    /// Wilson score interval at 95% of the win rate.
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// Holders alive when a game ended at the round cap.
+    pub alive_at_cap: usize,
+    /// `alive_at_cap` over `holders`.
+    pub alive_at_cap_rate: f64,
 }
 
 /// One level's record over a simulation (Wanning Beast Chess).
@@ -246,5 +268,6 @@ pub fn simulate_watching<G: Game>(
         seats,
         bots,
         levels: Vec::new(),
+        instincts: Vec::new(),
     })
 }

@@ -184,7 +184,7 @@ pub(crate) fn instinct_use(
     if view.instinct_uses_left == Some(0) {
         return None;
     }
-    let rested = view.instinct_last_round.is_none_or(|r| r + 1 != view.round);
+    let rested = !view.instinct_resting;
     let other = |rng: &mut ChaCha8Rng| living.choose(rng).copied();
     let n = view.seats.len();
     Some(match id {
@@ -235,7 +235,7 @@ pub(crate) fn instinct_use(
             };
             InstinctUse::Luck { target }
         }
-        InstinctId::Grudge if view.lost_last > 0 => InstinctUse::Grudge {
+        InstinctId::Grudge if view.damaged_last > 0 => InstinctUse::Grudge {
             target: other(rng)?,
         },
         InstinctId::Pair | InstinctId::Stand => {
@@ -311,15 +311,22 @@ pub(crate) fn instinct_use(
 pub struct LevelBot {
     kinds: [String; 4],
     inner: Option<Box<dyn Bot<WanningGame>>>,
+    prefer: Option<InstinctId>,
 }
 
 impl LevelBot {
     /// `kinds[l - 1]` plays level `l`; `None` if a kind is unknown.
     pub fn new(kinds: [String; 4]) -> Option<Self> {
-        kinds
-            .iter()
-            .all(|k| bot(k).is_some())
-            .then_some(Self { kinds, inner: None })
+        kinds.iter().all(|k| bot(k).is_some()).then_some(Self {
+            kinds,
+            inner: None,
+            prefer: None,
+        })
+    }
+
+    /// Its reasoning bots pick `id` first when it is not banned.
+    pub fn preferring(self, id: Option<InstinctId>) -> Self {
+        Self { prefer: id, ..self }
     }
 }
 
@@ -331,9 +338,11 @@ impl Bot<WanningGame> for LevelBot {
     fn act(&mut self, view: &WanningView, rng: &mut ChaCha8Rng) -> Option<WanningAction> {
         let level = view.level? as usize;
         let kind = &self.kinds[level - 1];
-        let inner = self
-            .inner
-            .get_or_insert_with(|| bot(kind).expect("checked kinds"));
+        let prefer = self.prefer;
+        let inner = self.inner.get_or_insert_with(|| match kind.as_str() {
+            "reasoning" => Box::new(super::reasoning::ReasoningBot::preferring(prefer)),
+            _ => bot(kind).expect("checked kinds"),
+        });
         inner.act(view, rng)
     }
 }

@@ -53,6 +53,17 @@ pub enum EarlyBirdForm {
     Neither,
 }
 
+/// How often 垂死抗爭 may be used (rules.md §6): the seed gives a
+/// condition (「剩余血量小于等于3」) and 「持續兩回合」, but no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LastStandUses {
+    /// Once a game.
+    #[default]
+    Once,
+    /// Whenever its condition holds, as the seed reads.
+    Unlimited,
+}
+
 /// Table settings (rules.md §8).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -63,6 +74,10 @@ pub struct WanningSettings {
     pub same_instinct: bool,
     pub early_bird_form: EarlyBirdForm,
     pub slaughter_rest: SlaughterRest,
+    /// 強健 rests a round after each use (a house rule: the seed gives
+    /// 「條件：無」).
+    pub sturdy_rest: bool,
+    pub last_stand: LastStandUses,
     /// The last round: then the game ends (rules.md §7).
     pub round_cap: u8,
     /// Seconds for the ban, the pick and the peek, each. 0 = no limit.
@@ -78,6 +93,8 @@ impl Default for WanningSettings {
             same_instinct: true,
             early_bird_form: EarlyBirdForm::Drawn,
             slaughter_rest: SlaughterRest::NotFirstRound,
+            sturdy_rest: false,
+            last_stand: LastStandUses::Once,
             round_cap: 12,
             setup_secs: 90,
             orders_secs: 120,

@@ -22,10 +22,13 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-pub use data::{Form, InstinctId, Kind, WanningData, data};
-pub use game::{BanOdds, EarlyBirdForm, SlaughterRest, WanningGame, WanningSettings, WanningTimer};
+pub use data::{ALL_INSTINCTS, Form, InstinctId, Kind, WanningData, data};
+pub use game::{
+    BanOdds, EarlyBirdForm, LastStandUses, SlaughterRest, WanningGame, WanningSettings,
+    WanningTimer,
+};
 pub use scenario::{WanningCheck, WanningFact, WanningSetup};
-pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState};
+pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState, WinBy};
 pub use view::{HostSeat, HostView, SeatPublic, WanningView, host_view};
 
 /// The rules document, in both languages.

@@ -7,7 +7,7 @@
 use bevy_ecs::prelude::*;
 
 use super::data::{InstinctId, data};
-use super::game::{SlaughterRest, WanningGame, phase};
+use super::game::{LastStandUses, SlaughterRest, WanningGame, WanningSettings, phase};
 use super::state::*;
 use crate::table::{SeatEntities, SeatId, Seated, Settings};
 
@@ -261,14 +261,20 @@ fn pick(world: &World, seat: SeatId, id: InstinctId) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// How many uses an instinct has at `players` (`None`: no limit).
-pub fn uses(id: InstinctId, players: usize) -> Option<u8> {
-    data().uses(id, players)
+/// How many uses an instinct has at `players` (`None`: no limit): the
+/// seed's limits (data), and 垂死抗爭's once a game where the table keeps
+/// that reading.
+pub fn uses(id: InstinctId, players: usize, settings: &WanningSettings) -> Option<u8> {
+    match id {
+        InstinctId::LastStand if settings.last_stand == LastStandUses::Once => Some(1),
+        _ => data().uses(id, players),
+    }
 }
 
-/// Instincts with 「一回合冷卻」: not in two rounds in a row.
-fn resting(id: InstinctId) -> bool {
-    data().instinct(id).rest
+/// Whether an instinct rests a round after each use: the seed's
+/// 「一回合冷卻」 (data), and 強健's where the table keeps that house rule.
+pub fn rests(id: InstinctId, settings: &WanningSettings) -> bool {
+    data().instinct(id).rest || (id == InstinctId::Sturdy && settings.sturdy_rest)
 }
 
 fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
@@ -291,8 +297,11 @@ fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
             return Err(Refusal::NoTargetForSecond);
         }
         // 發怒: 「自己上一回合血量小於等於最大血量的一半」 (the seat knows its
-        // own HP); 野心 (level 4): its public half (last round's HP not the
-        // table's highest) — the rest is the settlement's.
+        // own HP); 野心 (level 4): 「上回合血量不為全場血量最高」 on true HP,
+        // refused only when the seat can know it fails: HP never rises
+        // between rounds, so no one's true HP is above what the table heard,
+        // and a seat whose own HP is above every other announced HP is the
+        // highest. The rest is the settlement's, silently.
         let max = n as i32 - 1;
         let mine = at.get::<Instinct>(seat);
         let rage = mine.id == Some(InstinctId::Rage) && life.last_hp * 2 <= max;
@@ -304,7 +313,7 @@ fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
             && at
                 .seats
                 .iter()
-                .any(|(s, _)| s != seat && at.get::<Life>(s).announced >= life.announced);
+                .any(|(s, _)| s != seat && at.get::<Life>(s).announced >= life.known);
         if !(rage || stand || ambition) {
             return Err(Refusal::NoSecondAttack);
         }
@@ -403,10 +412,11 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
     if mine.id != Some(needed) {
         return Err(Refusal::NotYourInstinct);
     }
-    if uses(needed, n).is_some_and(|u| mine.used >= u) {
+    let settings = &world.resource::<Settings<WanningGame>>().0;
+    if uses(needed, n, settings).is_some_and(|u| mine.used >= u) {
         return Err(Refusal::InstinctSpent);
     }
-    if resting(needed) && mine.last_round.is_some_and(|r| r + 1 == round) {
+    if rests(needed, settings) && mine.last_round.is_some_and(|r| r + 1 == round) {
         return Err(Refusal::InstinctResting);
     }
     match (i, super::settle::instinct_target(i)) {
@@ -416,7 +426,6 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
         (_, None) => {}
     }
     let life = at.get::<Life>(seat);
-    let max = n as i32 - 1;
     match i {
         // 「放棄攻擊/感應」, 「放棄行動」.
         InstinctUse::Alliance { .. }
@@ -439,8 +448,8 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
         InstinctUse::Ruins { .. } if !mine.radical => Err(Refusal::ConditionUnmet),
         // 幸運: 「上回合無人死亡」, drawn at the round's start.
         InstinctUse::Luck { .. } if mine.luck.is_none() => Err(Refusal::ConditionUnmet),
-        // 臥薪嘗膽: 「上回合受到傷害」.
-        InstinctUse::Grudge { .. } if life.lost_last == 0 => Err(Refusal::ConditionUnmet),
+        // 臥薪嘗膽: 「上回合受到傷害」, before shields (rules.md §3).
+        InstinctUse::Grudge { .. } if life.damaged_last == 0 => Err(Refusal::ConditionUnmet),
         // 外交部發言人: 「每回合標記兩個人，每個人至多被同一人的外交部標記
         // 三次」.
         InstinctUse::Mark { a, b } => {
@@ -494,16 +503,18 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
                 _ => Ok(()),
             }
         }
-        // 仁慈: 「被攻擊目標上回合血量小於等於最大生命值1/2」 (as announced).
+        // 仁慈: 「被攻擊目標上回合血量小於等於最大生命值1/2」 on the target's
+        // true HP, which the seat cannot know (a target that used 獨立宣言
+        // may be lower than announced): the settlement applies it, silently.
         // 「被攻擊目標」: the Mercy player attacks (levels 2-4).
         InstinctUse::Mercy => match plan.target {
             None => Err(Refusal::ConditionUnmet),
             Some(_) if at.get::<Beast>(seat).level < 2 => Err(Refusal::ConditionUnmet),
-            Some(t) if at.get::<Life>(t).announced * 2 > max => Err(Refusal::ConditionUnmet),
             Some(_) => Ok(()),
         },
-        // 狐假虎威: 「目標的血量>2……不可對同一目標連續發動」 (the HP the table
-        // heard).
+        // 狐假虎威: 「目標的血量>2……不可對同一目標連續發動」 on true HP:
+        // refused when the announced HP is 2 or less (the true HP is never
+        // above it), else the settlement checks it, silently.
         InstinctUse::Bluff { target } => {
             if mine.last_target == Some(*target) {
                 return Err(Refusal::SameTargetTwice);
@@ -549,10 +560,11 @@ mod tests {
         assert_eq!(foresights(5), 1);
         assert_eq!(foresights(8), 2);
         assert_eq!(foresights(10), 3);
-        assert_eq!(uses(InstinctId::Beast, 7), Some(2));
-        assert_eq!(uses(InstinctId::Beast, 8), Some(3));
+        let s = WanningSettings::default();
+        assert_eq!(uses(InstinctId::Beast, 7, &s), Some(2));
+        assert_eq!(uses(InstinctId::Beast, 8, &s), Some(3));
         for n in PLAYERS {
-            assert!(uses(InstinctId::Independence, n).is_some());
+            assert!(uses(InstinctId::Independence, n, &s).is_some());
         }
     }
 }

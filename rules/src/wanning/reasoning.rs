@@ -32,6 +32,9 @@ pub struct ReasoningBot {
     attacked: Vec<SeatId>,
     /// Notes read so far.
     read: usize,
+    /// An instinct to pick before those its level wants (the balance sim's
+    /// `--prefer`, to measure one instinct's holders).
+    prefer: Option<InstinctId>,
     /// Sensing answers waiting for the announcement that shows whether
     /// their target lost HP.
     pending: Vec<(SeatId, SeatId)>,
@@ -56,6 +59,14 @@ fn wanted(level: u8) -> &'static [InstinctId] {
 }
 
 impl ReasoningBot {
+    /// A bot that picks `id` first when it is not banned.
+    pub fn preferring(id: Option<InstinctId>) -> Self {
+        Self {
+            prefer: id,
+            ..Self::default()
+        }
+    }
+
     /// Reads what changed in the view since the last call.
     fn read(&mut self, view: &WanningView) {
         let n = view.seats.len();
@@ -252,8 +263,10 @@ impl Bot<WanningGame> for ReasoningBot {
         match view.phase {
             WanningPhase::Ban => Some(WanningAction::Ban { instincts: vec![] }),
             WanningPhase::Pick => {
-                let instinct = wanted(level)
+                let instinct = self
+                    .prefer
                     .iter()
+                    .chain(wanted(level))
                     .copied()
                     .find(|i| !view.banned.contains(i))
                     .unwrap_or(InstinctId::Foresight);
@@ -348,7 +361,7 @@ impl ReasoningBot {
         plan.instinct = self.instinct(view, &plan, rng);
         // 合縱連橫: the HP held where it is; the action given up; the cap on
         // the weakest other player (likeliest of the lowest levels).
-        let rested = view.instinct_last_round.is_none_or(|r| r + 1 != view.round);
+        let rested = !view.instinct_resting;
         if view.instinct == Some(InstinctId::Alliance) && rested {
             let weakest = view
                 .others_living()
@@ -370,7 +383,7 @@ impl ReasoningBot {
         plan: &Plan,
         rng: &mut ChaCha8Rng,
     ) -> Option<InstinctUse> {
-        let rested = view.instinct_last_round.is_none_or(|r| r + 1 != view.round);
+        let rested = !view.instinct_resting;
         let hp = view.hp.unwrap_or(0);
         match view.instinct? {
             InstinctId::Sturdy if rested => Some(InstinctUse::Sturdy),

@@ -6,11 +6,11 @@ use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::data::InstinctId;
-use super::game::{phase, result};
+use super::game::{WanningGame, phase, result};
 use super::state::*;
 use super::view::WanningView;
 use crate::scenario::{Heard, verify_heard, verify_sight};
-use crate::table::{Rejection, SeatEntities, SeatId, seat_part};
+use crate::table::{Rejection, SeatEntities, SeatId, Settings, seat_part};
 
 /// A table as it stands when round 1 begins: levels, instincts, HP and
 /// shields as given (anything not given is dealt). A set-up skips the
@@ -31,6 +31,10 @@ pub struct WanningSetup {
     pub animals: Option<Vec<String>>,
     /// Last round's HP for every seat, when it differs from `hp`.
     pub last_hp: Option<Vec<i32>>,
+    /// The HP the table last heard for every seat, when it differs from
+    /// `hp` (a past 獨立宣言). Never below the true HP: HP does not rise
+    /// between rounds.
+    pub announced: Option<Vec<i32>>,
     /// Instinct uses spent so far, for every seat.
     pub used: Option<Vec<u8>>,
     /// The round each seat's instinct was last used in (cooldowns).
@@ -43,6 +47,44 @@ pub struct WanningSetup {
     /// 幸運's draw in the first round, for every seat (`None`: drawn as at
     /// any table). A seat without 幸運 draws nothing whatever is given.
     pub luck: Option<Vec<Option<LuckDraw>>>,
+    /// HP each seat lost last round (警惕's 「扣除的生命值」); also its damage
+    /// received, unless `damaged_last` is given.
+    pub lost_last: Option<Vec<i32>>,
+    /// Damage and true damage each seat received last round, before shields
+    /// (臥薪嘗膽's 「上回合受到傷害」).
+    pub damaged_last: Option<Vec<i32>>,
+    /// Each seat's last instinct target (「不可連續對同一人」).
+    pub last_target: Option<Vec<Option<SeatId>>>,
+    /// 替身力量's scarecrows, for every seat.
+    pub scarecrows: Option<Vec<u8>>,
+    /// 外交部發言人's marks each seat has put: (on whom, how many).
+    pub marks: Option<Vec<Vec<(SeatId, u8)>>>,
+    /// 斷井頹垣 has turned radical, for every seat.
+    pub radical: Option<Vec<bool>>,
+    /// 臥薪嘗膽's triggers so far, for every seat.
+    pub grudges: Option<Vec<u8>>,
+    /// 趨吉避兇's choice last round, for every seat (`Some(false)`: 吉,
+    /// `Some(true)`: 兇).
+    pub omen_last: Option<Vec<Option<bool>>>,
+    /// Statuses carried into the first round played, each a list of seats.
+    pub statuses: SetupStatuses,
+}
+
+/// What last round left on seats, in force in the first round played.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SetupStatuses {
+    /// 仁慈 struck them: 「被攻擊者下回合無法使用本能，發動智慧必定失敗」.
+    pub spared: Vec<SeatId>,
+    /// 垂死抗爭 is in its second round: 「持續兩回合」.
+    pub standing: Vec<SeatId>,
+    /// 趨吉避兇's 吉+吉 is in its second round: 「使自己等級的玩家最大扣除血量為
+    /// 1，持續兩回合」 (given on the 趨吉避兇 holder).
+    pub omen_capped: Vec<SeatId>,
+    /// 警惕 lost HP last round and may guess now.
+    pub guard_owed: Vec<SeatId>,
+    /// 狐假虎威's target died: the next attack or sensing adds 1 true damage.
+    pub bluff_bonus: Vec<SeatId>,
 }
 
 use crate::scenario::setup_error as bad;
@@ -60,10 +102,77 @@ impl WanningSetup {
         len("shield counts", self.shields.as_ref().map(Vec::len))?;
         len("animals", self.animals.as_ref().map(Vec::len))?;
         len("last-round HP values", self.last_hp.as_ref().map(Vec::len))?;
+        len("announced HP values", self.announced.as_ref().map(Vec::len))?;
+        if let Some(heard) = &self.announced {
+            for (i, h) in heard.iter().enumerate() {
+                let hp = self.hp.as_ref().map_or(n as i32 - 1, |hp| hp[i]);
+                if *h < hp {
+                    return Err(bad(format!(
+                        "seat {}'s announced HP {h} is below its HP {hp}: HP never rises between rounds",
+                        i + 1
+                    )));
+                }
+            }
+        }
         len("use counts", self.used.as_ref().map(Vec::len))?;
         len("last uses", self.last_used.as_ref().map(Vec::len))?;
         len("slaughter counts", self.slaughters.as_ref().map(Vec::len))?;
         len("luck draws", self.luck.as_ref().map(Vec::len))?;
+        len(
+            "last-round HP losses",
+            self.lost_last.as_ref().map(Vec::len),
+        )?;
+        len(
+            "last-round damage values",
+            self.damaged_last.as_ref().map(Vec::len),
+        )?;
+        len("last targets", self.last_target.as_ref().map(Vec::len))?;
+        len("scarecrow counts", self.scarecrows.as_ref().map(Vec::len))?;
+        len("mark lists", self.marks.as_ref().map(Vec::len))?;
+        len("radical states", self.radical.as_ref().map(Vec::len))?;
+        len("grudge counts", self.grudges.as_ref().map(Vec::len))?;
+        len("omen choices", self.omen_last.as_ref().map(Vec::len))?;
+        let seat_ok = |s: &SeatId| s.index() < n;
+        let st = &self.statuses;
+        let listed = [
+            &st.spared,
+            &st.standing,
+            &st.omen_capped,
+            &st.guard_owed,
+            &st.bluff_bonus,
+        ];
+        let targets = self.last_target.iter().flatten().flatten();
+        let marked = self.marks.iter().flatten().flatten().map(|(s, _)| s);
+        if let Some(s) = listed
+            .into_iter()
+            .flatten()
+            .chain(targets)
+            .chain(marked)
+            .find(|s| !seat_ok(s))
+        {
+            return Err(bad(format!("there is no seat {s} at {n} seats")));
+        }
+        if let Some(marks) = &self.marks {
+            for (i, list) in marks.iter().enumerate() {
+                if list
+                    .iter()
+                    .any(|(s, k)| s.index() == i || !(1..=3).contains(k))
+                {
+                    return Err(bad(format!(
+                        "seat {}'s marks: on other seats, 1 to 3 each (「每個人至多被同一人的外交部標記三次」)",
+                        i + 1
+                    )));
+                }
+            }
+        }
+        for (what, v) in [
+            ("HP losses", &self.lost_last),
+            ("damage values", &self.damaged_last),
+        ] {
+            if v.as_ref().is_some_and(|v| v.iter().any(|x| *x < 0)) {
+                return Err(bad(format!("last-round {what} cannot be negative")));
+            }
+        }
         if self.round == Some(0) {
             return Err(bad("rounds are counted from 1".into()));
         }
@@ -131,6 +240,52 @@ impl WanningSetup {
             if let Some(k) = &self.slaughters {
                 seat.get_mut::<Abilities>().expect("a seat").slaughter_used = k[i];
             }
+            {
+                let mut life = seat.get_mut::<Life>().expect("a seat");
+                if let Some(lost) = &self.lost_last {
+                    life.lost_last = lost[i];
+                    life.damaged_last = lost[i];
+                }
+                if let Some(d) = &self.damaged_last {
+                    life.damaged_last = d[i];
+                }
+            }
+            let first = self.round.unwrap_or(1);
+            let st = &self.statuses;
+            let mut ins = seat.get_mut::<Instinct>().expect("a seat");
+            if let Some(t) = &self.last_target {
+                ins.last_target = t[i];
+            }
+            if let Some(k) = &self.scarecrows {
+                ins.scarecrows = k[i];
+            }
+            if let Some(m) = &self.marks {
+                ins.marks = m[i].clone();
+            }
+            if let Some(r) = &self.radical {
+                ins.radical = r[i];
+            }
+            if let Some(g) = &self.grudges {
+                ins.grudges = g[i];
+            }
+            if let Some(o) = &self.omen_last {
+                ins.omen_last = o[i];
+            }
+            if st.spared.contains(&s) {
+                ins.spared_in = Some(first);
+            }
+            if st.standing.contains(&s) {
+                ins.stand_until = Some(first);
+            }
+            if st.omen_capped.contains(&s) {
+                ins.omen_cap_until = Some(first);
+            }
+            if st.guard_owed.contains(&s) {
+                ins.guard_owed = true;
+            }
+            if st.bluff_bonus.contains(&s) {
+                ins.bluff_bonus = true;
+            }
         }
         if let Some(r) = self.round {
             // The round's opening adds one.
@@ -157,6 +312,9 @@ impl WanningSetup {
                 life.last_hp = hp;
                 life.announced = hp;
                 life.known = hp;
+            }
+            if let Some(heard) = &self.announced {
+                life.announced = heard[s.index()];
             }
             if let Some(k) = &self.shields {
                 life.shields = k[s.index()];
@@ -280,7 +438,8 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
         WanningCheck::UsesLeft(s, n) => {
             let i = seat_part::<Instinct>(world, *s);
             let count = world.resource::<SeatEntities>().0.len();
-            match i.id.and_then(|id| super::moves::uses(id, count)) {
+            let settings = &world.resource::<Settings<WanningGame>>().0;
+            match i.id.and_then(|id| super::moves::uses(id, count, settings)) {
                 Some(u) => {
                     let left = u.saturating_sub(i.used);
                     ok(

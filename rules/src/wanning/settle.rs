@@ -444,17 +444,30 @@ fn second_attack(step: &Step, s: SeatId, n: usize) -> Option<Second> {
     if step.level(s) != 4 {
         return None;
     }
-    let mine = step.life(s).announced;
+    // 「上回合血量不為全場血量最高」: true HP, as everywhere (rules.md §3).
+    let mine = step.life(s).last_hp;
     let not_highest = step
         .ids()
         .iter()
-        .any(|o| *o != s && step.life(*o).announced >= mine);
+        .any(|o| *o != s && step.life(*o).last_hp >= mine);
     let others = step
         .living()
         .into_iter()
         .filter(|o| step.level(*o) != 4)
         .count();
     (not_highest && others <= n / 2).then_some(Second::Ambition)
+}
+
+/// 「初始血量（也是最大血量）為x-1」.
+fn max_hp(n: usize) -> i32 {
+    n as i32 - 1
+}
+
+/// 狐假虎威's 「目標的血量>2」: the target's true HP at the round's start
+/// (its 「上回合血量」: HP only falls between rounds, so the announced HP the
+/// order was judged on is never below it).
+fn bluff_holds(step: &Step, target: SeatId) -> bool {
+    step.tally_of(target).start_hp > 2
 }
 
 /// Whether `s`'s attack on `t` is valid and can hurt: not made invalid
@@ -578,10 +591,12 @@ pub fn instincts(mut step: Step, last: Res<LastTargets>, mut sung: ResMut<Sung>)
                 step.tally(target).max_damage.push(i32::from(cap));
             }
             // 「使目標受到2點真實傷害並使目標本回合獲得2點護盾」.
-            InstinctUse::Bluff { target } => {
+            // 「條件：目標的血量>2」, silently (the use still rests).
+            InstinctUse::Bluff { target } if bluff_holds(&step, target) => {
                 step.hurt(s, target, 2, Hurt::True);
                 step.tally(target).shields_gained += 2;
             }
+            InstinctUse::Bluff { .. } => {}
             // 垂死抗爭: 「鎖血為上一回合血量……持續兩回合」 (below).
             InstinctUse::LastStand => {
                 step.instinct_mut(s).stand_until = Some(round + 1);
@@ -609,8 +624,11 @@ pub fn instincts(mut step: Step, last: Res<LastTargets>, mut sung: ResMut<Sung>)
             }
             // 仁慈: 「將被攻擊者血量鎖血為1一回合，被攻擊者下回合無法使用本能，
             // 發動智慧必定失敗」.
+            // 「條件：被攻擊目標上回合血量小于等于最大生命值1/2」, silently.
             InstinctUse::Mercy => {
-                if let Some(target) = plan.target {
+                if let Some(target) = plan.target
+                    && step.life(target).last_hp * 2 <= max_hp(n)
+                {
                     step.tally(target).locks.push(1);
                     step.instinct_mut(target).spared_in = Some(round + 1);
                 }
@@ -696,6 +714,13 @@ pub fn max_damage(mut step: Step) {
         t.damage = capped(t.damage, &t.max_damage);
         t.reached = t.damage;
     }
+}
+
+/// 「受到傷害」 (rules.md §3): the damage that reached the seat this round,
+/// after the buffs and max damage and before shields, with its true damage
+/// and 兇殘's (the cup's own 1 comes after, and is added where it counts).
+pub fn received(t: &Tally) -> i32 {
+    t.reached + t.true_damage + t.brutal
 }
 
 /// A round's damage under its max-damage states: the smallest holds.
@@ -824,7 +849,7 @@ fn special_skills(step: &mut Step) {
             let absorbed = life.shields.min(damage);
             life.shields -= absorbed;
             life.hp -= damage - absorbed;
-            t.brutal = damage - absorbed;
+            t.brutal = damage;
         }
     }
     // 嗜殺: 「將被攻擊者的狀態設置為死亡，公布血量時顯示血量為0」.
@@ -839,21 +864,27 @@ fn special_skills(step: &mut Step) {
     }
     // 飲鴆止渴: 「若自己在本回合受到傷害及真實傷害大於等於當前血量，則鎖血為當前
     // 血量，並增加一個護盾，否則使自己受到一點傷害」 (current HP: as the round
-    // began; the damage: what got past max damage and shields, 兇殘's
-    // included, as it is settled before the cup).
+    // began; 「受到傷害」: the damage that reached the seat after max damage,
+    // before shields (rules.md §3), 兇殘's included, as it is settled before
+    // the cup).
     for s in step.living() {
         if !matches!(step.used_instinct(s), Some(InstinctUse::Poison)) || step.tally_of(s).slain {
             continue;
         }
-        let t = step.tally_of(s).clone();
-        let (_, mut life, _, _, _, _) = step.players.get_mut(step.seats.get(s)).expect("a seat");
-        if t.damage + t.true_damage + t.brutal >= t.start_hp {
-            life.hp = t.start_hp;
+        let received = received(step.tally_of(s));
+        let start = step.tally_of(s).start_hp;
+        let (_, mut life, _, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
+        if received >= start {
+            life.hp = start;
             life.shields += 1;
-        } else if life.shields > 0 {
-            life.shields -= 1;
         } else {
-            life.hp -= 1;
+            t.cup_damage = 1;
+            if life.shields > 0 {
+                life.shields -= 1;
+            } else {
+                life.hp -= 1;
+            }
         }
     }
     // 替身力量: 「死亡時，若擁有5個以上的稻草人，消耗6個稻草人，回復本回合受到
@@ -864,7 +895,8 @@ fn special_skills(step: &mut Step) {
         if !step.has(s, InstinctId::Stand) || step.life(s).hp > 0 || step.tally_of(s).slain {
             continue;
         }
-        let taken = step.tally_of(s).taken;
+        // 「本回合受到的一半傷害」: received, before shields (rules.md §3).
+        let taken = received(step.tally_of(s));
         let (_, mut life, mut instinct, _, _, _) =
             step.players.get_mut(step.seats.get(s)).expect("a seat");
         if instinct.scarecrows >= 6 {
@@ -989,6 +1021,7 @@ pub fn announce(
         }
         life.last_hp = life.hp;
         life.lost_last = t.lost;
+        life.damaged_last = received(&t) + t.cup_damage;
         // 警惕: 「回合結束後，自己回合內被扣除至少一點血量（死亡時可用）」:
         // the guess comes with the next round's orders (rules.md §6).
         instinct.guard_owed = guard && t.lost > 0;
@@ -1030,6 +1063,7 @@ pub fn announce(
     last.0 = named;
     for s in step.ids() {
         if let Some(InstinctUse::Bluff { target }) = step.used_instinct(s).cloned()
+            && bluff_holds(&step, target)
             && dead.contains(&target)
         {
             step.instinct_mut(s).bluff_bonus = true;

@@ -63,6 +63,7 @@ impl Deal<'_, '_> {
                 died: None,
                 known: hp,
                 lost_last: 0,
+                damaged_last: 0,
             };
             *instinct = Instinct::default();
             self.news.write(WanningNews::Dealt {

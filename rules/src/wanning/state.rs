@@ -165,8 +165,12 @@ pub struct Life {
     /// The HP the seat itself knows it has: the announced HP, or the true
     /// one after 獨立宣言.
     pub known: i32,
-    /// HP lost in the last round (臥薪嘗膽's condition).
+    /// HP lost in the last round (警惕's 「扣除的生命值」).
     pub lost_last: i32,
+    /// Damage and true damage received in the last round, before shields
+    /// (臥薪嘗膽's 「上回合受到傷害」: rules.md §3).
+    #[serde(default)]
+    pub damaged_last: i32,
 }
 
 impl Life {
@@ -291,9 +295,11 @@ pub struct Tally {
     pub special_hp: i32,
     /// Shields changed by the special skills.
     pub special_shields: i32,
-    /// 兇殘's damage that got past the seat's shields this round (the cup's
+    /// 兇殘's damage to the seat this round, before shields (the cup's
     /// condition counts it: 「本回合受到傷害」).
     pub brutal: i32,
+    /// 飲鴆止渴's own 1 damage, before shields.
+    pub cup_damage: i32,
     /// 幸運's draw this round, as the ladder reads it (幸運休 stands on its
     /// own rung).
     pub luck: Option<LuckDraw>,

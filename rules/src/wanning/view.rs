@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::WanningTimer;
 use super::data::{Form, InstinctId, data};
 use super::game::{WanningGame, result};
-use super::moves::{foresights, uses};
+use super::moves::{foresights, rests, uses};
 use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
 
@@ -48,6 +48,9 @@ pub struct WanningView {
     pub instinct_uses_left: Option<u8>,
     /// The round the viewer's instinct was last used in.
     pub instinct_last_round: Option<u8>,
+    /// Whether the viewer's instinct rests this round (it was used last
+    /// round and has 「一回合冷卻」, or the table's 強健 rest).
+    pub instinct_resting: bool,
     pub instinct_last_target: Option<SeatId>,
     pub slaughters_left: u8,
     pub foresights_left: u8,
@@ -61,6 +64,9 @@ pub struct WanningView {
     pub scarecrows: u8,
     /// HP the viewer lost last round.
     pub lost_last: i32,
+    /// Damage and true damage the viewer received last round, before
+    /// shields (臥薪嘗膽's condition).
+    pub damaged_last: i32,
     /// 警惕: the viewer may guess a level about last round now.
     pub guard_owed: bool,
     /// 警惕: the viewer gave this round's guess.
@@ -189,11 +195,13 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         )
     });
     let instinct = mine.and_then(|m| m.2.id);
+    let settings = &world.resource::<Settings<WanningGame>>().0;
+    let round = world.resource::<Round>().0;
     WanningView {
         me,
         phase,
-        round: world.resource::<Round>().0,
-        round_cap: world.resource::<Settings<WanningGame>>().0.round_cap,
+        round,
+        round_cap: settings.round_cap,
         seats,
         banned: world.resource::<Banned>().0.clone(),
         forms: world
@@ -209,9 +217,13 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         last_hp: mine.map(|m| m.1.last_hp),
         instinct_uses_left: mine.and_then(|m| {
             let id = m.2.id?;
-            uses(id, n).map(|u| u.saturating_sub(m.2.used))
+            uses(id, n, settings).map(|u| u.saturating_sub(m.2.used))
         }),
         instinct_last_round: mine.and_then(|m| m.2.last_round),
+        instinct_resting: mine.is_some_and(|m| {
+            m.2.id.is_some_and(|id| rests(id, settings))
+                && m.2.last_round.is_some_and(|r| r + 1 == round)
+        }),
         instinct_last_target: mine.and_then(|m| m.2.last_target),
         slaughters_left: mine.map_or(0, |m| {
             if m.0.level == 4 {
@@ -233,6 +245,7 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         radical: mine.is_some_and(|m| m.2.radical),
         scarecrows: mine.map_or(0, |m| m.2.scarecrows),
         lost_last: mine.map_or(0, |m| m.1.lost_last),
+        damaged_last: mine.map_or(0, |m| m.1.damaged_last),
         omen_last: mine.and_then(|m| m.2.omen_last),
         learned: me
             .map(|m| at.get::<Notebook>(m).0.clone())

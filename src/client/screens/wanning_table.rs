@@ -853,7 +853,7 @@ fn notebook(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n) {
                 i18n.ta("wanning-uses-left", &[("n", left.into())])
             ));
         }
-        if info.rest && view.instinct_last_round == Some(view.round.saturating_sub(1)) {
+        if view.instinct_resting {
             line.push_str(&format!(" · {}", i18n.t("wanning-resting")));
         }
         ui.label(egui::RichText::new(line).small());
