@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::{AnyAction, AnySettings, AnyView};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;

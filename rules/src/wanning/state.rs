@@ -299,6 +299,7 @@ pub struct Tally {
     /// condition counts it: 「本回合受到傷害」).
     pub brutal: i32,
     /// 飲鴆止渴's own 1 damage, before shields.
+    #[serde(default)]
     pub cup_damage: i32,
     /// 幸運's draw this round, as the ladder reads it (幸運休 stands on its
     /// own rung).

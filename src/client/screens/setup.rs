@@ -6,7 +6,9 @@ use foodweb_rules::GameId;
 use foodweb_rules::forest::ForestTiming;
 use foodweb_rules::gene::GeneTiming;
 use foodweb_rules::table::SeatId;
-use foodweb_rules::wanning::{BanOdds, EarlyBirdForm, SlaughterRest, WanningSettings};
+use foodweb_rules::wanning::{
+    BanOdds, EarlyBirdForm, LastStandUses, SlaughterRest, WanningSettings,
+};
 
 use crate::client::net::{Session, Target};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
@@ -276,6 +278,18 @@ pub fn wanning_variant(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) 
             &mut w.slaughter_rest,
             SlaughterRest::NotTwiceInARow,
             i18n.t("setup-wanning-slaughter-twice"),
+        );
+        ui.checkbox(&mut w.sturdy_rest, i18n.t("setup-wanning-sturdy-rest"));
+        ui.label(egui::RichText::new(i18n.t("setup-wanning-last-stand")).strong());
+        ui.radio_value(
+            &mut w.last_stand,
+            LastStandUses::Once,
+            i18n.t("setup-wanning-last-stand-once"),
+        );
+        ui.radio_value(
+            &mut w.last_stand,
+            LastStandUses::Unlimited,
+            i18n.t("setup-wanning-last-stand-unlimited"),
         );
         ui.add(egui::Slider::new(&mut w.round_cap, 3..=30).text(i18n.t("setup-wanning-round-cap")));
         ui.add(
