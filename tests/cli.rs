@@ -65,6 +65,11 @@ fn bad_commands_fail_with_one_line() {
         "unknown gene bot 'wizard'",
     );
     one_line_error(&["sim", "gene", "--players", "3"], "not 3");
+    one_line_error(
+        &["sim", "wanning", "--prefer", "Telepathy"],
+        "unknown instinct 'Telepathy'",
+    );
+    one_line_error(&["sim", "forest", "--prefer", "LastStand"], "for wanning");
     one_line_error(&["sim", "forest", "--bogus"], "--bogus");
     one_line_error(&["sim", "forest", "--games", "many"], "many");
     one_line_error(&["sim", "forest", "--players", "12"], "not 12");
@@ -103,6 +108,50 @@ fn sim_reports_as_json() {
     assert!(report["mean_actions"].as_f64().unwrap() > 0.0);
     assert_eq!(report["seats"].as_array().unwrap().len(), 4);
     assert_eq!(report["bots"].as_array().unwrap().len(), 2);
+}
+
+/// Issue 35: 「`foodweb sim wanning` at 4, 7 and 10 players stays
+/// deterministic」: the same seed plays the same games, whatever the clock;
+/// the report also names each instinct's holders.
+#[test]
+fn wanning_sim_is_deterministic_at_4_7_and_10_players() {
+    for players in ["4", "7", "10"] {
+        let run = || {
+            let (code, out, err) = foodweb(&[
+                "sim",
+                "wanning",
+                "--games",
+                "30",
+                "--players",
+                players,
+                "--bots",
+                "reasoning",
+                "--seed",
+                "35",
+                "--json",
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let mut r: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            let o = r.as_object_mut().unwrap();
+            o.remove("elapsed_secs");
+            o.remove("games_per_sec");
+            r
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a, b, "{players} players");
+        let held: u64 = a["instincts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["holders"].as_u64().unwrap())
+            .sum();
+        let n: u64 = players.parse().unwrap();
+        assert_eq!(
+            held,
+            30 * n,
+            "every seat holds an instinct at the reasoning table"
+        );
+    }
 }
 
 #[test]
