@@ -405,19 +405,212 @@ pub fn verify_score(result: Option<GameResult>, seat: SeatId, want: i64) -> Resu
     }
 }
 
-/// `Sees(viewer, fact)` / `NotSees(viewer, fact)`: whether the viewer's
-/// own view shows the fact, as the game's `shows` judges it.
+/// How a fact would show in what a seat is sent, for `Sees`/`NotSees`:
+/// each game's facts say whose they are, which fields would carry them and
+/// how a note would word them. The search reads everything the viewer is
+/// sent (its whole serialized view, the announcements and its own notes),
+/// not the fields a view happens to have, so a `NotSees` about another
+/// seat's secret fails the day a view or a note starts to carry it.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    /// What an object (or one around it) must name for its fields to
+    /// count: the seat (its `seat` field, or `me` for the viewer's own
+    /// view), or another field's value (a room, say).
+    pub scope: Scope,
+    /// Fields whose value is the fact's, or a list holding it.
+    pub fields: &'static [&'static str],
+    /// Fields that list one value per seat, in seat order, anywhere in the
+    /// view: the scope seat's entry is the fact's.
+    pub per_seat: &'static [&'static str],
+    pub value: serde_json::Value,
+    /// The fields are lists and the value is how long the list is (a
+    /// count of cards, say).
+    pub count: bool,
+    /// Words a note would use for the value (either language); a note
+    /// shows the fact if it has one of them and, for a seat's fact, the
+    /// seat's name.
+    pub words: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Scope {
+    Seat(SeatId),
+    /// An object (or one around it) with all these fields so.
+    Fields(Vec<(&'static str, serde_json::Value)>),
+    /// Any object: the field itself says whose it is (a duel's `prey`).
+    Anywhere,
+}
+
+impl Trace {
+    pub fn of_seat(seat: SeatId, fields: &'static [&'static str], value: impl Serialize) -> Self {
+        Self {
+            scope: Scope::Seat(seat),
+            fields,
+            per_seat: &[],
+            value: serde_json::to_value(value).expect("facts serialize"),
+            count: false,
+            words: Vec::new(),
+        }
+    }
+
+    /// A fact that lies in fields of any object, whoever it is about.
+    pub fn anywhere(fields: &'static [&'static str], value: impl Serialize) -> Self {
+        Self {
+            scope: Scope::Anywhere,
+            ..Self::of_seat(SeatId(0), fields, value)
+        }
+    }
+
+    /// A fact in the fields of an object (or one around it) whose `key`
+    /// has this value.
+    pub fn within(
+        key: &'static str,
+        at: impl Serialize,
+        fields: &'static [&'static str],
+        value: impl Serialize,
+    ) -> Self {
+        Self {
+            scope: Scope::Fields(vec![(
+                key,
+                serde_json::to_value(at).expect("facts serialize"),
+            )]),
+            ..Self::of_seat(SeatId(0), fields, value)
+        }
+    }
+
+    /// Also requires `key` to be `value` in the scope's object.
+    pub fn and(mut self, key: &'static str, value: impl Serialize) -> Self {
+        if let Scope::Fields(all) = &mut self.scope {
+            all.push((key, serde_json::to_value(value).expect("facts serialize")));
+        }
+        self
+    }
+
+    /// The fields are lists `value` long.
+    pub fn counted(mut self) -> Self {
+        self.count = true;
+        self
+    }
+
+    pub fn per_seat(mut self, fields: &'static [&'static str]) -> Self {
+        self.per_seat = fields;
+        self
+    }
+
+    pub fn words(mut self, words: impl IntoIterator<Item = String>) -> Self {
+        self.words = words.into_iter().collect();
+        self
+    }
+
+    /// Where in a serialized view the fact shows, if anywhere: a path.
+    pub fn in_view(&self, view: &serde_json::Value) -> Option<String> {
+        self.search(view, false, "view")
+    }
+
+    /// `named`: whether an enclosing object is in scope already.
+    fn search(&self, v: &serde_json::Value, named: bool, path: &str) -> Option<String> {
+        use serde_json::Value;
+        let holds = |x: &Value| match (self.count, x.as_array()) {
+            (true, Some(a)) => self.value.as_u64() == Some(a.len() as u64),
+            (true, None) => false,
+            (false, a) => *x == self.value || a.is_some_and(|a| a.contains(&self.value)),
+        };
+        match v {
+            Value::Object(map) => {
+                let seat_key = map.get("seat").or_else(|| map.get("me"));
+                let named = match &self.scope {
+                    // The nearest object that names a seat decides.
+                    Scope::Seat(s) => match seat_key {
+                        Some(k) => *k == serde_json::to_value(s).expect("seats serialize"),
+                        None => named,
+                    },
+                    Scope::Fields(all) => {
+                        named || all.iter().all(|(k, want)| map.get(*k) == Some(want))
+                    }
+                    Scope::Anywhere => true,
+                };
+                for (key, x) in map {
+                    let here = format!("{path}.{key}");
+                    if named && self.fields.contains(&key.as_str()) && holds(x) {
+                        return Some(here);
+                    }
+                    if let (Scope::Seat(s), true) =
+                        (&self.scope, self.per_seat.contains(&key.as_str()))
+                        && let Some(entry) = x.as_array().and_then(|a| a.get(s.index()))
+                        && holds(entry)
+                    {
+                        return Some(format!("{here}[{}]", s.index()));
+                    }
+                    if let Some(found) = self.search(x, named, &here) {
+                        return Some(found);
+                    }
+                }
+                None
+            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, x)| self.search(x, named, &format!("{path}[{i}]"))),
+            _ => None,
+        }
+    }
+
+    /// Whether a line of text says the fact.
+    fn in_text(&self, text: &Bilingual, names: &Seats) -> bool {
+        let named = match &self.scope {
+            Scope::Seat(s) => {
+                let name = names.name(*s);
+                !name.is_empty() && (text.en.contains(name) || text.zh.contains(name))
+            }
+            Scope::Fields(..) | Scope::Anywhere => true,
+        };
+        named
+            && self
+                .words
+                .iter()
+                .any(|w| text.en.contains(w.as_str()) || text.zh.contains(w.as_str()))
+    }
+}
+
+/// `Sees(viewer, fact)` / `NotSees(viewer, fact)`: whether anything the
+/// viewer is sent shows the fact (`Trace`).
 pub fn verify_sight<G: Game, F: std::fmt::Debug>(
     world: &World,
     viewer: SeatId,
     fact: &F,
     want: bool,
-    shows: impl Fn(&G::View, &F) -> bool,
+    traces: impl Fn(&F) -> Vec<Trace>,
 ) -> Result<(), String> {
-    let shows = shows(&G::view(world, Some(viewer)), fact);
-    match (shows, want) {
-        (true, true) | (false, false) => Ok(()),
-        (false, true) => Err(format!("seat {viewer}'s view does not show {fact:?}")),
-        (true, false) => Err(format!("seat {viewer}'s view shows {fact:?}")),
+    let view = serde_json::to_value(G::view(world, Some(viewer))).expect("views serialize");
+    let where_ = traces(fact)
+        .iter()
+        .find_map(|t| sight(world, viewer, &view, t));
+    match (where_, want) {
+        (Some(_), true) | (None, false) => Ok(()),
+        (None, true) => Err(format!("nothing seat {viewer} is sent shows {fact:?}")),
+        (Some(at), false) => Err(format!("seat {viewer} is shown {fact:?}, in {at}")),
     }
+}
+
+/// Where `view` (as serialized for `viewer`) or the lines the viewer heard
+/// show the trace.
+pub fn sight(
+    world: &World,
+    viewer: SeatId,
+    view: &serde_json::Value,
+    trace: &Trace,
+) -> Option<String> {
+    if let Some(at) = trace.in_view(view) {
+        return Some(at);
+    }
+    let names = world.resource::<Seats>();
+    let said = world.resource::<crate::table::Announcements>();
+    if let Some(a) = said.public.iter().find(|a| trace.in_text(&a.text, names)) {
+        return Some(format!("the announcement '{}'", a.text.en));
+    }
+    said.private
+        .iter()
+        .filter(|n| n.seat == viewer)
+        .find(|n| trace.in_text(&n.text, names))
+        .map(|n| format!("its note '{}'", n.text.en))
 }

@@ -312,3 +312,70 @@ fn the_host_view_has_every_level_and_true_hp_and_no_player_gets_it() {
     assert!(spectator(&table).host.is_none());
     assert!(spectator(&table).level.is_none());
 }
+
+/// Issue 35: 「A `NotSees(viewer, fact)` about another seat's secret ... cannot
+/// fail: `WanningView::shows` answers false by construction because a view
+/// has no field for it. Make `Sees`/`NotSees` search everything the viewer is
+/// sent (the serialized view and what it was told)」. The search finds a
+/// secret the day a view field or a note carries it: here a view doctored to
+/// carry Bo's level, and a note naming Bo's instinct.
+#[test]
+fn not_sees_finds_a_secret_in_a_doctored_view_or_note() {
+    use foodweb_rules::Bilingual;
+    use foodweb_rules::scenario::sight;
+    use foodweb_rules::table::{Announcements, PrivateNote, Seats};
+    use foodweb_rules::wanning::WanningFact;
+    let table = scripted(
+        35,
+        4,
+        WanningSetup {
+            levels: Some(vec![1, 2, 3, 4]),
+            instincts: Some(vec![None, Some(InstinctId::Sturdy), None, None]),
+            ..WanningSetup::default()
+        },
+    );
+    let (ann, bo) = (SeatId(0), SeatId(1));
+    let world = table.world();
+    let level = &WanningView::traces(&WanningFact::Level(bo, 2))[0];
+    let instinct = &WanningView::traces(&WanningFact::Instinct(bo, InstinctId::Sturdy))[0];
+    let mut view = serde_json::to_value(WanningGame::view(world, Some(ann))).unwrap();
+    assert_eq!(
+        sight(world, ann, &view, level),
+        None,
+        "Ann is not shown Bo's level"
+    );
+    assert_eq!(sight(world, ann, &view, instinct), None);
+    // Bo's own view shows both: the search reads the viewer's fields too.
+    let bos = serde_json::to_value(WanningGame::view(world, Some(bo))).unwrap();
+    assert!(sight(world, bo, &bos, level).is_some());
+    assert!(sight(world, bo, &bos, instinct).is_some());
+    // A doctored view: Bo's public entry carries the level.
+    view["seats"][1]["level"] = 2.into();
+    assert_eq!(
+        sight(world, ann, &view, level).as_deref(),
+        Some("view.seats[1].level")
+    );
+    // A doctored note: the referee tells Ann Bo's instinct.
+    let mut told = bevy_ecs::world::World::new();
+    let names = world.resource::<Seats>().clone();
+    let bo_name = names.name(bo).to_string();
+    told.insert_resource(names);
+    told.insert_resource(Announcements {
+        public: vec![],
+        private: vec![PrivateNote {
+            at_ms: 0,
+            seat: ann,
+            text: Bilingual::new(
+                format!("{bo_name} holds Sturdy"),
+                format!("{bo_name}持有強健"),
+            ),
+        }],
+    });
+    let clean = serde_json::to_value(WanningGame::view(world, Some(ann))).unwrap();
+    assert!(
+        sight(&told, ann, &clean, instinct).is_some_and(|at| at.contains("note")),
+        "the note is found"
+    );
+    // Said to another seat, it is not Ann's.
+    assert_eq!(sight(&told, SeatId(2), &clean, instinct), None);
+}

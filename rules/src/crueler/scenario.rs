@@ -157,7 +157,7 @@ pub enum CruelerCheck {
     NotSees(SeatId, CruelerFact),
 }
 
-/// Something a seat's view may show (`CruelerView::shows`).
+/// Something a seat's view may show (`CruelerView::traces`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CruelerFact {
     /// The seat's life.
@@ -172,6 +172,9 @@ pub enum CruelerFact {
     Dueling(SeatId),
     /// The seat is being asked whether it preys.
     Asked(SeatId),
+    /// The seat's box holds life tokens so, token by token (the mark, if
+    /// any, and how many): what its owner sees between phases.
+    Tokens(SeatId, Vec<(Option<SeatId>, u32)>),
 }
 
 pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
@@ -244,10 +247,10 @@ pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
         CruelerCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
         CruelerCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
         CruelerCheck::Sees(v, fact) => {
-            verify_sight::<CruelerGame, _>(world, *v, fact, true, CruelerView::shows)
+            verify_sight::<CruelerGame, _>(world, *v, fact, true, CruelerView::traces)
         }
         CruelerCheck::NotSees(v, fact) => {
-            verify_sight::<CruelerGame, _>(world, *v, fact, false, CruelerView::shows)
+            verify_sight::<CruelerGame, _>(world, *v, fact, false, CruelerView::traces)
         }
     }
 }

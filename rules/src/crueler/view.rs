@@ -69,26 +69,21 @@ pub struct CruelerView {
 }
 
 impl CruelerView {
-    /// Whether this view shows the fact (scenario `Sees` checks).
-    pub fn shows(&self, fact: &CruelerFact) -> bool {
-        let mine = |s: SeatId| Some(s) == self.me;
-        match *fact {
+    /// How a fact would show in what a seat is sent (scenario `Sees`
+    /// checks search the whole view and the notes for it).
+    pub fn traces(fact: &CruelerFact) -> Vec<crate::scenario::Trace> {
+        use crate::scenario::Trace;
+        vec![match *fact {
             CruelerFact::Life(s, life) => {
-                (mine(s) && self.my_life == Some(life))
-                    || self
-                        .result
-                        .as_ref()
-                        .is_some_and(|r| r.scores.get(s.index()) == Some(&i64::from(life)))
+                Trace::of_seat(s, &["my_life"], life).per_seat(&["scores"])
             }
-            CruelerFact::Cards(s, n) => mine(s) && self.my_cards.len() == n,
-            CruelerFact::Holds(s, card) => mine(s) && self.my_cards.contains(&card),
-            CruelerFact::Reserve(s) => self.reserve.get(s.index()) == Some(&true),
-            CruelerFact::Dueling(s) => self
-                .duel
-                .as_ref()
-                .is_some_and(|d| d.predator == s || d.prey == s),
-            CruelerFact::Asked(s) => self.asked == Some(s),
-        }
+            CruelerFact::Cards(s, n) => Trace::of_seat(s, &["my_cards"], n).counted(),
+            CruelerFact::Holds(s, card) => Trace::of_seat(s, &["my_cards"], card),
+            CruelerFact::Reserve(s) => Trace::of_seat(s, &[], true).per_seat(&["reserve"]),
+            CruelerFact::Dueling(s) => Trace::anywhere(&["predator", "prey"], s),
+            CruelerFact::Asked(s) => Trace::anywhere(&["asked"], s),
+            CruelerFact::Tokens(s, ref tokens) => Trace::of_seat(s, &["my_tokens"], tokens),
+        }]
     }
 }
 

@@ -290,10 +290,10 @@ impl Game for ForestGame {
             ForestCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
             ForestCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
             ForestCheck::Sees(v, fact) => {
-                verify_sight::<Self, _>(world, *v, fact, true, ForestView::shows)
+                verify_sight::<Self, _>(world, *v, fact, true, ForestView::traces)
             }
             ForestCheck::NotSees(v, fact) => {
-                verify_sight::<Self, _>(world, *v, fact, false, ForestView::shows)
+                verify_sight::<Self, _>(world, *v, fact, false, ForestView::traces)
             }
             ForestCheck::Places(places) => {
                 let got = result(world).map(|r| r.places);

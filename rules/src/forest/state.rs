@@ -232,7 +232,7 @@ pub enum ForestCheck {
     NotSees(SeatId, ForestFact),
 }
 
-/// Something a seat's view may show (`ForestView::shows`).
+/// Something a seat's view may show (`ForestView::traces`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ForestFact {
     /// That the seat holds the card: the viewer's own hand, or the public
@@ -240,6 +240,9 @@ pub enum ForestFact {
     Holds(SeatId, CardId),
     /// The seat's face-down card in the showdown under way.
     Chose(SeatId, CardId),
+    /// The seat does not hold the card: what a wrong challenge against it
+    /// shows everyone.
+    Lacks(SeatId, CardId),
 }
 
 // ----- what happened, for the narrator -----------------------------------

@@ -128,18 +128,24 @@ pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
 }
 
 impl ForestView {
-    /// Whether this view shows the fact (scenario `Sees` checks).
-    pub fn shows(&self, fact: &ForestFact) -> bool {
-        match *fact {
-            ForestFact::Holds(s, card) if Some(s) == self.me => self.hand.contains(&card),
-            ForestFact::Holds(s, card) => self
-                .seats
-                .get(s.index())
-                .is_some_and(|p| p.known.contains(&card)),
-            ForestFact::Chose(s, card) => self.showdown.as_ref().is_some_and(|sd| {
-                Some(s) == self.me && (sd.asker == s || sd.target == s) && sd.my_card == Some(card)
-            }),
-        }
+    /// How a fact would show in what a seat is sent (scenario `Sees`
+    /// checks search the whole view and the notes for it).
+    pub fn traces(fact: &ForestFact) -> Vec<crate::scenario::Trace> {
+        use crate::scenario::Trace;
+        let words = |card: CardId| {
+            let name = &super::deck::deck().card(card).name;
+            [name.en.clone(), name.zh.clone()]
+        };
+        vec![match *fact {
+            ForestFact::Holds(s, card) => {
+                Trace::of_seat(s, &["hand", "known"], card).words(words(card))
+            }
+            ForestFact::Chose(s, card) => Trace::of_seat(s, &["my_card"], card),
+            // A wrong challenge: 「若目標沒有該卡」, shown to all.
+            ForestFact::Lacks(s, card) => {
+                Trace::within("target", s, &["named"], card).and("right", false)
+            }
+        }]
     }
 
     /// The cards `with` may be named for in a challenge now: the ones whose

@@ -207,19 +207,23 @@ pub struct GeneView {
 
 impl GeneView {
     /// Whether this view shows the fact (scenario `Sees` checks).
-    pub fn shows(&self, fact: &GeneFact) -> bool {
-        let mine = |s: SeatId| Some(s) == self.me;
+    pub fn traces(fact: &GeneFact) -> Vec<crate::scenario::Trace> {
+        use crate::scenario::Trace;
         match *fact {
-            GeneFact::Hp(s, hp) => self.hp.get(s.index()) == Some(&hp),
-            GeneFact::Room(s, room) => mine(s) && self.room == Some(room),
-            GeneFact::Genes(s, genes) => mine(s) && self.genes == Some(genes),
-            GeneFact::Holds(s, kind) => mine(s) && self.hand.contains(&kind),
+            GeneFact::Hp(s, hp) => vec![Trace::of_seat(s, &[], hp).per_seat(&["hp"])],
+            GeneFact::Room(s, room) => vec![Trace::of_seat(s, &["room"], room)],
+            GeneFact::Genes(s, genes) => vec![Trace::of_seat(s, &["genes"], genes)],
+            GeneFact::Holds(s, kind) => vec![Trace::of_seat(s, &["hand"], kind)],
+            // The seat's own card, or its place in the order the table sees.
             GeneFact::OrderCard(s, n) => {
-                (mine(s) && self.order_card == Some(n))
-                    || (n > 0
-                        && self.order.iter().position(|o| *o == s) == Some(usize::from(n) - 1))
+                let mut t = vec![Trace::of_seat(s, &["order_card"], n)];
+                if n > 0 {
+                    t.push(Trace::of_seat(SeatId(n - 1), &[], s).per_seat(&["order"]));
+                }
+                t
             }
-            GeneFact::Lying(room, kind) => self.room == Some(room) && self.lying.contains(&kind),
+            GeneFact::Lying(room, kind) => vec![Trace::within("room", room, &["lying"], kind)],
+            GeneFact::Vote(s, floor) => vec![Trace::of_seat(s, &["vote"], floor)],
         }
     }
 }

@@ -213,12 +213,14 @@ pub enum GeneCheck {
     NotTold(SeatId, String),
     /// The announcements contain these texts in this order.
     SaidInOrder(Vec<String>),
-    /// The first seat's own view shows the fact (or does not).
+    /// The seat's gas vote this round (`None`: none cast yet).
+    Voted(SeatId, Option<FloorId>),
+    /// Something the first seat is sent shows the fact (or nothing does).
     Sees(SeatId, GeneFact),
     NotSees(SeatId, GeneFact),
 }
 
-/// Something a seat's view may show (`GeneView::shows`).
+/// Something a seat's view may show (`GeneView::traces`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GeneFact {
     /// The seat's HP as the view gives it.
@@ -232,6 +234,8 @@ pub enum GeneFact {
     /// A card of this kind lying in the room, which the viewer stands in
     /// (what the viewer's own view shows of its room).
     Lying(RoomId, ItemKind),
+    /// The seat's gas vote this round.
+    Vote(SeatId, FloorId),
 }
 
 fn sorted(mut cards: Vec<ItemKind>) -> Vec<ItemKind> {
@@ -297,6 +301,13 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
                 format!("seat {s} holds {have:?}, not {cards:?}"),
             )
         }
+        GeneCheck::Voted(s, want) => {
+            let have = seat(*s).map(|s| part::<Doings>(world, s).vote);
+            ok(
+                have == Some(*want),
+                format!("seat {s}'s gas vote is {have:?}, not {want:?}"),
+            )
+        }
         GeneCheck::Genes(s, g) => {
             let have = seat(*s).and_then(|s| part::<Panel>(world, s).genes);
             ok(have == Some(*g), format!("seat {s} has genes {have:?}"))
@@ -352,10 +363,10 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
         GeneCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
         GeneCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
         GeneCheck::Sees(v, fact) => {
-            verify_sight::<GeneGame, _>(world, *v, fact, true, GeneView::shows)
+            verify_sight::<GeneGame, _>(world, *v, fact, true, GeneView::traces)
         }
         GeneCheck::NotSees(v, fact) => {
-            verify_sight::<GeneGame, _>(world, *v, fact, false, GeneView::shows)
+            verify_sight::<GeneGame, _>(world, *v, fact, false, GeneView::traces)
         }
     }
 }

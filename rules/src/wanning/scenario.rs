@@ -492,10 +492,10 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
         WanningCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
         WanningCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
         WanningCheck::Sees(v, fact) => {
-            verify_sight::<super::WanningGame, _>(world, *v, fact, true, WanningView::shows)
+            verify_sight::<super::WanningGame, _>(world, *v, fact, true, WanningView::traces)
         }
         WanningCheck::NotSees(v, fact) => {
-            verify_sight::<super::WanningGame, _>(world, *v, fact, false, WanningView::shows)
+            verify_sight::<super::WanningGame, _>(world, *v, fact, false, WanningView::traces)
         }
     }
 }

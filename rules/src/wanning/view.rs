@@ -271,21 +271,22 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
 }
 
 impl WanningView {
-    /// Whether this view shows the fact (scenario `Sees` checks).
-    pub fn shows(&self, fact: &super::scenario::WanningFact) -> bool {
+    /// How a fact would show in what a seat is sent (scenario `Sees`
+    /// checks search the whole view and the notes for it).
+    pub fn traces(fact: &super::scenario::WanningFact) -> Vec<crate::scenario::Trace> {
         use super::scenario::WanningFact as F;
-        match *fact {
-            F::Level(s, l) => Some(s) == self.me && self.level == Some(l),
-            F::Instinct(s, i) => Some(s) == self.me && self.instinct == Some(i),
-            F::Hp(s, hp) => {
-                if Some(s) == self.me {
-                    self.hp == Some(hp)
-                } else {
-                    self.seats.get(s.index()).is_some_and(|p| p.hp == hp)
-                }
+        use crate::scenario::Trace;
+        vec![match *fact {
+            F::Level(s, l) => {
+                Trace::of_seat(s, &["level"], l).words([format!("level {l}"), format!("{l}級")])
             }
-            F::Shields(s, k) => Some(s) == self.me && self.shields == k,
-        }
+            F::Instinct(s, i) => {
+                let name = &data().instinct(i).name;
+                Trace::of_seat(s, &["instinct"], i).words([name.en.clone(), name.zh.clone()])
+            }
+            F::Hp(s, hp) => Trace::of_seat(s, &["hp"], hp),
+            F::Shields(s, k) => Trace::of_seat(s, &["shields"], k),
+        }]
     }
 
     /// The living players other than the viewer.
