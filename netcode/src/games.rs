@@ -113,10 +113,6 @@ macro_rules! hosted_games {
                     #[allow(irrefutable_let_patterns)]
                     if let AnySettings::$id(s) = settings { Some(s) } else { None }
                 }
-                fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
-                    use $bots as bots;
-                    bots::bot(kind)
-                }
                 fn bot_kinds() -> &'static [&'static str] {
                     use $bots as bots;
                     &bots::BOT_KINDS
@@ -144,7 +140,6 @@ pub trait HostGame: Game<View: for<'de> Deserialize<'de>> {
     fn wrap_view(view: Self::View) -> AnyView;
     fn unwrap_view(view: &AnyView) -> Option<&Self::View>;
     fn unwrap_settings(settings: &AnySettings) -> Option<&Self::Settings>;
-    fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>>;
     fn bot_kinds() -> &'static [&'static str];
 }
 

@@ -50,6 +50,11 @@ pub enum Step<G: Game> {
     Wait(u64),
     /// A statement about the table that must hold here.
     Check(G::Check),
+    /// Every seat is played by a bot of this kind (`"reasoning"`,
+    /// `"random"`, …) from here to the end of the game; the step fails if
+    /// the game does not end. The bots' choices come from the scenario's
+    /// seed.
+    PlayOn(String),
 }
 
 #[derive(Deserialize)]
@@ -253,6 +258,30 @@ pub fn run<G: Game>(text: &str) -> Result<(ScenarioReport<G>, Table<G>), Scenari
             Step::Wait(ms) => {
                 table.advance_by(*ms);
                 report.outcome = "waited".into();
+            }
+            Step::PlayOn(kind) => {
+                let seats = table.config().seats.ids().count();
+                let bots: Option<Vec<_>> = (0..seats).map(|_| G::bot(kind)).collect();
+                match bots {
+                    None => {
+                        report.failure = Some(format!("there is no '{kind}' bot for {}", G::ID))
+                    }
+                    Some(mut bots) => {
+                        use rand::SeedableRng;
+                        let mut rng =
+                            rand_chacha::ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5ce7_a210);
+                        let before = table.log().actions();
+                        match crate::sim::play_on(&mut table, &mut bots, &mut rng) {
+                            Ok(_) => {
+                                report.outcome =
+                                    format!("played on: {} actions", table.log().actions() - before)
+                            }
+                            Err(e) => {
+                                report.failure = Some(format!("the bots could not play on: {e}"))
+                            }
+                        }
+                    }
+                }
             }
             Step::Check(check) => match G::verify(table.world(), check) {
                 Ok(()) => report.outcome = "held".into(),

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::bot::Bot;
-use crate::table::{Game, SeatId, Table, TableConfig};
+use crate::table::{Game, GameResult, SeatId, Table, TableConfig};
 
 /// How bots are seated for one game.
 pub type Lineup<G> = dyn Fn(usize, SeatId) -> Box<dyn Bot<G>>;
@@ -78,14 +78,27 @@ fn play<G: Game>(
     bot_rng: &mut ChaCha8Rng,
 ) -> Result<(Table<G>, GameRecord), String> {
     let mut table = table.map_err(|e| e.to_string())?;
+    let result = play_on(&mut table, bots, bot_rng)?;
+    let record = GameRecord {
+        actions: table.log().actions(),
+        scores: result.scores,
+        kinds: bots.iter().map(|b| b.kind().to_string()).collect(),
+    };
+    Ok((table, record))
+}
+
+/// Bots play the table on from where it stands to the end of the game
+/// (a scenario's `PlayOn`, a sim's game); each thinks a moment of table
+/// time before it acts, and the clock jumps to the next deadline when
+/// nobody acts.
+pub fn play_on<G: Game>(
+    table: &mut Table<G>,
+    bots: &mut [Box<dyn Bot<G>>],
+    bot_rng: &mut ChaCha8Rng,
+) -> Result<GameResult, String> {
     for _ in 0..MAX_STEPS {
         if let Some(result) = table.result() {
-            let record = GameRecord {
-                actions: table.log().actions(),
-                scores: result.scores,
-                kinds: bots.iter().map(|b| b.kind().to_string()).collect(),
-            };
-            return Ok((table, record));
+            return Ok(result);
         }
         let waiting = table.to_act();
         let mut acted = false;

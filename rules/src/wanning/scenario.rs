@@ -364,6 +364,9 @@ pub enum WanningCheck {
     AttackInvalid(SeatId),
     /// 替身力量's scarecrows.
     Scarecrows(SeatId, u8),
+    /// The seat's own settlement of the last round, step by step, as its
+    /// screen shows it: each amount given must match.
+    Settlement(SeatId, Breakdown),
     /// The seat's animal (its key in the data: "mammoth").
     Animal(SeatId, String),
     /// The level that won.
@@ -377,6 +380,27 @@ pub enum WanningCheck {
     SaidInOrder(Vec<String>),
     Sees(SeatId, WanningFact),
     NotSees(SeatId, WanningFact),
+}
+
+/// A seat's settlement, step by step (`view::Settled`); `None`: not checked.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Breakdown {
+    /// HP when the settlement began.
+    pub start_hp: Option<i32>,
+    /// Ordinary damage that reached the seat, after max damage, before
+    /// shields (「受到傷害」).
+    pub damage: Option<i32>,
+    /// Shields spent on it.
+    pub soaked: Option<i32>,
+    pub true_damage: Option<i32>,
+    /// HP the locks gave back.
+    pub lock: Option<i32>,
+    /// HP the special skills changed (兇殘, 嗜殺, 飲鴆止渴, 替身力量).
+    pub special: Option<i32>,
+    pub special_shields: Option<i32>,
+    /// HP when the settlement ended.
+    pub end_hp: Option<i32>,
 }
 
 pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
@@ -469,6 +493,34 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
             ok(
                 have == *n,
                 format!("seat {s} has {have} scarecrows, not {n}"),
+            )
+        }
+        WanningCheck::Settlement(s, want) => {
+            let Some(have) = super::view::view(world, Some(*s)).settled else {
+                return Err(format!("seat {s} has no settlement to show yet"));
+            };
+            let pairs = [
+                ("start HP", want.start_hp, have.start_hp),
+                ("damage", want.damage, have.damage),
+                ("shields soaked", want.soaked, have.soaked),
+                ("true damage", want.true_damage, have.true_damage),
+                ("HP locked back", want.lock, have.lock),
+                ("special skills' HP", want.special, have.special),
+                (
+                    "special skills' shields",
+                    want.special_shields,
+                    have.special_shields,
+                ),
+                ("end HP", want.end_hp, have.end_hp),
+            ];
+            let wrong: Vec<String> = pairs
+                .iter()
+                .filter(|(_, w, h)| w.is_some_and(|w| w != *h))
+                .map(|(what, w, h)| format!("{what} {h}, not {}", w.unwrap_or_default()))
+                .collect();
+            ok(
+                wrong.is_empty(),
+                format!("seat {s}'s settlement: {}", wrong.join("; ")),
             )
         }
         WanningCheck::Animal(s, key) => {
