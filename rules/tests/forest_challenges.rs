@@ -21,6 +21,7 @@ fn death_decay_may_challenge_for_its_takers_once_a_turn() {
         ],
         deal_rest: Some(false),
         first: None,
+        later: Vec::new(),
     };
     let mut t =
         Table::<ForestGame>::with_setup(TableConfig::new(1, 3), Some(&setup)).expect("a table");

@@ -5,7 +5,6 @@
 //! bonus and names nobody.
 
 use bevy_ecs::prelude::*;
-use rand::RngExt;
 
 use super::game::CruelerGame;
 use super::numbers::numbers;
@@ -36,11 +35,17 @@ pub fn with_dice(settings: Res<Settings<CruelerGame>>) -> bool {
 pub fn roll_dice(
     mut duels: Query<&mut Duel>,
     mut rng: ResMut<TableRng>,
+    mut script: Option<ResMut<super::scenario::ScriptedDice>>,
     mut news: MessageWriter<CruelerNews>,
 ) {
+    use super::scenario::ScriptedDice;
     for mut d in &mut duels {
         while d.winner.is_none() {
-            let rolls = (rng.0.random_range(1..=6u8), rng.0.random_range(1..=6u8));
+            let predator = ScriptedDice::throw(script.as_deref_mut(), &mut rng, 6);
+            let rolls = (
+                predator,
+                ScriptedDice::throw(script.as_deref_mut(), &mut rng, 6),
+            );
             news.write(CruelerNews::Dice {
                 predator: d.predator,
                 prey: d.prey,

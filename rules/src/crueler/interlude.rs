@@ -6,7 +6,6 @@
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use bevy_state::prelude::*;
-use rand::RngExt;
 
 use super::game::CruelerGame;
 use super::moves::affordable;
@@ -211,7 +210,11 @@ impl Opening<'_, '_> {
 
 /// When nobody is waited on, the die is thrown: numbers with no living
 /// player are thrown again, and the number shown is asked first.
-pub fn open_predation(mut opening: Opening, mut rng: ResMut<TableRng>) {
+pub fn open_predation(
+    mut opening: Opening,
+    mut rng: ResMut<TableRng>,
+    mut script: Option<ResMut<super::scenario::ScriptedDice>>,
+) {
     let waited = waiting(&opening.seats, &opening.offers, |e| {
         let (standing, _, ready) = opening.players.get(e).expect("a seat");
         (standing.alive, ready.0)
@@ -222,7 +225,8 @@ pub fn open_predation(mut opening: Opening, mut rng: ResMut<TableRng>) {
     let faces = numbers().die_faces;
     let count = opening.seats.0.len();
     let first = loop {
-        let seat = SeatId(rng.0.random_range(1..=faces) - 1);
+        let face = super::scenario::ScriptedDice::throw(script.as_deref_mut(), &mut rng, faces);
+        let seat = SeatId(face - 1);
         if seat.index() < count && opening.alive(seat) {
             break seat;
         }

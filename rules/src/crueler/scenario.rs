@@ -36,6 +36,26 @@ pub struct CruelerSetup {
     /// Start the predation phase at once, asking this seat first (as if
     /// the die had shown its number); without it, the interlude.
     pub first: Option<SeatId>,
+    /// The die's throws from here on, in order: each predation phase's
+    /// opening throw (a face with no living player is thrown again, as at
+    /// the table) and each dice duel's rolls, predator's then prey's. Throws
+    /// past the list come from the seed.
+    pub dice: Vec<u8>,
+}
+
+/// The die throws a scenario fixed, still to come (`CruelerSetup::dice`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScriptedDice(pub std::collections::VecDeque<u8>);
+
+impl ScriptedDice {
+    /// The next throw of a die with `faces` faces: the script's, else the
+    /// table's generator.
+    pub fn throw(script: Option<&mut Self>, rng: &mut crate::table::TableRng, faces: u8) -> u8 {
+        use rand::RngExt;
+        script
+            .and_then(|s| s.0.pop_front())
+            .unwrap_or_else(|| rng.0.random_range(1..=faces))
+    }
 }
 
 use crate::scenario::setup_error as bad;
@@ -112,6 +132,13 @@ impl CruelerSetup {
         for s in &self.reserve {
             check_seat(*s)?;
             world.entity_mut(seats.get(*s)).insert(InReserve(true));
+        }
+        let faces = nums.die_faces.max(6);
+        if let Some(bad_face) = self.dice.iter().find(|d| !(1..=faces).contains(*d)) {
+            return Err(bad(format!("a die shows 1 to {faces}, not {bad_face}")));
+        }
+        if !self.dice.is_empty() {
+            world.insert_resource(ScriptedDice(self.dice.iter().copied().collect()));
         }
         match self.first {
             Some(first) => {

@@ -159,6 +159,15 @@ fn check_setup(world: &World, setup: &ForestSetup) -> Result<(), Rejection> {
     if let Some(first) = setup.first.filter(|f| !seats.contains(*f)) {
         return Err(Rejection::unknown_seat(first));
     }
+    for deal in &setup.later {
+        check_setup(
+            world,
+            &ForestSetup {
+                hands: deal.hands.clone(),
+                ..ForestSetup::default()
+            },
+        )?;
+    }
     Ok(())
 }
 
@@ -183,6 +192,9 @@ impl Game for ForestGame {
             check_setup(world, setup)?;
         }
         let first = setup.and_then(|s| s.first).unwrap_or(SeatId(0));
+        if let Some(s) = setup.filter(|s| !s.later.is_empty()) {
+            world.insert_resource(state::ScriptedDeals(s.later.iter().cloned().collect()));
+        }
         with_param::<round::Dealer<'static, 'static>, _>(world, |mut d| d.deal(first, setup));
         Ok(())
     }

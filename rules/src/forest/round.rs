@@ -20,6 +20,7 @@ pub struct Dealer<'w, 's> {
     reveals: ResMut<'w, Reveals>,
     rng: ResMut<'w, TableRng>,
     start: TurnStart<'w>,
+    scripted: Option<ResMut<'w, ScriptedDeals>>,
 }
 
 impl Dealer<'_, '_> {
@@ -110,7 +111,17 @@ impl Dealer<'_, '_> {
         if round < self.start.clocks.settings.0.rounds {
             let count = self.entities.0.len();
             let first = SeatId(((self.start.clocks.round.first.index() + 1) % count) as u8);
-            self.deal(first, None);
+            // A scenario's next scripted deal, if it gave one.
+            let next = self
+                .scripted
+                .as_mut()
+                .and_then(|q| q.0.pop_front())
+                .map(|d| ForestSetup {
+                    hands: d.hands,
+                    deal_rest: d.deal_rest,
+                    ..ForestSetup::default()
+                });
+            self.deal(first, next.as_ref());
         } else {
             self.start.next.set(ForestPhase::GameOver);
             let totals = self

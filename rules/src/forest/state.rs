@@ -201,7 +201,25 @@ pub struct ForestSetup {
     pub deal_rest: Option<bool>,
     /// Who takes the first turn (default seat 1).
     pub first: Option<SeatId>,
+    /// The deals of the rounds after the first, in order (`hands` and
+    /// `deal_rest` as above): chance a scenario fixes beyond its first
+    /// deal. Rounds past the list are dealt from the seed.
+    #[serde(default)]
+    pub later: Vec<ForestDeal>,
 }
+
+/// A later round's deal, as a script gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForestDeal {
+    pub hands: Vec<Vec<CardId>>,
+    #[serde(default)]
+    pub deal_rest: Option<bool>,
+}
+
+/// The scripted deals still to come (`ForestSetup::later`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScriptedDeals(pub std::collections::VecDeque<ForestDeal>);
 
 /// Statements a scenario can check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

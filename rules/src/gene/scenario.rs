@@ -56,7 +56,16 @@ pub struct GeneSetup {
     /// Cards already lying in rooms.
     #[serde(default)]
     pub lying: Vec<(RoomId, Vec<ItemKind>)>,
+    /// The order cards of the rounds after the first, each first to act
+    /// first: chance a scenario fixes beyond its first round. Rounds past
+    /// the list are dealt from the seed.
+    #[serde(default)]
+    pub later_orders: Vec<Vec<SeatId>>,
 }
+
+/// Order cards a scenario fixed, still to come (`GeneSetup::later_orders`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScriptedOrders(pub std::collections::VecDeque<Vec<SeatId>>);
 
 use crate::scenario::setup_error as bad;
 
@@ -115,7 +124,7 @@ impl GeneSetup {
                 return Err(bad(format!("seat {}: shadows hold no cards", i + 1)));
             }
         }
-        if let Some(order) = &self.order {
+        for order in self.order.iter().chain(&self.later_orders) {
             let named: BTreeSet<SeatId> = order.iter().copied().collect();
             if order.len() != count
                 || named.len() != order.len()
@@ -124,6 +133,7 @@ impl GeneSetup {
                 return Err(bad("the order names every seat once".into()));
             }
         }
+
         for ((_, e), s) in seats.iter().zip(&self.players) {
             let hp = s.hp.unwrap_or(if s.shadow { 0 } else { n.start_hp });
             world.entity_mut(e).insert((
@@ -177,6 +187,10 @@ impl GeneSetup {
         with_param::<RoundStart<'static, 'static>, _>(world, |mut start| {
             start.begin(order.as_deref())
         });
+        // The rounds after this one, as the script deals them.
+        if !self.later_orders.is_empty() {
+            world.insert_resource(ScriptedOrders(self.later_orders.iter().cloned().collect()));
+        }
         Ok(())
     }
 }

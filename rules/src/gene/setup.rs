@@ -64,17 +64,23 @@ pub struct RoundStart<'w, 's> {
     pub offers: ResMut<'w, TradeOffers>,
     pub news: MessageWriter<'w, GeneNews>,
     pub next: ResMut<'w, NextState<GenePhase>>,
+    pub scripted: Option<ResMut<'w, super::scenario::ScriptedOrders>>,
 }
 
 impl RoundStart<'_, '_> {
     /// Deals order cards for the next round and opens its free phase.
-    /// `order`: the cards as a script deals them.
+    /// `order`: the cards as a script deals them (else a scenario's next
+    /// scripted order, else the generator's).
     pub fn begin(&mut self, order: Option<&[SeatId]>) {
         self.calendar.round += 1;
         let round = self.calendar.round;
         let mut dealt: Vec<SeatId> = self.seats.iter().map(|(s, _)| s).collect();
         dealt.shuffle(&mut self.rng.0);
-        let dealt = order.map_or(dealt, <[SeatId]>::to_vec);
+        let scripted = match order {
+            Some(o) => Some(o.to_vec()),
+            None => self.scripted.as_mut().and_then(|q| q.0.pop_front()),
+        };
+        let dealt = scripted.unwrap_or(dealt);
         for (n, s) in dealt.iter().enumerate() {
             self.news.write(GeneNews::OrderCard {
                 seat: *s,

@@ -57,7 +57,7 @@ pub fn dawn(
                 let given = scripted
                     .as_mut()
                     .and_then(|s| s.0.get_mut(seat.index()))
-                    .and_then(Option::take);
+                    .and_then(|q| q.pop_front());
                 let draw = given.unwrap_or_else(|| {
                     [LuckDraw::Attack, LuckDraw::Guard, LuckDraw::Rest][rng.0.random_range(0..3)]
                 });

@@ -47,6 +47,14 @@ pub struct WanningSetup {
     /// 幸運's draw in the first round, for every seat (`None`: drawn as at
     /// any table). A seat without 幸運 draws nothing whatever is given.
     pub luck: Option<Vec<Option<LuckDraw>>>,
+    /// Every later 幸運 draw, for every seat, in order (after `luck`'s):
+    /// chance a scenario fixes beyond the first round. Draws past the list
+    /// come from the seed.
+    pub luck_draws: Option<Vec<Vec<LuckDraw>>>,
+    /// What each seat given 笨鳥先飛 in `instincts` draws (`None`: drawn from
+    /// the seed): the set-up makes the draw the pick would, with its shield
+    /// (「獲得除此本能外的任意一個隨機本能，並獲得一點護盾」).
+    pub early_bird: Option<Vec<Option<InstinctId>>>,
     /// HP each seat lost last round (警惕's 「扣除的生命值」); also its damage
     /// received, unless `damaged_last` is given.
     pub lost_last: Option<Vec<i32>>,
@@ -118,6 +126,31 @@ impl WanningSetup {
         len("last uses", self.last_used.as_ref().map(Vec::len))?;
         len("slaughter counts", self.slaughters.as_ref().map(Vec::len))?;
         len("luck draws", self.luck.as_ref().map(Vec::len))?;
+        len("later luck draws", self.luck_draws.as_ref().map(Vec::len))?;
+        len("Early Bird draws", self.early_bird.as_ref().map(Vec::len))?;
+        if let Some(draws) = &self.early_bird {
+            for (i, d) in draws.iter().enumerate() {
+                let holds = self
+                    .instincts
+                    .as_ref()
+                    .is_some_and(|h| h[i] == Some(InstinctId::EarlyBird));
+                match d {
+                    Some(_) if !holds => {
+                        return Err(bad(format!(
+                            "seat {} draws for Early Bird but does not hold it",
+                            i + 1
+                        )));
+                    }
+                    Some(InstinctId::EarlyBird) => {
+                        return Err(bad("Early Bird draws an instinct other than itself".into()));
+                    }
+                    Some(id) if self.banned.contains(id) => {
+                        return Err(bad(format!("Early Bird cannot draw the banned {id:?}")));
+                    }
+                    _ => {}
+                }
+            }
+        }
         len(
             "last-round HP losses",
             self.lost_last.as_ref().map(Vec::len),
@@ -291,8 +324,47 @@ impl WanningSetup {
             // The round's opening adds one.
             world.resource_mut::<Round>().0 = r - 1;
         }
-        if let Some(luck) = &self.luck {
-            world.insert_resource(ScriptedLuck(luck.clone()));
+        if self.luck.is_some() || self.luck_draws.is_some() {
+            let n = seats.0.len();
+            let queues = (0..n)
+                .map(|i| {
+                    let first = self.luck.as_ref().and_then(|l| l[i]);
+                    let later = self.luck_draws.as_ref().map_or(&[][..], |l| &l[i][..]);
+                    first.into_iter().chain(later.iter().copied()).collect()
+                })
+                .collect();
+            world.insert_resource(ScriptedLuck(queues));
+        }
+        // 笨鳥先飛: the draw the pick would make, and its shield.
+        for (s, e) in seats.iter() {
+            if seat_part::<Instinct>(world, s).id != Some(InstinctId::EarlyBird) {
+                continue;
+            }
+            let given = self.early_bird.as_ref().and_then(|d| d[s.index()]);
+            let drawn = given.unwrap_or_else(|| {
+                use rand::RngExt;
+                let banned = world.resource::<Banned>().clone();
+                let held: Vec<InstinctId> =
+                    if world.resource::<Settings<WanningGame>>().0.same_instinct {
+                        vec![]
+                    } else {
+                        seats
+                            .iter()
+                            .filter_map(|(o, _)| seat_part::<Instinct>(world, o).id)
+                            .collect()
+                    };
+                let others: Vec<InstinctId> = super::setup::pickable(&banned, &held)
+                    .into_iter()
+                    .filter(|i| *i != InstinctId::EarlyBird)
+                    .collect();
+                let mut rng = world.resource_mut::<crate::table::TableRng>();
+                others[rng.0.random_range(0..others.len())]
+            });
+            let mut seat = world.entity_mut(e);
+            let mut ins = seat.get_mut::<Instinct>().expect("a seat");
+            ins.id = Some(drawn);
+            ins.early_bird = true;
+            seat.get_mut::<Life>().expect("a seat").shields += 1;
         }
     }
 

@@ -394,7 +394,7 @@ pub enum Priority {
 /// 幸運's draws a scenario fixed for the first round it opens, by seat
 /// (`WanningSetup::luck`); each is used once.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct ScriptedLuck(pub Vec<Option<LuckDraw>>);
+pub struct ScriptedLuck(pub Vec<std::collections::VecDeque<LuckDraw>>);
 
 /// The round under way (0 before the first).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
