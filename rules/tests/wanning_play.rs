@@ -162,3 +162,49 @@ fn perturbed(table: &Table<WanningGame>, o: usize, instinct: bool) -> Table<Wann
     }
     Table::restore(snap)
 }
+
+/// Issue 35, reading 6: the seed's 「被選擇x次的本能有 2n/x 的概率被禁用」 cannot
+/// be a probability; rules.md §1 reads it as x/n by default (「全員點名必禁，
+/// 半數點名五五開」) or x/2n (`ban_odds: VotesPerVote`). Over 400 tables
+/// (seeds fixed, so the counts are fixed too): named by all 4 players, an
+/// instinct is always banned at x/n and about half the time at x/2n; named
+/// by one, about a quarter of the time at x/n and an eighth at x/2n.
+#[test]
+fn ban_odds_follow_the_reading() {
+    use foodweb_rules::wanning::{BanOdds, InstinctId, WanningAction, WanningSettings};
+    let banned_share = |odds: BanOdds, voters: usize| {
+        let mut hits = 0;
+        for seed in 0..400 {
+            let mut config = TableConfig::<WanningGame>::new(seed, 4);
+            config.settings = WanningSettings {
+                ban_odds: odds,
+                ..WanningSettings::default()
+            };
+            let mut table = Table::<WanningGame>::new(config).unwrap();
+            for s in 0..4 {
+                let instincts = if s < voters {
+                    vec![InstinctId::Balance]
+                } else {
+                    vec![]
+                };
+                table
+                    .submit(SeatId(s as u8), WanningAction::Ban { instincts })
+                    .unwrap();
+            }
+            assert_eq!(table.phase(), WanningPhase::Pick);
+            let banned = &foodweb_rules::wanning::host_view(table.world()).banned;
+            hits += usize::from(banned.contains(&InstinctId::Balance));
+        }
+        hits as f64 / 400.0
+    };
+    assert_eq!(banned_share(BanOdds::VotesPerPlayer, 4), 1.0);
+    let half = banned_share(BanOdds::VotesPerVote, 4);
+    assert!((0.4..=0.6).contains(&half), "x/2n with x = n: {half}");
+    let quarter = banned_share(BanOdds::VotesPerPlayer, 1);
+    assert!(
+        (0.18..=0.32).contains(&quarter),
+        "x/n with x = 1: {quarter}"
+    );
+    let eighth = banned_share(BanOdds::VotesPerVote, 1);
+    assert!((0.07..=0.19).contains(&eighth), "x/2n with x = 1: {eighth}");
+}
