@@ -511,6 +511,14 @@ fn wanning_seed() -> u64 {
         .unwrap_or(5)
 }
 
+/// The set-up screen with Wanning's house rules, before the table starts.
+fn wanning_setup(c: &mut Ctx) {
+    c.settings.lang = Lang::En;
+    *c.setup = TableSetup::for_game(GameId::Wanning, "Ann".into());
+    c.setup.seats = 6;
+    c.next.set(Screen::Setup);
+}
+
 fn wanning_start(c: &mut Ctx) {
     c.start(GameId::Wanning, 6, wanning_seed());
     // No clock: the pictures wait for nobody.
@@ -674,6 +682,8 @@ fn wanning_host_round(c: &Ctx) -> bool {
 }
 
 const WANNING: &[Step] = &[
+    step(now, wanning_setup, 1.5, Some("wanning-setup")),
+    step(now, chinese, 1.0, Some("wanning-setup-zh")),
     step(now, wanning_start, 4.0, None),
     step(
         wanning_ban_open,

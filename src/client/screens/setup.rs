@@ -138,13 +138,20 @@ fn draw(
                     for seat in 1..setup.seats {
                         ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
                         let game = setup.game;
-                        // Wraps on a phone, where the kinds do not fit a row.
-                        ui.horizontal_wrapped(|ui| {
+                        // One under the other on a phone, where the kinds do
+                        // not fit a row (a wrapped row inside a grid cell is
+                        // measured as one line, and overlapped the next row).
+                        let kinds = |ui: &mut egui::Ui| {
                             let kind = &mut setup.bots[seat - 1];
                             for k in foodweb_netcode::games::bot_kinds(game) {
                                 ui.selectable_value(kind, k.to_string(), bot_label(&i18n, k));
                             }
-                        });
+                        };
+                        if ui.available_width() < 420.0 {
+                            ui.vertical(kinds);
+                        } else {
+                            ui.horizontal(kinds);
+                        }
                         ui.end_row();
                     }
 
