@@ -9,7 +9,7 @@ use foodweb_rules::bot::Bot;
 use foodweb_rules::forest::{self, ForestGame, ForestTiming};
 use foodweb_rules::scenario;
 use foodweb_rules::sim::{self, SimReport};
-use foodweb_rules::table::{Game, SeatId};
+use foodweb_rules::table::SeatId;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -254,7 +254,7 @@ pub fn run(command: Command) -> Result<i32, CliError> {
     }
 }
 
-fn print_scenario<G: Game>(
+fn print_scenario<G: foodweb_rules::bot::Bots>(
     text: &str,
     json: bool,
     file: &std::path::Path,

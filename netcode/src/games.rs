@@ -134,7 +134,7 @@ hosted_games! {
 
 /// What the hall needs of a game beyond the rules: how its types travel
 /// inside the `Any*` enums, and which bots can take its seats.
-pub trait HostGame: Game<View: for<'de> Deserialize<'de>> {
+pub trait HostGame: Game<View: for<'de> Deserialize<'de>> + foodweb_rules::bot::Bots {
     fn wrap_action(action: Self::Action) -> AnyAction;
     fn unwrap_action(action: &AnyAction) -> Option<&Self::Action>;
     fn wrap_view(view: Self::View) -> AnyView;

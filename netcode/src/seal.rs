@@ -39,7 +39,46 @@ use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 use x25519_dalek::{PublicKey, StaticSecret};
 
-use crate::tokens::{Via, from_hex, to_hex};
+/// How the client will connect, which picks the port the token names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    Udp,
+    WebSocket,
+}
+
+impl Via {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "udp" => Some(Self::Udp),
+            "ws" => Some(Self::WebSocket),
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Udp => "udp",
+            Self::WebSocket => "ws",
+        }
+    }
+}
+
+/// Hex text of bytes (how a token travels over HTTP).
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes from hex text, or `None` if it is not hex.
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim();
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
 
 /// A server's public X25519 key.
 pub type ServerKey = [u8; 32];

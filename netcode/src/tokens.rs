@@ -32,29 +32,9 @@ pub const TOKEN_REFILL_SECS: f64 = 3.0;
 /// The file in a server's data folder that holds its key.
 pub const KEY_FILE: &str = "netcode.key";
 
-/// How the client will connect, which picks the port the token names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Via {
-    Udp,
-    WebSocket,
-}
-
-impl Via {
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "udp" => Some(Self::Udp),
-            "ws" => Some(Self::WebSocket),
-            _ => None,
-        }
-    }
-
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::Udp => "udp",
-            Self::WebSocket => "ws",
-        }
-    }
-}
+// Where a token request names how it will connect and carries keys as
+// hex: the sealing's wire format (`seal.rs`), named here too.
+pub use crate::seal::{Via, from_hex, to_hex};
 
 /// Why no token was given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -237,23 +217,6 @@ pub fn load_or_create_key(dir: &std::path::Path) -> std::io::Result<Key> {
     drop(file);
     std::fs::rename(&tmp, &path)?;
     Ok(key)
-}
-
-/// Hex text of bytes (how a token travels over HTTP).
-pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Bytes from hex text, or `None` if it is not hex.
-pub fn from_hex(text: &str) -> Option<Vec<u8>> {
-    let text = text.trim();
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 /// Asks the token port at `server` for a token to connect `via`, over

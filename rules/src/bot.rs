@@ -5,6 +5,14 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::table::Game;
 
+/// A game's bots by kind: what a scenario's `PlayOn` and the hall seat.
+pub trait Bots: Game + Sized {
+    /// The kinds, the best player first.
+    const KINDS: &'static [&'static str];
+    /// A bot of this kind (`None`: no such kind).
+    fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>>;
+}
+
 pub trait Bot<G: Game>: Send {
     /// The bot's kind, as reports name it ("random", "memory").
     fn kind(&self) -> &'static str;

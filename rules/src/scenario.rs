@@ -171,7 +171,9 @@ fn step_text<G: Game>(step: &Step<G>) -> String {
 }
 
 /// Runs a scenario of game `G` and reports every step.
-pub fn run<G: Game>(text: &str) -> Result<(ScenarioReport<G>, Table<G>), ScenarioError> {
+pub fn run<G: crate::bot::Bots>(
+    text: &str,
+) -> Result<(ScenarioReport<G>, Table<G>), ScenarioError> {
     let scenario: Scenario<G> =
         ron::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
     if scenario.game != G::ID.key() {

@@ -21,6 +21,13 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<CruelerGame>>> {
     }
 }
 
+impl crate::bot::Bots for CruelerGame {
+    const KINDS: &'static [&'static str] = &BOT_KINDS;
+    fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
+        bot(kind)
+    }
+}
+
 /// Everyone's life as the public results tell it (eliminations name
 /// nobody, so their winners' gains are unknown).
 pub fn estimated_lives(view: &CruelerView) -> Vec<i32> {

@@ -35,10 +35,10 @@ pub fn with_dice(settings: Res<Settings<CruelerGame>>) -> bool {
 pub fn roll_dice(
     mut duels: Query<&mut Duel>,
     mut rng: ResMut<TableRng>,
-    mut script: Option<ResMut<super::scenario::ScriptedDice>>,
+    mut script: Option<ResMut<super::state::ScriptedDice>>,
     mut news: MessageWriter<CruelerNews>,
 ) {
-    use super::scenario::ScriptedDice;
+    use super::state::ScriptedDice;
     for mut d in &mut duels {
         while d.winner.is_none() {
             let predator = ScriptedDice::throw(script.as_deref_mut(), &mut rng, 6);

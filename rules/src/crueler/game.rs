@@ -434,10 +434,6 @@ impl Game for CruelerGame {
         result(world)
     }
 
-    fn bot(kind: &str) -> Option<Box<dyn crate::bot::Bot<Self>>> {
-        super::bots::bot(kind)
-    }
-
     fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
         super::scenario::verify(world, check)
     }

@@ -213,7 +213,7 @@ impl Opening<'_, '_> {
 pub fn open_predation(
     mut opening: Opening,
     mut rng: ResMut<TableRng>,
-    mut script: Option<ResMut<super::scenario::ScriptedDice>>,
+    mut script: Option<ResMut<super::state::ScriptedDice>>,
 ) {
     let waited = waiting(&opening.seats, &opening.offers, |e| {
         let (standing, _, ready) = opening.players.get(e).expect("a seat");
@@ -225,7 +225,7 @@ pub fn open_predation(
     let faces = numbers().die_faces;
     let count = opening.seats.0.len();
     let first = loop {
-        let face = super::scenario::ScriptedDice::throw(script.as_deref_mut(), &mut rng, faces);
+        let face = super::state::ScriptedDice::throw(script.as_deref_mut(), &mut rng, faces);
         let seat = SeatId(face - 1);
         if seat.index() < count && opening.alive(seat) {
             break seat;

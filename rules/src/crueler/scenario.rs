@@ -43,21 +43,6 @@ pub struct CruelerSetup {
     pub dice: Vec<u8>,
 }
 
-/// The die throws a scenario fixed, still to come (`CruelerSetup::dice`).
-#[derive(Resource, Clone, Debug, Default)]
-pub struct ScriptedDice(pub std::collections::VecDeque<u8>);
-
-impl ScriptedDice {
-    /// The next throw of a die with `faces` faces: the script's, else the
-    /// table's generator.
-    pub fn throw(script: Option<&mut Self>, rng: &mut crate::table::TableRng, faces: u8) -> u8 {
-        use rand::RngExt;
-        script
-            .and_then(|s| s.0.pop_front())
-            .unwrap_or_else(|| rng.0.random_range(1..=faces))
-    }
-}
-
 use crate::scenario::setup_error as bad;
 
 impl CruelerSetup {

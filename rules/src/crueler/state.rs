@@ -440,3 +440,18 @@ pub struct Answered;
 /// Everyone has been asked twice: the predation phase ends.
 #[derive(Message, Clone, Copy, Debug)]
 pub struct PhaseOver;
+
+/// The die throws a scenario fixed, still to come (`CruelerSetup::dice`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScriptedDice(pub std::collections::VecDeque<u8>);
+
+impl ScriptedDice {
+    /// The next throw of a die with `faces` faces: the script's, else the
+    /// table's generator.
+    pub fn throw(script: Option<&mut Self>, rng: &mut crate::table::TableRng, faces: u8) -> u8 {
+        use rand::RngExt;
+        script
+            .and_then(|s| s.0.pop_front())
+            .unwrap_or_else(|| rng.0.random_range(1..=faces))
+    }
+}

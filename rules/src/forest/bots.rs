@@ -23,6 +23,13 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<ForestGame>>> {
     }
 }
 
+impl crate::bot::Bots for ForestGame {
+    const KINDS: &'static [&'static str] = &BOT_KINDS;
+    fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
+        bot(kind)
+    }
+}
+
 fn opponents_with_cards(view: &ForestView) -> Vec<SeatId> {
     view.opponents_with_cards().map(|s| s.seat).collect()
 }

@@ -246,10 +246,6 @@ impl Game for ForestGame {
         result(world)
     }
 
-    fn bot(kind: &str) -> Option<Box<dyn crate::bot::Bot<Self>>> {
-        bots::bot(kind)
-    }
-
     fn verify(world: &World, check: &ForestCheck) -> Result<(), String> {
         let hand = |s| &seat_components::<Hand>(world, s).0;
         let name = |c: &CardId| deck().card(*c).key.clone();

@@ -25,6 +25,13 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<GeneGame>>> {
     }
 }
 
+impl crate::bot::Bots for GeneGame {
+    const KINDS: &'static [&'static str] = &BOT_KINDS;
+    fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
+        bot(kind)
+    }
+}
+
 pub struct SurvivorBot;
 
 impl SurvivorBot {

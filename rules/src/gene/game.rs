@@ -620,10 +620,6 @@ impl Game for GeneGame {
         result(world)
     }
 
-    fn bot(kind: &str) -> Option<Box<dyn crate::bot::Bot<Self>>> {
-        super::bots::bot(kind)
-    }
-
     fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
         super::scenario::verify(world, check)
     }

@@ -63,10 +63,6 @@ pub struct GeneSetup {
     pub later_orders: Vec<Vec<SeatId>>,
 }
 
-/// Order cards a scenario fixed, still to come (`GeneSetup::later_orders`).
-#[derive(Resource, Clone, Debug, Default)]
-pub struct ScriptedOrders(pub std::collections::VecDeque<Vec<SeatId>>);
-
 use crate::scenario::setup_error as bad;
 
 impl GeneSetup {

@@ -64,7 +64,7 @@ pub struct RoundStart<'w, 's> {
     pub offers: ResMut<'w, TradeOffers>,
     pub news: MessageWriter<'w, GeneNews>,
     pub next: ResMut<'w, NextState<GenePhase>>,
-    pub scripted: Option<ResMut<'w, super::scenario::ScriptedOrders>>,
+    pub scripted: Option<ResMut<'w, super::state::ScriptedOrders>>,
 }
 
 impl RoundStart<'_, '_> {

@@ -625,3 +625,7 @@ pub fn take(hand: &mut Vec<ItemKind>, kind: ItemKind) -> bool {
         None => false,
     }
 }
+
+/// Order cards a scenario fixed, still to come (`GeneSetup::later_orders`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScriptedOrders(pub std::collections::VecDeque<Vec<SeatId>>);

@@ -94,9 +94,4 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn result(world: &World) -> Option<GameResult>;
     /// Judges a scenario's check against the table.
     fn verify(world: &World, check: &Self::Check) -> Result<(), String>;
-    /// A bot of this kind for the game (`None`: no such kind): what a
-    /// scenario's `PlayOn` seats.
-    fn bot(kind: &str) -> Option<Box<dyn crate::bot::Bot<Self>>>
-    where
-        Self: Sized;
 }

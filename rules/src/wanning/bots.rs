@@ -24,6 +24,13 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<WanningGame>>> {
     }
 }
 
+impl crate::bot::Bots for WanningGame {
+    const KINDS: &'static [&'static str] = &BOT_KINDS;
+    fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
+        bot(kind)
+    }
+}
+
 pub struct RandomBot;
 
 impl Bot<WanningGame> for RandomBot {

@@ -432,10 +432,6 @@ impl Game for WanningGame {
         result(world)
     }
 
-    fn bot(kind: &str) -> Option<Box<dyn crate::bot::Bot<Self>>> {
-        super::bots::bot(kind)
-    }
-
     fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
         super::scenario::verify(world, check)
     }
