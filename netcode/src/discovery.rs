@@ -11,7 +11,7 @@ use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::hall::Hall;
-use crate::server::Listeners;
+use crate::listen::Listeners;
 
 /// The port beacons are sent to.
 pub const DISCOVERY_PORT: u16 = 5412;

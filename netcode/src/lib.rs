@@ -9,6 +9,7 @@ pub mod discovery;
 pub mod games;
 pub mod hall;
 pub mod limits;
+pub mod listen;
 pub mod messages;
 pub mod protocol;
 pub mod replay;

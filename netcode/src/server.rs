@@ -4,7 +4,6 @@
 //! an in-process endpoint, so every kind of play is one path.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
@@ -17,12 +16,7 @@ use crate::messages::{ClientMsg, ServerMsg};
 use crate::protocol::TableChannel;
 use crate::tokens::TokenIssuer;
 
-/// Where the server listens. Any of them may be off.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Listeners {
-    pub udp: Option<SocketAddr>,
-    pub ws: Option<SocketAddr>,
-}
+pub use crate::listen::Listeners;
 
 /// The server's endpoints once spawned.
 #[derive(Resource, Clone, Debug, Default)]

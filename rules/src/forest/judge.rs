@@ -8,7 +8,7 @@ use bevy_state::prelude::*;
 
 use super::deck::{CardId, deck};
 use super::state::*;
-use crate::table::{Rejection, SeatId, Seats};
+use crate::table::{SeatId, Seats};
 
 /// The kinds of move, one per action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,11 +108,8 @@ pub enum ChallengeRefusal {
     DeathDecayCaptured,
 }
 
-pub fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Rejection> {
-    judge(world, seat, action).map_err(|r| super::news::refusal(r, world.resource::<Seats>()))
-}
-
-fn judge(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Refusal> {
+/// The verdict on a move, typed (`news::refusal` words it).
+pub fn judge(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Refusal> {
     let phase = *world.resource::<State<ForestPhase>>().get();
     match phase {
         ForestPhase::Idle => return Err(Refusal::NotStarted),

@@ -200,7 +200,7 @@ impl Game for ForestGame {
     }
 
     fn check(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), Rejection> {
-        judge::check(world, seat, action)
+        judge::judge(world, seat, action).map_err(|r| news::refusal(r, world.resource::<Seats>()))
     }
 
     fn capture(world: &World) -> ForestState {

@@ -3,7 +3,6 @@
 //! final ranking. The table's systems call these; tests check them against
 //! the seed's clauses.
 
-use super::state::GenesRefusal;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -86,6 +85,15 @@ pub fn numbers() -> &'static GeneNumbers {
     N.get_or_init(|| {
         GeneNumbers::from_ron(include_str!("data/rules.ron")).expect("the shipped rules are valid")
     })
+}
+
+/// Why a set of genes is refused (set-up and surgery alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenesRefusal {
+    /// 「点数需全部用完」: every point spent.
+    Unspent { points: u8, total: u16 },
+    /// Everyone moves every round: speed at least 1.
+    NoSpeed,
 }
 
 /// A gene panel: strength, speed, carry.

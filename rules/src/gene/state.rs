@@ -9,6 +9,7 @@ use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::map::{FloorId, ItemKind, RoomId};
+pub use super::settle::GenesRefusal;
 use super::settle::{Genes, numbers};
 use crate::table::{SeatId, TradeRefusal};
 
@@ -569,15 +570,6 @@ impl From<TradeRefusal> for Refusal {
     fn from(r: TradeRefusal) -> Self {
         Refusal::Trade(r)
     }
-}
-
-/// Why a set of genes is refused (set-up and surgery alike).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GenesRefusal {
-    /// 「点数需全部用完」: every point spent.
-    Unspent { points: u8, total: u16 },
-    /// Everyone moves every round: speed at least 1.
-    NoSpeed,
 }
 
 /// The refusal of an action its phase does not have, naming the real

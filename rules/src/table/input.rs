@@ -1,46 +1,8 @@
 //! Player input: a request `(seat, action)`, judged in exactly one place.
 
 use bevy_ecs::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::{ActionLog, Game, LogEntry, SeatId, Seats, TableClock};
-use crate::text::Bilingual;
-
-crate::phrasebook!("table");
-
-/// Why an action was refused. Nothing at the table changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[error("{reason}")]
-pub struct Rejection {
-    pub reason: Bilingual,
-}
-
-impl Rejection {
-    pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Self {
-        Self {
-            reason: Bilingual::new(en, zh),
-        }
-    }
-
-    /// A refusal worded from the table core's phrasebook (`table.ftl`).
-    pub(crate) fn said(key: &str, args: &[(&str, crate::narrate::Arg)]) -> Self {
-        Self {
-            reason: say(key, args),
-        }
-    }
-
-    pub fn unknown_seat(seat: SeatId) -> Self {
-        Self::said("no-unknown-seat", &[("seat", seat.to_string().into())])
-    }
-
-    pub fn not_your_turn() -> Self {
-        Self::said("no-not-your-turn", &[])
-    }
-
-    pub fn game_over() -> Self {
-        Self::said("no-game-over", &[])
-    }
-}
+use super::{ActionLog, Game, LogEntry, Rejection, SeatId, Seats, TableClock};
 
 /// A seat asks to act.
 #[derive(Message, Clone, Debug)]
@@ -90,21 +52,5 @@ pub fn judge_requests<G: Game>(world: &mut World) {
             });
         }
         world.resource_mut::<Verdicts>().0.push(verdict);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::narrate::Phrasebook;
-
-    /// Chinese and English throughout: both files give every phrase.
-    #[test]
-    fn both_languages_have_every_phrase() {
-        assert_eq!(Phrasebook::missing(EN, ZH), Vec::<String>::new());
-        assert_eq!(
-            Rejection::unknown_seat(SeatId(6)).reason,
-            Bilingual::new("there is no seat 7 at this table", "本桌没有 7 号座位")
-        );
     }
 }

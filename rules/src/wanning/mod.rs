@@ -12,6 +12,7 @@
 pub mod bots;
 pub mod data;
 pub mod game;
+mod instinct_play;
 pub mod moves;
 pub mod news;
 pub mod reasoning;

@@ -400,7 +400,7 @@ impl ReasoningBot {
             // would, when its own checks allow.
             _ => {
                 let mut p = plan.clone();
-                super::bots::instinct_use(view, &mut p, &view.others_living(), rng)
+                super::instinct_play::instinct_use(view, &mut p, &view.others_living(), rng)
                     .filter(|_| p.target == plan.target && p.second == plan.second)
             }
         }
