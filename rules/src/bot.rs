@@ -7,8 +7,6 @@ use crate::table::Game;
 
 /// A game's bots by kind: what a scenario's `PlayOn` and the hall seat.
 pub trait Bots: Game + Sized {
-    /// The kinds, the best player first.
-    const KINDS: &'static [&'static str];
     /// A bot of this kind (`None`: no such kind).
     fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>>;
 }

@@ -22,7 +22,6 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<CruelerGame>>> {
 }
 
 impl crate::bot::Bots for CruelerGame {
-    const KINDS: &'static [&'static str] = &BOT_KINDS;
     fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
         bot(kind)
     }

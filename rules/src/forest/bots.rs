@@ -24,7 +24,6 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<ForestGame>>> {
 }
 
 impl crate::bot::Bots for ForestGame {
-    const KINDS: &'static [&'static str] = &BOT_KINDS;
     fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
         bot(kind)
     }

@@ -26,7 +26,6 @@ pub fn bot(kind: &str) -> Option<Box<dyn Bot<WanningGame>>> {
 }
 
 impl crate::bot::Bots for WanningGame {
-    const KINDS: &'static [&'static str] = &BOT_KINDS;
     fn bot(kind: &str) -> Option<Box<dyn Bot<Self>>> {
         bot(kind)
     }
