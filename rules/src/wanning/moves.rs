@@ -277,6 +277,13 @@ pub fn rests(id: InstinctId, settings: &WanningSettings) -> bool {
     data().instinct(id).rest || (id == InstinctId::Sturdy && settings.sturdy_rest)
 }
 
+/// Whether the seat's instinct rests in `round`: used in the round before,
+/// and it rests after each use.
+pub fn resting(instinct: &Instinct, round: u8, settings: &WanningSettings) -> bool {
+    instinct.id.is_some_and(|id| rests(id, settings))
+        && instinct.last_round.is_some_and(|r| r + 1 == round)
+}
+
 fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
     let at = Seated::new(world);
     let n = at.seats.0.len();
@@ -416,7 +423,7 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
     if uses(needed, n, settings).is_some_and(|u| mine.used >= u) {
         return Err(Refusal::InstinctSpent);
     }
-    if rests(needed, settings) && mine.last_round.is_some_and(|r| r + 1 == round) {
+    if resting(mine, round, settings) {
         return Err(Refusal::InstinctResting);
     }
     match (i, super::settle::instinct_target(i)) {

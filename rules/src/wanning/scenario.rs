@@ -342,23 +342,17 @@ impl WanningSetup {
             }
             let given = self.early_bird.as_ref().and_then(|d| d[s.index()]);
             let drawn = given.unwrap_or_else(|| {
-                use rand::RngExt;
                 let banned = world.resource::<Banned>().clone();
-                let held: Vec<InstinctId> =
-                    if world.resource::<Settings<WanningGame>>().0.same_instinct {
-                        vec![]
-                    } else {
-                        seats
-                            .iter()
-                            .filter_map(|(o, _)| seat_part::<Instinct>(world, o).id)
-                            .collect()
-                    };
-                let others: Vec<InstinctId> = super::setup::pickable(&banned, &held)
-                    .into_iter()
-                    .filter(|i| *i != InstinctId::EarlyBird)
+                let instincts: Vec<Instinct> = seats
+                    .iter()
+                    .map(|(o, _)| seat_part::<Instinct>(world, o).clone())
                     .collect();
+                let held = super::setup::taken(
+                    &world.resource::<Settings<WanningGame>>().0,
+                    instincts.iter(),
+                );
                 let mut rng = world.resource_mut::<crate::table::TableRng>();
-                others[rng.0.random_range(0..others.len())]
+                super::setup::early_bird_draw(&banned, &held, &mut rng)
             });
             let mut seat = world.entity_mut(e);
             let mut ins = seat.get_mut::<Instinct>().expect("a seat");

@@ -159,7 +159,7 @@ pub fn pickable(banned: &Banned, taken: &[InstinctId]) -> Vec<InstinctId> {
 }
 
 /// The instincts held, if the table does not let two players share one.
-fn taken<'a>(
+pub fn taken<'a>(
     settings: &WanningSettings,
     held: impl Iterator<Item = &'a Instinct>,
 ) -> Vec<InstinctId> {
@@ -167,6 +167,16 @@ fn taken<'a>(
         return vec![];
     }
     held.filter_map(|i| i.id).collect()
+}
+
+/// 笨鳥先飛's draw: 「獲得除此本能外的任意一個隨機本能」, one that was not
+/// banned (nor held, at a table where two may not share one).
+pub fn early_bird_draw(banned: &Banned, held: &[InstinctId], rng: &mut TableRng) -> InstinctId {
+    let others: Vec<InstinctId> = pickable(banned, held)
+        .into_iter()
+        .filter(|i| *i != InstinctId::EarlyBird)
+        .collect();
+    others[rng.0.random_range(0..others.len())]
 }
 
 /// 「每位玩家可以選擇一個未被禁用的本能」. 笨鳥先飛 at once becomes a random
@@ -189,12 +199,8 @@ pub fn pick(
             players.get_mut(seats.get(a.seat)).expect("a seat");
         choices.picked = true;
         let (id, early_bird) = if id == InstinctId::EarlyBird {
-            let others: Vec<InstinctId> = pickable(&banned, &held)
-                .into_iter()
-                .filter(|i| *i != InstinctId::EarlyBird)
-                .collect();
             life.shields += 1;
-            (others[rng.0.random_range(0..others.len())], true)
+            (early_bird_draw(&banned, &held, &mut rng), true)
         } else {
             (id, false)
         };

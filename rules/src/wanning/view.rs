@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::WanningTimer;
 use super::data::{Form, InstinctId, data};
 use super::game::{WanningGame, result};
-use super::moves::{foresights, rests, uses};
+use super::moves::{foresights, resting, uses};
 use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
 
@@ -220,10 +220,7 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
             uses(id, n, settings).map(|u| u.saturating_sub(m.2.used))
         }),
         instinct_last_round: mine.and_then(|m| m.2.last_round),
-        instinct_resting: mine.is_some_and(|m| {
-            m.2.id.is_some_and(|id| rests(id, settings))
-                && m.2.last_round.is_some_and(|r| r + 1 == round)
-        }),
+        instinct_resting: mine.is_some_and(|m| resting(m.2, round, settings)),
         instinct_last_target: mine.and_then(|m| m.2.last_target),
         slaughters_left: mine.map_or(0, |m| {
             if m.0.level == 4 {
