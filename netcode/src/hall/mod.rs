@@ -223,8 +223,23 @@ impl Hall {
 
     /// A table as saved in `store`: its record with the journal's actions
     /// played on its snapshot, as the hall reads it back after a restart.
+    ///
+    /// A running server may save the table while it is read: it writes a
+    /// new record, then empties the journal. A record read before that and
+    /// a journal read after it would lose the journal's entries, so the
+    /// record is read again after the journal and the whole read is
+    /// repeated until the record stayed the same.
     pub fn saved_record(store: &TableStore, id: &str) -> Result<TableRecord, StoreError> {
-        Self::load_table(store, id).map(|(t, _)| t.record())
+        let mut tries = 0;
+        loop {
+            let (_, before) = store.read(id)?;
+            let table = Self::load_table(store, id)?.0;
+            let (_, after) = store.read(id)?;
+            tries += 1;
+            if before == after || tries == 20 {
+                return Ok(table.record());
+            }
+        }
     }
 
     /// The table saved under `id`, and what was dropped from its journal
