@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Finds import loops between the modules of each crate (issue 36).
 
-    python3 tools/module-loops.py [--max N]
+    python3 tools/module-loops.py [--max N] [--why]
 
 Each `.rs` file under a crate's `src/` is a module. A module uses another
 when its code names a path into it: `use crate::a::b::C`, `super::x::f()`,
@@ -11,7 +11,8 @@ round a circle (a strongly connected component); a parent declaring its
 children (`mod x;`) is not a use. Tests (`#[cfg(test)] mod tests`, the
 `tests/` folders) are left out.
 
-Prints each loop, its files, and the count; exits 1 if there are more than
+Prints each loop, its files (with `--why`, each use inside it and the
+paths that make it), and the count; exits 1 if there are more than
 `--max` loops (default: no limit, a report).
 """
 import pathlib
@@ -121,7 +122,7 @@ class Crate:
                 return prefix
         return None
 
-    def edges(self):
+    def edges(self, why=None):
         graph = {m: set() for m in self.files}
         for m, text in self.text.items():
             paths = set(PATH_RE.findall(text))
@@ -133,6 +134,8 @@ class Crate:
                 target = self.resolve(self.absolute(m, p))
                 if target is not None and target != m:
                     graph[m].add(target)
+                    if why is not None:
+                        why.setdefault((m, target), set()).add(p)
         return graph
 
 
@@ -171,15 +174,22 @@ def loops(graph):
 
 def main():
     limit = None
+    show = "--why" in sys.argv
     if "--max" in sys.argv:
         limit = int(sys.argv[sys.argv.index("--max") + 1])
     total = 0
     for name, root in CRATES.items():
         crate = Crate(name, root)
-        for comp in loops(crate.edges()):
+        why = {}
+        for comp in loops(crate.edges(why)):
             total += 1
             files = [str(crate.files[m]) for m in comp]
             print(f"loop {total} ({name}, {len(files)} files): " + ", ".join(files))
+            if show:
+                for (a, b), paths in sorted(why.items()):
+                    if a in comp and b in comp:
+                        names = ", ".join(sorted(paths))
+                        print(f"    {'::'.join(a)} -> {'::'.join(b)}: {names}")
     print(f"{total} module loops")
     if limit is not None and total > limit:
         print(f"more than {limit}: break the loops above (issue 36)")

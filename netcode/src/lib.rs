@@ -3,6 +3,7 @@
 //! store, and the lightyear server and client that carry those messages
 //! over a LAN.
 
+pub mod any;
 pub mod bench;
 pub mod client;
 pub mod discovery;
@@ -13,6 +14,7 @@ pub mod listen;
 pub mod messages;
 pub mod protocol;
 pub mod replay;
+mod replay_file;
 pub mod seal;
 pub mod server;
 pub mod store;

@@ -12,6 +12,7 @@ use foodweb_rules::{Bilingual, GameId};
 use serde::{Deserialize, Serialize};
 
 use crate::games::{AnyAction, AnySettings, AnyView};
+pub use crate::replay::REPLAY_PART_STEPS;
 
 /// Bumped whenever a message changes shape.
 pub const PROTOCOL_VERSION: u32 = 8;
@@ -119,11 +120,6 @@ pub enum ClientMsg {
         past: Option<PastSeat>,
     },
 }
-
-/// Views a `ReplayPart` carries at most (steps of a seat's replay; fewer
-/// steps of everything, which hold every seat's view): messages stay small
-/// on any link.
-pub const REPLAY_PART_STEPS: usize = 32;
 
 /// A seat someone sat at: the table, and the proof for this connection's
 /// challenge (`seal::seat_proof` with `ProofFor::Replay`) of the token the

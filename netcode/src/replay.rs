@@ -18,7 +18,7 @@ use foodweb_rules::GameId;
 use foodweb_rules::table::{Announcement, PrivateNote, SeatId};
 use serde::{Deserialize, Serialize};
 
-use crate::games::AnyView;
+use crate::any::AnyView;
 
 /// The replay file's format: bumped whenever `Replay` changes shape.
 pub const REPLAY_FORMAT: u32 = 2;
@@ -50,6 +50,11 @@ pub struct ReplayStep {
     /// The viewer's private notes by then (the host's: everyone's).
     pub notes: u32,
 }
+
+/// Views a `ReplayPart` carries at most (steps of a seat's replay; fewer
+/// steps of everything, which hold every seat's view): messages stay small
+/// on any link.
+pub const REPLAY_PART_STEPS: usize = 32;
 
 /// A game as one viewer saw it, step by step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,60 +117,6 @@ impl Replay {
             .expect("a replay serialises")
     }
 
-    /// Reads a replay file, and checks it: its format, its game, its
-    /// order, that a seat's replay holds only that seat's views and notes
-    /// and no record, and that a record gives exactly the steps.
-    pub fn from_ron(text: &str) -> Result<Self, ReplayError> {
-        #[derive(Deserialize)]
-        struct Head {
-            format: u32,
-        }
-        let head: Head = ron::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))?;
-        if head.format != REPLAY_FORMAT {
-            return Err(ReplayError::Format(head.format));
-        }
-        let replay: Self = ron::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))?;
-        replay.check()?;
-        Ok(replay)
-    }
-
-    fn check(&self) -> Result<(), ReplayError> {
-        if self.steps.is_empty() {
-            return Err(ReplayError::Empty);
-        }
-        for (i, step) in self.steps.iter().enumerate() {
-            if step.view.game() != self.game {
-                return Err(ReplayError::OtherGame(i));
-            }
-            if i > 0 && step.revision <= self.steps[i - 1].revision {
-                return Err(ReplayError::Order(i));
-            }
-            if let Viewer::Seat(seat) = self.viewer
-                && (step.view.viewer() != Some(seat) || !step.seats.is_empty())
-            {
-                return Err(ReplayError::OtherSeat(i));
-            }
-        }
-        match (self.viewer, &self.record) {
-            (Viewer::Seat(seat), record) => {
-                if record.is_some() {
-                    return Err(ReplayError::RecordInSeatReplay);
-                }
-                if let Some(i) = self.notes.iter().position(|n| n.seat != seat) {
-                    return Err(ReplayError::OtherNote(i));
-                }
-            }
-            (Viewer::Everything, Some(record)) => {
-                let rebuilt = replay(self.game, record, Viewer::Everything)?;
-                if rebuilt.steps != self.steps {
-                    return Err(ReplayError::RecordMismatch);
-                }
-            }
-            (Viewer::Everything, None) => {}
-        }
-        Ok(())
-    }
-
     /// A replay with no steps yet, from what its first part says.
     pub fn from_head(game: GameId, viewer: Viewer, finished: bool, head: ReplayHead) -> Self {
         Self {
@@ -208,7 +159,7 @@ impl Replay {
     /// host's).
     pub fn part_steps(&self) -> usize {
         let views = 1 + self.steps.first().map_or(0, |s| s.seats.len());
-        (crate::messages::REPLAY_PART_STEPS / views).max(1)
+        (REPLAY_PART_STEPS / views).max(1)
     }
 
     /// The step showing the table at `revision` (the last change at or
@@ -216,10 +167,4 @@ impl Replay {
     pub fn at_revision(&self, revision: u64) -> Option<&ReplayStep> {
         self.steps.iter().rev().find(|s| s.revision <= revision)
     }
-}
-
-/// The replay of a table from its snapshot (`TableSnapshot` RON), as
-/// `viewer` saw it.
-pub fn replay(game: GameId, snapshot_ron: &str, viewer: Viewer) -> Result<Replay, ReplayError> {
-    crate::games::replay_steps(game, snapshot_ron, viewer).map_err(ReplayError::Table)
 }

@@ -5,10 +5,11 @@
 
 use std::collections::BTreeMap;
 
+use foodweb_netcode::games::replay;
 use foodweb_netcode::games::{AnySettings, AnyView, bot_kinds, bot_move, my_turn, view_over};
 use foodweb_netcode::hall::store_id;
 use foodweb_netcode::messages::*;
-use foodweb_netcode::replay::{REPLAY_FORMAT, Replay, ReplayError, ReplayHead, Viewer, replay};
+use foodweb_netcode::replay::{REPLAY_FORMAT, Replay, ReplayError, ReplayHead, Viewer};
 use foodweb_netcode::{ClientKey, Hall, HallConfig, TableStore};
 use foodweb_rules::GameId;
 use foodweb_rules::table::SeatId;

@@ -1194,7 +1194,7 @@ impl Hall {
         let replay = match self.replays.get(&(tid, viewer)) {
             Some((built, r)) if *built == revision => r.clone(),
             _ => {
-                let r = crate::replay::replay(game.game(), &game.snapshot_ron(), viewer)
+                let r = crate::games::replay(game.game(), &game.snapshot_ron(), viewer)
                     .map_err(|e| reject(e.to_string(), format!("无法生成回放：{e}")))?;
                 let r = std::sync::Arc::new(r);
                 // One replay kept per table and viewer, and a few at most

@@ -1,12 +1,13 @@
-//! Crueler World's bots: `random` (random legal moves, in `game.rs`) and
+//! Crueler World's bots: `random` (random legal moves) and
 //! `survivor`, which reads the public results to estimate everyone's life,
 //! preys on a player one duel could finish, never starves when a duel is
 //! possible, and takes only trades that give it life.
 
+use rand::RngExt;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::game::{CruelerGame, RandomBot};
+use super::settings::CruelerGame;
 use super::state::{Beast, CruelerAction, CruelerPhase, Outcome};
 use super::view::CruelerView;
 use crate::bot::Bot;
@@ -100,6 +101,50 @@ impl Bot<CruelerGame> for SurvivorBot {
                 })
             }
             // A cycle of three has no better choice than a random one.
+            CruelerPhase::Duel => Some(CruelerAction::Choose {
+                beast: *Beast::ALL.choose(rng)?,
+            }),
+            CruelerPhase::Idle | CruelerPhase::GameOver => None,
+        }
+    }
+}
+
+/// Plays a random legal move.
+pub struct RandomBot;
+
+impl Bot<CruelerGame> for RandomBot {
+    fn kind(&self) -> &'static str {
+        "random"
+    }
+
+    fn act(&mut self, view: &CruelerView, rng: &mut ChaCha8Rng) -> Option<CruelerAction> {
+        if !view.to_act {
+            return None;
+        }
+        let me = view.me?;
+        match view.phase {
+            CruelerPhase::Interlude => {
+                if let Some(o) = view.offers.iter().find(|o| o.to == me) {
+                    let mine = view.my_life.unwrap_or(0);
+                    let after = mine - o.want as i32 + o.give as i32;
+                    return Some(
+                        if (o.want as i32) <= mine && after > 0 && rng.random_bool(0.5) {
+                            CruelerAction::Accept { from: o.from }
+                        } else {
+                            CruelerAction::Decline { from: o.from }
+                        },
+                    );
+                }
+                Some(CruelerAction::Ready)
+            }
+            CruelerPhase::Predation => {
+                if let Some(&target) = view.targets.choose(rng)
+                    && rng.random_bool(0.5)
+                {
+                    return Some(CruelerAction::Prey { target });
+                }
+                Some(CruelerAction::Pass)
+            }
             CruelerPhase::Duel => Some(CruelerAction::Choose {
                 beast: *Beast::ALL.choose(rng)?,
             }),

@@ -6,9 +6,9 @@
 
 use bevy_ecs::prelude::*;
 
-use super::game::CruelerGame;
 use super::numbers::numbers;
 use super::predation::eliminate;
+use super::settings::CruelerGame;
 use super::state::*;
 use crate::table::{Accepted, SeatEntities, Settings, TableRng};
 

@@ -1,149 +1,23 @@
-//! Crueler World on the table core: its settings and clocks, the schedule
-//! of its phases (one system per move, the settlement as one chain), and
-//! the entry points the core calls.
+//! Crueler World on the table core: the schedule of its phases (one system
+//! per move, the settlement as one chain), its clocks' systems, and the
+//! entry points the core calls.
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use rand::RngExt;
-use rand::seq::IndexedRandom;
-use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 
+use super::outcome::{result, to_act};
 use super::scenario::{CruelerCheck, CruelerSetup};
+use super::settings::{CruelerGame, CruelerSettings, CruelerTimer};
 use super::state::*;
 use super::view::CruelerView;
 use super::{duel, interlude, moves, news, predation};
-use crate::bot::Bot;
 use crate::game_id::GameId;
 use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
     SeatEntities, SeatId, Settings, TableClock, TableRng, TableSet,
 };
-
-pub struct CruelerGame;
-
-/// Table settings (rules.md §3 and §5).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CruelerSettings {
-    /// Life points in each box at the start.
-    pub start_life: i32,
-    pub duel: DuelKind,
-    /// Throws a duelist must win (beast duels).
-    pub wins_needed: u8,
-    /// Who has preyed, or been preyed upon, counts for the round (the
-    /// seed) or afresh each predation phase.
-    pub starve_by: StarveBy,
-    /// Seconds the asked player has to prey or pass; then they pass.
-    /// 0 = no limit.
-    pub ask_secs: u32,
-    /// Seconds each duelist has to choose a beast for a throw; then the
-    /// referee draws one at random. 0 = no limit.
-    pub duel_secs: u32,
-    /// Seconds an interlude lasts at most; then unanswered offers lapse
-    /// and everyone is ready. 0 = no limit.
-    pub interlude_secs: u32,
-}
-
-impl Default for CruelerSettings {
-    fn default() -> Self {
-        Self {
-            start_life: 10,
-            duel: DuelKind::Beasts,
-            wins_needed: 2,
-            starve_by: StarveBy::Round,
-            ask_secs: 60,
-            duel_secs: 30,
-            interlude_secs: 180,
-        }
-    }
-}
-
-impl CruelerSettings {
-    pub fn check(&self) -> Result<(), Rejection> {
-        if !(1..=50).contains(&self.start_life) {
-            return Err(Rejection::new(
-                "starting life is 1 to 50",
-                "初始生命值须为 1 到 50",
-            ));
-        }
-        if !(1..=3).contains(&self.wins_needed) {
-            return Err(Rejection::new(
-                "a duel is won with 1 to 3 throws",
-                "决斗须赢 1 到 3 回合",
-            ));
-        }
-        for secs in [self.ask_secs, self.duel_secs, self.interlude_secs] {
-            if secs != 0 && !(5..=3600).contains(&secs) {
-                return Err(Rejection::new(
-                    "each time limit is off (0) or 5 s to 1 hour",
-                    "每个时限须为 0（不限时）或 5 秒到 1 小时",
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Which clock is running. Each wait has its own key, so a new wait (the
-/// next player asked, the next throw) always starts a fresh clock.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CruelerTimer {
-    Interlude {
-        round: u8,
-        phase_no: u8,
-    },
-    Ask {
-        round: u8,
-        phase_no: u8,
-        second: bool,
-        turn: u8,
-    },
-    Duel {
-        round: u8,
-        phase_no: u8,
-        turn: u8,
-        throws: u8,
-    },
-}
-
-impl CruelerTimer {
-    /// The clock the table should run now, with its length in seconds.
-    fn now(
-        phase: CruelerPhase,
-        calendar: &Calendar,
-        asking: &Asking,
-        duel: Option<&Duel>,
-        s: &CruelerSettings,
-    ) -> Option<(Self, u32)> {
-        let (round, phase_no) = (calendar.round, calendar.phase_no);
-        let turn = asking.turn as u8;
-        let (timer, secs) = match phase {
-            CruelerPhase::Interlude => (Self::Interlude { round, phase_no }, s.interlude_secs),
-            CruelerPhase::Predation => (
-                Self::Ask {
-                    round,
-                    phase_no,
-                    second: asking.second,
-                    turn,
-                },
-                s.ask_secs,
-            ),
-            CruelerPhase::Duel => (
-                Self::Duel {
-                    round,
-                    phase_no,
-                    turn,
-                    throws: duel.map_or(0, |d| d.throws.len() as u8),
-                },
-                s.duel_secs,
-            ),
-            CruelerPhase::Idle | CruelerPhase::GameOver => return None,
-        };
-        (secs > 0).then_some((timer, secs))
-    }
-}
 
 /// What the table's clocks read.
 #[derive(bevy_ecs::system::SystemParam)]
@@ -322,10 +196,6 @@ impl Plugin for CruelerPlugin {
     }
 }
 
-fn phase(world: &World) -> CruelerPhase {
-    *world.resource::<State<CruelerPhase>>().get()
-}
-
 impl Game for CruelerGame {
     const ID: GameId = GameId::Crueler;
     type Action = CruelerAction;
@@ -436,115 +306,5 @@ impl Game for CruelerGame {
 
     fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
         super::scenario::verify(world, check)
-    }
-}
-
-/// Seats the table waits on.
-pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
-    let seats = world.resource::<SeatEntities>();
-    match phase(world) {
-        CruelerPhase::Interlude => interlude::waiting(seats, world.resource::<LifeOffers>(), |e| {
-            let seat = world.entity(e);
-            (
-                seat.get::<Standing>().is_some_and(|s| s.alive),
-                seat.get::<Ready>().is_some_and(|r| r.0),
-            )
-        }),
-        CruelerPhase::Predation => world.resource::<Asking>().asked().into_iter().collect(),
-        CruelerPhase::Duel => match moves::duel(world) {
-            Some(d) => [d.predator, d.prey]
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| d.choice[*i].is_none())
-                .map(|(_, s)| s)
-                .collect(),
-            None => Vec::new(),
-        },
-        CruelerPhase::Idle | CruelerPhase::GameOver => Vec::new(),
-    }
-}
-
-/// Final places (1 = first): the living by life, then the eliminated,
-/// the last to fall first. Level players share a place.
-pub fn places(world: &World) -> Vec<u8> {
-    let seats = world.resource::<SeatEntities>();
-    let keys: Vec<(bool, i32, u8)> = seats
-        .iter()
-        .map(|(s, _)| {
-            let standing = moves::part::<Standing>(world, s);
-            let life = if standing.alive {
-                moves::life(world, s)
-            } else {
-                0
-            };
-            (standing.alive, life, standing.fell.unwrap_or(0))
-        })
-        .collect();
-    keys.iter()
-        .map(|k| 1 + keys.iter().filter(|o| *o > k).count() as u8)
-        .collect()
-}
-
-pub(crate) fn result(world: &World) -> Option<GameResult> {
-    if phase(world) != CruelerPhase::GameOver {
-        return None;
-    }
-    let seats = world.resource::<SeatEntities>();
-    Some(GameResult {
-        scores: seats
-            .iter()
-            .map(|(s, _)| {
-                if moves::alive(world, s) {
-                    i64::from(moves::life(world, s))
-                } else {
-                    0
-                }
-            })
-            .collect(),
-        places: places(world),
-    })
-}
-
-/// Plays a random legal move.
-pub struct RandomBot;
-
-impl Bot<CruelerGame> for RandomBot {
-    fn kind(&self) -> &'static str {
-        "random"
-    }
-
-    fn act(&mut self, view: &CruelerView, rng: &mut ChaCha8Rng) -> Option<CruelerAction> {
-        if !view.to_act {
-            return None;
-        }
-        let me = view.me?;
-        match view.phase {
-            CruelerPhase::Interlude => {
-                if let Some(o) = view.offers.iter().find(|o| o.to == me) {
-                    let mine = view.my_life.unwrap_or(0);
-                    let after = mine - o.want as i32 + o.give as i32;
-                    return Some(
-                        if (o.want as i32) <= mine && after > 0 && rng.random_bool(0.5) {
-                            CruelerAction::Accept { from: o.from }
-                        } else {
-                            CruelerAction::Decline { from: o.from }
-                        },
-                    );
-                }
-                Some(CruelerAction::Ready)
-            }
-            CruelerPhase::Predation => {
-                if let Some(&target) = view.targets.choose(rng)
-                    && rng.random_bool(0.5)
-                {
-                    return Some(CruelerAction::Prey { target });
-                }
-                Some(CruelerAction::Pass)
-            }
-            CruelerPhase::Duel => Some(CruelerAction::Choose {
-                beast: *Beast::ALL.choose(rng)?,
-            }),
-            CruelerPhase::Idle | CruelerPhase::GameOver => None,
-        }
     }
 }

@@ -7,9 +7,9 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use bevy_state::prelude::*;
 
-use super::game::CruelerGame;
 use super::moves::affordable;
 use super::numbers::numbers;
+use super::settings::CruelerGame;
 use super::state::*;
 use crate::table::{Accepted, Offer, SeatEntities, SeatId, Settings, TableRng};
 

@@ -6,8 +6,10 @@
 //! The shape: each seat is an entity with its components (`state.rs`);
 //! each phase is a file of systems, one per move (`interlude.rs`,
 //! `predation.rs`, `duel.rs`); `moves.rs` is the judge, listing what each
-//! phase accepts; `news.rs` puts what happened into words; `game.rs` is
-//! the schedule and the entry points the table core calls.
+//! phase accepts; `news.rs` puts what happened into words; `settings.rs`
+//! holds the game's type, settings and clocks; `outcome.rs` who acts and
+//! the result; `game.rs` is the schedule and the entry points the table
+//! core calls.
 
 pub mod bots;
 pub mod duel;
@@ -16,14 +18,17 @@ pub mod interlude;
 pub mod moves;
 pub mod news;
 pub mod numbers;
+pub mod outcome;
 pub mod predation;
 pub mod scenario;
+pub mod settings;
 pub mod state;
 pub mod view;
 
-pub use game::{CruelerGame, CruelerSettings, CruelerTimer, RandomBot};
+pub use bots::RandomBot;
 pub use numbers::{CruelerNumbers, NumbersError, numbers};
 pub use scenario::{CruelerCheck, CruelerFact, CruelerSetup};
+pub use settings::{CruelerGame, CruelerSettings, CruelerTimer};
 pub use state::{
     Beast, CruelerAction, CruelerPhase, CruelerState, Duel, DuelKind, LifeOffer, Outcome, StarveBy,
 };

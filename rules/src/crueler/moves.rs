@@ -5,7 +5,7 @@
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-use super::game::CruelerGame;
+use super::settings::CruelerGame;
 use super::state::*;
 use crate::table::{SeatEntities, SeatId, Settings, TradeRefusal};
 

@@ -6,8 +6,8 @@
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-use super::game::CruelerGame;
 use super::numbers::numbers;
+use super::settings::CruelerGame;
 use super::state::*;
 use crate::table::{Accepted, SeatEntities, SeatId, Settings};
 

@@ -6,10 +6,11 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::game::{CruelerGame, places, result};
 use super::interlude::Opening;
 use super::moves::{alive, life, part};
 use super::numbers::numbers;
+use super::outcome::{places, result};
+use super::settings::CruelerGame;
 use super::state::*;
 use super::view::CruelerView;
 use crate::scenario::{Heard, verify_heard, verify_sight};
@@ -264,5 +265,24 @@ pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
         CruelerCheck::NotSees(v, fact) => {
             verify_sight::<CruelerGame, _>(world, *v, fact, false, CruelerView::traces)
         }
+    }
+}
+
+impl CruelerView {
+    /// How a fact would show in what a seat is sent (scenario `Sees`
+    /// checks search the whole view and the notes for it).
+    pub fn traces(fact: &CruelerFact) -> Vec<crate::scenario::Trace> {
+        use crate::scenario::Trace;
+        vec![match *fact {
+            CruelerFact::Life(s, life) => {
+                Trace::of_seat(s, &["my_life"], life).per_seat(&["scores"])
+            }
+            CruelerFact::Cards(s, n) => Trace::of_seat(s, &["my_cards"], n).counted(),
+            CruelerFact::Holds(s, card) => Trace::of_seat(s, &["my_cards"], card),
+            CruelerFact::Reserve(s) => Trace::of_seat(s, &[], true).per_seat(&["reserve"]),
+            CruelerFact::Dueling(s) => Trace::anywhere(&["predator", "prey"], s),
+            CruelerFact::Asked(s) => Trace::anywhere(&["asked"], s),
+            CruelerFact::Tokens(s, ref tokens) => Trace::of_seat(s, &["my_tokens"], tokens),
+        }]
     }
 }

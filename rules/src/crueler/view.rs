@@ -6,14 +6,14 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::game::{CruelerGame, result, to_act};
 use super::moves::{duel, part, targets};
 use super::numbers::numbers;
-use super::scenario::CruelerFact;
+use super::outcome::{result, to_act};
+use super::settings::CruelerGame;
 use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seats, Settings, TableClock};
 
-use super::game::CruelerTimer;
+use super::settings::CruelerTimer;
 
 /// The duel as one of its two sides sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,25 +66,6 @@ pub struct CruelerView {
     /// and the time now.
     pub my_deadline_ms: Option<u64>,
     pub now_ms: u64,
-}
-
-impl CruelerView {
-    /// How a fact would show in what a seat is sent (scenario `Sees`
-    /// checks search the whole view and the notes for it).
-    pub fn traces(fact: &CruelerFact) -> Vec<crate::scenario::Trace> {
-        use crate::scenario::Trace;
-        vec![match *fact {
-            CruelerFact::Life(s, life) => {
-                Trace::of_seat(s, &["my_life"], life).per_seat(&["scores"])
-            }
-            CruelerFact::Cards(s, n) => Trace::of_seat(s, &["my_cards"], n).counted(),
-            CruelerFact::Holds(s, card) => Trace::of_seat(s, &["my_cards"], card),
-            CruelerFact::Reserve(s) => Trace::of_seat(s, &[], true).per_seat(&["reserve"]),
-            CruelerFact::Dueling(s) => Trace::anywhere(&["predator", "prey"], s),
-            CruelerFact::Asked(s) => Trace::anywhere(&["asked"], s),
-            CruelerFact::Tokens(s, ref tokens) => Trace::of_seat(s, &["my_tokens"], tokens),
-        }]
-    }
 }
 
 pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {

@@ -1,4 +1,4 @@
-//! Gene Survival's bots: `random` (random legal moves, in `game.rs`) and
+//! Gene Survival's bots: `random` (random legal moves) and
 //! `survivor`, which plays to stay alive: a sturdy panel, water and food
 //! kept in hand, gas floors avoided, rooms where it lost a battle avoided
 //! and rooms where it won sought while strong, medicine when hurt, and its
@@ -8,12 +8,14 @@ use rand::RngExt;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::game::{GeneGame, GeneView, RandomBot};
 use super::map::{ItemKind, RoomId, map};
+use super::settings::GeneGame;
 use super::settle::{Genes, numbers};
 use super::state::GeneOffer;
 use super::state::{GeneAction, GenePhase};
+use super::view::GeneView;
 use crate::bot::Bot;
+use crate::table::SeatId;
 
 pub const BOT_KINDS: [&str; 2] = ["survivor", "random"];
 
@@ -209,6 +211,129 @@ impl Bot<GeneGame> for SurvivorBot {
                     Some(&floor) => Some(GeneAction::Vote { floor }),
                     None => Some(GeneAction::EndTurn),
                 }
+            }
+            GenePhase::Idle | GenePhase::GameOver => None,
+        }
+    }
+}
+
+/// Plays a random legal move.
+pub struct RandomBot;
+
+impl Bot<GeneGame> for RandomBot {
+    fn kind(&self) -> &'static str {
+        "random"
+    }
+
+    fn act(&mut self, view: &GeneView, rng: &mut ChaCha8Rng) -> Option<GeneAction> {
+        if !view.to_act {
+            return None;
+        }
+        match view.phase {
+            GenePhase::Setup => {
+                let points = numbers().gene_points;
+                let speed = rng.random_range(1..=points);
+                let strength = rng.random_range(0..=points - speed);
+                let genes = Genes {
+                    strength,
+                    speed,
+                    carry: points - speed - strength,
+                };
+                let rooms: Vec<RoomId> = map().spawn_rooms().collect();
+                Some(GeneAction::Prepare {
+                    genes,
+                    spawn: *rooms.choose(rng)?,
+                })
+            }
+            GenePhase::Free => {
+                let me = view.me?;
+                if let Some(o) = view.offers.iter().find(|o| o.to == me) {
+                    return Some(if o.can_be_met_by(&view.hand) && rng.random_bool(0.5) {
+                        GeneAction::Accept { from: o.from }
+                    } else {
+                        GeneAction::Decline { from: o.from }
+                    });
+                }
+                if view.hand.len() > view.carry && view.can_discard {
+                    return Some(GeneAction::Discard {
+                        kind: *view.hand.choose(rng)?,
+                    });
+                }
+                if view.ready {
+                    return None;
+                }
+                // Now and then an offer: a card of mine for one of anything.
+                let shadow = view.shadows[me.index()];
+                if !shadow && !view.hand.is_empty() && rng.random_bool(0.15) {
+                    let others: Vec<SeatId> = (0..view.hp.len() as u8)
+                        .map(SeatId)
+                        .filter(|s| *s != me && !view.shadows[s.index()])
+                        .collect();
+                    if let Some(&to) = others.choose(rng)
+                        && view.offers.iter().all(|o| o.to != to)
+                    {
+                        let kinds = [
+                            ItemKind::Water,
+                            ItemKind::Food,
+                            ItemKind::Gold,
+                            ItemKind::Medicine,
+                        ];
+                        return Some(GeneAction::Offer {
+                            to,
+                            give: vec![*view.hand.choose(rng)?],
+                            want: vec![*kinds.choose(rng)?],
+                            swap_order: rng.random_bool(0.2),
+                        });
+                    }
+                }
+                Some(GeneAction::Ready)
+            }
+            GenePhase::Action if !view.moved => {
+                if view.hand.contains(&ItemKind::Adrenaline)
+                    && !view.changed_state
+                    && rng.random_bool(0.5)
+                {
+                    return Some(GeneAction::Use {
+                        kind: ItemKind::Adrenaline,
+                        room: None,
+                    });
+                }
+                Some(GeneAction::Move {
+                    to: *view.destinations.choose(rng)?,
+                })
+            }
+            GenePhase::Action if view.must_drop > 0 => Some(GeneAction::Discard {
+                kind: *view.hand.choose(rng)?,
+            }),
+            GenePhase::Action => {
+                let shadow = view.me.is_some_and(|s| view.shadows[s.index()]);
+                if shadow || (view.can_draw.is_empty() && view.open_floors.is_empty()) {
+                    return Some(GeneAction::EndTurn);
+                }
+                if let Some(kind) = view.can_draw.choose(rng) {
+                    return Some(GeneAction::Draw { kind: *kind });
+                }
+                // Now and then a card: a rocket at a random room, or one
+                // state-changing card a round.
+                let usable: Vec<ItemKind> = view
+                    .hand
+                    .iter()
+                    .copied()
+                    .filter(|k| match k {
+                        ItemKind::Rocket => true,
+                        ItemKind::Medicine | ItemKind::Alcohol => !view.changed_state,
+                        _ => false,
+                    })
+                    .collect();
+                if let Some(&kind) = usable.choose(rng)
+                    && rng.random_bool(0.3)
+                {
+                    let room = map().ids().collect::<Vec<_>>().choose(rng).copied();
+                    return Some(GeneAction::Use { kind, room });
+                }
+                Some(GeneAction::Vote {
+                    floor: *view.open_floors.choose(rng)?,
+                })
             }
             GenePhase::Idle | GenePhase::GameOver => None,
         }

@@ -7,7 +7,10 @@
 //! panel, vitals, place, hand, doings, battles); each phase is a file of
 //! systems (`setup.rs`, `free.rs`, `action.rs` with `movement` and
 //! `gas_vote`, `settlement.rs` with `room_battles` and the seven steps
-//! chained); `moves.rs` is the judge; `news.rs` the narrator.
+//! chained); `moves.rs` is the judge; `news.rs` the narrator; `view.rs`
+//! what a seat is sent; `settings.rs` the game's type, settings and
+//! clocks; `outcome.rs` who acts and the result; `game.rs` the schedule
+//! and the entry points.
 
 pub mod action;
 pub mod bots;
@@ -17,21 +20,26 @@ pub mod items;
 pub mod map;
 pub mod moves;
 pub mod news;
+pub mod outcome;
 pub mod scenario;
+pub mod settings;
 pub mod settle;
 pub mod settlement;
 pub mod setup;
 pub mod state;
+pub mod view;
 
-pub use game::{GeneGame, GeneSettings, GeneTimer, GeneTiming, GeneView, RandomBot};
+pub use bots::RandomBot;
 pub use items::{Item, Items, items};
 pub use map::{FloorId, ItemKind, Map, MapError, RoomFunction, RoomId, map};
 pub use scenario::{GeneCheck, GeneFact, GeneSetup, SeatSetup};
+pub use settings::{GeneGame, GeneSettings, GeneTimer, GeneTiming};
 pub use settle::{GeneNumbers, Genes, Standing, battle_losses, numbers, places};
 pub use state::{
     GeneAction, GeneOffer, GenePhase, GeneState, GenesRefusal, Goods, Offer, Refusal, SettleFact,
     SettleLine, TradeOffers,
 };
+pub use view::GeneView;
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");

@@ -6,8 +6,8 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
 use super::free::audience;
-use super::game::GeneGame;
 use super::map::{ItemKind, RoomFunction, RoomId, map};
+use super::settings::GeneGame;
 use super::settle::{Genes, numbers};
 use super::state::*;
 use crate::table::{Rejection, SeatId, Settings};

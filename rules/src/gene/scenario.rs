@@ -9,12 +9,14 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::game::{GeneGame, GeneView, places, result};
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::moves::part;
+use super::outcome::{places, result};
+use super::settings::GeneGame;
 use super::settle::{Genes, numbers};
 use super::setup::RoundStart;
 use super::state::*;
+use super::view::GeneView;
 use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::{Rejection, SeatEntities, SeatId, with_param};
 
@@ -377,6 +379,29 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
         }
         GeneCheck::NotSees(v, fact) => {
             verify_sight::<GeneGame, _>(world, *v, fact, false, GeneView::traces)
+        }
+    }
+}
+
+impl GeneView {
+    /// Whether this view shows the fact (scenario `Sees` checks).
+    pub fn traces(fact: &GeneFact) -> Vec<crate::scenario::Trace> {
+        use crate::scenario::Trace;
+        match *fact {
+            GeneFact::Hp(s, hp) => vec![Trace::of_seat(s, &[], hp).per_seat(&["hp"])],
+            GeneFact::Room(s, room) => vec![Trace::of_seat(s, &["room"], room)],
+            GeneFact::Genes(s, genes) => vec![Trace::of_seat(s, &["genes"], genes)],
+            GeneFact::Holds(s, kind) => vec![Trace::of_seat(s, &["hand"], kind)],
+            // The seat's own card, or its place in the order the table sees.
+            GeneFact::OrderCard(s, n) => {
+                let mut t = vec![Trace::of_seat(s, &["order_card"], n)];
+                if n > 0 {
+                    t.push(Trace::of_seat(SeatId(n - 1), &[], s).per_seat(&["order"]));
+                }
+                t
+            }
+            GeneFact::Lying(room, kind) => vec![Trace::within("room", room, &["lying"], kind)],
+            GeneFact::Vote(s, floor) => vec![Trace::of_seat(s, &["vote"], floor)],
         }
     }
 }

@@ -7,8 +7,8 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::data::{ALL_INSTINCTS, Form, InstinctId};
-use super::game::WanningGame;
 use super::instinct_play::instinct_use;
+use super::settings::WanningGame;
 use super::state::*;
 use super::view::WanningView;
 use crate::bot::Bot;

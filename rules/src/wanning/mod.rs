@@ -7,7 +7,9 @@
 //! `setup.rs` deals and runs the bans, the pick and the peek; `round.rs`
 //! takes a round's orders; `settle.rs` is the settlement, one system a
 //! step, chained in the seed's order; `moves.rs` is the judge; `news.rs`
-//! the narrator; `game.rs` the schedule and the entry points.
+//! the narrator; `settings.rs` the game's type, settings and house rules;
+//! `outcome.rs` the phase and the result; `game.rs` the schedule and the
+//! entry points.
 
 pub mod bots;
 pub mod data;
@@ -15,20 +17,22 @@ pub mod game;
 mod instinct_play;
 pub mod moves;
 pub mod news;
+pub mod outcome;
 pub mod reasoning;
 pub mod round;
 pub mod scenario;
+pub mod settings;
 pub mod settle;
 pub mod setup;
 pub mod state;
 pub mod view;
 
 pub use data::{ALL_INSTINCTS, Form, InstinctId, Kind, WanningData, data};
-pub use game::{
+pub use scenario::{WanningCheck, WanningFact, WanningSetup};
+pub use settings::{
     BanOdds, EarlyBirdForm, LastStandUses, SlaughterRest, WanningGame, WanningSettings,
     WanningTimer,
 };
-pub use scenario::{WanningCheck, WanningFact, WanningSetup};
 pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState, WinBy};
 pub use view::{HostSeat, HostView, SeatPublic, WanningView, host_view};
 

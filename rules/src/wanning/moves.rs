@@ -7,7 +7,8 @@
 use bevy_ecs::prelude::*;
 
 use super::data::{InstinctId, data};
-use super::game::{LastStandUses, SlaughterRest, WanningGame, WanningSettings, phase};
+use super::outcome::phase;
+use super::settings::{LastStandUses, SlaughterRest, WanningGame, WanningSettings};
 use super::state::*;
 use crate::table::{SeatEntities, SeatId, Seated, Settings};
 
@@ -426,7 +427,7 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
     if resting(mine, round, settings) {
         return Err(Refusal::InstinctResting);
     }
-    match (i, super::settle::instinct_target(i)) {
+    match (i, i.target()) {
         // 幸運守 may shield the owner itself.
         (InstinctUse::Luck { .. }, Some(t)) if t == seat && mine.luck == Some(LuckDraw::Guard) => {}
         (_, Some(t)) => other_living(world, seat, t)?,

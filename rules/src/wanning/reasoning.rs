@@ -11,7 +11,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::data::{Form, InstinctId, Kind, data};
-use super::game::WanningGame;
+use super::settings::WanningGame;
 use super::state::*;
 use super::view::WanningView;
 use crate::bot::Bot;

@@ -6,7 +6,9 @@ use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::data::InstinctId;
-use super::game::{WanningGame, phase, result};
+use super::data::data;
+use super::outcome::{phase, result};
+use super::settings::WanningGame;
 use super::state::*;
 use super::view::WanningView;
 use crate::scenario::{Heard, verify_heard, verify_sight};
@@ -243,10 +245,32 @@ impl WanningSetup {
         Ok(())
     }
 
-    /// What the deal's system parameter cannot set: animals, last round's
-    /// HP, uses, cooldowns and the round (after the deal).
+    /// Sets the seats as the script says, after the deal: bans, HP,
+    /// shields and instincts, animals, last round's HP, uses, cooldowns
+    /// and the round.
     pub fn apply_after_deal(&self, world: &mut World) {
+        world.resource_mut::<Banned>().0 = self.banned.clone();
         let seats = world.resource::<SeatEntities>().clone();
+        for (s, e) in seats.iter() {
+            let i = s.index();
+            let mut seat = world.entity_mut(e);
+            if let Some(hp) = &self.hp {
+                let mut life = seat.get_mut::<Life>().expect("a seat");
+                life.hp = hp[i];
+                life.last_hp = hp[i];
+                life.announced = hp[i];
+                life.known = hp[i];
+            }
+            if let Some(heard) = &self.announced {
+                seat.get_mut::<Life>().expect("a seat").announced = heard[i];
+            }
+            if let Some(k) = &self.shields {
+                seat.get_mut::<Life>().expect("a seat").shields = k[i];
+            }
+            if let Some(ids) = &self.instincts {
+                seat.get_mut::<Instinct>().expect("a seat").id = ids[i];
+            }
+        }
         for (s, e) in seats.iter() {
             let i = s.index();
             let mut seat = world.entity_mut(e);
@@ -359,35 +383,6 @@ impl WanningSetup {
             ins.id = Some(drawn);
             ins.early_bird = true;
             seat.get_mut::<Life>().expect("a seat").shields += 1;
-        }
-    }
-
-    /// Sets the seats as the script says, after the deal.
-    pub(crate) fn apply_to_seats(
-        &self,
-        seats: &SeatEntities,
-        players: &mut Query<(&mut Beast, &mut Life, &mut Instinct)>,
-        banned: &mut Banned,
-    ) {
-        banned.0 = self.banned.clone();
-        for (s, e) in seats.iter() {
-            let (_, mut life, mut instinct) = players.get_mut(e).expect("a seat");
-            if let Some(hp) = &self.hp {
-                let hp = hp[s.index()];
-                life.hp = hp;
-                life.last_hp = hp;
-                life.announced = hp;
-                life.known = hp;
-            }
-            if let Some(heard) = &self.announced {
-                life.announced = heard[s.index()];
-            }
-            if let Some(k) = &self.shields {
-                life.shields = k[s.index()];
-            }
-            if let Some(i) = &self.instincts {
-                instinct.id = i[s.index()];
-            }
         }
     }
 }
@@ -615,5 +610,34 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
         WanningCheck::NotSees(v, fact) => {
             verify_sight::<super::WanningGame, _>(world, *v, fact, false, WanningView::traces)
         }
+    }
+}
+
+impl WanningView {
+    /// How a fact would show in what a seat is sent (scenario `Sees`
+    /// checks search the whole view and the notes for it).
+    pub fn traces(fact: &super::scenario::WanningFact) -> Vec<crate::scenario::Trace> {
+        use super::scenario::WanningFact as F;
+        use crate::scenario::Trace;
+        vec![match *fact {
+            F::Level(s, l) => {
+                Trace::of_seat(s, &["level"], l).words([format!("level {l}"), format!("{l}級")])
+            }
+            F::Instinct(s, i) => {
+                let name = &data().instinct(i).name;
+                Trace::of_seat(s, &["instinct"], i).words([name.en.clone(), name.zh.clone()])
+            }
+            F::Hp(s, hp) => Trace::of_seat(s, &["hp"], hp),
+            F::Shields(s, k) => Trace::of_seat(s, &["shields"], k),
+        }]
+    }
+
+    /// The living players other than the viewer.
+    pub fn others_living(&self) -> Vec<SeatId> {
+        self.seats
+            .iter()
+            .filter(|p| Some(p.seat) != self.me && !p.dead)
+            .map(|p| p.seat)
+            .collect()
     }
 }

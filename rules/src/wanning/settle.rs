@@ -9,8 +9,8 @@ use bevy_ecs::system::SystemParam;
 use bevy_state::prelude::*;
 
 use super::data::{InstinctId, data};
-use super::game::WanningGame;
 use super::moves::{instinct_priority, locked};
+use super::settings::WanningGame;
 use super::setup::form_of;
 use super::state::*;
 use crate::table::{SeatEntities, SeatId, Settings};
@@ -132,26 +132,10 @@ fn targets(plan: &Plan) -> Vec<SeatId> {
         .collect();
     match &plan.instinct {
         Some(InstinctUse::Mark { a, b }) => t.extend([*a, *b]),
-        Some(i) => t.extend(instinct_target(i)),
+        Some(i) => t.extend(i.target()),
         None => {}
     }
     t
-}
-
-pub fn instinct_target(i: &InstinctUse) -> Option<SeatId> {
-    match i {
-        InstinctUse::Alliance { target }
-        | InstinctUse::Bluff { target }
-        | InstinctUse::Beast { target }
-        | InstinctUse::Ruins { target }
-        | InstinctUse::Luck { target }
-        | InstinctUse::Grudge { target }
-        | InstinctUse::Pair { target }
-        | InstinctUse::Stand { target } => Some(*target),
-        InstinctUse::Mark { a, .. } => Some(*a),
-        InstinctUse::Omens { ill, .. } => *ill,
-        _ => None,
-    }
 }
 
 /// Whether an invalid state stopped the seat's instinct in the last round
@@ -408,7 +392,7 @@ fn object_of(step: &Step, s: SeatId, no_attacks: bool) -> Option<SeatId> {
     attack
         .or(sensing)
         .or(plan.slaughter)
-        .or_else(|| plan.instinct.as_ref().and_then(instinct_target))
+        .or_else(|| plan.instinct.as_ref().and_then(InstinctUse::target))
 }
 
 /// Where a second attack comes from.
@@ -572,7 +556,7 @@ pub fn instincts(mut step: Step, last: Res<LastTargets>, mut sung: ResMut<Sung>)
             i.last_round = Some(round);
             if worked {
                 i.used += 1;
-                i.last_target = instinct_target(&use_);
+                i.last_target = use_.target();
             }
         }
         if !worked {

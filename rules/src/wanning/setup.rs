@@ -9,8 +9,7 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::data::{ALL_INSTINCTS, Form, InstinctId, Kind, data};
-use super::game::{BanOdds, EarlyBirdForm, WanningGame, WanningSettings};
-use super::scenario::WanningSetup;
+use super::settings::{BanOdds, EarlyBirdForm, WanningGame, WanningSettings};
 use super::state::*;
 use crate::table::{Accepted, SeatEntities, SeatId, Settings, TableRng};
 
@@ -24,7 +23,6 @@ pub struct Deal<'w, 's> {
     players: Query<'w, 's, (&'static mut Beast, &'static mut Life, &'static mut Instinct)>,
     news: MessageWriter<'w, WanningNews>,
     next: ResMut<'w, NextState<WanningPhase>>,
-    banned: ResMut<'w, Banned>,
 }
 
 impl Deal<'_, '_> {
@@ -32,7 +30,10 @@ impl Deal<'_, '_> {
     /// for the player count, shuffled; each level's animals dealt without
     /// repeating while they last, then again from the first (rules.md §1).
     /// 「人數為x時，初始血量（也是最大血量）為x-1」.
-    pub fn deal(&mut self, setup: Option<&WanningSetup>) {
+    ///
+    /// A scripted table (`scripted`) may give the levels; it skips the
+    /// bans and opens round 1, and its script sets the rest.
+    pub fn deal(&mut self, levels_given: Option<&[u8]>, scripted: bool) {
         let n = self.seats.0.len();
         let d = data();
         let mut levels = d.levels_for(n);
@@ -46,9 +47,7 @@ impl Deal<'_, '_> {
             .collect();
         let mut dealt = [0usize; 4];
         for (seat, e) in self.seats.iter() {
-            let level = setup
-                .and_then(|s| s.levels.as_ref())
-                .map_or(levels[seat.index()], |l| l[seat.index()]);
+            let level = levels_given.map_or(levels[seat.index()], |l| l[seat.index()]);
             let pool = &mut pools[level as usize - 1];
             let animal = pool[dealt[level as usize - 1] % pool.len()];
             dealt[level as usize - 1] += 1;
@@ -72,15 +71,11 @@ impl Deal<'_, '_> {
                 animal,
             });
         }
-        match setup {
-            Some(s) => s.apply_to_seats(&self.seats, &mut self.players, &mut self.banned),
-            None => {
-                self.news.write(WanningNews::BansOpen);
-                self.next.set(WanningPhase::Ban);
-            }
-        }
-        if setup.is_some() {
+        if scripted {
             self.next.set(WanningPhase::Orders);
+        } else {
+            self.news.write(WanningNews::BansOpen);
+            self.next.set(WanningPhase::Ban);
         }
     }
 }

@@ -112,6 +112,25 @@ pub enum InstinctUse {
     },
 }
 
+impl InstinctUse {
+    /// The seat the instinct names (for 吉兆凶兆 the ill omen's, if any).
+    pub fn target(&self) -> Option<SeatId> {
+        match self {
+            InstinctUse::Alliance { target }
+            | InstinctUse::Bluff { target }
+            | InstinctUse::Beast { target }
+            | InstinctUse::Ruins { target }
+            | InstinctUse::Luck { target }
+            | InstinctUse::Grudge { target }
+            | InstinctUse::Pair { target }
+            | InstinctUse::Stand { target } => Some(*target),
+            InstinctUse::Mark { a, .. } => Some(*a),
+            InstinctUse::Omens { ill, .. } => *ill,
+            _ => None,
+        }
+    }
+}
+
 /// 幸運's three actions: 「攻……守……休」.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LuckDraw {

@@ -6,10 +6,11 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::WanningTimer;
 use super::data::{Form, InstinctId, data};
-use super::game::{WanningGame, result};
 use super::moves::{foresights, resting, uses};
+use super::outcome::{phase, result};
+use super::settings::WanningGame;
+use super::settings::WanningTimer;
 use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
 
@@ -139,7 +140,7 @@ impl Settled {
 /// announcement, and for a seat that was already dead.
 fn settled(world: &World, at: &Seated, s: SeatId) -> Option<Settled> {
     let round = world.resource::<Round>().0;
-    let (tally, round) = if super::game::phase(world) == WanningPhase::GameOver {
+    let (tally, round) = if phase(world) == WanningPhase::GameOver {
         (at.get::<Tally>(s), round)
     } else {
         (&at.get::<LastTally>(s).0, round.checked_sub(1)?)
@@ -168,7 +169,7 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
     let at = Seated::new(world);
     let names = world.resource::<Seats>();
     let n = at.seats.0.len();
-    let phase = super::game::phase(world);
+    let phase = phase(world);
     let to_act = super::moves::to_act(world);
     let seats = at
         .seats
@@ -267,35 +268,6 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
     }
 }
 
-impl WanningView {
-    /// How a fact would show in what a seat is sent (scenario `Sees`
-    /// checks search the whole view and the notes for it).
-    pub fn traces(fact: &super::scenario::WanningFact) -> Vec<crate::scenario::Trace> {
-        use super::scenario::WanningFact as F;
-        use crate::scenario::Trace;
-        vec![match *fact {
-            F::Level(s, l) => {
-                Trace::of_seat(s, &["level"], l).words([format!("level {l}"), format!("{l}級")])
-            }
-            F::Instinct(s, i) => {
-                let name = &data().instinct(i).name;
-                Trace::of_seat(s, &["instinct"], i).words([name.en.clone(), name.zh.clone()])
-            }
-            F::Hp(s, hp) => Trace::of_seat(s, &["hp"], hp),
-            F::Shields(s, k) => Trace::of_seat(s, &["shields"], k),
-        }]
-    }
-
-    /// The living players other than the viewer.
-    pub fn others_living(&self) -> Vec<SeatId> {
-        self.seats
-            .iter()
-            .filter(|p| Some(p.seat) != self.me && !p.dead)
-            .map(|p| p.seat)
-            .collect()
-    }
-}
-
 /// One seat as the host sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostSeat {
@@ -342,7 +314,7 @@ pub fn host_view(world: &World) -> HostView {
     let at = Seated::new(world);
     let names = world.resource::<Seats>();
     HostView {
-        phase: super::game::phase(world),
+        phase: phase(world),
         round: world.resource::<Round>().0,
         banned: world.resource::<Banned>().0.clone(),
         forms: world.resource::<FormCounts>().0,

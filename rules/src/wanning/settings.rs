@@ -1,0 +1,135 @@
+//! Wanning Beast Chess's type, its table settings and house rules, and its
+//! clocks: what every phase's systems read, in a file that imports none of
+//! them.
+
+use serde::{Deserialize, Serialize};
+
+use super::state::*;
+use crate::table::Rejection;
+
+pub struct WanningGame;
+
+/// How a ban vote becomes a ban (rules.md §1). The seed's 「被選擇x次的本能
+/// 有 2n/x 的概率被禁用」 cannot be a probability (it exceeds 1); both
+/// readings here make more votes likelier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BanOdds {
+    /// x/n: an instinct every player names is banned for certain.
+    #[default]
+    VotesPerPlayer,
+    /// x/2n: each vote is one of the 2n cast.
+    VotesPerVote,
+}
+
+/// 殺戮's 「一回合不可使用」 (rules.md §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SlaughterRest {
+    /// Not in round 1.
+    #[default]
+    NotFirstRound,
+    /// Not in two rounds in a row.
+    NotTwiceInARow,
+}
+
+/// What form 笨鳥先飛 counts as (rules.md §1): the seed gives it none
+/// (it is in neither of the appendix's lists).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EarlyBirdForm {
+    /// The drawn instinct's form, for the AT/PT announcement and wisdom.
+    #[default]
+    Drawn,
+    /// Neither: it is left out of the announcement, and no form guess
+    /// about its owner is right.
+    Neither,
+}
+
+/// How often 垂死抗爭 may be used (rules.md §6): the seed gives a
+/// condition (「剩余血量小于等于3」) and 「持續兩回合」, but no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LastStandUses {
+    /// Once a game.
+    #[default]
+    Once,
+    /// Whenever its condition holds, as the seed reads.
+    Unlimited,
+}
+
+/// Table settings (rules.md §8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WanningSettings {
+    pub ban_odds: BanOdds,
+    /// Whether two players may pick the same instinct (the seed is
+    /// silent; each knows only their own).
+    pub same_instinct: bool,
+    pub early_bird_form: EarlyBirdForm,
+    pub slaughter_rest: SlaughterRest,
+    /// 強健 rests a round after each use (a house rule: the seed gives
+    /// 「條件：無」).
+    pub sturdy_rest: bool,
+    pub last_stand: LastStandUses,
+    /// The last round: then the game ends (rules.md §7).
+    pub round_cap: u8,
+    /// Seconds for the ban, the pick and the peek, each. 0 = no limit.
+    pub setup_secs: u32,
+    /// Seconds for a round's orders. 0 = no limit.
+    pub orders_secs: u32,
+}
+
+impl Default for WanningSettings {
+    fn default() -> Self {
+        Self {
+            ban_odds: BanOdds::VotesPerPlayer,
+            same_instinct: true,
+            early_bird_form: EarlyBirdForm::Drawn,
+            slaughter_rest: SlaughterRest::NotFirstRound,
+            sturdy_rest: false,
+            last_stand: LastStandUses::Once,
+            round_cap: 12,
+            setup_secs: 90,
+            orders_secs: 120,
+        }
+    }
+}
+
+impl WanningSettings {
+    pub fn check(&self) -> Result<(), Rejection> {
+        if !(1..=50).contains(&self.round_cap) {
+            return Err(Rejection::new(
+                "the round cap is 1 to 50",
+                "回合上限須為 1 到 50",
+            ));
+        }
+        for secs in [self.setup_secs, self.orders_secs] {
+            if secs != 0 && !(5..=3600).contains(&secs) {
+                return Err(Rejection::new(
+                    "each time limit is off (0) or 5 s to 1 hour",
+                    "每個時限須為 0（不限時）或 5 秒到 1 小時",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which clock runs: one per wait, so a new wait starts a fresh clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WanningTimer {
+    Ban,
+    Pick,
+    Peek,
+    Orders(u8),
+}
+
+impl WanningTimer {
+    pub(crate) fn now(phase: WanningPhase, round: u8, s: &WanningSettings) -> Option<(Self, u32)> {
+        let (t, secs) = match phase {
+            WanningPhase::Ban => (Self::Ban, s.setup_secs),
+            WanningPhase::Pick => (Self::Pick, s.setup_secs),
+            WanningPhase::Peek => (Self::Peek, s.setup_secs),
+            WanningPhase::Orders => (Self::Orders(round), s.orders_secs),
+            WanningPhase::Idle | WanningPhase::GameOver => return None,
+        };
+        (secs > 0).then_some((t, secs))
+    }
+}
