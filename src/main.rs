@@ -6,8 +6,7 @@ use clap::Parser;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 mod client;
-#[cfg(not(target_arch = "wasm32"))]
-mod net_cli;
+mod lan;
 
 /// In a browser there is no command line: the page runs the client.
 #[cfg(target_arch = "wasm32")]

@@ -23,10 +23,6 @@ use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
 
 pub use i18n::I18n;
-#[cfg(not(target_arch = "wasm32"))]
-pub use net::lan_ip;
-#[cfg(not(target_arch = "wasm32"))]
-pub use net::{LAN_PORT, LAN_WS_PORT};
 pub use settings::UserSettings;
 
 /// Which screen is showing.

@@ -21,9 +21,7 @@ use foodweb_rules::wanning::{WanningGame, WanningView};
 
 pub use foodweb_netcode::client::{LinkState, Session, Target};
 
-/// The ports a hosted LAN game listens on.
-pub const LAN_PORT: u16 = 5410;
-pub const LAN_WS_PORT: u16 = 5411;
+use crate::lan::{LAN_PORT, LAN_WS_PORT, lan_addresses};
 
 /// A seat's side of the table for the screens: the view of game `G`, if
 /// the seat is at a table of that game.
@@ -100,34 +98,14 @@ pub fn serve_web_client(tokens: foodweb_netcode::tokens::TokenIssuer) -> Option<
         Some(tokens),
     )
     .ok()?;
-    let ip = lan_ip().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
-    Some(crate::net_cli::web_url(ip, bound.port(), LAN_WS_PORT, &pin))
+    let ip = crate::lan::lan_ip().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
+    Some(crate::lan::web_url(ip, bound.port(), LAN_WS_PORT, &pin))
 }
 
 /// A browser serves nothing.
 #[cfg(target_arch = "wasm32")]
 pub fn serve_web_client(_tokens: foodweb_netcode::tokens::TokenIssuer) -> Option<String> {
     None
-}
-
-/// This machine's LAN addresses with `port`: the address a UDP socket would
-/// use to reach the LAN, then loopback.
-pub fn lan_addresses(port: u16) -> Vec<SocketAddr> {
-    let mut out: Vec<SocketAddr> = lan_ip()
-        .map(|ip| SocketAddr::new(ip, port))
-        .into_iter()
-        .collect();
-    out.push(SocketAddr::from(([127, 0, 0, 1], port)));
-    out
-}
-
-/// This machine's address on the LAN, if it has one.
-pub fn lan_ip() -> Option<std::net::IpAddr> {
-    // Connecting a UDP socket sends nothing; it only picks the route.
-    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
-    socket.connect("192.168.0.1:9").ok()?;
-    let addr = socket.local_addr().ok()?;
-    (!addr.ip().is_unspecified()).then_some(addr.ip())
 }
 
 fn link_local_server(

@@ -20,7 +20,7 @@ pub fn page_server() -> Option<(String, String)> {
         }
         let port = page_param("ws")
             .and_then(|p| p.parse::<u16>().ok())
-            .unwrap_or(crate::client::net::LAN_WS_PORT);
+            .unwrap_or(crate::lan::LAN_WS_PORT);
         let host = if host.contains(':') {
             format!("[{host}]")
         } else {

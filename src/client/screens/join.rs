@@ -7,8 +7,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::discovery::{DISCOVERY_PORT, Discovery};
 
-use crate::client::net::{LAN_PORT, Session, Target};
+use crate::client::net::{Session, Target};
 use crate::client::{I18n, Screen, theme, widgets};
+use crate::lan::LAN_PORT;
 
 #[derive(Resource, Default)]
 struct JoinForm {

@@ -11,6 +11,12 @@ use foodweb_rules::scenario;
 use foodweb_rules::sim::{self, SimReport};
 use foodweb_rules::table::SeatId;
 
+pub use args::{CliError, playable_game};
+use args::{seconds_up_to_a_day, updates_per_second};
+
+mod args;
+pub mod net;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "foodweb",
@@ -64,10 +70,10 @@ pub enum Command {
     },
     /// Runs the LAN server, headless: many tables, for desktop (UDP) and
     /// browser (WebSocket) clients.
-    Serve(crate::net_cli::ServeArgs),
+    Serve(net::ServeArgs),
     /// A headless client: joins a server through the lobby and lets a bot
     /// play its seat (for tests and measurements).
-    Client(crate::net_cli::ClientArgs),
+    Client(net::ClientArgs),
     /// Measures a server's hall: many 4-seat bot tables at the normal pace
     /// on one thread, no sockets; prints CPU and memory per table as JSON.
     BenchHall {
@@ -89,61 +95,6 @@ pub enum Command {
         #[arg(long)]
         data: Option<PathBuf>,
     },
-}
-
-/// A number of seconds: finite, above zero, at most a day.
-pub fn seconds_up_to_a_day(text: &str) -> Result<f64, String> {
-    finite_in(text, 0.0, 86_400.0, "seconds above 0, at most 86400")
-}
-
-/// Updates a second: finite, 1 to 1000.
-pub fn updates_per_second(text: &str) -> Result<f64, String> {
-    finite_in(text, 0.0, 1000.0, "a rate from 1 to 1000 a second").and_then(|v| {
-        if v < 1.0 {
-            Err(format!(
-                "expected a rate from 1 to 1000 a second, not {text}"
-            ))
-        } else {
-            Ok(v)
-        }
-    })
-}
-
-/// `text` as a finite number in (lo, hi]; `what` names what is expected.
-fn finite_in(text: &str, lo: f64, hi: f64, what: &str) -> Result<f64, String> {
-    let v: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number (expected {what})"))?;
-    if !v.is_finite() || v <= lo || v > hi {
-        return Err(format!("expected {what}, not {text}"));
-    }
-    Ok(v)
-}
-
-/// An error for the person at the terminal: one line, exit code 2.
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.replace('\n', " "))
-    }
-}
-
-pub fn playable_game(key: &str) -> Result<GameId, CliError> {
-    let game = GameId::from_key(key).ok_or_else(|| {
-        CliError(format!(
-            "unknown game '{key}' (games: forest, crueler, wanning, gene)"
-        ))
-    })?;
-    if !game.playable() {
-        return Err(CliError(format!(
-            "{} ({game}) is not playable yet",
-            game.title().en
-        )));
-    }
-    Ok(game)
 }
 
 /// Runs a command; returns the process exit code.
@@ -206,8 +157,8 @@ pub fn run(command: Command) -> Result<i32, CliError> {
             crate::client::run_with(Some(replay));
             Ok(0)
         }
-        Command::Serve(args) => crate::net_cli::serve(args),
-        Command::Client(args) => crate::net_cli::client(args),
+        Command::Serve(args) => net::serve(args),
+        Command::Client(args) => net::client(args),
         Command::BenchHall {
             game,
             tables,

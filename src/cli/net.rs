@@ -12,13 +12,13 @@ use foodweb_netcode::server::{Listeners, server_app};
 use foodweb_netcode::{Hall, HallConfig, JournalSync};
 use foodweb_rules::forest::ForestTiming;
 
-use crate::cli::{CliError, playable_game};
+use super::args::{CliError, playable_game, seconds_up_to_a_day, updates_per_second};
 
 /// The UDP port a server listens on unless told otherwise (the one a
 /// desktop hosting a LAN game uses).
-pub const DEFAULT_PORT: u16 = crate::client::LAN_PORT;
+pub const DEFAULT_PORT: u16 = crate::lan::LAN_PORT;
 /// The WebSocket port a server listens on unless told otherwise.
-pub const DEFAULT_WS_PORT: u16 = crate::client::LAN_WS_PORT;
+pub const DEFAULT_WS_PORT: u16 = crate::lan::LAN_WS_PORT;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -44,7 +44,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_tables: u32,
     /// Server updates per second (1 to 1000).
-    #[arg(long, default_value_t = 60.0, value_parser = crate::cli::updates_per_second)]
+    #[arg(long, default_value_t = 60.0, value_parser = updates_per_second)]
     pub hz: f64,
     /// When an accepted move reaches the disk: `after-answer` writes it
     /// before anyone hears of it (a crash or kill of the server loses
@@ -170,7 +170,7 @@ pub struct ClientArgs {
     #[arg(long)]
     pub summary: Option<PathBuf>,
     /// Give up after this many seconds (up to a day).
-    #[arg(long, default_value_t = 600.0, value_parser = crate::cli::seconds_up_to_a_day)]
+    #[arg(long, default_value_t = 600.0, value_parser = seconds_up_to_a_day)]
     pub timeout_secs: f64,
 }
 
@@ -453,31 +453,14 @@ fn serve_web(
         return Ok(());
     }
     let host = if bind.is_unspecified() {
-        crate::client::lan_ip().unwrap_or_else(|| "127.0.0.1".parse().expect("an address"))
+        crate::lan::lan_ip().unwrap_or_else(|| "127.0.0.1".parse().expect("an address"))
     } else {
         bind
     };
-    let url = web_url(host, port, ws_port, &issuer.pin());
+    let url = crate::lan::web_url(host, port, ws_port, &issuer.pin());
     println!("browser players: open {url}");
     if let Some(qr) = foodweb_netcode::web::qr_text(&url) {
         println!("{qr}");
     }
     Ok(())
-}
-
-/// The address a phone opens: the page, told which WebSocket port to use
-/// and the pin of the server's key (`key`: a client refuses a server that
-/// answers with another, docs/LAN.md "Threat model").
-pub fn web_url(
-    host: std::net::IpAddr,
-    port: u16,
-    ws_port: u16,
-    pin: &foodweb_netcode::seal::Pin,
-) -> String {
-    let key = foodweb_netcode::tokens::to_hex(pin);
-    if ws_port == DEFAULT_WS_PORT {
-        format!("http://{host}:{port}/?key={key}")
-    } else {
-        format!("http://{host}:{port}/?ws={ws_port}&key={key}")
-    }
 }
