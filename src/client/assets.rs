@@ -11,10 +11,10 @@ use foodweb_netcode::client::ClientModel;
 use foodweb_rules::GameId;
 
 use super::Screen;
-use super::scene::crueler::CruelerArt;
-use super::scene::forest::ForestArt;
-use super::scene::gene::GeneArt;
-use super::scene::wanning::WanningArt;
+use super::games::crueler::scene::CruelerArt;
+use super::games::forest::scene::ForestArt;
+use super::games::gene::scene::GeneArt;
+use super::games::wanning::scene::WanningArt;
 use super::screens::TableSetup;
 
 /// The UI font: Noto Sans CJK SC cut down to the characters of Foodweb's

@@ -4,6 +4,7 @@
 
 mod assets;
 mod autoplay;
+mod games;
 mod i18n;
 mod net;
 mod page_status;
@@ -116,6 +117,7 @@ pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
             i18n::plugin,
             assets::plugin,
             scene::plugin,
+            games::plugin,
             theme::plugin,
             screens::plugin,
             net::plugin,

@@ -31,10 +31,10 @@ use foodweb_rules::table::SeatId;
 use foodweb_rules::{GameId, Lang};
 use rand::SeedableRng;
 
+use super::games::forest::panels::TableUi;
+use super::games::gene::panels::GeneUi;
+use super::games::wanning::panels::{Side as WanningSide, WanningUi};
 use super::net::{SeatSide, Session, Target, host_on_lan};
-use super::screens::forest_table::TableUi;
-use super::screens::gene_table::GeneUi;
-use super::screens::wanning_table::{Side as WanningSide, WanningUi};
 use super::screens::{HostedAt, TableSetup};
 use super::{LaunchedAt, Screen, UserSettings};
 

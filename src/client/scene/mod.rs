@@ -14,13 +14,9 @@
 //! ([`finish_motions`]). The player's [`MotionLevel`] shortens or turns off
 //! the motion; a table joined mid-game is laid out without any.
 
-pub mod crueler;
-pub mod forest;
 #[cfg(feature = "dev")]
 pub mod frames;
-pub mod gene;
 pub mod keys;
-pub mod wanning;
 
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
@@ -211,7 +207,7 @@ fn blend(a: &Transform, b: &Transform, t: f32) -> Transform {
 /// Moves every piece: toward home along its motion, raised if lifted,
 /// squeezed while it turns over.
 #[allow(clippy::type_complexity)]
-fn animate(
+pub(crate) fn animate(
     mut commands: Commands,
     time: Res<Time<Real>>,
     mut pieces: Query<
@@ -603,13 +599,7 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), clear_scene)
-        .add_plugins((
-            forest::plugin,
-            gene::plugin,
-            crueler::plugin,
-            wanning::plugin,
-            keys::plugin,
-        ));
+        .add_plugins(keys::plugin);
     #[cfg(feature = "dev")]
     app.add_plugins(frames::plugin);
 }

@@ -1,8 +1,5 @@
 //! One file per screen.
 
-pub mod crueler_table;
-pub mod forest_table;
-pub mod gene_table;
 mod join;
 mod loading;
 mod lobby;
@@ -10,7 +7,6 @@ mod picker;
 mod setup;
 pub mod table;
 mod title;
-pub mod wanning_table;
 
 use bevy::prelude::*;
 
@@ -23,10 +19,6 @@ pub fn plugin(app: &mut App) {
         title::plugin,
         picker::plugin,
         setup::plugin,
-        forest_table::plugin,
-        crueler_table::plugin,
-        gene_table::plugin,
-        wanning_table::plugin,
         join::plugin,
         lobby::plugin,
         table::plugin,

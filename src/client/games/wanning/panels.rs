@@ -20,11 +20,11 @@ use foodweb_rules::wanning::{
     data,
 };
 
+use super::scene::{Marks, Pick, WanningArt, kind_key, settlement_steps};
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::keys::KeyAsk;
-use crate::client::scene::wanning::{Marks, Pick, WanningArt, kind_key, settlement_steps};
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, theme, widgets};
 

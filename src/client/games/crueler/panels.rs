@@ -12,10 +12,10 @@ use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers};
 use foodweb_rules::table::SeatId;
 
+use super::scene::CruelerArt;
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;
-use crate::client::scene::crueler::CruelerArt;
 use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, theme, widgets};

@@ -18,13 +18,13 @@ use bevy_asset_loader::prelude::*;
 use foodweb_rules::forest::{CardId, ForestAction, ForestPhase, ForestView, Role, deck};
 use foodweb_rules::table::SeatId;
 
-use super::{
+use super::panels::{TableUi, submit};
+use crate::client::net::SeatSide;
+use crate::client::reach::{Does, Target, Zones};
+use crate::client::scene::{
     Dragging, FaceOnly, Flip, Home, Lift, Motion, SceneItem, SceneRect, Settling, finish_motions,
     motion_secs,
 };
-use crate::client::net::SeatSide;
-use crate::client::reach::{Does, Target, Zones};
-use crate::client::screens::forest_table::{TableUi, submit};
 use crate::client::{I18n, Screen, UserSettings};
 use foodweb_netcode::client::{ClientModel, Outbox};
 
@@ -668,7 +668,7 @@ fn spawn_card(
             Text2d::new(name),
             TextFont::from(font.clone()).with_font_size(name_size),
             TextColor(Color::WHITE),
-            TextLayout::new(Justify::Center, super::line_break(lang)),
+            TextLayout::new(Justify::Center, crate::client::scene::line_break(lang)),
             TextBounds::new(CARD.x - 10.0, 28.0),
             Anchor::CENTER,
             Transform::from_xyz(0.0, -CARD.y / 2.0 + 18.0, 0.2),
@@ -708,7 +708,7 @@ fn spawn_deco(
                 Text2d::new(text.clone()),
                 TextFont::from(font.clone()).with_font_size(*size),
                 TextColor(*colour),
-                TextLayout::new(Justify::Center, super::line_break(lang)),
+                TextLayout::new(Justify::Center, crate::client::scene::line_break(lang)),
                 TextBounds::new_horizontal(*width),
                 Transform::from_translation(at.extend(200.0)),
                 Pickable::IGNORE,
@@ -770,7 +770,7 @@ fn sync(
     i18n: Res<I18n>,
     settings: Res<UserSettings>,
     art: Option<Res<ForestArt>>,
-    fonts: super::SceneFonts,
+    fonts: crate::client::scene::SceneFonts,
     time: Res<Time<Real>>,
     mut built: ResMut<Built>,
     mut settling: ResMut<Settling>,
@@ -904,8 +904,8 @@ fn sync(
             commands
                 .entity(e)
                 .insert(Pickable::default())
-                .observe(super::lift_on)
-                .observe(super::lift_off)
+                .observe(crate::client::scene::lift_on)
+                .observe(crate::client::scene::lift_off)
                 .observe(tap_card)
                 .observe(drag_start)
                 .observe(drag_move)
@@ -914,8 +914,8 @@ fn sync(
             commands
                 .entity(e)
                 .insert(Pickable::default())
-                .observe(super::lift_on)
-                .observe(super::lift_off)
+                .observe(crate::client::scene::lift_on)
+                .observe(crate::client::scene::lift_off)
                 .observe(tap_card);
         }
         if let Some(from) = from {
@@ -975,7 +975,7 @@ fn sync(
 /// What the seat's own card does when tapped: in a showdown it is the
 /// card played; otherwise it is picked (or put back) as the taking card.
 fn tap_card(
-    ev: On<super::Tap>,
+    ev: On<crate::client::scene::Tap>,
     cards: Query<&Card>,
     model: Res<ClientModel>,
     mut ui: ResMut<TableUi>,
@@ -1008,7 +1008,11 @@ fn tap_card(
     }
 }
 
-fn drag_start(ev: On<Pointer<DragStart>>, mut commands: Commands, mut panels: super::Panels) {
+fn drag_start(
+    ev: On<Pointer<DragStart>>,
+    mut commands: Commands,
+    mut panels: crate::client::scene::Panels,
+) {
     if panels.at(ev.pointer_location.position) {
         return;
     }
@@ -1075,7 +1079,7 @@ fn drag_end(
 /// for a showdown, or, with a taking card picked, makes them the target
 /// of the challenge.
 fn pick_seat(
-    ev: On<super::Tap>,
+    ev: On<crate::client::scene::Tap>,
     seats: Query<&SeatArea>,
     model: Res<ClientModel>,
     mut ui: ResMut<TableUi>,
@@ -1105,7 +1109,8 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
         .add_systems(
             Update,
-            sync.run_if(in_state(Screen::Table)).before(super::animate),
+            sync.run_if(in_state(Screen::Table))
+                .before(crate::client::scene::animate),
         )
         .add_systems(OnExit(Screen::Table), forget);
 }
@@ -1240,7 +1245,7 @@ mod tests {
     /// order, so `ForestArt::art` finds a card's illustration by its key.
     #[test]
     fn art_paths_follow_the_deck() {
-        let source = include_str!("forest.rs");
+        let source = include_str!("scene.rs");
         let listed: Vec<&str> = source
             .lines()
             .filter_map(|l| l.trim().strip_prefix("\"cards/forest/"))

@@ -21,10 +21,10 @@ use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
 use foodweb_rules::wanning::{Form, InstinctId, Kind, WanningPhase, WanningView, data};
 
-use super::{Home, Lift, Motion, SceneRect, Settling, motion_secs};
+use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
-use crate::client::screens::wanning_table::WanningUi;
+use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, motion_secs};
 use crate::client::{I18n, Screen, UserSettings, theme};
 
 /// A card at its full size, in world units.
@@ -246,7 +246,7 @@ impl Want {
     }
 }
 
-use super::colour;
+use crate::client::scene::colour;
 
 const INK: Color = Color::srgb(0.12, 0.1, 0.08);
 const CREAM: Color = Color::srgb(0.98, 0.94, 0.84);
@@ -801,7 +801,7 @@ fn spawn_want(
         look: want.look(),
     };
     let picture = art.image(want.img).map(|i| (i, want.size, want.tint));
-    let mut e = super::spawn_piece(commands, piece, want.at, picture);
+    let mut e = crate::client::scene::spawn_piece(commands, piece, want.at, picture);
     match want.pick {
         Some(p) => {
             e.insert((
@@ -817,8 +817,8 @@ fn spawn_want(
                     },
                 },
             ))
-            .observe(super::lift_on)
-            .observe(super::lift_off)
+            .observe(crate::client::scene::lift_on)
+            .observe(crate::client::scene::lift_off)
             .observe(tap);
         }
         None => {
@@ -838,7 +838,7 @@ fn spawn_want(
                 } => {
                     let font = if *typed { &fonts.1 } else { &fonts.0 };
                     c.spawn((
-                        super::label(
+                        crate::client::scene::label(
                             text.clone(),
                             font.clone(),
                             *size,
@@ -860,7 +860,7 @@ fn spawn_want(
                         // An outline goes under its piece, an icon over it.
                         let z = if *at == Vec2::ZERO { -0.5 } else { 0.2 };
                         c.spawn((
-                            super::picture(image, *size, *tint),
+                            crate::client::scene::picture(image, *size, *tint),
                             Transform::from_translation(at.extend(z)),
                         ));
                     }
@@ -893,7 +893,7 @@ fn sync(
     i18n: Res<I18n>,
     settings: Res<UserSettings>,
     art: Option<Res<WanningArt>>,
-    fonts: super::SceneFonts,
+    fonts: crate::client::scene::SceneFonts,
     time: Res<Time<Real>>,
     mut built: ResMut<Built>,
     mut settling: ResMut<Settling>,
@@ -1025,7 +1025,7 @@ fn target_of(view: &WanningView, marks: &Marks, want: &Want) -> Option<Target> {
 }
 
 /// A tap on a plate or a card: the screen reads it.
-fn tap(ev: On<super::Tap>, picks: Query<&Pick>, mut ui: ResMut<WanningUi>) {
+fn tap(ev: On<crate::client::scene::Tap>, picks: Query<&Pick>, mut ui: ResMut<WanningUi>) {
     if let Ok(pick) = picks.get(ev.entity) {
         ui.tapped = Some(*pick);
     }
@@ -1039,7 +1039,8 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
         .add_systems(
             Update,
-            sync.before(super::animate).run_if(in_state(Screen::Table)),
+            sync.before(crate::client::scene::animate)
+                .run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), forget);
 }

@@ -6,10 +6,11 @@ use foodweb_rules::Lang;
 use foodweb_rules::forest::{self, CardId, ForestAction, ForestPhase, ForestView, deck};
 use foodweb_rules::table::{Rejection, SeatId};
 
+use super::scene::ForestArt;
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
+use crate::client::scene;
 use crate::client::scene::keys::KeyAsk;
-use crate::client::scene::{self, forest::ForestArt};
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::widgets;
 use crate::client::{I18n, Screen, UserSettings, theme};

@@ -23,8 +23,8 @@ use bevy_egui::egui::Color32;
 use foodweb_rules::Lang;
 use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
 
-use super::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
 use crate::client::reach::{Does, Target};
+use crate::client::scene::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
 use crate::client::{I18n, Screen, UserSettings};
 
 /// The narrowest the map is laid out, in world units (logical pixels).
@@ -128,7 +128,7 @@ pub fn floor_label(f: FloorId, lang: Lang) -> String {
     map().floor_name(f).get(lang).to_string()
 }
 
-use super::colour;
+use crate::client::scene::colour;
 
 /// Where each room and floor sits in a map `w` by `h`, y down from the
 /// map's top-left corner.
@@ -524,7 +524,10 @@ fn build(
                     Anchor::TOP_LEFT,
                     Transform::from_xyz(-w / 2.0 + 4.0, h / 2.0 - 3.0, 0.3),
                 ))
-                .insert(TextLayout::new(Justify::Left, super::line_break(lang)));
+                .insert(TextLayout::new(
+                    Justify::Left,
+                    crate::client::scene::line_break(lang),
+                ));
             }
             // What the room gives, as coloured chips.
             for (i, kind) in room.draws.iter().enumerate().filter(|_| roomy) {
@@ -872,9 +875,9 @@ fn sync(
     i18n: Res<I18n>,
     settings: Res<UserSettings>,
     art: Option<Res<GeneArt>>,
-    fonts: super::SceneFonts,
+    fonts: crate::client::scene::SceneFonts,
     time: Res<Time<Real>>,
-    (mut built, mut settling): (ResMut<Built>, ResMut<super::Settling>),
+    (mut built, mut settling): (ResMut<Built>, ResMut<crate::client::scene::Settling>),
     roots: Query<Entity, With<MapRoot>>,
     pieces: Query<Entity, (With<MapPiece>, Without<Token>)>,
     hand: Query<Entity, With<HandCard>>,
@@ -1033,7 +1036,7 @@ fn pulse(time: Res<Time<Real>>, mut sprites: Query<(&Pulse, &mut Sprite)>) {
 }
 
 fn click_room(
-    ev: On<super::Tap>,
+    ev: On<crate::client::scene::Tap>,
     rooms: Query<&RoomSpot>,
     marks: Option<Res<Marks>>,
     mut clicks: ResMut<MapClicks>,
@@ -1050,7 +1053,11 @@ fn click_room(
     }
 }
 
-fn click_ballot(ev: On<super::Tap>, ballots: Query<&Ballot>, mut clicks: ResMut<MapClicks>) {
+fn click_ballot(
+    ev: On<crate::client::scene::Tap>,
+    ballots: Query<&Ballot>,
+    mut clicks: ResMut<MapClicks>,
+) {
     if let Ok(b) = ballots.get(ev.entity) {
         clicks.floor = Some(b.0);
     }
@@ -1107,7 +1114,7 @@ fn unhover_room(
 }
 
 fn click_card(
-    ev: On<super::Tap>,
+    ev: On<crate::client::scene::Tap>,
     cards: Query<&HandCard>,
     marks: Option<Res<Marks>>,
     mut clicks: ResMut<MapClicks>,
@@ -1169,7 +1176,7 @@ pub fn plugin(app: &mut App) {
             Update,
             (sync, pulse)
                 .run_if(in_state(Screen::Table))
-                .before(super::animate),
+                .before(crate::client::scene::animate),
         )
         .add_systems(OnExit(Screen::Table), forget);
 }

@@ -11,12 +11,10 @@ use foodweb_rules::gene::{
 };
 use foodweb_rules::table::SeatId;
 
+use super::scene::{self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph};
 use crate::client::net::SeatSide;
 use crate::client::reach::{self, Does};
 use crate::client::scene;
-use crate::client::scene::gene::{
-    self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph,
-};
 use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};

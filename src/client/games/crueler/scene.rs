@@ -20,10 +20,10 @@ use foodweb_rules::Lang;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView};
 use foodweb_rules::table::SeatId;
 
-use super::{Home, Lift, Motion, SceneRect, Settling, finish_motions, motion_secs};
+use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
-use crate::client::screens::crueler_table::{CruelerUi, act};
+use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, finish_motions, motion_secs};
 use crate::client::{I18n, Screen, UserSettings, theme};
 
 /// A predator card at its full size, in world units.
@@ -228,7 +228,7 @@ fn text(text: impl Into<String>, at: Vec2, size: f32, colour: Color, width: f32)
     }
 }
 
-use super::colour;
+use crate::client::scene::colour;
 
 const CREAM: Color = Color::srgb(0.98, 0.925, 0.82);
 const OUT_GREY: Color = Color::srgb(0.67, 0.67, 0.67);
@@ -860,7 +860,7 @@ fn spawn_want(
         look: want.look(),
     };
     let picture = art.image(want.img).map(|i| (i, want.size, want.tint));
-    let mut e = super::spawn_piece(commands, piece, want.at, picture);
+    let mut e = crate::client::scene::spawn_piece(commands, piece, want.at, picture);
     if let Some(p) = want.pick {
         e.insert((
             p,
@@ -871,8 +871,8 @@ fn spawn_want(
                 zoom: 1.06,
             },
         ))
-        .observe(super::lift_on)
-        .observe(super::lift_off)
+        .observe(crate::client::scene::lift_on)
+        .observe(crate::client::scene::lift_off)
         .observe(tap);
     } else if want.img != Img::None {
         e.insert(Pickable::IGNORE);
@@ -892,7 +892,7 @@ fn spawn_want(
                 } => {
                     let font = if *typed { &fonts.typed } else { &fonts.ui };
                     let mut t = c.spawn((
-                        super::label(
+                        crate::client::scene::label(
                             text.clone(),
                             font.clone(),
                             *size,
@@ -919,7 +919,7 @@ fn spawn_want(
                 } => {
                     if let Some(image) = art.image(*img) {
                         c.spawn((
-                            super::picture(image, *size, *tint),
+                            crate::client::scene::picture(image, *size, *tint),
                             Transform::from_translation(at.extend(*z)),
                         ));
                     }
@@ -962,7 +962,7 @@ type RollTexts<'w, 's> = Query<
     'w,
     's,
     (&'static mut Visibility, &'static ChildOf),
-    (With<RollHidden>, Without<super::FaceOnly>),
+    (With<RollHidden>, Without<crate::client::scene::FaceOnly>),
 >;
 
 /// The view's newest layout, moved into place.
@@ -975,13 +975,13 @@ fn sync(
     i18n: Res<I18n>,
     settings: Res<UserSettings>,
     art: Option<Res<CruelerArt>>,
-    fonts: super::SceneFonts,
+    fonts: crate::client::scene::SceneFonts,
     time: Res<Time<Real>>,
     mut built: ResMut<Built>,
     mut settling: ResMut<Settling>,
     pieces: Pieces,
     mut sprites: Query<&mut Sprite>,
-    mut faces: Query<(&mut Visibility, &ChildOf), With<super::FaceOnly>>,
+    mut faces: Query<(&mut Visibility, &ChildOf), With<crate::client::scene::FaceOnly>>,
     mut hidden: RollTexts,
 ) {
     let (Some(view), Some(art), Some(r)) = (model.crueler_view(), art, rect.0) else {
@@ -1008,7 +1008,7 @@ fn sync(
     let now = time.elapsed_secs();
     if new_update {
         // Whatever still moves from the last update goes where it was going.
-        let moving: Vec<(Entity, Option<super::Flip>)> = pieces
+        let moving: Vec<(Entity, Option<crate::client::scene::Flip>)> = pieces
             .iter()
             .filter(|p| p.3 || p.4 || p.5)
             .map(|p| (p.0, None))
@@ -1185,7 +1185,7 @@ fn animate(
 /// A tap on a seat preys on it (or gives it the picked card); on a card,
 /// preys with it (or picks it to give away); on a beast, chooses it.
 fn tap(
-    ev: On<super::Tap>,
+    ev: On<crate::client::scene::Tap>,
     picks: Query<&Pick>,
     model: Res<ClientModel>,
     mut ui: ResMut<CruelerUi>,
@@ -1257,7 +1257,10 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
         .add_systems(
             Update,
-            (sync.before(super::animate), animate.after(super::animate))
+            (
+                sync.before(crate::client::scene::animate),
+                animate.after(crate::client::scene::animate),
+            )
                 .run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), forget);
