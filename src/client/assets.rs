@@ -1,21 +1,16 @@
 //! The assets: the UI font, built into the program (the title needs it
 //! and nothing else), and the asset collections (bevy_asset_loader with
 //! iyes_progress) loaded later: the full font once the title shows, each
-//! game's art when the game is chosen.
+//! game's art when the game is chosen (each game's plugin registers its
+//! collection with [`game_art`]; `screens::art` asks for it).
 
 use bevy::prelude::*;
 use bevy_asset_loader::prelude::*;
 use iyes_progress::ProgressPlugin;
 
-use foodweb_netcode::client::ClientModel;
 use foodweb_rules::GameId;
 
 use super::Screen;
-use super::games::crueler::scene::CruelerArt;
-use super::games::forest::scene::ForestArt;
-use super::games::gene::scene::GeneArt;
-use super::games::wanning::scene::WanningArt;
-use super::screens::TableSetup;
 
 /// The UI font: Noto Sans CJK SC cut down to the characters of Foodweb's
 /// own texts (`tools/subset-cjk-font.py`): every screen, in 0.6 MB. It is
@@ -126,76 +121,61 @@ pub enum ArtLoad {
     Idle,
     /// The game picker's pictures.
     Picker,
-    Forest,
-    Gene,
-    Crueler,
-    Wanning,
+    /// A game's art collection.
+    Game(GameId),
     /// What was asked for has loaded.
     Ready,
 }
 
-/// The game whose art the screen shows, if any: the one being set up, or
-/// the table's.
-fn wanted_game(screen: &Screen, setup: &TableSetup, model: &ClientModel) -> Option<GameId> {
-    match screen {
-        Screen::Setup => Some(setup.game),
-        Screen::Table | Screen::Lobby => model.view.as_ref().map(|v| v.game()),
-        _ => None,
+/// The games whose art has a collection, and those whose art is in.
+#[derive(Resource, Default)]
+pub struct GameArt {
+    registered: Vec<GameId>,
+    loaded: Vec<GameId>,
+}
+
+impl GameArt {
+    /// Whether `game` has art still to load.
+    pub fn missing(&self, game: GameId) -> bool {
+        self.registered.contains(&game) && !self.loaded.contains(&game)
     }
 }
 
-fn load_art(
-    screen: Res<State<Screen>>,
-    setup: Res<TableSetup>,
-    model: Res<ClientModel>,
-    art: Res<State<ArtLoad>>,
-    mut next: ResMut<NextState<ArtLoad>>,
-    forest: Option<Res<ForestArt>>,
-    gene: Option<Res<GeneArt>>,
-    picker: Option<Res<PickerArt>>,
-    crueler: Option<Res<CruelerArt>>,
-    wanning: Option<Res<WanningArt>>,
-) {
-    if *art.get() != ArtLoad::Idle && *art.get() != ArtLoad::Ready {
-        return;
-    }
-    if *screen.get() == Screen::Picker && picker.is_none() {
-        next.set(ArtLoad::Picker);
-        return;
-    }
-    match wanted_game(screen.get(), &setup, &model) {
-        Some(GameId::Forest) if forest.is_none() => next.set(ArtLoad::Forest),
-        Some(GameId::Gene) if gene.is_none() => next.set(ArtLoad::Gene),
-        Some(GameId::Crueler) if crueler.is_none() => next.set(ArtLoad::Crueler),
-        Some(GameId::Wanning) if wanning.is_none() => next.set(ArtLoad::Wanning),
-        _ => {}
-    }
+/// Registers a game's art collection `A`: it loads in
+/// `ArtLoad::Game(game)`, and once in, the game is marked loaded.
+pub fn game_art<A: AssetCollection + Resource>(app: &mut App, game: GameId) {
+    app.init_resource::<GameArt>()
+        .add_loading_state(LoadingState::new(ArtLoad::Game(game)).load_collection::<A>())
+        .add_systems(
+            Update,
+            (move |mut art: ResMut<GameArt>| art.loaded.push(game)).run_if(resource_added::<A>),
+        );
+    app.world_mut()
+        .resource_mut::<GameArt>()
+        .registered
+        .push(game);
 }
 
 pub fn plugin(app: &mut App) {
+    let mut art_progress =
+        ProgressPlugin::<ArtLoad>::new().with_state_transition(ArtLoad::Picker, ArtLoad::Ready);
+    for game in GameId::ALL {
+        art_progress = art_progress.with_state_transition(ArtLoad::Game(game), ArtLoad::Ready);
+    }
     app.init_state::<ArtLoad>()
         .init_state::<FontLoad>()
+        .init_resource::<GameArt>()
         .add_plugins((
             ProgressPlugin::<FontLoad>::new()
                 .with_state_transition(FontLoad::Loading, FontLoad::Done),
-            ProgressPlugin::<ArtLoad>::new()
-                .with_state_transition(ArtLoad::Picker, ArtLoad::Ready)
-                .with_state_transition(ArtLoad::Forest, ArtLoad::Ready)
-                .with_state_transition(ArtLoad::Gene, ArtLoad::Ready)
-                .with_state_transition(ArtLoad::Crueler, ArtLoad::Ready)
-                .with_state_transition(ArtLoad::Wanning, ArtLoad::Ready),
+            art_progress,
         ))
         .add_loading_state(LoadingState::new(FontLoad::Loading).load_collection::<FullFont>())
         .add_loading_state(LoadingState::new(ArtLoad::Picker).load_collection::<PickerArt>())
-        .add_loading_state(LoadingState::new(ArtLoad::Forest).load_collection::<ForestArt>())
-        .add_loading_state(LoadingState::new(ArtLoad::Gene).load_collection::<GeneArt>())
-        .add_loading_state(LoadingState::new(ArtLoad::Crueler).load_collection::<CruelerArt>())
-        .add_loading_state(LoadingState::new(ArtLoad::Wanning).load_collection::<WanningArt>())
         .add_systems(OnEnter(Screen::Title), load_full_font)
         .add_systems(Startup, add_ui_font)
         .add_systems(
             Update,
             leave_loading.run_if(in_state(Screen::Loading).and_then(resource_exists::<UiAssets>)),
-        )
-        .add_systems(Update, load_art.run_if(not(in_state(Screen::Loading))));
+        );
 }

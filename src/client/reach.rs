@@ -204,7 +204,7 @@ fn publish(
     said: Res<Said>,
     drawn: Res<Drawn>,
     zones: Res<Zones>,
-    focus: Res<super::scene::keys::KeyFocus>,
+    focus: Res<KeyFocus>,
     cameras: Query<(&Camera, &GlobalTransform)>,
     window: Query<&Window, With<PrimaryWindow>>,
     targets: Query<(
@@ -307,3 +307,7 @@ pub fn plugin(app: &mut App) {
                 .after(bevy::camera::visibility::VisibilitySystems::CheckVisibility),
         );
 }
+
+/// The piece the keyboard is on.
+#[derive(Resource, Default, Debug)]
+pub struct KeyFocus(pub Option<Entity>);

@@ -11,8 +11,6 @@ use bevy::prelude::*;
 use foodweb_rules::Lang;
 use serde::{Deserialize, Serialize};
 
-pub use super::scene::MotionLevel;
-
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct UserSettings {
@@ -200,6 +198,29 @@ fn save_when_changed(settings: Res<UserSettings>) {
 pub fn plugin(app: &mut App) {
     app.insert_resource(UserSettings::load())
         .add_systems(Last, save_when_changed);
+}
+
+/// How much the table moves: the player's setting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MotionLevel {
+    #[default]
+    Full,
+    /// Half as long.
+    Reduced,
+    /// Pieces jump to their places.
+    Off,
+}
+
+impl MotionLevel {
+    /// The share of the scene's settling time (`scene::SETTLE_SECS`) a
+    /// motion may take.
+    pub fn factor(self) -> f32 {
+        match self {
+            MotionLevel::Full => 1.0,
+            MotionLevel::Reduced => 0.5,
+            MotionLevel::Off => 0.0,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -14,11 +14,7 @@ use bevy_egui::EguiContexts;
 
 use super::{SceneItem, Tap};
 use crate::client::Screen;
-use crate::client::reach::{Does, Target};
-
-/// The piece the keyboard is on.
-#[derive(Resource, Default, Debug)]
-pub struct KeyFocus(pub Option<Entity>);
+use crate::client::reach::{Does, KeyFocus, Target};
 
 /// What the keyboard asked of the screen this frame: Enter with no piece
 /// focused (press the main button), Esc (drop the choices being made).

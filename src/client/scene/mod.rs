@@ -11,7 +11,7 @@
 //! [`Flip`]. Every motion ends within [`SETTLE_SECS`] of the update that
 //! caused it, so the newest state shows within 300 ms; an update that
 //! arrives while pieces still move first puts them where they were going
-//! ([`finish_motions`]). The player's [`MotionLevel`] shortens or turns off
+//! ([`finish_motions`]). The player's `MotionLevel` shortens or turns off
 //! the motion; a table joined mid-game is laid out without any.
 
 #[cfg(feature = "dev")]
@@ -23,7 +23,6 @@ use bevy::sprite::Anchor;
 use bevy::text::{LineBreak, TextBounds, TextLayout};
 use bevy_egui::egui;
 use foodweb_rules::Lang;
-use serde::{Deserialize, Serialize};
 
 use super::assets::{FullFont, UiAssets};
 use super::{Screen, UserSettings};
@@ -31,28 +30,6 @@ use super::{Screen, UserSettings};
 /// Every motion ends this long after the update that started it: under
 /// 300 ms with a frame to spare, so the newest state shows within 300 ms.
 pub const SETTLE_SECS: f32 = 0.25;
-
-/// How much the table moves: the player's setting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MotionLevel {
-    #[default]
-    Full,
-    /// Half as long.
-    Reduced,
-    /// Pieces jump to their places.
-    Off,
-}
-
-impl MotionLevel {
-    /// The share of [`SETTLE_SECS`] a motion may take.
-    pub fn factor(self) -> f32 {
-        match self {
-            MotionLevel::Full => 1.0,
-            MotionLevel::Reduced => 0.5,
-            MotionLevel::Off => 0.0,
-        }
-    }
-}
 
 /// The part of the window the scene may use, in world units (logical
 /// pixels, origin at the window's centre, y up); `None` while a screen
@@ -607,6 +584,7 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::settings::MotionLevel;
 
     #[test]
     fn motion_eases_out_and_ends_at_home() {

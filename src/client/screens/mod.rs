@@ -1,5 +1,6 @@
 //! One file per screen.
 
+mod art;
 mod join;
 mod loading;
 mod lobby;
@@ -15,6 +16,7 @@ pub use setup::{TableSetup, request_start};
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((
+        art::plugin,
         loading::plugin,
         title::plugin,
         picker::plugin,

@@ -5,7 +5,11 @@ pub mod panels;
 pub mod scene;
 
 use bevy::prelude::*;
+use foodweb_rules::GameId;
+
+use crate::client::assets::game_art;
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
+    game_art::<scene::CruelerArt>(app, GameId::Crueler);
 }
