@@ -1,6 +1,7 @@
 //! Crueler World at the table: its play area of sprites (`scene.rs`) and
 //! its panels (`panels.rs`).
 
+pub mod art;
 pub mod panels;
 pub mod scene;
 
@@ -11,5 +12,5 @@ use crate::client::assets::game_art;
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
-    game_art::<scene::CruelerArt>(app, GameId::Crueler);
+    game_art::<art::CruelerArt>(app, GameId::Crueler);
 }

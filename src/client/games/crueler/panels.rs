@@ -12,7 +12,7 @@ use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers};
 use foodweb_rules::table::SeatId;
 
-use super::scene::CruelerArt;
+use super::art::CruelerArt;
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;

@@ -14,12 +14,12 @@ use std::collections::HashMap;
 use std::f32::consts::{PI, TAU};
 
 use bevy::prelude::*;
-use bevy_asset_loader::prelude::*;
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_rules::Lang;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView};
 use foodweb_rules::table::SeatId;
 
+use super::art::{CruelerArt, Img};
 use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
@@ -28,73 +28,6 @@ use crate::client::{I18n, Screen, UserSettings, theme};
 
 /// A predator card at its full size, in world units.
 pub const CARD: Vec2 = Vec2::new(74.0, 104.0);
-
-/// Crueler World's art: loaded when a Crueler World table is chosen.
-#[derive(AssetCollection, Resource)]
-pub struct CruelerArt {
-    #[asset(path = "table/crueler-table.png")]
-    pub table: Handle<Image>,
-    #[asset(path = "table/crueler-plate.png")]
-    pub plate: Handle<Image>,
-    #[asset(path = "table/crueler-box.png")]
-    pub life_box: Handle<Image>,
-    #[asset(path = "table/crueler-tray.png")]
-    pub tray: Handle<Image>,
-    #[asset(path = "table/crueler-token.png")]
-    pub token: Handle<Image>,
-    #[asset(path = "table/crueler-die.png")]
-    pub die: Handle<Image>,
-    #[asset(path = "table/crueler-n.png")]
-    pub n: Handle<Image>,
-    #[asset(path = "table/crueler-card.png")]
-    pub card: Handle<Image>,
-    /// One duel token per beast, in `Beast::ALL` order.
-    #[asset(
-        paths(
-            "table/crueler-beast-elephant.png",
-            "table/crueler-beast-tiger.png",
-            "table/crueler-beast-rat.png"
-        ),
-        collection(typed)
-    )]
-    pub beasts: Vec<Handle<Image>>,
-}
-
-/// Which picture a piece shows.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Img {
-    /// Text only.
-    None,
-    Table,
-    Plate,
-    Box,
-    Tray,
-    Token,
-    Die,
-    N,
-    Card,
-    Beast(Beast),
-}
-
-impl CruelerArt {
-    fn image(&self, img: Img) -> Option<Handle<Image>> {
-        Some(
-            match img {
-                Img::None => return None,
-                Img::Table => &self.table,
-                Img::Plate => &self.plate,
-                Img::Box => &self.life_box,
-                Img::Tray => &self.tray,
-                Img::Token => &self.token,
-                Img::Die => &self.die,
-                Img::N => &self.n,
-                Img::Card => &self.card,
-                Img::Beast(b) => &self.beasts[Beast::ALL.iter().position(|x| *x == b).unwrap_or(0)],
-            }
-            .clone(),
-        )
-    }
-}
 
 /// Every piece of the scene has a key: the layout's pieces are matched to
 /// the sprites already there by it.

@@ -6,7 +6,7 @@ use foodweb_rules::Lang;
 use foodweb_rules::forest::{self, CardId, ForestAction, ForestPhase, ForestView, deck};
 use foodweb_rules::table::{Rejection, SeatId};
 
-use super::scene::ForestArt;
+use super::art::ForestArt;
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;

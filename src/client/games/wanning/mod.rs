@@ -1,6 +1,8 @@
 //! Wanning Beast Chess at the table: its play area of sprites
 //! (`scene.rs`) and its panels (`panels.rs`).
 
+pub mod art;
+pub mod board;
 pub mod panels;
 pub mod scene;
 
@@ -11,5 +13,5 @@ use crate::client::assets::game_art;
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
-    game_art::<scene::WanningArt>(app, GameId::Wanning);
+    game_art::<art::WanningArt>(app, GameId::Wanning);
 }

@@ -20,7 +20,8 @@ use foodweb_rules::wanning::{
     data,
 };
 
-use super::scene::{Marks, Pick, WanningArt, kind_key, settlement_steps};
+use super::art::WanningArt;
+use super::board::{Marks, Pick, kind_key, settlement_steps};
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;

@@ -15,12 +15,13 @@ use std::collections::HashMap;
 use std::f32::consts::TAU;
 
 use bevy::prelude::*;
-use bevy_asset_loader::prelude::*;
 use foodweb_netcode::client::ClientModel;
 use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
-use foodweb_rules::wanning::{Form, InstinctId, Kind, WanningPhase, WanningView, data};
+use foodweb_rules::wanning::{Form, InstinctId, WanningPhase, WanningView, data};
 
+use super::art::{Img, WanningArt};
+use super::board::{Marks, Pick, kind_key, settlement_steps};
 use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
@@ -33,109 +34,6 @@ pub const CARD: Vec2 = Vec2::new(184.0, 256.0);
 const PLATE: Vec2 = Vec2::new(208.0, 112.0);
 /// How long each settlement step waits after the one before.
 const STEP_SECS: f32 = 0.35;
-
-/// Wanning Beast Chess's art: loaded when a Wanning table is chosen.
-#[derive(AssetCollection, Resource)]
-pub struct WanningArt {
-    #[asset(path = "table/wanning-table.png")]
-    pub board: Handle<Image>,
-    #[asset(path = "table/wanning-seat.png")]
-    pub seat: Handle<Image>,
-    #[asset(path = "table/wanning-back.png")]
-    pub back: Handle<Image>,
-    /// One card per animal, in the data's order.
-    #[asset(
-        paths(
-            "table/wanning-animal-squirrel.png",
-            "table/wanning-animal-tutu.png",
-            "table/wanning-animal-sloth.png",
-            "table/wanning-animal-gorilla.png",
-            "table/wanning-animal-bison.png",
-            "table/wanning-animal-bear.png",
-            "table/wanning-animal-sabre-tooth.png",
-            "table/wanning-animal-mammoth.png"
-        ),
-        collection(typed)
-    )]
-    pub animals: Vec<Handle<Image>>,
-    /// One frame per instinct type: information, defence, attack, all-round.
-    #[asset(
-        paths(
-            "table/wanning-instinct-information.png",
-            "table/wanning-instinct-defence.png",
-            "table/wanning-instinct-attack.png",
-            "table/wanning-instinct-allround.png"
-        ),
-        collection(typed)
-    )]
-    pub frames: Vec<Handle<Image>>,
-    #[asset(path = "table/wanning-shield.png")]
-    pub shield: Handle<Image>,
-    #[asset(path = "table/wanning-heart.png")]
-    pub heart: Handle<Image>,
-    #[asset(path = "table/wanning-lock.png")]
-    pub lock: Handle<Image>,
-    #[asset(path = "table/wanning-skull.png")]
-    pub skull: Handle<Image>,
-    #[asset(path = "table/wanning-scarecrow.png")]
-    pub scarecrow: Handle<Image>,
-    #[asset(path = "table/wanning-talk.png")]
-    pub talk: Handle<Image>,
-    #[asset(path = "table/wanning-eye.png")]
-    pub eye: Handle<Image>,
-    #[asset(path = "table/wanning-claw.png")]
-    pub claw: Handle<Image>,
-}
-
-/// Which picture a piece shows.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Img {
-    /// Text only.
-    None,
-    Board,
-    Seat,
-    Back,
-    Animal(usize),
-    Frame(Kind),
-    Shield,
-    Heart,
-    Lock,
-    Skull,
-    Scarecrow,
-    Talk,
-    Eye,
-    Claw,
-}
-
-impl WanningArt {
-    fn image(&self, img: Img) -> Option<Handle<Image>> {
-        let frame = |k: Kind| match k {
-            Kind::Information | Kind::Drawn => 0,
-            Kind::Defence => 1,
-            Kind::Attack => 2,
-            Kind::AllRound => 3,
-        };
-        Some(
-            match img {
-                Img::None => return None,
-                Img::Board => &self.board,
-                Img::Seat => &self.seat,
-                Img::Back => &self.back,
-                Img::Animal(a) => self.animals.get(a).unwrap_or(&self.back),
-                Img::Frame(k) => &self.frames[frame(k)],
-                Img::Shield => &self.shield,
-                Img::Heart => &self.heart,
-                Img::Lock => &self.lock,
-                Img::Skull => &self.skull,
-                Img::Scarecrow => &self.scarecrow,
-                Img::Talk => &self.talk,
-                Img::Eye => &self.eye,
-                Img::Claw => &self.claw,
-            }
-            .clone(),
-        )
-    }
-}
 
 /// Every piece has a key: the layout's pieces are matched by it to the
 /// sprites already there.
@@ -152,13 +50,6 @@ pub enum Key {
     /// The viewer's shields, scarecrows...
     Status(u8),
     Caption(u8),
-}
-
-/// What tapping a piece does: the screen decides what it means.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub enum Pick {
-    Seat(SeatId),
-    Instinct(InstinctId),
 }
 
 /// A piece of the scene: its key, and what it showed when made (a piece
@@ -252,19 +143,6 @@ const INK: Color = Color::srgb(0.12, 0.1, 0.08);
 const CREAM: Color = Color::srgb(0.98, 0.94, 0.84);
 const DEAD_GREY: Color = Color::srgb(0.55, 0.55, 0.55);
 
-/// How the screen marks seats on the table: the roles the orders being
-/// written give them ("attack", "sense", "peek"...), in words.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Marks {
-    pub seats: Vec<(SeatId, String)>,
-    /// Instinct cards chosen (to ban, or the pick).
-    pub chosen: Vec<InstinctId>,
-    /// Seats a tap means something for now.
-    pub tappable: Vec<SeatId>,
-    /// Seats whose words to the viewer are unread.
-    pub unread: Vec<SeatId>,
-}
-
 /// The seats' centres round the board, the viewer's at the bottom.
 fn seat_spots(view: &WanningView, c: Vec2, rx: f32, ry: f32) -> Vec<(SeatId, Vec2)> {
     let n = view.seats.len().max(1);
@@ -357,16 +235,6 @@ fn instinct_card(
         );
     }
     w
-}
-
-pub fn kind_key(k: Kind) -> &'static str {
-    match k {
-        Kind::Information => "wanning-kind-information",
-        Kind::Defence => "wanning-kind-defence",
-        Kind::Attack => "wanning-kind-attack",
-        Kind::AllRound => "wanning-kind-allround",
-        Kind::Drawn => "wanning-kind-drawn",
-    }
 }
 
 /// What the layout places, and where the viewer's plate is (settlement
@@ -736,57 +604,6 @@ fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut
     }
     wants.push(caption);
     let _ = n;
-}
-
-/// The viewer's last settlement as chips, in the seed's order: damage
-/// that reached it, shields that soaked it, true damage, the lock, the
-/// special skills, and the HP it ended with. Amounts only.
-pub fn settlement_steps(
-    s: &foodweb_rules::wanning::view::Settled,
-    i18n: &I18n,
-) -> Vec<(Img, String)> {
-    let mut steps = Vec::new();
-    if s.damage > 0 {
-        steps.push((
-            Img::Claw,
-            i18n.ta("wanning-step-damage", &[("n", s.damage.into())]),
-        ));
-    }
-    if s.soaked > 0 {
-        steps.push((
-            Img::Shield,
-            i18n.ta("wanning-step-soaked", &[("n", s.soaked.into())]),
-        ));
-    }
-    if s.true_damage > 0 {
-        steps.push((
-            Img::Claw,
-            i18n.ta("wanning-step-true", &[("n", s.true_damage.into())]),
-        ));
-    }
-    if s.lock > 0 {
-        steps.push((
-            Img::Lock,
-            i18n.ta("wanning-step-lock", &[("n", s.lock.into())]),
-        ));
-    }
-    if s.special != 0 || s.special_shields != 0 {
-        steps.push((
-            Img::Eye,
-            i18n.ta(
-                "wanning-step-special",
-                &[
-                    ("hp", s.special.into()),
-                    ("shields", s.special_shields.into()),
-                ],
-            ),
-        ));
-    }
-    steps.push((
-        if s.end_hp > 0 { Img::Heart } else { Img::Skull },
-        i18n.ta("wanning-step-end", &[("hp", s.end_hp.into())]),
-    ));
-    steps
 }
 
 fn spawn_want(
