@@ -44,6 +44,7 @@ pub struct PointerOnUi(pub bool);
 
 /// Every entity of a table's scene: despawned when the table screen goes.
 #[derive(Component)]
+#[require(DespawnOnExit<Screen> = DespawnOnExit(Screen::Table))]
 pub struct SceneItem;
 
 /// Where a piece rests, as the view places it.
@@ -306,11 +307,9 @@ pub fn finish_motions(
     }
 }
 
-/// Scene entities go with the table screen.
-fn clear_scene(mut commands: Commands, items: Query<Entity, With<SceneItem>>) {
-    for e in &items {
-        commands.entity(e).despawn();
-    }
+/// The table screen is gone (its pieces with it: `SceneItem`): the scene
+/// has no part of the window.
+fn clear_scene(mut commands: Commands) {
     commands.insert_resource(SceneRect::default());
 }
 

@@ -24,6 +24,7 @@ use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
 use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, finish_motions, motion_secs};
+use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings, theme};
 
 /// A predator card at its full size, in world units.
@@ -202,6 +203,7 @@ struct Layout {
 }
 
 /// Lays the view out in `r`.
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Layout {
     let mut wants = Vec::new();
     let narrow = r.width() < 600.0;
@@ -900,6 +902,7 @@ type RollTexts<'w, 's> = Query<
 
 /// The view's newest layout, moved into place.
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn sync(
     mut commands: Commands,
     model: Res<ClientModel>,
@@ -1194,7 +1197,7 @@ pub fn plugin(app: &mut App) {
                 sync.before(crate::client::scene::animate),
                 animate.after(crate::client::scene::animate),
             )
-                .run_if(in_state(Screen::Table)),
+                .run_if(in_state(TableScreen::Crueler)),
         )
         .add_systems(OnExit(Screen::Table), forget);
 }

@@ -25,6 +25,7 @@ use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
 
 use crate::client::reach::{Does, Target};
 use crate::client::scene::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
+use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings};
 
 /// The narrowest the map is laid out, in world units (logical pixels).
@@ -293,6 +294,7 @@ fn token_spot(size: Vec2, room: Rect, slot: usize) -> Vec2 {
 }
 
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn build(
     commands: &mut Commands,
     root: Entity,
@@ -868,6 +870,7 @@ fn spawn_hand_card(
 
 /// The marks' newest map.
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn sync(
     mut commands: Commands,
     marks: Option<Res<Marks>>,
@@ -1175,7 +1178,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (sync, pulse)
-                .run_if(in_state(Screen::Table))
+                .run_if(in_state(TableScreen::Gene))
                 .before(crate::client::scene::animate),
         )
         .add_systems(OnExit(Screen::Table), forget);

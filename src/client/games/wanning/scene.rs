@@ -26,6 +26,7 @@ use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
 use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, motion_secs};
+use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings, theme};
 
 /// A card at its full size, in world units.
@@ -244,6 +245,7 @@ pub struct Layout {
 }
 
 /// Lays the view out in `r`.
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout {
     let mut wants = Vec::new();
     let narrow = r.width() < 600.0;
@@ -441,6 +443,7 @@ fn choices(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &m
 }
 
 /// The seats' plates round the board.
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut Vec<Want>) {
     let narrow = area.width() < 600.0;
     let n = view.seats.len();
@@ -857,7 +860,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             sync.before(crate::client::scene::animate)
-                .run_if(in_state(Screen::Table)),
+                .run_if(in_state(TableScreen::Wanning)),
         )
         .add_systems(OnExit(Screen::Table), forget);
 }
