@@ -1,5 +1,10 @@
 //! Foodweb: the desktop client, and the `sim` and `scenario` commands.
 
+// Functions stay short enough to read whole (clippy.toml sets the
+// length); test code is left out.
+#![warn(clippy::too_many_lines)]
+#![cfg_attr(test, allow(clippy::too_many_lines))]
+
 #[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
 

@@ -171,6 +171,7 @@ fn step_text<G: Game>(step: &Step<G>) -> String {
 }
 
 /// Runs a scenario of game `G` and reports every step.
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn run<G: crate::bot::Bots>(
     text: &str,
 ) -> Result<(ScenarioReport<G>, Table<G>), ScenarioError> {

@@ -223,6 +223,7 @@ fn print_scenario<G: foodweb_rules::bot::Bots>(
     Ok(report.failures)
 }
 
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn sim_wanning(
     games: usize,
     players: usize,

@@ -252,6 +252,7 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn client(args: ClientArgs) -> Result<i32, CliError> {
     let chars = args.name.chars().count();
     if chars == 0 || chars > 24 || args.name.chars().any(char::is_control) {

@@ -166,6 +166,7 @@ pub fn headless_app(plan: Plan) -> App {
 }
 
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn drive(
     plan: Res<Plan>,
     session: Res<Session>,

@@ -50,46 +50,87 @@ pub fn narrate(
     said.speak(clock.now_ms, lines);
 }
 
-/// The words for one piece of news. `life` gives a living seat's life
-/// (for the boxes opened at the end).
+/// The words for one piece of news, by the phase it belongs to. `life`
+/// gives a living seat's life (for the boxes opened at the end).
 fn words(
     news: &CruelerNews,
     seats: &Seats,
     out: &mut Vec<Said>,
     life: impl Fn(SeatId) -> Option<i32>,
 ) {
-    let name = |s: SeatId| name(seats, s);
-    let all = |out: &mut Vec<Said>, key: &str, args: &[(&str, Arg)]| {
-        out.push(Said::All(say(key, args)));
-    };
-    let to = |out: &mut Vec<Said>, seat: SeatId, key: &str, args: &[(&str, Arg)]| {
-        out.push(Said::To(seat, say(key, args)));
-    };
+    let mut w = Words { seats, out };
+    use CruelerNews::*;
+    match news {
+        Opening { .. }
+        | OfferMade { .. }
+        | OfferLapsed { .. }
+        | Traded { .. }
+        | Declined { .. }
+        | CardGiven { .. }
+        | InterludeTimeUp { .. } => interlude_words(&mut w, news),
+        PredationOpened { .. }
+        | Passed { .. }
+        | Starved { .. }
+        | SecondAsking
+        | AskTimeUp { .. } => predation_words(&mut w, news),
+        DuelBegan { .. }
+        | Throw { .. }
+        | Dice { .. }
+        | Eliminated { .. }
+        | DuelWon { .. }
+        | BeastDrawn { .. } => duel_words(&mut w, news),
+        PhaseOver | RoundBegins { .. } | GameOver => calendar_words(&mut w, news, life),
+    }
+}
+
+/// Where one piece of news's words go: to the whole table or to one seat.
+struct Words<'a> {
+    seats: &'a Seats,
+    out: &'a mut Vec<Said>,
+}
+
+impl Words<'_> {
+    fn name(&self, s: SeatId) -> Arg {
+        name(self.seats, s)
+    }
+
+    fn all(&mut self, key: &str, args: &[(&str, Arg)]) {
+        self.out.push(Said::All(say(key, args)));
+    }
+
+    fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
+        self.out.push(Said::To(seat, say(key, args)));
+    }
+}
+
+/// The interlude's words (rules.md §2 and §3): offers and trades are told
+/// to the two sides only; a card given is public, which card only to its
+/// taker.
+fn interlude_words(w: &mut Words, news: &CruelerNews) {
     match *news {
         CruelerNews::Opening { start_life } => {
             let boxes = match start_life {
                 Some(life) => say("opening-boxes-hold", &[("life", life.into())]),
                 None => say("opening-boxes-filled", &[]),
             };
-            all(out, "opening", &[("boxes", boxes.into())]);
+            w.all("opening", &[("boxes", boxes.into())]);
         }
         CruelerNews::OfferMade {
             from,
             to: them,
             give,
             want,
-        } => to(
-            out,
+        } => w.to(
             them,
             "offer-made",
             &[
-                ("from", name(from)),
+                ("from", w.name(from)),
                 ("give", give.into()),
                 ("want", want.into()),
             ],
         ),
         CruelerNews::OfferLapsed { from, to: them } => {
-            to(out, from, "offer-lapsed", &[("to", name(them))])
+            w.to(from, "offer-lapsed", &[("to", w.name(them))])
         }
         CruelerNews::Traded {
             from,
@@ -98,63 +139,80 @@ fn words(
             want,
         } => {
             for (a, b, gave, got) in [(from, them, give, want), (them, from, want, give)] {
-                to(
-                    out,
+                w.to(
                     a,
                     "traded",
                     &[
-                        ("other", name(b)),
+                        ("other", w.name(b)),
                         ("gave", gave.into()),
                         ("got", got.into()),
                     ],
                 );
             }
         }
-        CruelerNews::Declined { from, by } => to(out, from, "declined", &[("by", name(by))]),
+        CruelerNews::Declined { from, by } => w.to(from, "declined", &[("by", w.name(by))]),
         CruelerNews::CardGiven {
             from,
             to: them,
             card,
         } => {
-            all(
-                out,
+            w.all(
                 "card-given",
-                &[("from", name(from)), ("to", name(them))],
+                &[("from", w.name(from)), ("to", w.name(them))],
             );
-            to(
-                out,
-                them,
-                "card-received",
-                &[("card", card.to_string().into())],
-            );
+            w.to(them, "card-received", &[("card", card.to_string().into())]);
         }
+        CruelerNews::InterludeTimeUp { ref lapsed } => {
+            w.all("interlude-time-up", &[]);
+            for &(from, them) in lapsed {
+                for s in [from, them] {
+                    w.to(s, "offer-time-up", &[]);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The predation phase's words (rules.md §4, §7 and §9: the asking is
+/// private).
+fn predation_words(w: &mut Words, news: &CruelerNews) {
+    match *news {
         CruelerNews::PredationOpened {
             round,
             phase_no,
             n,
             first,
-        } => all(
-            out,
+        } => w.all(
             "predation-opened",
             &[
                 ("round", round.into()),
                 ("phase", phase_no.into()),
                 ("n", n.into()),
                 ("die", first.to_string().into()),
-                ("first", name(first)),
+                ("first", w.name(first)),
             ],
         ),
-        CruelerNews::Passed { seat } => to(out, seat, "passed", &[]),
+        CruelerNews::Passed { seat } => w.to(seat, "passed", &[]),
         CruelerNews::Starved { seat, n, out: gone } => {
             let key = if gone { "starved-out" } else { "starved" };
-            all(out, key, &[("seat", name(seat)), ("n", n.into())]);
+            w.all(key, &[("seat", w.name(seat)), ("n", n.into())]);
         }
-        CruelerNews::SecondAsking => all(out, "second-asking", &[]),
+        CruelerNews::SecondAsking => w.all("second-asking", &[]),
+        CruelerNews::AskTimeUp { seat } => w.to(seat, "ask-time-up", &[]),
+        _ => {}
+    }
+}
+
+/// A duel's words (rules.md §5 and §9): the throws and dice only to the
+/// duelists; an elimination names neither side to the room.
+fn duel_words(w: &mut Words, news: &CruelerNews) {
+    match *news {
         CruelerNews::DuelBegan { predator, prey } => {
             // The asking is private: the room learns that a duel began,
             // and who fought only from its result (rules.md §9).
-            all(out, "duel-began", &[]);
-            to(out, prey, "preys-on-you", &[("predator", name(predator))]);
+            w.all("duel-began", &[]);
+            w.to(prey, "preys-on-you", &[("predator", w.name(predator))]);
         }
         CruelerNews::Throw {
             predator,
@@ -173,8 +231,7 @@ fn words(
                 &[],
             );
             for s in [predator, prey] {
-                to(
-                    out,
+                w.to(
                     s,
                     "throw",
                     &[
@@ -193,7 +250,7 @@ fn words(
             rolls: (a, b),
         } => {
             for s in [predator, prey] {
-                to(out, s, "dice", &[("a", a.into()), ("b", b.into())]);
+                w.to(s, "dice", &[("a", a.into()), ("b", b.into())]);
             }
         }
         CruelerNews::Eliminated {
@@ -202,14 +259,13 @@ fn words(
             n,
             bonus,
         } => {
-            all(out, "eliminated", &[]);
-            to(
-                out,
+            w.all("eliminated", &[]);
+            w.to(
                 winner,
                 "you-eliminated",
                 &[("n", n.into()), ("bonus", bonus.into())],
             );
-            to(out, loser, "you-are-out", &[]);
+            w.to(loser, "you-are-out", &[]);
         }
         CruelerNews::DuelWon {
             predator,
@@ -218,55 +274,55 @@ fn words(
             n,
             reserve,
         } => {
-            all(
-                out,
+            w.all(
                 "duel-won",
                 &[
-                    ("predator", name(predator)),
-                    ("prey", name(prey)),
-                    ("winner", name(winner)),
+                    ("predator", w.name(predator)),
+                    ("prey", w.name(prey)),
+                    ("winner", w.name(winner)),
                     ("n", n.into()),
                 ],
             );
             if reserve {
                 let loser = if winner == predator { prey } else { predator };
-                all(out, "enters-reserve", &[("loser", name(loser))]);
+                w.all("enters-reserve", &[("loser", w.name(loser))]);
             }
         }
-        CruelerNews::PhaseOver => all(out, "phase-over", &[]),
+        CruelerNews::BeastDrawn { seat, beast } => {
+            w.to(seat, "beast-drawn", &[("beast", beast.name().into())])
+        }
+        _ => {}
+    }
+}
+
+/// The calendar's words: a phase or round ends; the game ends with every
+/// box opened (`life`: a living seat's life).
+fn calendar_words(w: &mut Words, news: &CruelerNews, life: impl Fn(SeatId) -> Option<i32>) {
+    match *news {
+        CruelerNews::PhaseOver => w.all("phase-over", &[]),
         CruelerNews::RoundBegins { round, reserve } => {
             let key = if reserve {
                 "round-begins"
             } else {
                 "round-begins-no-reserve"
             };
-            all(out, key, &[("round", round.into())]);
+            w.all(key, &[("round", round.into())]);
         }
         CruelerNews::GameOver => {
-            let boxes: Vec<Bilingual> = seats
+            let boxes: Vec<Bilingual> = w
+                .seats
                 .ids()
                 .map(|s| match life(s) {
-                    Some(l) => say("box-life", &[("seat", name(s)), ("life", l.into())]),
-                    None => say("box-out", &[("seat", name(s))]),
+                    Some(l) => say("box-life", &[("seat", w.name(s)), ("life", l.into())]),
+                    None => say("box-out", &[("seat", w.name(s))]),
                 })
                 .collect();
             let join =
                 |f: fn(&Bilingual) -> &str| boxes.iter().map(f).collect::<Vec<_>>().join(" · ");
             let boxes = Bilingual::new(join(|b| &b.en), join(|b| &b.zh));
-            all(out, "game-over", &[("boxes", boxes.into())]);
+            w.all("game-over", &[("boxes", boxes.into())]);
         }
-        CruelerNews::InterludeTimeUp { ref lapsed } => {
-            all(out, "interlude-time-up", &[]);
-            for &(from, them) in lapsed {
-                for s in [from, them] {
-                    to(out, s, "offer-time-up", &[]);
-                }
-            }
-        }
-        CruelerNews::AskTimeUp { seat } => to(out, seat, "ask-time-up", &[]),
-        CruelerNews::BeastDrawn { seat, beast } => {
-            to(out, seat, "beast-drawn", &[("beast", beast.name().into())])
-        }
+        _ => {}
     }
 }
 

@@ -160,6 +160,7 @@ pub fn narrate(
     said.speak(clock.now_ms, lines);
 }
 
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
     let name = |s: SeatId| Arg::Text(seats.name(s).to_string());
     let to = |out: &mut Vec<Said>, seat: SeatId, key: &str, args: &[(&str, Arg)]| {

@@ -11,6 +11,7 @@ use super::state::*;
 use super::view::WanningView;
 use crate::table::SeatId;
 
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub(crate) fn instinct_use(
     view: &WanningView,
     plan: &mut Plan,

@@ -391,6 +391,7 @@ fn wisdom(world: &World, seat: SeatId, g: &Guess) -> Result<(), Refusal> {
     Ok(())
 }
 
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result<(), Refusal> {
     let at = Seated::new(world);
     let n = at.seats.0.len();

@@ -69,6 +69,7 @@ pub fn narrate(
     said.speak(clock.now_ms, lines);
 }
 
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
     let name = |s: SeatId| name(seats, s);
     let all = |out: &mut Vec<Said>, key: &str, args: &[(&str, Arg)]| {

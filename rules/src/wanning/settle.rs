@@ -962,6 +962,7 @@ pub fn wisdom(
 /// The announcement: 「實際血量小於等於0的玩家將死亡」; every HP as the table
 /// hears it (獨立宣言: last round's); then the game ends, 警惕's owners
 /// guess, or the next round begins.
+#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn announce(
     mut step: Step,
     settings: Res<Settings<WanningGame>>,
