@@ -171,7 +171,6 @@ fn step_text<G: Game>(step: &Step<G>) -> String {
 }
 
 /// Runs a scenario of game `G` and reports every step.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn run<G: crate::bot::Bots>(
     text: &str,
 ) -> Result<(ScenarioReport<G>, Table<G>), ScenarioError> {
@@ -184,6 +183,35 @@ pub fn run<G: crate::bot::Bots>(
             G::ID
         )));
     }
+    let config = config_for(&scenario)?;
+    let loaded = load_steps::<G>(&scenario.steps)?;
+    let mut table = Table::with_setup(config, scenario.setup.as_ref())
+        .map_err(|e| ScenarioError::Setup(e.to_string()))?;
+    let mut steps = Vec::new();
+    for (index, loaded) in loaded.iter().enumerate() {
+        let n = index + 1;
+        let report = match loaded {
+            Loaded::Step(step) => play_step(&mut table, step, n, scenario.seed),
+            Loaded::RefusedAtLoad { text, reason } => StepReport {
+                index: n,
+                step: text.clone(),
+                outcome: "rejected".into(),
+                reason: Some(Bilingual::new(
+                    format!("refused at load, step {n}: {reason}"),
+                    format!("载入时拒绝，第 {n} 步：{reason}"),
+                )),
+                failure: None,
+            },
+        };
+        steps.push(report);
+    }
+    let report = final_report(scenario, steps, &table);
+    Ok((report, table))
+}
+
+/// The table's configuration: the scenario's seed, players, names and
+/// settings.
+fn config_for<G: Game>(scenario: &Scenario<G>) -> Result<TableConfig<G>, ScenarioError> {
     let mut config = TableConfig::<G>::new(scenario.seed, scenario.players);
     if let Some(names) = &scenario.names {
         if names.len() != scenario.players {
@@ -200,104 +228,98 @@ pub fn run<G: crate::bot::Bots>(
     if let Some(settings) = &scenario.settings {
         config.settings = settings.clone();
     }
-    let loaded = load_steps::<G>(&scenario.steps)?;
-    let mut table = Table::with_setup(config, scenario.setup.as_ref())
-        .map_err(|e| ScenarioError::Setup(e.to_string()))?;
-    let mut steps = Vec::new();
-    for (index, loaded) in loaded.iter().enumerate() {
-        let step = match loaded {
-            Loaded::Step(step) => step,
-            Loaded::RefusedAtLoad { text, reason } => {
-                let n = index + 1;
-                steps.push(StepReport {
-                    index: n,
-                    step: text.clone(),
-                    outcome: "rejected".into(),
-                    reason: Some(Bilingual::new(
-                        format!("refused at load, step {n}: {reason}"),
-                        format!("载入时拒绝，第 {n} 步：{reason}"),
-                    )),
-                    failure: None,
-                });
-                continue;
+    Ok(config)
+}
+
+/// Plays step number `n` on the table and reports how it went.
+fn play_step<G: crate::bot::Bots>(
+    table: &mut Table<G>,
+    step: &Step<G>,
+    n: usize,
+    seed: u64,
+) -> StepReport {
+    let mut report = StepReport {
+        index: n,
+        step: step_text(step),
+        outcome: String::new(),
+        reason: None,
+        failure: None,
+    };
+    match step {
+        Step::Act(seat, action)
+        | Step::Reject(seat, action)
+        | Step::RejectWith(seat, action, _)
+        | Step::Try(seat, action) => {
+            let verdict = table.submit(*seat, action.clone());
+            report.outcome = if verdict.is_ok() {
+                "accepted"
+            } else {
+                "rejected"
             }
-        };
-        let mut report = StepReport {
-            index: index + 1,
-            step: step_text(step),
-            outcome: String::new(),
-            reason: None,
-            failure: None,
-        };
-        match step {
-            Step::Act(seat, action)
-            | Step::Reject(seat, action)
-            | Step::RejectWith(seat, action, _)
-            | Step::Try(seat, action) => {
-                let verdict = table.submit(*seat, action.clone());
-                report.outcome = if verdict.is_ok() {
-                    "accepted"
-                } else {
-                    "rejected"
+            .into();
+            if let Err(r) = &verdict {
+                report.reason = Some(r.reason.clone());
+            }
+            report.failure = match (step, &verdict) {
+                (Step::Act(..), Err(r)) => Some(format!("expected acceptance, refused: {r}")),
+                (Step::Reject(..) | Step::RejectWith(..), Ok(())) => {
+                    Some("expected refusal, accepted".into())
                 }
-                .into();
-                if let Err(r) = &verdict {
-                    report.reason = Some(r.reason.clone());
+                (Step::RejectWith(_, _, want), Err(r))
+                    if !r.reason.en.contains(want.as_str())
+                        && !r.reason.zh.contains(want.as_str()) =>
+                {
+                    Some(format!("refused, but not because of '{want}': {r}"))
                 }
-                report.failure = match (step, &verdict) {
-                    (Step::Act(..), Err(r)) => Some(format!("expected acceptance, refused: {r}")),
-                    (Step::Reject(..) | Step::RejectWith(..), Ok(())) => {
-                        Some("expected refusal, accepted".into())
-                    }
-                    (Step::RejectWith(_, _, want), Err(r))
-                        if !r.reason.en.contains(want.as_str())
-                            && !r.reason.zh.contains(want.as_str()) =>
-                    {
-                        Some(format!("refused, but not because of '{want}': {r}"))
-                    }
-                    _ => None,
-                };
-            }
-            Step::Wait(ms) => {
-                table.advance_by(*ms);
-                report.outcome = "waited".into();
-            }
-            Step::PlayOn(kind) => {
-                let seats = table.config().seats.ids().count();
-                let bots: Option<Vec<_>> = (0..seats).map(|_| G::bot(kind)).collect();
-                match bots {
-                    None => {
-                        report.failure = Some(format!("there is no '{kind}' bot for {}", G::ID))
-                    }
-                    Some(mut bots) => {
-                        use rand::SeedableRng;
-                        let mut rng =
-                            rand_chacha::ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5ce7_a210);
-                        let before = table.log().actions();
-                        match crate::sim::play_on(&mut table, &mut bots, &mut rng) {
-                            Ok(_) => {
-                                report.outcome =
-                                    format!("played on: {} actions", table.log().actions() - before)
-                            }
-                            Err(e) => {
-                                report.failure = Some(format!("the bots could not play on: {e}"))
-                            }
-                        }
-                    }
-                }
-            }
-            Step::Check(check) => match G::verify(table.world(), check) {
-                Ok(()) => report.outcome = "held".into(),
-                Err(e) => report.failure = Some(e),
-            },
+                _ => None,
+            };
         }
-        if report.failure.is_some() {
-            report.outcome = "FAILED".into();
+        Step::Wait(ms) => {
+            table.advance_by(*ms);
+            report.outcome = "waited".into();
         }
-        steps.push(report);
+        Step::PlayOn(kind) => match play_on(table, kind, seed) {
+            Ok(outcome) => report.outcome = outcome,
+            Err(failure) => report.failure = Some(failure),
+        },
+        Step::Check(check) => match G::verify(table.world(), check) {
+            Ok(()) => report.outcome = "held".into(),
+            Err(e) => report.failure = Some(e),
+        },
     }
+    if report.failure.is_some() {
+        report.outcome = "FAILED".into();
+    }
+    report
+}
+
+/// A `PlayOn` step: bots of `kind` take every seat and play the table on
+/// to its end.
+fn play_on<G: crate::bot::Bots>(
+    table: &mut Table<G>,
+    kind: &str,
+    seed: u64,
+) -> Result<String, String> {
+    use rand::SeedableRng;
+    let seats = table.config().seats.ids().count();
+    let bots: Option<Vec<_>> = (0..seats).map(|_| G::bot(kind)).collect();
+    let mut bots = bots.ok_or_else(|| format!("there is no '{kind}' bot for {}", G::ID))?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5ce7_a210);
+    let before = table.log().actions();
+    crate::sim::play_on(table, &mut bots, &mut rng)
+        .map(|_| format!("played on: {} actions", table.log().actions() - before))
+        .map_err(|e| format!("the bots could not play on: {e}"))
+}
+
+/// The report of a scenario played: its steps, and the table at the end
+/// as the public, each seat and the log see it.
+fn final_report<G: Game>(
+    scenario: Scenario<G>,
+    steps: Vec<StepReport>,
+    table: &Table<G>,
+) -> ScenarioReport<G> {
     let seats: Vec<SeatId> = table.config().seats.ids().collect();
-    let report = ScenarioReport {
+    ScenarioReport {
         game: scenario.game,
         title: scenario.title,
         rule: scenario.rule,
@@ -317,8 +339,7 @@ pub fn run<G: crate::bot::Bots>(
             .collect(),
         result: table.result(),
         hash: table.snapshot().hash(),
-    };
-    Ok((report, table))
+    }
 }
 
 impl<G: Game> ScenarioReport<G> {

@@ -223,7 +223,6 @@ fn print_scenario<G: foodweb_rules::bot::Bots>(
     Ok(report.failures)
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn sim_wanning(
     games: usize,
     players: usize,
@@ -234,53 +233,8 @@ fn sim_wanning(
 ) -> Result<SimReport, CliError> {
     use foodweb_rules::sim::{LevelReport, wilson};
     use foodweb_rules::wanning::{self, WanningGame, bots::LevelBot};
-    // `reasoning`, or `1=reasoning,2=random,...`: a bot kind per level (a
-    // level not named plays `random`).
-    let spec = bots.unwrap_or_else(|| vec!["random".into()]);
-    let mut kinds: [String; 4] = std::array::from_fn(|_| "random".to_string());
-    match spec.as_slice() {
-        [one] if !one.contains('=') => kinds = std::array::from_fn(|_| one.clone()),
-        many => {
-            for item in many {
-                let parsed = item
-                    .split_once('=')
-                    .and_then(|(l, k)| Some((l.parse::<usize>().ok()?, k)))
-                    .filter(|(l, _)| (1..=4).contains(l));
-                let Some((level, kind)) = parsed else {
-                    return Err(CliError(format!(
-                        "bad --bots entry '{item}': give one bot kind, or LEVEL=KIND for levels 1 to 4"
-                    )));
-                };
-                kinds[level - 1] = kind.to_string();
-            }
-        }
-    }
-    for k in &kinds {
-        if wanning::bots::bot(k).is_none() {
-            return Err(CliError(format!(
-                "unknown wanning bot '{k}' (bots: {})",
-                wanning::bots::BOT_KINDS.join(", ")
-            )));
-        }
-    }
-    let prefer = match prefer {
-        None => None,
-        Some(name) => Some(
-            wanning::ALL_INSTINCTS
-                .into_iter()
-                .find(|id| {
-                    let words = &wanning::data().instinct(*id).name;
-                    format!("{id:?}").eq_ignore_ascii_case(&name)
-                        || words.en.eq_ignore_ascii_case(&name)
-                        || words.zh == name
-                })
-                .ok_or_else(|| {
-                    CliError(format!(
-                        "unknown instinct '{name}' for --prefer (e.g. LastStand, 垂死抗爭)"
-                    ))
-                })?,
-        ),
-    };
+    let kinds = wanning_bot_kinds(bots)?;
+    let prefer = prefer.as_deref().map(instinct_named).transpose()?;
     let lineup_kinds = kinds.clone();
     let lineup = move |_game: usize, _seat: SeatId| -> Box<dyn Bot<WanningGame>> {
         Box::new(
@@ -289,16 +243,7 @@ fn sim_wanning(
                 .preferring(prefer),
         )
     };
-    let settings: wanning::WanningSettings = match settings {
-        None => Default::default(),
-        Some(text) => {
-            let s: wanning::WanningSettings = ron::from_str(&text)
-                .map_err(|e| CliError(format!("bad wanning settings '{text}': {e}")))?;
-            s.check()
-                .map_err(|e| CliError(format!("bad wanning settings: {e}")))?;
-            s
-        }
-    };
+    let settings = wanning_settings(settings)?;
     let mut won = [0usize; 4];
     // Per instinct: (holders, holders whose level won, holders alive at the cap).
     let mut held: std::collections::BTreeMap<wanning::InstinctId, (usize, usize, usize)> =
@@ -356,6 +301,73 @@ fn sim_wanning(
         })
         .collect();
     Ok(report)
+}
+
+/// Wanning's `--bots`: one kind for every seat, or `LEVEL=KIND` for some
+/// levels (a level not named plays `random`); every kind checked.
+fn wanning_bot_kinds(bots: Option<Vec<String>>) -> Result<[String; 4], CliError> {
+    use foodweb_rules::wanning;
+    let spec = bots.unwrap_or_else(|| vec!["random".into()]);
+    let mut kinds: [String; 4] = std::array::from_fn(|_| "random".to_string());
+    match spec.as_slice() {
+        [one] if !one.contains('=') => kinds = std::array::from_fn(|_| one.clone()),
+        many => {
+            for item in many {
+                let parsed = item
+                    .split_once('=')
+                    .and_then(|(l, k)| Some((l.parse::<usize>().ok()?, k)))
+                    .filter(|(l, _)| (1..=4).contains(l));
+                let Some((level, kind)) = parsed else {
+                    return Err(CliError(format!(
+                        "bad --bots entry '{item}': give one bot kind, or LEVEL=KIND for levels 1 to 4"
+                    )));
+                };
+                kinds[level - 1] = kind.to_string();
+            }
+        }
+    }
+    for k in &kinds {
+        if wanning::bots::bot(k).is_none() {
+            return Err(CliError(format!(
+                "unknown wanning bot '{k}' (bots: {})",
+                wanning::bots::BOT_KINDS.join(", ")
+            )));
+        }
+    }
+    Ok(kinds)
+}
+
+/// Wanning's `--prefer`: an instinct by its id or its English or Chinese
+/// name.
+fn instinct_named(name: &str) -> Result<foodweb_rules::wanning::InstinctId, CliError> {
+    use foodweb_rules::wanning;
+    wanning::ALL_INSTINCTS
+        .into_iter()
+        .find(|id| {
+            let words = &wanning::data().instinct(*id).name;
+            format!("{id:?}").eq_ignore_ascii_case(name)
+                || words.en.eq_ignore_ascii_case(name)
+                || words.zh == name
+        })
+        .ok_or_else(|| {
+            CliError(format!(
+                "unknown instinct '{name}' for --prefer (e.g. LastStand, 垂死抗爭)"
+            ))
+        })
+}
+
+/// Wanning's `--timing`: settings in RON, checked.
+fn wanning_settings(
+    text: Option<String>,
+) -> Result<foodweb_rules::wanning::WanningSettings, CliError> {
+    let Some(text) = text else {
+        return Ok(Default::default());
+    };
+    let s: foodweb_rules::wanning::WanningSettings = ron::from_str(&text)
+        .map_err(|e| CliError(format!("bad wanning settings '{text}': {e}")))?;
+    s.check()
+        .map_err(|e| CliError(format!("bad wanning settings: {e}")))?;
+    Ok(s)
 }
 
 fn sim_forest(

@@ -252,7 +252,6 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn client(args: ClientArgs) -> Result<i32, CliError> {
     let chars = args.name.chars().count();
     if chars == 0 || chars > 24 || args.name.chars().any(char::is_control) {
@@ -281,100 +280,7 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         }
     }
     let part = if let Some(key) = &args.create {
-        let game = playable_game(key)?;
-        let range = game.seats();
-        if !range.contains(&(args.seats as usize)) {
-            return Err(CliError(format!(
-                "--seats {}: {game} takes {} to {} players",
-                args.seats,
-                range.start(),
-                range.end()
-            )));
-        }
-        if args.people == 0 || args.people > args.seats as usize {
-            return Err(CliError(format!(
-                "--people {}: from 1 to the {} seats",
-                args.people, args.seats
-            )));
-        }
-        if !bot_kinds(game).contains(&args.bots.as_str()) {
-            return Err(CliError(format!(
-                "unknown {game} bot '{}' (bots: {})",
-                args.bots,
-                bot_kinds(game).join(", ")
-            )));
-        }
-        let settings = match game {
-            foodweb_rules::GameId::Forest => {
-                let timing = match args.timing.as_str() {
-                    "three-rounds" => ForestTiming::ThreeRounds,
-                    "four-rounds" => ForestTiming::FourRounds,
-                    "long" => ForestTiming::Long,
-                    "quick" => ForestTiming::Quick,
-                    other => {
-                        return Err(CliError(format!(
-                            "unknown timing '{other}' (three-rounds, four-rounds, long, quick)"
-                        )));
-                    }
-                };
-                let mut s = timing.settings();
-                if let Some(secs) = args.round_secs {
-                    s.round_secs = secs;
-                }
-                AnySettings::Forest(s)
-            }
-            foodweb_rules::GameId::Gene => {
-                use foodweb_rules::gene::GeneTiming;
-                let timing = match args.timing.as_str() {
-                    // The Forest default name stands for "the default".
-                    "party" | "three-rounds" => GeneTiming::Party,
-                    "brisk" => GeneTiming::Brisk,
-                    "untimed" => GeneTiming::Untimed,
-                    other => {
-                        return Err(CliError(format!(
-                            "unknown timing '{other}' (party, brisk, untimed)"
-                        )));
-                    }
-                };
-                AnySettings::Gene(timing.settings())
-            }
-            foodweb_rules::GameId::Crueler => {
-                use foodweb_rules::crueler::{CruelerSettings, DuelKind};
-                let duel = match args.timing.as_str() {
-                    "beasts" | "three-rounds" => DuelKind::Beasts,
-                    "dice" => DuelKind::Dice,
-                    other => {
-                        return Err(CliError(format!("unknown duel '{other}' (beasts, dice)")));
-                    }
-                };
-                AnySettings::Crueler(CruelerSettings {
-                    duel,
-                    ..CruelerSettings::default()
-                })
-            }
-            foodweb_rules::GameId::Wanning => {
-                // One variant; --round-secs sets the orders clock.
-                if !matches!(args.timing.as_str(), "quick" | "standard") {
-                    return Err(CliError(format!(
-                        "unknown timing '{}' (Wanning has one: standard)",
-                        args.timing
-                    )));
-                }
-                let mut s = foodweb_rules::wanning::WanningSettings::default();
-                if let Some(secs) = args.round_secs {
-                    s.orders_secs = secs;
-                }
-                AnySettings::Wanning(s)
-            }
-        };
-        Part::Create {
-            settings,
-            seats: args.seats,
-            people: args.people,
-            bots: args.bots.clone(),
-            seed: args.seed,
-            host_seat: args.host_seat,
-        }
+        create_part(&args, key)?
     } else if let Some(code) = args.host.clone() {
         Part::Host { code }
     } else if args.watch {
@@ -406,6 +312,110 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
     };
     let exit = headless_app(plan).run();
     Ok(if exit.is_success() { 0 } else { 1 })
+}
+
+/// `--create`: a new table of the game, with its seats, people, bots and
+/// variant checked.
+fn create_part(args: &ClientArgs, key: &str) -> Result<Part, CliError> {
+    let game = playable_game(key)?;
+    let range = game.seats();
+    if !range.contains(&(args.seats as usize)) {
+        return Err(CliError(format!(
+            "--seats {}: {game} takes {} to {} players",
+            args.seats,
+            range.start(),
+            range.end()
+        )));
+    }
+    if args.people == 0 || args.people > args.seats as usize {
+        return Err(CliError(format!(
+            "--people {}: from 1 to the {} seats",
+            args.people, args.seats
+        )));
+    }
+    if !bot_kinds(game).contains(&args.bots.as_str()) {
+        return Err(CliError(format!(
+            "unknown {game} bot '{}' (bots: {})",
+            args.bots,
+            bot_kinds(game).join(", ")
+        )));
+    }
+    let settings = settings_for(game, args)?;
+    Ok(Part::Create {
+        settings,
+        seats: args.seats,
+        people: args.people,
+        bots: args.bots.clone(),
+        seed: args.seed,
+        host_seat: args.host_seat,
+    })
+}
+
+/// The variant `--timing` names for the game (and `--round-secs`).
+fn settings_for(game: foodweb_rules::GameId, args: &ClientArgs) -> Result<AnySettings, CliError> {
+    Ok(match game {
+        foodweb_rules::GameId::Forest => {
+            let timing = match args.timing.as_str() {
+                "three-rounds" => ForestTiming::ThreeRounds,
+                "four-rounds" => ForestTiming::FourRounds,
+                "long" => ForestTiming::Long,
+                "quick" => ForestTiming::Quick,
+                other => {
+                    return Err(CliError(format!(
+                        "unknown timing '{other}' (three-rounds, four-rounds, long, quick)"
+                    )));
+                }
+            };
+            let mut s = timing.settings();
+            if let Some(secs) = args.round_secs {
+                s.round_secs = secs;
+            }
+            AnySettings::Forest(s)
+        }
+        foodweb_rules::GameId::Gene => {
+            use foodweb_rules::gene::GeneTiming;
+            let timing = match args.timing.as_str() {
+                // The Forest default name stands for "the default".
+                "party" | "three-rounds" => GeneTiming::Party,
+                "brisk" => GeneTiming::Brisk,
+                "untimed" => GeneTiming::Untimed,
+                other => {
+                    return Err(CliError(format!(
+                        "unknown timing '{other}' (party, brisk, untimed)"
+                    )));
+                }
+            };
+            AnySettings::Gene(timing.settings())
+        }
+        foodweb_rules::GameId::Crueler => {
+            use foodweb_rules::crueler::{CruelerSettings, DuelKind};
+            let duel = match args.timing.as_str() {
+                "beasts" | "three-rounds" => DuelKind::Beasts,
+                "dice" => DuelKind::Dice,
+                other => {
+                    return Err(CliError(format!("unknown duel '{other}' (beasts, dice)")));
+                }
+            };
+            AnySettings::Crueler(CruelerSettings {
+                duel,
+                ..CruelerSettings::default()
+            })
+        }
+        foodweb_rules::GameId::Wanning => {
+            // One variant; --round-secs sets the orders clock.
+            if !matches!(args.timing.as_str(), "quick" | "standard") {
+                return Err(CliError(format!(
+                    "unknown timing '{}' (Wanning has one: standard)",
+                    args.timing
+                )));
+            }
+            let mut s = foodweb_rules::wanning::WanningSettings::default();
+            if let Some(secs) = args.round_secs {
+                s.orders_secs = secs;
+            }
+            AnySettings::Wanning(s)
+        }
+    })
 }
 
 /// `--server-key`: the `key=` of a join link.

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::{ClientModel, Inbox, NetClientPlugin, Outbox, PlayerName, Session, Target};
 use crate::games::{AnyAction, AnySettings, AnyView, bot_move, my_turn, view_over};
-use crate::messages::{ClientMsg, Role, SeatKind, ServerMsg, TableId};
+use crate::messages::{ClientMsg, LobbyState, Role, SeatKind, ServerMsg, TableId};
 
 /// How a headless client takes part.
 #[derive(Clone, Debug)]
@@ -166,7 +166,6 @@ pub fn headless_app(plan: Plan) -> App {
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn drive(
     plan: Res<Plan>,
     session: Res<Session>,
@@ -179,23 +178,7 @@ fn drive(
     mut exit: MessageWriter<AppExit>,
 ) {
     let now = runner.started.elapsed().as_secs_f64();
-    for msg in &inbox.0 {
-        summary.messages_received += 1;
-        summary.bytes_received += postcard::to_allocvec(msg).map_or(0, |b| b.len() as u64);
-        if let Some(file) = runner.record.as_mut() {
-            let line = serde_json::json!({ "t": now, "msg": msg });
-            let _ = writeln!(file, "{line}");
-        }
-        if let ServerMsg::View { revision, .. } = msg
-            && let Some((sent_rev, at)) = progress.pending
-            && *revision > sent_rev
-        {
-            summary
-                .latencies_ms
-                .push(at.elapsed().as_secs_f64() * 1000.0);
-            progress.pending = None;
-        }
-    }
+    note_inbox(&inbox, &mut summary, &mut runner, &mut progress, now);
     summary.connections = session.connections;
     if plan.print_token
         && let Some(token) = &session.last_token
@@ -219,32 +202,8 @@ fn drive(
             summary.seat = Some(seat);
         }
     }
-    let finish = |summary: &mut Summary,
-                  exit: &mut MessageWriter<AppExit>,
-                  error: Option<String>| {
-        summary.finished = error.is_none();
-        if let Some(why) = &error {
-            eprintln!("foodweb client: {why}");
-        }
-        summary.error = error;
-        let mut sorted = summary.latencies_ms.clone();
-        sorted.sort_by(f64::total_cmp);
-        let pick = |q: f64| {
-            (!sorted.is_empty()).then(|| sorted[((sorted.len() - 1) as f64 * q).round() as usize])
-        };
-        summary.latency_p50_ms = pick(0.5);
-        summary.latency_p99_ms = pick(0.99);
-        if let Some(path) = &plan.summary {
-            let text = serde_json::to_string_pretty(&*summary).expect("summaries serialize");
-            if let Err(e) = std::fs::write(path, text) {
-                eprintln!("foodweb: cannot write {}: {e}", path.display());
-            }
-        }
-        exit.write(if summary.finished {
-            AppExit::Success
-        } else {
-            AppExit::error()
-        });
+    let finish = |summary: &mut Summary, exit: &mut MessageWriter<AppExit>, error| {
+        finish(&plan, summary, exit, error)
     };
     if now > plan.timeout_secs {
         finish(
@@ -303,28 +262,7 @@ fn drive(
     }
     let Role::Player(me) = role else { return };
     if !lobby.started {
-        if model.is_owner() {
-            if let Part::Create { people, bots, .. } = &plan.part {
-                if lobby.persons() >= *people && !progress.filled {
-                    outbox
-                        .0
-                        .push(ClientMsg::FillWithBots { kind: bots.clone() });
-                    progress.filled = true;
-                }
-                if progress.filled && now - progress.asked_at > 0.3 {
-                    outbox.0.push(ClientMsg::Start);
-                    progress.asked_at = now;
-                }
-            }
-        } else if !progress.ready_sent
-            && matches!(
-                lobby.seats[me.index()].kind,
-                SeatKind::Person { ready: false, .. }
-            )
-        {
-            outbox.0.push(ClientMsg::SetReady { ready: true });
-            progress.ready_sent = true;
-        }
+        before_start(&plan, &model, lobby, me, &mut outbox, &mut progress, now);
         return;
     }
     let Some(view) = model.view.clone() else {
@@ -359,6 +297,103 @@ fn drive(
             outbox.0.push(ClientMsg::Act { action });
             summary.chaos_sent += 1;
         }
+    }
+}
+
+/// What came in this update: counted, recorded if asked, and the latency
+/// of this seat's last move measured when a newer view arrives.
+fn note_inbox(
+    inbox: &Inbox,
+    summary: &mut Summary,
+    runner: &mut Runner,
+    progress: &mut Progress,
+    now: f64,
+) {
+    for msg in &inbox.0 {
+        summary.messages_received += 1;
+        summary.bytes_received += postcard::to_allocvec(msg).map_or(0, |b| b.len() as u64);
+        if let Some(file) = runner.record.as_mut() {
+            let line = serde_json::json!({ "t": now, "msg": msg });
+            let _ = writeln!(file, "{line}");
+        }
+        if let ServerMsg::View { revision, .. } = msg
+            && let Some((sent_rev, at)) = progress.pending
+            && *revision > sent_rev
+        {
+            summary
+                .latencies_ms
+                .push(at.elapsed().as_secs_f64() * 1000.0);
+            progress.pending = None;
+        }
+    }
+}
+
+/// Ends the run: the summary written (with the latency quantiles) and the
+/// app told to exit, with an error if there was one.
+fn finish(
+    plan: &Plan,
+    summary: &mut Summary,
+    exit: &mut MessageWriter<AppExit>,
+    error: Option<String>,
+) {
+    summary.finished = error.is_none();
+    if let Some(why) = &error {
+        eprintln!("foodweb client: {why}");
+    }
+    summary.error = error;
+    let mut sorted = summary.latencies_ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    let pick = |q: f64| {
+        (!sorted.is_empty()).then(|| sorted[((sorted.len() - 1) as f64 * q).round() as usize])
+    };
+    summary.latency_p50_ms = pick(0.5);
+    summary.latency_p99_ms = pick(0.99);
+    if let Some(path) = &plan.summary {
+        let text = serde_json::to_string_pretty(&*summary).expect("summaries serialize");
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("foodweb: cannot write {}: {e}", path.display());
+        }
+    }
+    exit.write(if summary.finished {
+        AppExit::Success
+    } else {
+        AppExit::error()
+    });
+}
+
+/// Before the game starts: the table's creator fills the empty seats with
+/// bots once its people are in and asks to start; anyone else says it is
+/// ready.
+fn before_start(
+    plan: &Plan,
+    model: &ClientModel,
+    lobby: &LobbyState,
+    me: SeatId,
+    outbox: &mut Outbox,
+    progress: &mut Progress,
+    now: f64,
+) {
+    if model.is_owner() {
+        if let Part::Create { people, bots, .. } = &plan.part {
+            if lobby.persons() >= *people && !progress.filled {
+                outbox
+                    .0
+                    .push(ClientMsg::FillWithBots { kind: bots.clone() });
+                progress.filled = true;
+            }
+            if progress.filled && now - progress.asked_at > 0.3 {
+                outbox.0.push(ClientMsg::Start);
+                progress.asked_at = now;
+            }
+        }
+    } else if !progress.ready_sent
+        && matches!(
+            lobby.seats[me.index()].kind,
+            SeatKind::Person { ready: false, .. }
+        )
+    {
+        outbox.0.push(ClientMsg::SetReady { ready: true });
+        progress.ready_sent = true;
     }
 }
 

@@ -203,7 +203,6 @@ pub enum MapError {
 
 impl Map {
     /// Reads and checks a map.
-    #[allow(clippy::too_many_lines)] // issue 36: to be split
     pub fn from_ron(text: &str) -> Result<Self, MapError> {
         let data: MapData = ron::from_str(text).map_err(|e| MapError::Parse(e.to_string()))?;
         let c = data.costs;
@@ -221,88 +220,9 @@ impl Map {
         if data.rooms.len() > 255 {
             return Err(MapError::TooLarge);
         }
-        let building_index: BTreeMap<&str, u8> = data
-            .buildings
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.key.as_str(), i as u8))
-            .collect();
-        let mut keys = BTreeMap::new();
-        let mut rooms = Vec::new();
-        for (i, r) in data.rooms.iter().enumerate() {
-            if keys.insert(r.key.clone(), RoomId(i as u8)).is_some() {
-                return Err(MapError::DuplicateRoom(r.key.clone()));
-            }
-            let building = *building_index.get(r.building.as_str()).ok_or_else(|| {
-                MapError::UnknownBuilding {
-                    room: r.key.clone(),
-                    building: r.building.clone(),
-                }
-            })?;
-            rooms.push(Room {
-                key: r.key.clone(),
-                name: r.name.clone(),
-                floor: FloorId {
-                    building,
-                    floor: r.floor,
-                },
-                x: r.x,
-                draws: r.draws.clone(),
-                function: r.function,
-            });
-        }
-        let mut living = vec![Vec::new(); rooms.len()];
-        for l in &data.links {
-            let bad = |why: &str| MapError::BadLink {
-                a: l.a.clone(),
-                b: l.b.clone(),
-                why: why.into(),
-            };
-            let (Some(&a), Some(&b)) = (keys.get(&l.a), keys.get(&l.b)) else {
-                return Err(MapError::UnknownRoom {
-                    a: l.a.clone(),
-                    b: l.b.clone(),
-                });
-            };
-            let (fa, fb) = (rooms[a.0 as usize].floor, rooms[b.0 as usize].floor);
-            let cost = match l.kind {
-                LinkKind::Corridor if fa != fb => return Err(bad("a corridor stays on one floor")),
-                LinkKind::Corridor => c.corridor,
-                LinkKind::Stairs
-                    if fa.building != fb.building || fa.floor.abs_diff(fb.floor) != 1 =>
-                {
-                    return Err(bad("stairs join neighbouring floors of one wing"));
-                }
-                LinkKind::Stairs => c.stairs,
-                LinkKind::Bridge | LinkKind::Helicopter if fa.building == fb.building => {
-                    return Err(bad("a bridge or helicopter joins two wings"));
-                }
-                LinkKind::Bridge => c.bridge,
-                LinkKind::Helicopter => c.helicopter,
-            };
-            if a == b {
-                return Err(bad("a room is not its own neighbour"));
-            }
-            living[a.0 as usize].push((b, cost));
-            living[b.0 as usize].push((a, cost));
-        }
-        // Shadows also pass straight up and down between floors.
-        let mut shadow = living.clone();
-        for (i, r) in rooms.iter().enumerate() {
-            for (j, s) in rooms.iter().enumerate() {
-                if r.floor.building == s.floor.building
-                    && r.x == s.x
-                    && r.floor.floor.abs_diff(s.floor.floor) == 1
-                    && !shadow[i].iter().any(|(n, _)| n.0 as usize == j)
-                {
-                    shadow[i].push((RoomId(j as u8), c.shadow_vertical));
-                }
-            }
-        }
-        for list in living.iter_mut().chain(shadow.iter_mut()) {
-            list.sort();
-            list.dedup_by_key(|(r, _)| *r);
-        }
+        let (rooms, keys) = read_rooms(&data)?;
+        let living = read_links(&data, &rooms, &keys)?;
+        let shadow = shadow_links(&rooms, &living, c.shadow_vertical);
         let map = Self {
             building_keys: data.buildings.iter().map(|b| b.key.clone()).collect(),
             buildings: data.buildings.into_iter().map(|b| b.name).collect(),
@@ -311,14 +231,21 @@ impl Map {
             living,
             shadow,
         };
-        if !map.rooms.is_empty() {
-            let reached = map.reachable(RoomId(0), u32::MAX, false);
-            if let Some(r) = map.ids().find(|r| !reached.contains_key(r)) {
-                return Err(MapError::Unreachable(map.room(r).key.clone()));
+        map.check_whole()?;
+        Ok(map)
+    }
+
+    /// What the whole map must have: every room reached from the first,
+    /// one surgery and one morgue, a room giving each kind of card.
+    fn check_whole(&self) -> Result<(), MapError> {
+        if !self.rooms.is_empty() {
+            let reached = self.reachable(RoomId(0), u32::MAX, false);
+            if let Some(r) = self.ids().find(|r| !reached.contains_key(r)) {
+                return Err(MapError::Unreachable(self.room(r).key.clone()));
             }
         }
         for f in [RoomFunction::Surgery, RoomFunction::Morgue] {
-            if map.rooms.iter().filter(|r| r.function == Some(f)).count() != 1 {
+            if self.rooms.iter().filter(|r| r.function == Some(f)).count() != 1 {
                 return Err(MapError::Function(f));
             }
         }
@@ -331,11 +258,11 @@ impl Map {
             ItemKind::Adrenaline,
             ItemKind::Rocket,
         ] {
-            if !map.rooms.iter().any(|r| r.draws.contains(&kind)) {
+            if !self.rooms.iter().any(|r| r.draws.contains(&kind)) {
                 return Err(MapError::NoSource(kind));
             }
         }
-        Ok(map)
+        Ok(())
     }
 
     /// The morgue (the map is checked to have exactly one).
@@ -436,6 +363,120 @@ impl Map {
             .filter(|&(r, _)| r != from)
             .map(|(r, _)| r)
             .collect()
+    }
+}
+
+/// Neighbours of each room with the steps it costs to go there.
+type Links = Vec<Vec<(RoomId, u32)>>;
+
+/// The rooms in the file's order, and each room's id by its key; a room
+/// twice, or in a wing the file does not list, is refused.
+fn read_rooms(data: &MapData) -> Result<(Vec<Room>, BTreeMap<String, RoomId>), MapError> {
+    let building_index: BTreeMap<&str, u8> = data
+        .buildings
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.key.as_str(), i as u8))
+        .collect();
+    let mut keys = BTreeMap::new();
+    let mut rooms = Vec::new();
+    for (i, r) in data.rooms.iter().enumerate() {
+        if keys.insert(r.key.clone(), RoomId(i as u8)).is_some() {
+            return Err(MapError::DuplicateRoom(r.key.clone()));
+        }
+        let building =
+            *building_index
+                .get(r.building.as_str())
+                .ok_or_else(|| MapError::UnknownBuilding {
+                    room: r.key.clone(),
+                    building: r.building.clone(),
+                })?;
+        rooms.push(Room {
+            key: r.key.clone(),
+            name: r.name.clone(),
+            floor: FloorId {
+                building,
+                floor: r.floor,
+            },
+            x: r.x,
+            draws: r.draws.clone(),
+            function: r.function,
+        });
+    }
+    Ok((rooms, keys))
+}
+
+/// The links between rooms for the living: a corridor on one floor,
+/// stairs between neighbouring floors of a wing, a bridge or helicopter
+/// between wings, each at its cost.
+fn read_links(
+    data: &MapData,
+    rooms: &[Room],
+    keys: &BTreeMap<String, RoomId>,
+) -> Result<Links, MapError> {
+    let c = data.costs;
+    let mut living = vec![Vec::new(); rooms.len()];
+    for l in &data.links {
+        let bad = |why: &str| MapError::BadLink {
+            a: l.a.clone(),
+            b: l.b.clone(),
+            why: why.into(),
+        };
+        let (Some(&a), Some(&b)) = (keys.get(&l.a), keys.get(&l.b)) else {
+            return Err(MapError::UnknownRoom {
+                a: l.a.clone(),
+                b: l.b.clone(),
+            });
+        };
+        let (fa, fb) = (rooms[a.0 as usize].floor, rooms[b.0 as usize].floor);
+        let cost = match l.kind {
+            LinkKind::Corridor if fa != fb => return Err(bad("a corridor stays on one floor")),
+            LinkKind::Corridor => c.corridor,
+            LinkKind::Stairs if fa.building != fb.building || fa.floor.abs_diff(fb.floor) != 1 => {
+                return Err(bad("stairs join neighbouring floors of one wing"));
+            }
+            LinkKind::Stairs => c.stairs,
+            LinkKind::Bridge | LinkKind::Helicopter if fa.building == fb.building => {
+                return Err(bad("a bridge or helicopter joins two wings"));
+            }
+            LinkKind::Bridge => c.bridge,
+            LinkKind::Helicopter => c.helicopter,
+        };
+        if a == b {
+            return Err(bad("a room is not its own neighbour"));
+        }
+        living[a.0 as usize].push((b, cost));
+        living[b.0 as usize].push((a, cost));
+    }
+    sort_links(&mut living);
+    Ok(living)
+}
+
+/// The links for shadows: the living's, and straight up and down between
+/// floors (rooms of a wing at the same place on neighbouring floors).
+fn shadow_links(rooms: &[Room], living: &Links, vertical: u32) -> Links {
+    // Shadows also pass straight up and down between floors.
+    let mut shadow = living.clone();
+    for (i, r) in rooms.iter().enumerate() {
+        for (j, s) in rooms.iter().enumerate() {
+            if r.floor.building == s.floor.building
+                && r.x == s.x
+                && r.floor.floor.abs_diff(s.floor.floor) == 1
+                && !shadow[i].iter().any(|(n, _)| n.0 as usize == j)
+            {
+                shadow[i].push((RoomId(j as u8), vertical));
+            }
+        }
+    }
+    sort_links(&mut shadow);
+    shadow
+}
+
+/// Each room's neighbours in order, each once (at its cheapest).
+fn sort_links(links: &mut Links) {
+    for list in links {
+        list.sort();
+        list.dedup_by_key(|(r, _)| *r);
     }
 }
 

@@ -160,26 +160,69 @@ pub fn narrate(
     said.speak(clock.now_ms, lines);
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+/// The words for one piece of news, by the part of the game it belongs
+/// to.
 fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
-    let name = |s: SeatId| Arg::Text(seats.name(s).to_string());
-    let to = |out: &mut Vec<Said>, seat: SeatId, key: &str, args: &[(&str, Arg)]| {
-        out.push(Said::To(seat, say(key, args)));
-    };
-    let all = |out: &mut Vec<Said>, key: &str, args: &[(&str, Arg)]| {
-        out.push(Said::All(say(key, args)));
-    };
+    let mut tell = Words { seats, out };
+    use GeneNews::*;
     match news {
-        GeneNews::Opening => all(
-            out,
+        Opening | Spawned { .. } | SetupTimeUp { .. } | OrderCard { .. } => {
+            setup_words(&mut tell, news)
+        }
+        FreePhase { .. } | FreeTimeUp | SurplusLeft { .. } | SurplusReturned { .. } => {
+            free_words(&mut tell, news)
+        }
+        Offered(_)
+        | Traded { .. }
+        | OfferLapsed { .. }
+        | Declined { .. }
+        | Withdrawn { .. }
+        | Chat { .. } => talk_words(&mut tell, news),
+        ActionPhase { .. }
+        | Moved { .. }
+        | Received { .. }
+        | OverCarry { .. }
+        | DroppedOldest { .. }
+        | Used { .. }
+        | Operated { .. }
+        | TurnTimeUp { .. }
+        | Settled(_)
+        | GameOver => action_words(&mut tell, news),
+    }
+}
+
+/// Where one piece of news's words go: to the whole table or to one seat.
+struct Words<'a> {
+    seats: &'a Seats,
+    out: &'a mut Vec<Said>,
+}
+
+impl Words<'_> {
+    fn name(&self, s: SeatId) -> Arg {
+        Arg::Text(self.seats.name(s).to_string())
+    }
+
+    fn all(&mut self, key: &str, args: &[(&str, Arg)]) {
+        self.out.push(Said::All(say(key, args)));
+    }
+
+    fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
+        self.out.push(Said::To(seat, say(key, args)));
+    }
+}
+
+/// The start's words (rules.md §1 and §5): where each seat wakes, its
+/// genes when its clock ran out, its order card: each to that seat alone.
+fn setup_words(tell: &mut Words, news: &GeneNews) {
+    match news {
+        GeneNews::Opening => tell.all(
             "opening",
             &[("points", super::settle::numbers().gene_points.into())],
         ),
         GeneNews::Spawned { seat, room } => {
-            to(out, *seat, "spawned", &[("room", room_name(*room).into())])
+            tell.to(*seat, "spawned", &[("room", room_name(*room).into())])
         }
-        GeneNews::SetupTimeUp { seat, genes, room } => to(
-            out,
+        GeneNews::SetupTimeUp { seat, genes, room } => tell.to(
             *seat,
             "setup-time-up",
             &[
@@ -193,16 +236,21 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
             seat,
             round,
             card: n,
-        } => to(
-            out,
+        } => tell.to(
             *seat,
             "order-card",
             &[("round", (*round).into()), ("n", (*n).into())],
         ),
-        GeneNews::FreePhase { round } => all(out, "free-phase", &[("round", (*round).into())]),
-        GeneNews::FreeTimeUp => all(out, "free-time-up", &[]),
-        GeneNews::SurplusLeft { seat, cards, room } => to(
-            out,
+        _ => {}
+    }
+}
+
+/// The free phase's words (rules.md §5 and §6).
+fn free_words(tell: &mut Words, news: &GeneNews) {
+    match news {
+        GeneNews::FreePhase { round } => tell.all("free-phase", &[("round", (*round).into())]),
+        GeneNews::FreeTimeUp => tell.all("free-time-up", &[]),
+        GeneNews::SurplusLeft { seat, cards, room } => tell.to(
             *seat,
             "surplus-left",
             &[
@@ -210,51 +258,18 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
                 ("room", room_name(*room).into()),
             ],
         ),
-        GeneNews::SurplusReturned { seat, cards } => to(
-            out,
+        GeneNews::SurplusReturned { seat, cards } => tell.to(
             *seat,
             "surplus-returned",
             &[("cards", card_list(cards).into())],
         ),
-        GeneNews::ActionPhase { order } => {
-            let names: Vec<&str> = order.iter().map(|s| seats.name(*s)).collect();
-            let order = Bilingual::new(names.join(", "), names.join("、"));
-            all(out, "action-phase", &[("order", order.into())]);
-        }
-        GeneNews::Moved { seat, room } => {
-            to(out, *seat, "moved", &[("room", room_name(*room).into())])
-        }
-        GeneNews::Received {
-            seat,
-            card: k,
-            took,
-        } => {
-            let key = if *took { "took" } else { "drew" };
-            to(out, *seat, key, &[("card", card(*k))]);
-        }
-        GeneNews::OverCarry { seat, surplus } => {
-            to(out, *seat, "over-carry", &[("n", (*surplus).into())])
-        }
-        GeneNews::DroppedOldest { seat, cards, room } => to(
-            out,
-            *seat,
-            "dropped-oldest",
-            &[
-                ("cards", card_list(cards).into()),
-                ("room", room_name(*room).into()),
-            ],
-        ),
-        GeneNews::Used { seat, card: k } => to(out, *seat, "used", &[("card", card(*k))]),
-        GeneNews::Operated { seat, genes } => to(
-            out,
-            *seat,
-            "operated",
-            &[
-                ("strength", genes.strength.into()),
-                ("speed", genes.speed.into()),
-                ("carry", genes.carry.into()),
-            ],
-        ),
+        _ => {}
+    }
+}
+
+/// Offers, trades and talk (rules.md §5): each to the seats it concerns.
+fn talk_words(tell: &mut Words, news: &GeneNews) {
+    match news {
         GeneNews::Offered(o) => {
             let swap = if o.swaps_order() {
                 say("swap", &[])
@@ -262,23 +277,21 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
                 Bilingual::new("", "")
             };
             let (g, w) = (card_list(&o.give.cards), card_list(&o.want.cards));
-            to(
-                out,
+            tell.to(
                 o.to,
                 "offer-to-you",
                 &[
-                    ("from", name(o.from)),
+                    ("from", tell.name(o.from)),
                     ("give", g.clone().into()),
                     ("want", w.clone().into()),
                     ("swap", swap.clone().into()),
                 ],
             );
-            to(
-                out,
+            tell.to(
                 o.from,
                 "offer-you-made",
                 &[
-                    ("to", name(o.to)),
+                    ("to", tell.name(o.to)),
                     ("give", g.into()),
                     ("want", w.into()),
                     ("swap", swap.into()),
@@ -304,7 +317,7 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
             ];
             for (me, them, gave, got, order) in sides {
                 let mut args = vec![
-                    ("other", name(them)),
+                    ("other", tell.name(them)),
                     ("gave", card_list(gave).into()),
                     ("got", card_list(got).into()),
                 ];
@@ -315,17 +328,17 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
                     }
                     None => "traded",
                 };
-                to(out, me, key, &args);
+                tell.to(me, key, &args);
             }
         }
         GeneNews::OfferLapsed { a, b } => {
             for (s, other) in [(*a, *b), (*b, *a)] {
-                to(out, s, "offer-lapsed", &[("other", name(other))]);
+                tell.to(s, "offer-lapsed", &[("other", tell.name(other))]);
             }
         }
-        GeneNews::Declined { from, by } => to(out, *from, "declined", &[("by", name(*by))]),
+        GeneNews::Declined { from, by } => tell.to(*from, "declined", &[("by", tell.name(*by))]),
         GeneNews::Withdrawn { from, to: them } => {
-            to(out, *them, "withdrawn", &[("from", name(*from))])
+            tell.to(*them, "withdrawn", &[("from", tell.name(*from))])
         }
         GeneNews::Chat {
             from,
@@ -334,18 +347,69 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
         } => {
             let line = say(
                 "chat",
-                &[("name", name(*from)), ("text", Arg::Text(text.clone()))],
+                &[
+                    ("name", tell.name(*from)),
+                    ("text", Arg::Text(text.clone())),
+                ],
             );
             match audience {
-                Some(seats) => out.extend(seats.iter().map(|s| Said::To(*s, line.clone()))),
-                None => out.push(Said::All(line)),
+                Some(to) => tell
+                    .out
+                    .extend(to.iter().map(|s| Said::To(*s, line.clone()))),
+                None => tell.out.push(Said::All(line)),
             }
         }
-        GeneNews::TurnTimeUp { seat } => all(out, "turn-time-up", &[("name", name(*seat))]),
-        GeneNews::Settled(line) => {
-            out.push(Said::All(settle_words(line, |s| seats.name(s).to_string())))
+        _ => {}
+    }
+}
+
+/// The action phase's words and the settlement's (rules.md §5 and §8):
+/// the order is public, each move is told to its mover.
+fn action_words(tell: &mut Words, news: &GeneNews) {
+    match news {
+        GeneNews::ActionPhase { order } => {
+            let names: Vec<&str> = order.iter().map(|s| tell.seats.name(*s)).collect();
+            let order = Bilingual::new(names.join(", "), names.join("、"));
+            tell.all("action-phase", &[("order", order.into())]);
         }
-        GeneNews::GameOver => all(out, "game-over", &[]),
+        GeneNews::Moved { seat, room } => {
+            tell.to(*seat, "moved", &[("room", room_name(*room).into())])
+        }
+        GeneNews::Received {
+            seat,
+            card: k,
+            took,
+        } => {
+            let key = if *took { "took" } else { "drew" };
+            tell.to(*seat, key, &[("card", card(*k))]);
+        }
+        GeneNews::OverCarry { seat, surplus } => {
+            tell.to(*seat, "over-carry", &[("n", (*surplus).into())])
+        }
+        GeneNews::DroppedOldest { seat, cards, room } => tell.to(
+            *seat,
+            "dropped-oldest",
+            &[
+                ("cards", card_list(cards).into()),
+                ("room", room_name(*room).into()),
+            ],
+        ),
+        GeneNews::Used { seat, card: k } => tell.to(*seat, "used", &[("card", card(*k))]),
+        GeneNews::Operated { seat, genes } => tell.to(
+            *seat,
+            "operated",
+            &[
+                ("strength", genes.strength.into()),
+                ("speed", genes.speed.into()),
+                ("carry", genes.carry.into()),
+            ],
+        ),
+        GeneNews::TurnTimeUp { seat } => tell.all("turn-time-up", &[("name", tell.name(*seat))]),
+        GeneNews::Settled(line) => tell.out.push(Said::All(settle_words(line, |s| {
+            tell.seats.name(s).to_string()
+        }))),
+        GeneNews::GameOver => tell.all("game-over", &[]),
+        _ => {}
     }
 }
 

@@ -256,20 +256,37 @@ fn sorted(mut cards: Vec<ItemKind>) -> Vec<ItemKind> {
 }
 
 /// Whether the check holds; if not, what is the case instead.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
+    use GeneCheck::*;
+    match check {
+        Hp(..) | PublicHp(..) | Shadow(..) | Immune(..) | Room(..) | Hand(..) | Voted(..)
+        | Genes(..) => verify_seat(world, check),
+        Phase(_) | Round(_) | Gassed(_) | Lying(..) | Active(_) | Order(_) | Place(..) => {
+            verify_table(world, check)
+        }
+        GeneCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
+        GeneCheck::Said(t) => verify_heard(world, Heard::Said(t)),
+        GeneCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
+        GeneCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
+        GeneCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
+        GeneCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
+        GeneCheck::Sees(v, fact) => {
+            verify_sight::<GeneGame, _>(world, *v, fact, true, GeneView::traces)
+        }
+        GeneCheck::NotSees(v, fact) => {
+            verify_sight::<GeneGame, _>(world, *v, fact, false, GeneView::traces)
+        }
+    }
+}
+
+/// A check of one seat's state (a seat not at the table has none).
+fn verify_seat(world: &World, check: &GeneCheck) -> Result<(), String> {
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
-    let count = world.resource::<SeatEntities>().0.len();
-    let seat = |s: SeatId| (s.index() < count).then_some(s);
-    let calendar = world.resource::<Calendar>();
     let room_key =
         |r: Option<RoomId>| r.map_or("nowhere".to_string(), |r| map().room(r).key.clone());
+    let count = world.resource::<SeatEntities>().0.len();
+    let seat = |s: SeatId| (s.index() < count).then_some(s);
     match check {
-        GeneCheck::Phase(want) => {
-            let phase = *world.resource::<State<GenePhase>>().get();
-            ok(phase == *want, format!("phase is {phase:?}, not {want:?}"))
-        }
-        GeneCheck::Round(r) => ok(calendar.round == *r, format!("round is {}", calendar.round)),
         GeneCheck::Hp(s, hp) => {
             let have = seat(*s).map(|s| part::<Vitals>(world, s).hp);
             ok(
@@ -325,6 +342,23 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
             let have = seat(*s).and_then(|s| part::<Panel>(world, s).genes);
             ok(have == Some(*g), format!("seat {s} has genes {have:?}"))
         }
+        _ => Err(format!("{check:?} is not a check of a seat")),
+    }
+}
+
+/// A check of the table's state: phase, round, calendar, floors, rooms,
+/// places.
+fn verify_table(world: &World, check: &GeneCheck) -> Result<(), String> {
+    let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
+    let room_key =
+        |r: Option<RoomId>| r.map_or("nowhere".to_string(), |r| map().room(r).key.clone());
+    let calendar = world.resource::<Calendar>();
+    match check {
+        GeneCheck::Phase(want) => {
+            let phase = *world.resource::<State<GenePhase>>().get();
+            ok(phase == *want, format!("phase is {phase:?}, not {want:?}"))
+        }
+        GeneCheck::Round(r) => ok(calendar.round == *r, format!("round is {}", calendar.round)),
         GeneCheck::Gassed(floors) => {
             let have: BTreeSet<FloorId> = world.resource::<Gassed>().0.iter().copied().collect();
             let want: BTreeSet<FloorId> = floors.iter().copied().collect();
@@ -369,18 +403,7 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
                 format!("seat {s} finished {have}, not {place}"),
             )
         }
-        GeneCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
-        GeneCheck::Said(t) => verify_heard(world, Heard::Said(t)),
-        GeneCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
-        GeneCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
-        GeneCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
-        GeneCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-        GeneCheck::Sees(v, fact) => {
-            verify_sight::<GeneGame, _>(world, *v, fact, true, GeneView::traces)
-        }
-        GeneCheck::NotSees(v, fact) => {
-            verify_sight::<GeneGame, _>(world, *v, fact, false, GeneView::traces)
-        }
+        _ => Err(format!("{check:?} is not a check of the table")),
     }
 }
 

@@ -11,7 +11,6 @@ use super::state::*;
 use super::view::WanningView;
 use crate::table::SeatId;
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub(crate) fn instinct_use(
     view: &WanningView,
     plan: &mut Plan,
@@ -92,45 +91,12 @@ pub(crate) fn instinct_use(
             }
         }
         InstinctId::Survive => InstinctUse::Survive,
-        InstinctId::Spokesman => {
-            let open: Vec<SeatId> = living
-                .iter()
-                .copied()
-                .filter(|s| !view.marks.iter().any(|(m, k)| m == s && *k >= 3))
-                .collect();
-            let two: Vec<SeatId> = open.sample(rng, 2).copied().collect();
-            if two.len() < 2 {
-                return None;
-            }
-            InstinctUse::Mark {
-                a: two[0],
-                b: two[1],
-            }
-        }
+        InstinctId::Spokesman => random_marks(view, living, rng)?,
         InstinctId::FoolWise
             if view.round > super::data::data().wisdom_from_round(n)
                 && view.wisdom_round.is_none_or(|r| r + 1 != view.round) =>
         {
-            let me = view.me?;
-            let own = view.level?;
-            let mut rest: Vec<u8> = super::data::data().levels_for(n);
-            let at = rest.iter().position(|l| *l == own)?;
-            rest.remove(at);
-            rest.shuffle(rng);
-            let mut levels = Vec::with_capacity(n);
-            for i in 0..n {
-                levels.push(if i == me.index() { own } else { rest.pop()? });
-            }
-            let forms = (0..n)
-                .map(|_| {
-                    if rng.random_bool(0.5) {
-                        Form::At
-                    } else {
-                        Form::Pt
-                    }
-                })
-                .collect();
-            InstinctUse::FoolWise { levels, forms }
+            random_guess(view, rng)?
         }
         InstinctId::Mercy if view.level.is_some_and(|l| l >= 2) => {
             let t = plan.target?;
@@ -141,4 +107,52 @@ pub(crate) fn instinct_use(
         }
         _ => return None,
     })
+}
+
+/// 外交部發言人: two living seats at random that are not yet marked three
+/// times.
+fn random_marks(
+    view: &WanningView,
+    living: &[SeatId],
+    rng: &mut ChaCha8Rng,
+) -> Option<InstinctUse> {
+    let open: Vec<SeatId> = living
+        .iter()
+        .copied()
+        .filter(|s| !view.marks.iter().any(|(m, k)| m == s && *k >= 3))
+        .collect();
+    let two: Vec<SeatId> = open.sample(rng, 2).copied().collect();
+    if two.len() < 2 {
+        return None;
+    }
+    Some(InstinctUse::Mark {
+        a: two[0],
+        b: two[1],
+    })
+}
+
+/// 大智若愚: a random guess that fits the deal (its own level in its own
+/// place, every level as often as dealt).
+fn random_guess(view: &WanningView, rng: &mut ChaCha8Rng) -> Option<InstinctUse> {
+    let n = view.seats.len();
+    let me = view.me?;
+    let own = view.level?;
+    let mut rest: Vec<u8> = super::data::data().levels_for(n);
+    let at = rest.iter().position(|l| *l == own)?;
+    rest.remove(at);
+    rest.shuffle(rng);
+    let mut levels = Vec::with_capacity(n);
+    for i in 0..n {
+        levels.push(if i == me.index() { own } else { rest.pop()? });
+    }
+    let forms = (0..n)
+        .map(|_| {
+            if rng.random_bool(0.5) {
+                Form::At
+            } else {
+                Form::Pt
+            }
+        })
+        .collect();
+    Some(InstinctUse::FoolWise { levels, forms })
 }

@@ -6,7 +6,7 @@
 
 use bevy_ecs::prelude::*;
 
-use super::data::{InstinctId, data};
+use super::data::{Form, InstinctId, data};
 use super::outcome::phase;
 use super::settings::{LastStandUses, SlaughterRest, WanningGame, WanningSettings};
 use super::state::*;
@@ -391,33 +391,12 @@ fn wisdom(world: &World, seat: SeatId, g: &Guess) -> Result<(), Refusal> {
     Ok(())
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result<(), Refusal> {
     let at = Seated::new(world);
     let n = at.seats.0.len();
     let round = world.resource::<Round>().0;
     let mine = at.get::<Instinct>(seat);
-    let needed = match i {
-        InstinctUse::Sturdy => InstinctId::Sturdy,
-        InstinctUse::Poison => InstinctId::Poison,
-        InstinctUse::Alliance { .. } => InstinctId::Alliance,
-        InstinctUse::Bluff { .. } => InstinctId::Bluff,
-        InstinctUse::Balance => InstinctId::Balance,
-        InstinctUse::Beast { .. } => InstinctId::Beast,
-        InstinctUse::Diva => InstinctId::Diva,
-        InstinctUse::Independence => InstinctId::Independence,
-        InstinctUse::LastStand => InstinctId::LastStand,
-        InstinctUse::Ruins { .. } => InstinctId::Ruins,
-        InstinctUse::Luck { .. } => InstinctId::Luck,
-        InstinctUse::Grudge { .. } => InstinctId::Grudge,
-        InstinctUse::Pair { .. } => InstinctId::Pair,
-        InstinctUse::Survive => InstinctId::Survive,
-        InstinctUse::Stand { .. } => InstinctId::Stand,
-        InstinctUse::Mercy => InstinctId::Mercy,
-        InstinctUse::Mark { .. } => InstinctId::Spokesman,
-        InstinctUse::FoolWise { .. } => InstinctId::FoolWise,
-        InstinctUse::Omens { .. } => InstinctId::Omens,
-    };
+    let needed = i.instinct();
     if mine.id != Some(needed) {
         return Err(Refusal::NotYourInstinct);
     }
@@ -474,44 +453,9 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
         }
         // 大智若愚: 「當人數為4-5/6-8/9時可在第2/3/4回合後任意回合且上一回合
         // 沒有使用智慧……等級數目必須和分配角色時等級數目符合」.
-        InstinctUse::FoolWise { levels, forms } => {
-            let from = data().wisdom_from_round(n);
-            if round <= from {
-                return Err(Refusal::WisdomTooEarly { from: from + 1 });
-            }
-            if at.get::<Abilities>(seat).wisdom_round == Some(round - 1) {
-                return Err(Refusal::ConditionUnmet);
-            }
-            let own = at.get::<Beast>(seat).level;
-            let mut counts = [0usize; 4];
-            for l in levels {
-                if let Some(c) = counts.get_mut((*l as usize).wrapping_sub(1)) {
-                    *c += 1;
-                }
-            }
-            let dealt: Vec<usize> = (1..=4).map(|l| data().count_of(n, l)).collect();
-            if levels.len() != n
-                || forms.len() != n
-                || levels.get(seat.index()) != Some(&own)
-                || counts.to_vec() != dealt
-            {
-                return Err(Refusal::WisdomShape);
-            }
-            Ok(())
-        }
+        InstinctUse::FoolWise { levels, forms } => wisdom_guess(world, seat, levels, forms),
         // 趨吉避兇: a curse only with an even round's 吉+兇 or 兇+吉.
-        InstinctUse::Omens { curse, .. } => {
-            let mixed = round.is_multiple_of(2)
-                && mine.omen_last.is_some_and(|last| {
-                    last != matches!(i, InstinctUse::Omens { ill: Some(_), .. })
-                });
-            match curse {
-                Some(_) if !mixed => Err(Refusal::NoCurse),
-                Some(l) if !(1..=4).contains(l) => Err(Refusal::BadLevel),
-                None if mixed => Err(Refusal::NameCurse),
-                _ => Ok(()),
-            }
-        }
+        InstinctUse::Omens { curse, .. } => omens(world, seat, i, *curse),
         // 仁慈: 「被攻擊目標上回合血量小於等於最大生命值1/2」 on the target's
         // true HP, which the seat cannot know (a target that used 獨立宣言
         // may be lower than announced): the settlement applies it, silently.
@@ -539,6 +483,53 @@ fn instinct(world: &World, seat: SeatId, plan: &Plan, i: &InstinctUse) -> Result
         {
             Err(Refusal::BeastTarget)
         }
+        _ => Ok(()),
+    }
+}
+
+/// 大智若愚's guess: 「當人數為4-5/6-8/9時可在第2/3/4回合後任意回合且上一回合
+/// 沒有使用智慧……等級數目必須和分配角色時等級數目符合」.
+fn wisdom_guess(world: &World, seat: SeatId, levels: &[u8], forms: &[Form]) -> Result<(), Refusal> {
+    let at = Seated::new(world);
+    let n = at.seats.0.len();
+    let round = world.resource::<Round>().0;
+    let from = data().wisdom_from_round(n);
+    if round <= from {
+        return Err(Refusal::WisdomTooEarly { from: from + 1 });
+    }
+    if at.get::<Abilities>(seat).wisdom_round == Some(round - 1) {
+        return Err(Refusal::ConditionUnmet);
+    }
+    let own = at.get::<Beast>(seat).level;
+    let mut counts = [0usize; 4];
+    for l in levels {
+        if let Some(c) = counts.get_mut((*l as usize).wrapping_sub(1)) {
+            *c += 1;
+        }
+    }
+    let dealt: Vec<usize> = (1..=4).map(|l| data().count_of(n, l)).collect();
+    if levels.len() != n
+        || forms.len() != n
+        || levels.get(seat.index()) != Some(&own)
+        || counts.to_vec() != dealt
+    {
+        return Err(Refusal::WisdomShape);
+    }
+    Ok(())
+}
+
+/// 趨吉避兇: a curse only with an even round's 吉+兇 or 兇+吉.
+fn omens(world: &World, seat: SeatId, i: &InstinctUse, curse: Option<u8>) -> Result<(), Refusal> {
+    let round = world.resource::<Round>().0;
+    let mine = Seated::new(world).get::<Instinct>(seat);
+    let mixed = round.is_multiple_of(2)
+        && mine
+            .omen_last
+            .is_some_and(|last| last != matches!(i, InstinctUse::Omens { ill: Some(_), .. }));
+    match curse {
+        Some(_) if !mixed => Err(Refusal::NoCurse),
+        Some(l) if !(1..=4).contains(&l) => Err(Refusal::BadLevel),
+        None if mixed => Err(Refusal::NameCurse),
         _ => Ok(()),
     }
 }

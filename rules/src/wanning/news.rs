@@ -69,22 +69,64 @@ pub fn narrate(
     said.speak(clock.now_ms, lines);
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+/// The words for one piece of news, by the part of the game it belongs
+/// to.
 fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
-    let name = |s: SeatId| name(seats, s);
-    let all = |out: &mut Vec<Said>, key: &str, args: &[(&str, Arg)]| {
-        out.push(Said::All(say(key, args)));
-    };
-    let to = |out: &mut Vec<Said>, seat: SeatId, key: &str, args: &[(&str, Arg)]| {
-        out.push(Said::To(seat, say(key, args)));
-    };
+    let mut w = Words { seats, out };
+    use WanningNews::*;
+    match news {
+        Dealt { .. }
+        | BansOpen
+        | Banned(_)
+        | PickOpen
+        | Picked { .. }
+        | Forms { .. }
+        | Peeked { .. } => setup_words(&mut w, news),
+        RoundBegins(_)
+        | Sensed { .. }
+        | Foreseen { .. }
+        | InstinctInvalid(_)
+        | LuckDrawn { .. }
+        | Malice { .. }
+        | Radical(_)
+        | Scarecrows { .. }
+        | FoolWise { .. }
+        | Wisdom { .. } => round_words(&mut w, news),
+        Announced { .. } | TrueHp { .. } | Said { .. } | GameOver { .. } => {
+            announcement_words(&mut w, news)
+        }
+    }
+}
+
+/// Where one piece of news's words go: to the whole table or to one seat.
+struct Words<'a> {
+    seats: &'a Seats,
+    out: &'a mut Vec<Said>,
+}
+
+impl Words<'_> {
+    fn name(&self, s: SeatId) -> Arg {
+        name(self.seats, s)
+    }
+
+    fn all(&mut self, key: &str, args: &[(&str, Arg)]) {
+        self.out.push(Said::All(say(key, args)));
+    }
+
+    fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
+        self.out.push(Said::To(seat, say(key, args)));
+    }
+}
+
+/// The set-up's words (rules.md §1): each seat's level and animal to it
+/// alone; the bans, the pick's opening and the forms to everyone.
+fn setup_words(w: &mut Words, news: &WanningNews) {
     match news {
         WanningNews::Dealt {
             seat,
             level,
             animal,
-        } => to(
-            out,
+        } => w.to(
             *seat,
             "dealt",
             &[
@@ -92,16 +134,15 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
                 ("level", (*level).into()),
             ],
         ),
-        WanningNews::BansOpen => all(out, "bans-open", &[]),
-        WanningNews::Banned(ids) => all(
-            out,
+        WanningNews::BansOpen => w.all("bans-open", &[]),
+        WanningNews::Banned(ids) => w.all(
             "banned",
             &[(
                 "instincts",
                 list(ids.iter().map(|i| instinct_name(*i))).into(),
             )],
         ),
-        WanningNews::PickOpen => all(out, "pick-open", &[]),
+        WanningNews::PickOpen => w.all("pick-open", &[]),
         WanningNews::Picked {
             seat,
             instinct,
@@ -112,12 +153,7 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
             } else {
                 "picked"
             };
-            to(
-                out,
-                *seat,
-                key,
-                &[("instinct", instinct_name(*instinct).into())],
-            );
+            w.to(*seat, key, &[("instinct", instinct_name(*instinct).into())]);
         }
         WanningNews::Forms { at, pt } => {
             let key = match FormsPicked::of(*at, *pt) {
@@ -125,27 +161,33 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
                 FormsPicked::MorePt => "forms-pt",
                 FormsPicked::Equal => "forms-equal",
             };
-            all(out, key, &[]);
+            w.all(key, &[]);
         }
-        WanningNews::Peeked { seat, target, kind } => to(
-            out,
+        WanningNews::Peeked { seat, target, kind } => w.to(
             *seat,
             "peeked",
-            &[("who", name(*target)), ("kind", kind_name(*kind).into())],
+            &[("who", w.name(*target)), ("kind", kind_name(*kind).into())],
         ),
-        WanningNews::RoundBegins(n) => all(out, "round-begins", &[("n", (*n).into())]),
+        _ => {}
+    }
+}
+
+/// A round's words (rules.md §2 to §6): what an ability or instinct
+/// showed, told to its holder; what the seed announces, to everyone.
+fn round_words(w: &mut Words, news: &WanningNews) {
+    match news {
+        WanningNews::RoundBegins(n) => w.all("round-begins", &[("n", (*n).into())]),
         WanningNews::Sensed {
             seat,
             target,
             named,
         } => match named {
-            Some(o) => to(
-                out,
+            Some(o) => w.to(
                 *seat,
                 "sensed",
-                &[("who", name(*target)), ("object", name(*o))],
+                &[("who", w.name(*target)), ("object", w.name(*o))],
             ),
-            None => to(out, *seat, "sensed-nobody", &[("who", name(*target))]),
+            None => w.to(*seat, "sensed-nobody", &[("who", w.name(*target))]),
         },
         WanningNews::Foreseen { seat, a, b, order } => {
             let key = match order {
@@ -153,26 +195,23 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
                 std::cmp::Ordering::Less => "foreseen-lower",
                 std::cmp::Ordering::Equal => "foreseen-equal",
             };
-            to(out, *seat, key, &[("a", name(*a)), ("b", name(*b))]);
+            w.to(*seat, key, &[("a", w.name(*a)), ("b", w.name(*b))]);
         }
-        WanningNews::InstinctInvalid(s) => to(out, *s, "instinct-invalid", &[]),
+        WanningNews::InstinctInvalid(s) => w.to(*s, "instinct-invalid", &[]),
         WanningNews::LuckDrawn { seat, draw } => {
             let key = match draw {
                 LuckDraw::Attack => "luck-attack",
                 LuckDraw::Guard => "luck-guard",
                 LuckDraw::Rest => "luck-rest",
             };
-            to(out, *seat, key, &[]);
+            w.to(*seat, key, &[]);
         }
-        WanningNews::Malice { seat, count } => {
-            to(out, *seat, "malice", &[("count", (*count).into())])
-        }
-        WanningNews::Radical(s) => to(out, *s, "radical", &[]),
+        WanningNews::Malice { seat, count } => w.to(*seat, "malice", &[("count", (*count).into())]),
+        WanningNews::Radical(s) => w.to(*s, "radical", &[]),
         WanningNews::Scarecrows { seat, healed } => {
-            to(out, *seat, "scarecrows", &[("hp", (*healed).into())])
+            w.to(*seat, "scarecrows", &[("hp", (*healed).into())])
         }
-        WanningNews::FoolWise { seat, won } => to(
-            out,
+        WanningNews::FoolWise { seat, won } => w.to(
             *seat,
             if *won {
                 "fool-wise-won"
@@ -181,8 +220,7 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
             },
             &[],
         ),
-        WanningNews::Wisdom { seat, right } => to(
-            out,
+        WanningNews::Wisdom { seat, right } => w.to(
             *seat,
             if *right {
                 "wisdom-right"
@@ -191,35 +229,40 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
             },
             &[],
         ),
+        _ => {}
+    }
+}
+
+/// The end of a round and of the game (rules.md §2, §7 and §12): HP as
+/// announced to everyone and true HP to its seat alone, a conversation to
+/// its two sides, the result.
+fn announcement_words(w: &mut Words, news: &WanningNews) {
+    match news {
         WanningNews::Announced { round, hps, dead } => {
             let hps = hps
                 .iter()
                 .enumerate()
-                .map(|(i, hp)| format!("{} {hp}", seats.name(SeatId(i as u8))))
+                .map(|(i, hp)| format!("{} {hp}", w.seats.name(SeatId(i as u8))))
                 .collect::<Vec<_>>()
                 .join(" · ");
-            all(
-                out,
-                "announced",
-                &[("n", (*round).into()), ("hps", hps.into())],
-            );
+            w.all("announced", &[("n", (*round).into()), ("hps", hps.into())]);
             for d in dead {
-                all(out, "died", &[("who", name(*d))]);
+                w.all("died", &[("who", w.name(*d))]);
             }
         }
-        WanningNews::TrueHp { seat, hp } => to(out, *seat, "true-hp", &[("hp", (*hp).into())]),
+        WanningNews::TrueHp { seat, hp } => w.to(*seat, "true-hp", &[("hp", (*hp).into())]),
         WanningNews::Said {
             from,
             to: them,
             text,
         } => {
             let args = [
-                ("from", name(*from)),
-                ("to", name(*them)),
+                ("from", w.name(*from)),
+                ("to", w.name(*them)),
                 ("text", Arg::Text(text.clone())),
             ];
-            to(out, *them, "said", &args);
-            to(out, *from, "said", &args);
+            w.to(*them, "said", &args);
+            w.to(*from, "said", &args);
         }
         WanningNews::GameOver { level, by } => {
             let key = match by {
@@ -228,8 +271,9 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
                 WinBy::FoolWise(_) => "won-fool-wise",
                 WinBy::Cap => "won-cap",
             };
-            all(out, key, &[("level", (*level).into())]);
+            w.all(key, &[("level", (*level).into())]);
         }
+        _ => {}
     }
 }
 

@@ -3,6 +3,7 @@
 //! `rules/SCENARIOS.md`; files: `rules/scenarios/wanning/`).
 
 use bevy_ecs::prelude::*;
+use bevy_ecs::world::EntityWorldMut;
 use serde::{Deserialize, Serialize};
 
 use super::data::InstinctId;
@@ -100,13 +101,27 @@ pub struct SetupStatuses {
 use crate::scenario::setup_error as bad;
 
 impl WanningSetup {
-    #[allow(clippy::too_many_lines)] // issue 36: to be split
+    /// Refuses a set-up that does not fit the table, with the reason.
     pub fn check(&self, world: &World) -> Result<(), Rejection> {
         let n = world.resource::<SeatEntities>().0.len();
-        let len = |what: &str, got: Option<usize>| match got {
+        self.check_hp(n)?;
+        self.check_uses(n)?;
+        self.check_last_round(n)?;
+        self.check_values()
+    }
+
+    /// One value per seat (`what` names them) where a list is given.
+    fn same_len(n: usize, what: &str, got: Option<usize>) -> Result<(), Rejection> {
+        match got {
             Some(k) if k != n => Err(bad(format!("{k} {what} for {n} seats"))),
             _ => Ok(()),
-        };
+        }
+    }
+
+    /// Levels, instincts, HP, shields, animals and announced HP: one per
+    /// seat, and no announced HP below the true one.
+    fn check_hp(&self, n: usize) -> Result<(), Rejection> {
+        let len = |what: &str, got: Option<usize>| Self::same_len(n, what, got);
         len("levels", self.levels.as_ref().map(Vec::len))?;
         len("instincts", self.instincts.as_ref().map(Vec::len))?;
         len("HP values", self.hp.as_ref().map(Vec::len))?;
@@ -125,6 +140,13 @@ impl WanningSetup {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Uses, cooldowns and draws: one per seat, and an Early Bird draw only
+    /// for its holder, never itself nor a banned instinct.
+    fn check_uses(&self, n: usize) -> Result<(), Rejection> {
+        let len = |what: &str, got: Option<usize>| Self::same_len(n, what, got);
         len("use counts", self.used.as_ref().map(Vec::len))?;
         len("last uses", self.last_used.as_ref().map(Vec::len))?;
         len("slaughter counts", self.slaughters.as_ref().map(Vec::len))?;
@@ -154,6 +176,14 @@ impl WanningSetup {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Last round's losses, targets, marks and statuses: one per seat,
+    /// every seat named at the table, marks 1 to 3 on others, nothing
+    /// negative.
+    fn check_last_round(&self, n: usize) -> Result<(), Rejection> {
+        let len = |what: &str, got: Option<usize>| Self::same_len(n, what, got);
         len(
             "last-round HP losses",
             self.lost_last.as_ref().map(Vec::len),
@@ -209,6 +239,12 @@ impl WanningSetup {
                 return Err(bad(format!("last-round {what} cannot be negative")));
             }
         }
+        Ok(())
+    }
+
+    /// The round, animals of the right level, levels 1 to 4, HP above 0,
+    /// no negative shields.
+    fn check_values(&self) -> Result<(), Rejection> {
         if self.round == Some(0) {
             return Err(bad("rounds are counted from 1".into()));
         }
@@ -254,104 +290,117 @@ impl WanningSetup {
         world.resource_mut::<Banned>().0 = self.banned.clone();
         let seats = world.resource::<SeatEntities>().clone();
         for (s, e) in seats.iter() {
-            let i = s.index();
-            let mut seat = world.entity_mut(e);
-            if let Some(hp) = &self.hp {
-                let mut life = seat.get_mut::<Life>().expect("a seat");
-                life.hp = hp[i];
-                life.last_hp = hp[i];
-                life.announced = hp[i];
-                life.known = hp[i];
-            }
-            if let Some(heard) = &self.announced {
-                seat.get_mut::<Life>().expect("a seat").announced = heard[i];
-            }
-            if let Some(k) = &self.shields {
-                seat.get_mut::<Life>().expect("a seat").shields = k[i];
-            }
-            if let Some(ids) = &self.instincts {
-                seat.get_mut::<Instinct>().expect("a seat").id = ids[i];
-            }
+            self.set_seat(s.index(), &mut world.entity_mut(e));
         }
         for (s, e) in seats.iter() {
-            let i = s.index();
-            let mut seat = world.entity_mut(e);
-            if let Some(animals) = &self.animals {
-                let d = super::data::data();
-                let animal = d
-                    .animals
-                    .iter()
-                    .position(|a| a.key == animals[i])
-                    .expect("checked");
-                let mut beast = seat.get_mut::<Beast>().expect("a seat");
-                beast.animal = animal;
-                beast.level = d.animals[animal].level;
-            }
-            if let Some(last) = &self.last_hp {
-                seat.get_mut::<Life>().expect("a seat").last_hp = last[i];
-            }
-            if let Some(used) = &self.used {
-                seat.get_mut::<Instinct>().expect("a seat").used = used[i];
-            }
-            if let Some(last) = &self.last_used {
-                seat.get_mut::<Instinct>().expect("a seat").last_round = last[i];
-            }
-            if let Some(k) = &self.slaughters {
-                seat.get_mut::<Abilities>().expect("a seat").slaughter_used = k[i];
-            }
-            {
-                let mut life = seat.get_mut::<Life>().expect("a seat");
-                if let Some(lost) = &self.lost_last {
-                    life.lost_last = lost[i];
-                    life.damaged_last = lost[i];
-                }
-                if let Some(d) = &self.damaged_last {
-                    life.damaged_last = d[i];
-                }
-            }
-            let first = self.round.unwrap_or(1);
-            let st = &self.statuses;
-            let mut ins = seat.get_mut::<Instinct>().expect("a seat");
-            if let Some(t) = &self.last_target {
-                ins.last_target = t[i];
-            }
-            if let Some(k) = &self.scarecrows {
-                ins.scarecrows = k[i];
-            }
-            if let Some(m) = &self.marks {
-                ins.marks = m[i].clone();
-            }
-            if let Some(r) = &self.radical {
-                ins.radical = r[i];
-            }
-            if let Some(g) = &self.grudges {
-                ins.grudges = g[i];
-            }
-            if let Some(o) = &self.omen_last {
-                ins.omen_last = o[i];
-            }
-            if st.spared.contains(&s) {
-                ins.spared_in = Some(first);
-            }
-            if st.standing.contains(&s) {
-                ins.stand_until = Some(first);
-            }
-            if st.omen_capped.contains(&s) {
-                ins.omen_cap_until = Some(first);
-            }
-            if st.guard_owed.contains(&s) {
-                ins.guard_owed = true;
-            }
-            if st.bluff_bonus.contains(&s) {
-                ins.bluff_bonus = true;
-            }
+            self.set_last_round(s, &mut world.entity_mut(e));
         }
         if let Some(r) = self.round {
             // The round's opening adds one.
             world.resource_mut::<Round>().0 = r - 1;
         }
+        self.script_luck(world, seats.0.len());
+        self.draw_early_birds(world, &seats);
+    }
+
+    /// A seat's HP, announced HP, shields and instinct.
+    fn set_seat(&self, i: usize, seat: &mut EntityWorldMut) {
+        if let Some(hp) = &self.hp {
+            let mut life = seat.get_mut::<Life>().expect("a seat");
+            life.hp = hp[i];
+            life.last_hp = hp[i];
+            life.announced = hp[i];
+            life.known = hp[i];
+        }
+        if let Some(heard) = &self.announced {
+            seat.get_mut::<Life>().expect("a seat").announced = heard[i];
+        }
+        if let Some(k) = &self.shields {
+            seat.get_mut::<Life>().expect("a seat").shields = k[i];
+        }
+        if let Some(ids) = &self.instincts {
+            seat.get_mut::<Instinct>().expect("a seat").id = ids[i];
+        }
+    }
+
+    /// A seat's animal and what the rounds before left on it: last HP,
+    /// uses, cooldowns, losses, targets, marks and statuses.
+    fn set_last_round(&self, s: SeatId, seat: &mut EntityWorldMut) {
+        let i = s.index();
+        if let Some(animals) = &self.animals {
+            let d = super::data::data();
+            let animal = d
+                .animals
+                .iter()
+                .position(|a| a.key == animals[i])
+                .expect("checked");
+            let mut beast = seat.get_mut::<Beast>().expect("a seat");
+            beast.animal = animal;
+            beast.level = d.animals[animal].level;
+        }
+        if let Some(last) = &self.last_hp {
+            seat.get_mut::<Life>().expect("a seat").last_hp = last[i];
+        }
+        if let Some(used) = &self.used {
+            seat.get_mut::<Instinct>().expect("a seat").used = used[i];
+        }
+        if let Some(last) = &self.last_used {
+            seat.get_mut::<Instinct>().expect("a seat").last_round = last[i];
+        }
+        if let Some(k) = &self.slaughters {
+            seat.get_mut::<Abilities>().expect("a seat").slaughter_used = k[i];
+        }
+        {
+            let mut life = seat.get_mut::<Life>().expect("a seat");
+            if let Some(lost) = &self.lost_last {
+                life.lost_last = lost[i];
+                life.damaged_last = lost[i];
+            }
+            if let Some(d) = &self.damaged_last {
+                life.damaged_last = d[i];
+            }
+        }
+        let first = self.round.unwrap_or(1);
+        let st = &self.statuses;
+        let mut ins = seat.get_mut::<Instinct>().expect("a seat");
+        if let Some(t) = &self.last_target {
+            ins.last_target = t[i];
+        }
+        if let Some(k) = &self.scarecrows {
+            ins.scarecrows = k[i];
+        }
+        if let Some(m) = &self.marks {
+            ins.marks = m[i].clone();
+        }
+        if let Some(r) = &self.radical {
+            ins.radical = r[i];
+        }
+        if let Some(g) = &self.grudges {
+            ins.grudges = g[i];
+        }
+        if let Some(o) = &self.omen_last {
+            ins.omen_last = o[i];
+        }
+        if st.spared.contains(&s) {
+            ins.spared_in = Some(first);
+        }
+        if st.standing.contains(&s) {
+            ins.stand_until = Some(first);
+        }
+        if st.omen_capped.contains(&s) {
+            ins.omen_cap_until = Some(first);
+        }
+        if st.guard_owed.contains(&s) {
+            ins.guard_owed = true;
+        }
+        if st.bluff_bonus.contains(&s) {
+            ins.bluff_bonus = true;
+        }
+    }
+
+    /// 幸運's draws, as scripted (the first and those after it).
+    fn script_luck(&self, world: &mut World, n: usize) {
         if self.luck.is_some() || self.luck_draws.is_some() {
-            let n = seats.0.len();
             let queues = (0..n)
                 .map(|i| {
                     let first = self.luck.as_ref().and_then(|l| l[i]);
@@ -361,7 +410,11 @@ impl WanningSetup {
                 .collect();
             world.insert_resource(ScriptedLuck(queues));
         }
-        // 笨鳥先飛: the draw the pick would make, and its shield.
+    }
+
+    /// 笨鳥先飛: the draw the pick would make (or the scripted one), and
+    /// its shield.
+    fn draw_early_birds(&self, world: &mut World, seats: &SeatEntities) {
         for (s, e) in seats.iter() {
             if seat_part::<Instinct>(world, s).id != Some(InstinctId::EarlyBird) {
                 continue;
@@ -523,21 +576,7 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
                 .count();
             ok(have == *n, format!("{have} players are level {l}, not {n}"))
         }
-        WanningCheck::UsesLeft(s, n) => {
-            let i = seat_part::<Instinct>(world, *s);
-            let count = world.resource::<SeatEntities>().0.len();
-            let settings = &world.resource::<Settings<WanningGame>>().0;
-            match i.id.and_then(|id| super::moves::uses(id, count, settings)) {
-                Some(u) => {
-                    let left = u.saturating_sub(i.used);
-                    ok(
-                        left == *n,
-                        format!("seat {s} has {left} uses left, not {n}"),
-                    )
-                }
-                None => Err(format!("seat {s}'s instinct has no use limit")),
-            }
-        }
+        WanningCheck::UsesLeft(s, n) => verify_uses_left(world, *s, *n),
         WanningCheck::InstinctStopped(s) => {
             let stopped = super::settle::stopped(world, *s);
             ok(stopped, format!("seat {s}'s instinct was not stopped"))
@@ -559,34 +598,7 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
                 format!("seat {s} has {have} scarecrows, not {n}"),
             )
         }
-        WanningCheck::Settlement(s, want) => {
-            let Some(have) = super::view::view(world, Some(*s)).settled else {
-                return Err(format!("seat {s} has no settlement to show yet"));
-            };
-            let pairs = [
-                ("start HP", want.start_hp, have.start_hp),
-                ("damage", want.damage, have.damage),
-                ("shields soaked", want.soaked, have.soaked),
-                ("true damage", want.true_damage, have.true_damage),
-                ("HP locked back", want.lock, have.lock),
-                ("special skills' HP", want.special, have.special),
-                (
-                    "special skills' shields",
-                    want.special_shields,
-                    have.special_shields,
-                ),
-                ("end HP", want.end_hp, have.end_hp),
-            ];
-            let wrong: Vec<String> = pairs
-                .iter()
-                .filter(|(_, w, h)| w.is_some_and(|w| w != *h))
-                .map(|(what, w, h)| format!("{what} {h}, not {}", w.unwrap_or_default()))
-                .collect();
-            ok(
-                wrong.is_empty(),
-                format!("seat {s}'s settlement: {}", wrong.join("; ")),
-            )
-        }
+        WanningCheck::Settlement(s, want) => verify_settlement(world, *s, want),
         WanningCheck::Animal(s, key) => {
             let have = &super::data::data().animals[seat_part::<Beast>(world, *s).animal].key;
             ok(
@@ -614,6 +626,53 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
             verify_sight::<super::WanningGame, _>(world, *v, fact, false, WanningView::traces)
         }
     }
+}
+
+/// `UsesLeft`: the uses the seat's instinct has left.
+fn verify_uses_left(world: &World, s: SeatId, n: u8) -> Result<(), String> {
+    let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
+    let i = seat_part::<Instinct>(world, s);
+    let count = world.resource::<SeatEntities>().0.len();
+    let settings = &world.resource::<Settings<WanningGame>>().0;
+    match i.id.and_then(|id| super::moves::uses(id, count, settings)) {
+        Some(u) => {
+            let left = u.saturating_sub(i.used);
+            ok(left == n, format!("seat {s} has {left} uses left, not {n}"))
+        }
+        None => Err(format!("seat {s}'s instinct has no use limit")),
+    }
+}
+
+/// `Settlement`: the seat's last settlement, step by step, as its view
+/// shows it (the steps the check names).
+fn verify_settlement(world: &World, s: SeatId, want: &Breakdown) -> Result<(), String> {
+    let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
+    let Some(have) = super::view::view(world, Some(s)).settled else {
+        return Err(format!("seat {s} has no settlement to show yet"));
+    };
+    let pairs = [
+        ("start HP", want.start_hp, have.start_hp),
+        ("damage", want.damage, have.damage),
+        ("shields soaked", want.soaked, have.soaked),
+        ("true damage", want.true_damage, have.true_damage),
+        ("HP locked back", want.lock, have.lock),
+        ("special skills' HP", want.special, have.special),
+        (
+            "special skills' shields",
+            want.special_shields,
+            have.special_shields,
+        ),
+        ("end HP", want.end_hp, have.end_hp),
+    ];
+    let wrong: Vec<String> = pairs
+        .iter()
+        .filter(|(_, w, h)| w.is_some_and(|w| w != *h))
+        .map(|(what, w, h)| format!("{what} {h}, not {}", w.unwrap_or_default()))
+        .collect();
+    ok(
+        wrong.is_empty(),
+        format!("seat {s}'s settlement: {}", wrong.join("; ")),
+    )
 }
 
 impl WanningView {

@@ -962,7 +962,6 @@ pub fn wisdom(
 /// The announcement: 「實際血量小於等於0的玩家將死亡」; every HP as the table
 /// hears it (獨立宣言: last round's); then the game ends, 警惕's owners
 /// guess, or the next round begins.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn announce(
     mut step: Step,
     settings: Res<Settings<WanningGame>>,
@@ -973,13 +972,34 @@ pub fn announce(
     mut next: ResMut<NextState<WanningPhase>>,
 ) {
     let round = step.round.0;
-    let mut dead = Vec::new();
     let mut named = Vec::new();
     for s in step.ids() {
         if let Some(plan) = step.plan(s) {
             named.extend(targets(plan).into_iter().map(|t| (s, t)));
         }
     }
+    let dead = record_hp(&mut step, round);
+    tell_invalid(&mut step, round);
+    announce_hp(&mut step, round, &dead);
+    last.0 = named;
+    hits.0 = after_deaths(&mut step, &dead);
+    deaths.0 = dead.len() as u8;
+    if outcome.0.is_none() {
+        outcome.0 = victory(&step, &dead, round, settings.0.round_cap);
+    }
+    if let Some((level, by)) = outcome.0 {
+        step.news.write(WanningNews::GameOver { level, by });
+        next.set(WanningPhase::GameOver);
+    } else {
+        next.set(WanningPhase::Orders);
+    }
+}
+
+/// Each living seat's HP at the end of the round: who died, what it lost
+/// and took, what it is told (a 獨立宣言 seat learns its true HP), and
+/// whether 警惕 owes it a guess. Returns the seats that died.
+fn record_hp(step: &mut Step, round: u8) -> Vec<SeatId> {
+    let mut dead = Vec::new();
     for s in step.ids() {
         let guard = step.has(s, InstinctId::Vigilance) && step.works(s);
         let (_, mut life, mut instinct, _, _, mut t) =
@@ -1011,8 +1031,12 @@ pub fn announce(
         // the guess comes with the next round's orders (rules.md §6).
         instinct.guard_owed = guard && t.lost > 0;
     }
-    // 「本能無效：回合內獲得此狀態，玩家將可以得知」: told when it did stop
-    // the seat's instinct (not a locked one, not an equal rung's).
+    dead
+}
+
+/// 「本能無效：回合內獲得此狀態，玩家將可以得知」: told when it did stop the
+/// seat's instinct (not a locked one, not an equal rung's).
+fn tell_invalid(step: &mut Step, round: u8) {
     for s in step.ids() {
         let has = step.instinct(s).id.is_some();
         if has
@@ -1023,6 +1047,11 @@ pub fn announce(
             step.news.write(WanningNews::InstinctInvalid(s));
         }
     }
+}
+
+/// The round's HP announcement: what each seat was announced at (a slain
+/// seat at 0), and who died.
+fn announce_hp(step: &mut Step, round: u8, dead: &[SeatId]) {
     let hps = step
         .ids()
         .iter()
@@ -1043,18 +1072,22 @@ pub fn announce(
     step.news.write(WanningNews::Announced {
         round,
         hps,
-        dead: dead.clone(),
+        dead: dead.to_vec(),
     });
-    last.0 = named;
+}
+
+/// What the deaths give: 狐假虎威's bonus, 替身力量's scarecrows, 野心's
+/// shield. Returns who hit whom this round.
+fn after_deaths(step: &mut Step, dead: &[SeatId]) -> Vec<(SeatId, SeatId)> {
     for s in step.ids() {
         if let Some(InstinctUse::Bluff { target }) = step.used_instinct(s).cloned()
-            && bluff_holds(&step, target)
+            && bluff_holds(step, target)
             && dead.contains(&target)
         {
             step.instinct_mut(s).bluff_bonus = true;
         }
     }
-    hits.0 = step
+    let hits = step
         .ids()
         .into_iter()
         .flat_map(|s| {
@@ -1072,7 +1105,6 @@ pub fn announce(
             step.instinct_mut(s).scarecrows += others;
         }
     }
-    deaths.0 = dead.len() as u8;
     // 野心: 「此回合死亡人數大於等於2時獲得一個護盾」.
     if dead.len() >= 2 {
         for s in step.ids() {
@@ -1085,29 +1117,24 @@ pub fn announce(
             }
         }
     }
-    // Victory: a wisdom win, else the last level standing, else the cap.
-    if outcome.0.is_none() {
-        let living = step.living();
-        let mut levels: Vec<u8> = living.iter().map(|s| step.level(*s)).collect();
-        levels.sort();
-        levels.dedup();
-        outcome.0 = match levels.as_slice() {
-            [only] => Some((*only, WinBy::LastLevel)),
-            [] => Some((
-                best_level(&step, &dead, |s| step.tally_of(s).start_hp),
-                WinBy::Cap,
-            )),
-            _ if round >= settings.0.round_cap => {
-                Some((best_level(&step, &living, |s| step.life(s).hp), WinBy::Cap))
-            }
-            _ => None,
-        };
-    }
-    if let Some((level, by)) = outcome.0 {
-        step.news.write(WanningNews::GameOver { level, by });
-        next.set(WanningPhase::GameOver);
-    } else {
-        next.set(WanningPhase::Orders);
+    hits
+}
+
+/// Victory (rules.md §7), when no wisdom guess has won: the last level
+/// standing, else the cap.
+fn victory(step: &Step, dead: &[SeatId], round: u8, cap: u8) -> Option<(u8, WinBy)> {
+    let living = step.living();
+    let mut levels: Vec<u8> = living.iter().map(|s| step.level(*s)).collect();
+    levels.sort();
+    levels.dedup();
+    match levels.as_slice() {
+        [only] => Some((*only, WinBy::LastLevel)),
+        [] => Some((
+            best_level(step, dead, |s| step.tally_of(s).start_hp),
+            WinBy::Cap,
+        )),
+        _ if round >= cap => Some((best_level(step, &living, |s| step.life(s).hp), WinBy::Cap)),
+        _ => None,
     }
 }
 

@@ -113,6 +113,31 @@ pub enum InstinctUse {
 }
 
 impl InstinctUse {
+    /// The instinct this use is of.
+    pub fn instinct(&self) -> InstinctId {
+        match self {
+            InstinctUse::Sturdy => InstinctId::Sturdy,
+            InstinctUse::Poison => InstinctId::Poison,
+            InstinctUse::Alliance { .. } => InstinctId::Alliance,
+            InstinctUse::Bluff { .. } => InstinctId::Bluff,
+            InstinctUse::Balance => InstinctId::Balance,
+            InstinctUse::Beast { .. } => InstinctId::Beast,
+            InstinctUse::Diva => InstinctId::Diva,
+            InstinctUse::Independence => InstinctId::Independence,
+            InstinctUse::LastStand => InstinctId::LastStand,
+            InstinctUse::Ruins { .. } => InstinctId::Ruins,
+            InstinctUse::Luck { .. } => InstinctId::Luck,
+            InstinctUse::Grudge { .. } => InstinctId::Grudge,
+            InstinctUse::Pair { .. } => InstinctId::Pair,
+            InstinctUse::Survive => InstinctId::Survive,
+            InstinctUse::Stand { .. } => InstinctId::Stand,
+            InstinctUse::Mercy => InstinctId::Mercy,
+            InstinctUse::Mark { .. } => InstinctId::Spokesman,
+            InstinctUse::FoolWise { .. } => InstinctId::FoolWise,
+            InstinctUse::Omens { .. } => InstinctId::Omens,
+        }
+    }
+
     /// The seat the instinct names (for 吉兆凶兆 the ill omen's, if any).
     pub fn target(&self) -> Option<SeatId> {
         match self {
