@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 
+use crate::table::{Said, SeatId, Seats};
 use crate::text::Bilingual;
 
 /// One game's words in English and Chinese.
@@ -129,6 +130,48 @@ impl Phrasebook {
             .collect();
         out.sort();
         out
+    }
+}
+
+/// Where a piece of news's words go: to the whole table or to one seat,
+/// from a game's phrasebook, naming seats as that game names them.
+pub struct Words<'a> {
+    pub seats: &'a Seats,
+    pub out: &'a mut Vec<Said>,
+    book: &'static Phrasebook,
+    naming: fn(&Seats, SeatId) -> Arg,
+}
+
+impl<'a> Words<'a> {
+    pub fn new(
+        seats: &'a Seats,
+        out: &'a mut Vec<Said>,
+        book: &'static Phrasebook,
+        naming: fn(&Seats, SeatId) -> Arg,
+    ) -> Self {
+        Self {
+            seats,
+            out,
+            book,
+            naming,
+        }
+    }
+
+    /// A seat as the game names it.
+    pub fn name(&self, s: SeatId) -> Arg {
+        (self.naming)(self.seats, s)
+    }
+
+    /// Said to the whole table.
+    pub fn all(&mut self, key: &str, args: &[(&str, Arg)]) {
+        let line = self.book.say(key, args);
+        self.out.push(Said::All(line));
+    }
+
+    /// Said to one seat alone.
+    pub fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
+        let line = self.book.say(key, args);
+        self.out.push(Said::To(seat, line));
     }
 }
 

@@ -7,7 +7,7 @@ use bevy_ecs::prelude::*;
 
 use super::moves::{MAX_TRADE, Refusal};
 use super::state::*;
-use crate::narrate::Arg;
+use crate::narrate::{Arg, Words};
 use crate::table::{Announcements, Rejection, Said, SeatEntities, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
@@ -58,7 +58,7 @@ fn words(
     out: &mut Vec<Said>,
     life: impl Fn(SeatId) -> Option<i32>,
 ) {
-    let mut w = Words { seats, out };
+    let mut w = Words::new(seats, out, book(), name);
     use CruelerNews::*;
     match news {
         Opening { .. }
@@ -80,26 +80,6 @@ fn words(
         | DuelWon { .. }
         | BeastDrawn { .. } => duel_words(&mut w, news),
         PhaseOver | RoundBegins { .. } | GameOver => calendar_words(&mut w, news, life),
-    }
-}
-
-/// Where one piece of news's words go: to the whole table or to one seat.
-struct Words<'a> {
-    seats: &'a Seats,
-    out: &'a mut Vec<Said>,
-}
-
-impl Words<'_> {
-    fn name(&self, s: SeatId) -> Arg {
-        name(self.seats, s)
-    }
-
-    fn all(&mut self, key: &str, args: &[(&str, Arg)]) {
-        self.out.push(Said::All(say(key, args)));
-    }
-
-    fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
-        self.out.push(Said::To(seat, say(key, args)));
     }
 }
 

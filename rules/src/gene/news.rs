@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use super::items::items;
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::state::*;
-use crate::narrate::Arg;
+use crate::narrate::{Arg, Words};
 use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
@@ -146,6 +146,11 @@ pub fn card_list(cards: &[ItemKind]) -> Bilingual {
     )
 }
 
+/// A seat by its name alone.
+fn seat_name(seats: &Seats, seat: SeatId) -> Arg {
+    Arg::Text(seats.name(seat).to_string())
+}
+
 /// Puts the step's news into words, in the order it happened.
 pub fn narrate(
     mut news: MessageReader<GeneNews>,
@@ -163,7 +168,7 @@ pub fn narrate(
 /// The words for one piece of news, by the part of the game it belongs
 /// to.
 fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
-    let mut tell = Words { seats, out };
+    let mut tell = Words::new(seats, out, book(), seat_name);
     use GeneNews::*;
     match news {
         Opening | Spawned { .. } | SetupTimeUp { .. } | OrderCard { .. } => {
@@ -188,26 +193,6 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
         | TurnTimeUp { .. }
         | Settled(_)
         | GameOver => action_words(&mut tell, news),
-    }
-}
-
-/// Where one piece of news's words go: to the whole table or to one seat.
-struct Words<'a> {
-    seats: &'a Seats,
-    out: &'a mut Vec<Said>,
-}
-
-impl Words<'_> {
-    fn name(&self, s: SeatId) -> Arg {
-        Arg::Text(self.seats.name(s).to_string())
-    }
-
-    fn all(&mut self, key: &str, args: &[(&str, Arg)]) {
-        self.out.push(Said::All(say(key, args)));
-    }
-
-    fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
-        self.out.push(Said::To(seat, say(key, args)));
     }
 }
 

@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use super::data::{InstinctId, Kind, data};
 use super::moves::{Refusal, SAY_CHARS};
 use super::state::*;
-use crate::narrate::Arg;
+use crate::narrate::{Arg, Words};
 use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
@@ -72,7 +72,7 @@ pub fn narrate(
 /// The words for one piece of news, by the part of the game it belongs
 /// to.
 fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
-    let mut w = Words { seats, out };
+    let mut w = Words::new(seats, out, book(), name);
     use WanningNews::*;
     match news {
         Dealt { .. }
@@ -95,26 +95,6 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
         Announced { .. } | TrueHp { .. } | Said { .. } | GameOver { .. } => {
             announcement_words(&mut w, news)
         }
-    }
-}
-
-/// Where one piece of news's words go: to the whole table or to one seat.
-struct Words<'a> {
-    seats: &'a Seats,
-    out: &'a mut Vec<Said>,
-}
-
-impl Words<'_> {
-    fn name(&self, s: SeatId) -> Arg {
-        name(self.seats, s)
-    }
-
-    fn all(&mut self, key: &str, args: &[(&str, Arg)]) {
-        self.out.push(Said::All(say(key, args)));
-    }
-
-    fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
-        self.out.push(Said::To(seat, say(key, args)));
     }
 }
 
