@@ -285,7 +285,6 @@ impl WanningSetup {
     /// Sets the seats as the script says, after the deal: bans, HP,
     /// shields and instincts, animals, last round's HP, uses, cooldowns
     /// and the round.
-    #[allow(clippy::too_many_lines)] // issue 36: to be split
     pub fn apply_after_deal(&self, world: &mut World) {
         world.resource_mut::<Banned>().0 = self.banned.clone();
         let seats = world.resource::<SeatEntities>().clone();
@@ -519,7 +518,6 @@ pub struct Breakdown {
     pub end_hp: Option<i32>,
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
 pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
     let life = |s: SeatId| seat_part::<Life>(world, s);

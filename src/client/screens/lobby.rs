@@ -177,7 +177,7 @@ fn draw(
     Ok(())
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn tables(
     ui: &mut egui::Ui,
     i18n: &I18n,
@@ -355,7 +355,7 @@ fn tables(
     }
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn seating(
     ui: &mut egui::Ui,
     i18n: &I18n,

@@ -84,7 +84,7 @@ pub fn request_start(commands: &mut Commands) {
     commands.insert_resource(StartRequested);
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut commands: Commands,
     mut contexts: EguiContexts,

@@ -18,7 +18,7 @@ fn announce_start_up(launched: Res<LaunchedAt>) {
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut contexts: EguiContexts,
     i18n: Res<I18n>,

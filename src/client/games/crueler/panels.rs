@@ -328,7 +328,7 @@ fn history_line(view: &CruelerView, o: &Outcome, i18n: &I18n) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,

@@ -203,7 +203,7 @@ struct Layout {
 }
 
 /// Lays the view out in `r`.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Layout {
     let mut wants = Vec::new();
     let narrow = r.width() < 600.0;
@@ -902,7 +902,7 @@ type RollTexts<'w, 's> = Query<
 
 /// The view's newest layout, moved into place.
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn sync(
     mut commands: Commands,
     model: Res<ClientModel>,

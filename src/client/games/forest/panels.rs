@@ -153,7 +153,7 @@ impl Clocks {
     }
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn actions(
     ui: &mut egui::Ui,
     view: &ForestView,

@@ -196,7 +196,7 @@ fn card_target(view: &ForestView, ui: &TableUi, want: &Want) -> Target {
 }
 
 /// Lays the view out in `r`: every card's place, and the labels.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, Vec<Deco>, Rect) {
     let mut cards = Vec::new();
     let mut decos = Vec::new();
@@ -664,7 +664,7 @@ type Cards<'w, 's> = Query<
 
 /// The view's newest layout, moved into place.
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn sync(
     mut commands: Commands,
     model: Res<ClientModel>,

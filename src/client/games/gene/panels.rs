@@ -333,7 +333,7 @@ fn hand(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
 }
 
 /// What the player can do now, by phase.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn controls(
     ui: &mut egui::Ui,
     view: &GeneView,
@@ -760,7 +760,7 @@ struct GeneScene<'w> {
     close: ResMut<'w, gene_map::MapClose>,
 }
 
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,

@@ -294,7 +294,7 @@ fn token_spot(size: Vec2, room: Rect, slot: usize) -> Vec2 {
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn build(
     commands: &mut Commands,
     root: Entity,
@@ -870,7 +870,7 @@ fn spawn_hand_card(
 
 /// The marks' newest map.
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn sync(
     mut commands: Commands,
     marks: Option<Res<Marks>>,

@@ -458,7 +458,7 @@ fn controls(
 }
 
 /// A round's orders: the action, the level's abilities, the instinct.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn orders(
     ui: &mut egui::Ui,
     view: &WanningView,
@@ -1116,7 +1116,7 @@ fn host_panel(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n, paused: bool) 
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,

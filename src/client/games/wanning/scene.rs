@@ -245,7 +245,7 @@ pub struct Layout {
 }
 
 /// Lays the view out in `r`.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout {
     let mut wants = Vec::new();
     let narrow = r.width() < 600.0;
@@ -443,7 +443,7 @@ fn choices(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &m
 }
 
 /// The seats' plates round the board.
-#[allow(clippy::too_many_lines)] // issue 36: to be split
+#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut Vec<Want>) {
     let narrow = area.width() < 600.0;
     let n = view.seats.len();
