@@ -194,5 +194,15 @@ macro_rules! phrasebook {
         fn say(key: &str, args: &[(&str, $crate::narrate::Arg)]) -> $crate::text::Bilingual {
             book().say(key, args)
         }
+
+        /// Chinese and English throughout: both files give every phrase.
+        #[cfg(test)]
+        #[test]
+        fn both_languages_have_every_phrase() {
+            assert_eq!(
+                $crate::narrate::Phrasebook::missing(EN, ZH),
+                Vec::<String>::new()
+            );
+        }
     };
 }

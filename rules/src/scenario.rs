@@ -445,6 +445,32 @@ pub fn verify_heard(world: &World, check: Heard<'_>) -> Result<(), String> {
     }
 }
 
+/// The checks every game's scenarios share, verified the same way in
+/// every game: `Score`, `Said`, `NotSaid`, `Told`, `NotTold`,
+/// `SaidInOrder`, `Sees` and `NotSees` of the game's check enum. A game's
+/// `verify` sends them here from one arm of its match, after its own.
+#[macro_export]
+macro_rules! verify_common_check {
+    ($world:expr, $check:expr, $Check:ident, $Game:ty, $View:ty, $result:expr) => {{
+        use $crate::scenario::{Heard, verify_heard, verify_sight};
+        match $check {
+            $Check::Score(s, n) => $crate::scenario::verify_score($result, *s, *n),
+            $Check::Said(t) => verify_heard($world, Heard::Said(t)),
+            $Check::NotSaid(t) => verify_heard($world, Heard::NotSaid(t)),
+            $Check::Told(s, t) => verify_heard($world, Heard::Told(*s, t)),
+            $Check::NotTold(s, t) => verify_heard($world, Heard::NotTold(*s, t)),
+            $Check::SaidInOrder(t) => verify_heard($world, Heard::SaidInOrder(t)),
+            $Check::Sees(v, fact) => {
+                verify_sight::<$Game, _>($world, *v, fact, true, <$View>::traces)
+            }
+            $Check::NotSees(v, fact) => {
+                verify_sight::<$Game, _>($world, *v, fact, false, <$View>::traces)
+            }
+            other => unreachable!("{other:?} is the game's own check"),
+        }
+    }};
+}
+
 /// `Score(seat, n)`: the game is over and the seat's final score is `n`
 /// (Forest: total energy; Gene: gold cubes; Crueler: life left).
 pub fn verify_score(result: Option<GameResult>, seat: SeatId, want: i64) -> Result<(), String> {

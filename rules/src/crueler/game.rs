@@ -16,7 +16,7 @@ use super::{duel, interlude, moves, news, predation};
 use crate::game_id::GameId;
 use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
-    SeatEntities, SeatId, Settings, TableClock, TableRng, TableSet,
+    SeatEntities, SeatId, Settings, TableClock, TablePart, TableRng, TableSet,
 };
 
 /// What the table's clocks read.
@@ -48,15 +48,7 @@ fn sync_clock(
     clock: Res<TableClock>,
     mut deadlines: ResMut<Deadlines<CruelerTimer>>,
 ) {
-    match state.timer() {
-        Some((timer, secs)) => {
-            deadlines.pending.retain(|d| d.timer == timer);
-            if deadlines.get(&timer).is_none() {
-                deadlines.set(timer, clock.now_ms + u64::from(secs) * 1000);
-            }
-        }
-        None => deadlines.pending.clear(),
-    }
+    deadlines.run_only(state.timer(), clock.now_ms);
 }
 
 /// A clock ran out (rules.md §12): the referee does what the waiting
@@ -242,54 +234,11 @@ impl Game for CruelerGame {
     }
 
     fn capture(world: &World) -> CruelerState {
-        let seats = world.resource::<SeatEntities>();
-        let part = |e: Entity| -> SeatState {
-            let seat = world.entity(e);
-            SeatState {
-                life: seat.get::<LifeBox>().cloned().unwrap_or_default(),
-                cards: seat.get::<PredatorCards>().cloned().unwrap_or_default(),
-                standing: seat.get::<Standing>().cloned().unwrap_or_default(),
-                hunger: seat.get::<Hunger>().cloned().unwrap_or_default(),
-                reserve: seat.get::<InReserve>().cloned().unwrap_or_default(),
-                ready: seat.get::<Ready>().cloned().unwrap_or_default(),
-            }
-        };
-        CruelerState {
-            seats: seats.iter().map(|(_, e)| part(e)).collect(),
-            calendar: world.resource::<Calendar>().clone(),
-            die: world.resource::<Die>().clone(),
-            asking: world.resource::<Asking>().clone(),
-            duel: moves::duel(world).cloned(),
-            offers: world.resource::<LifeOffers>().clone(),
-            history: world.resource::<History>().clone(),
-            fallen: world.resource::<Fallen>().clone(),
-        }
+        CruelerState::take(world)
     }
 
     fn restore(world: &mut World, state: CruelerState) {
-        let seats = world.resource::<SeatEntities>().clone();
-        for ((_, e), seat) in seats.iter().zip(state.seats) {
-            world.entity_mut(e).insert((
-                seat.life,
-                seat.cards,
-                seat.standing,
-                seat.hunger,
-                seat.reserve,
-                seat.ready,
-            ));
-        }
-        // A duel of the table's past (a reused table) is over.
-        if let Some(old) = world.resource::<Dueling>().0 {
-            world.despawn(old);
-        }
-        let duel = state.duel.map(|d| world.spawn(d).id());
-        world.insert_resource(Dueling(duel));
-        world.insert_resource(state.calendar);
-        world.insert_resource(state.die);
-        world.insert_resource(state.asking);
-        world.insert_resource(state.offers);
-        world.insert_resource(state.history);
-        world.insert_resource(state.fallen);
+        state.put(world);
     }
 
     fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
@@ -306,5 +255,21 @@ impl Game for CruelerGame {
 
     fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
         super::scenario::verify(world, check)
+    }
+}
+
+/// The duel under way is an entity of its own: a snapshot holds its
+/// [`Duel`], and putting it back ends any duel of the table's past.
+impl TablePart for Option<Duel> {
+    fn take(world: &World) -> Self {
+        moves::duel(world).cloned()
+    }
+
+    fn put(self, world: &mut World) {
+        if let Some(old) = world.resource::<Dueling>().0 {
+            world.despawn(old);
+        }
+        let duel = self.map(|d| world.spawn(d).id());
+        world.insert_resource(Dueling(duel));
     }
 }

@@ -345,12 +345,10 @@ impl From<Refusal> for Rejection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::narrate::Phrasebook;
 
-    /// Chinese and English throughout: both files give every phrase.
+    /// A beast's name in both languages.
     #[test]
-    fn both_languages_have_every_phrase() {
-        assert_eq!(Phrasebook::missing(EN, ZH), Vec::<String>::new());
+    fn beasts_are_named_in_both_languages() {
         assert_eq!(Beast::Tiger.name(), Bilingual::new("Tiger", "虎"));
     }
 }

@@ -13,7 +13,6 @@ use super::outcome::{places, result};
 use super::settings::CruelerGame;
 use super::state::*;
 use super::view::CruelerView;
-use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::{Rejection, SeatEntities, SeatId, with_param};
 
 /// A table as it stands at some point of the game.
@@ -253,17 +252,22 @@ pub fn verify(world: &World, check: &CruelerCheck) -> Result<(), String> {
                 format!("seat {s} finished {have}, not {place}"),
             )
         }
-        CruelerCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
-        CruelerCheck::Said(t) => verify_heard(world, Heard::Said(t)),
-        CruelerCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
-        CruelerCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
-        CruelerCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
-        CruelerCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-        CruelerCheck::Sees(v, fact) => {
-            verify_sight::<CruelerGame, _>(world, *v, fact, true, CruelerView::traces)
-        }
-        CruelerCheck::NotSees(v, fact) => {
-            verify_sight::<CruelerGame, _>(world, *v, fact, false, CruelerView::traces)
+        CruelerCheck::Score(..)
+        | CruelerCheck::Said(_)
+        | CruelerCheck::NotSaid(_)
+        | CruelerCheck::Told(..)
+        | CruelerCheck::NotTold(..)
+        | CruelerCheck::SaidInOrder(_)
+        | CruelerCheck::Sees(..)
+        | CruelerCheck::NotSees(..) => {
+            crate::verify_common_check!(
+                world,
+                check,
+                CruelerCheck,
+                CruelerGame,
+                CruelerView,
+                result(world)
+            )
         }
     }
 }

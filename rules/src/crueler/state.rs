@@ -310,30 +310,34 @@ pub struct Fallen(pub u8);
 /// Life trades offered and not yet answered.
 pub type LifeOffers = Offers<u32>;
 
-/// One seat's components, for a snapshot.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatState {
-    pub life: LifeBox,
-    pub cards: PredatorCards,
-    pub standing: Standing,
-    pub hunger: Hunger,
-    pub reserve: InReserve,
-    pub ready: Ready,
+crate::game_state! {
+    /// One seat's components, for a snapshot.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct SeatState {
+        pub life: LifeBox,
+        pub cards: PredatorCards,
+        pub standing: Standing,
+        pub hunger: Hunger,
+        pub reserve: InReserve,
+        pub ready: Ready,
+    }
+
+    /// Everything of a Crueler World table a snapshot holds: each seat's
+    /// components in seat order, then the game-wide resources.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct CruelerState {
+        pub seats: Vec<SeatState>,
+        pub calendar: Calendar,
+        pub die: Die,
+        pub asking: Asking,
+        pub duel: Option<Duel>,
+        pub offers: LifeOffers,
+        pub history: History,
+        pub fallen: Fallen,
+    }
 }
 
-/// Everything of a Crueler World table a snapshot holds: each seat's
-/// components in seat order, then the game-wide resources.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CruelerState {
-    pub seats: Vec<SeatState>,
-    pub calendar: Calendar,
-    pub die: Die,
-    pub asking: Asking,
-    pub duel: Option<Duel>,
-    pub offers: LifeOffers,
-    pub history: History,
-    pub fallen: Fallen,
-}
+crate::resource_parts!(Calendar, Die, Asking, LifeOffers, History, Fallen);
 
 // ----- what happened, for the narrator -----------------------------------
 

@@ -30,7 +30,6 @@ pub use state::*;
 pub use view::{ForestView, SeatPublic, ShowdownPublic};
 
 use crate::game_id::GameId;
-use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::{Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet, with_param};
 
 /// The rules document, in both languages.
@@ -204,34 +203,11 @@ impl Game for ForestGame {
     }
 
     fn capture(world: &World) -> ForestState {
-        let seats = world.resource::<Seats>();
-        ForestState {
-            seats: seats
-                .ids()
-                .map(|s| SeatState {
-                    hand: seat_components::<Hand>(world, s).clone(),
-                    known: seat_components::<Known>(world, s).clone(),
-                    scores: seat_components::<Scores>(world, s).clone(),
-                })
-                .collect(),
-            round: world.resource::<Round>().clone(),
-            turn: world.resource::<Turn>().clone(),
-            showdown: world.resource::<Showdown>().clone(),
-            reveals: world.resource::<Reveals>().clone(),
-        }
+        ForestState::take(world)
     }
 
     fn restore(world: &mut World, state: ForestState) {
-        let entities = world.resource::<SeatEntities>().clone();
-        for (e, seat) in entities.0.iter().zip(state.seats) {
-            world
-                .entity_mut(*e)
-                .insert((seat.hand, seat.known, seat.scores));
-        }
-        world.insert_resource(state.round);
-        world.insert_resource(state.turn);
-        world.insert_resource(state.showdown);
-        world.insert_resource(state.reveals);
+        state.put(world);
     }
 
     fn view(world: &World, seat: Option<SeatId>) -> ForestView {
@@ -295,17 +271,22 @@ impl Game for ForestGame {
                 let got = seat_components::<Scores>(world, *s).short_hand;
                 ok(got == *b, format!("seat {s} short hand is {got}, not {b}"))
             }
-            ForestCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
-            ForestCheck::Said(t) => verify_heard(world, Heard::Said(t)),
-            ForestCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
-            ForestCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
-            ForestCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
-            ForestCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-            ForestCheck::Sees(v, fact) => {
-                verify_sight::<Self, _>(world, *v, fact, true, ForestView::traces)
-            }
-            ForestCheck::NotSees(v, fact) => {
-                verify_sight::<Self, _>(world, *v, fact, false, ForestView::traces)
+            ForestCheck::Score(..)
+            | ForestCheck::Said(_)
+            | ForestCheck::NotSaid(_)
+            | ForestCheck::Told(..)
+            | ForestCheck::NotTold(..)
+            | ForestCheck::SaidInOrder(_)
+            | ForestCheck::Sees(..)
+            | ForestCheck::NotSees(..) => {
+                crate::verify_common_check!(
+                    world,
+                    check,
+                    ForestCheck,
+                    Self,
+                    ForestView,
+                    result(world)
+                )
             }
             ForestCheck::Places(places) => {
                 let got = result(world).map(|r| r.places);

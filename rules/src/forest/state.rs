@@ -173,22 +173,26 @@ pub struct Reveals {
     pub challenge: Option<ChallengeReveal>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatState {
-    pub hand: Hand,
-    pub known: Known,
-    pub scores: Scores,
+crate::game_state! {
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct SeatState {
+        pub hand: Hand,
+        pub known: Known,
+        pub scores: Scores,
+    }
+
+    /// Everything Forest Showdown adds to a table snapshot.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct ForestState {
+        pub seats: Vec<SeatState>,
+        pub round: Round,
+        pub turn: Turn,
+        pub showdown: Showdown,
+        pub reveals: Reveals,
+    }
 }
 
-/// Everything Forest Showdown adds to a table snapshot.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ForestState {
-    pub seats: Vec<SeatState>,
-    pub round: Round,
-    pub turn: Turn,
-    pub showdown: Showdown,
-    pub reveals: Reveals,
-}
+crate::resource_parts!(Round, Turn, Showdown, Reveals);
 
 /// A scripted deal for scenarios and tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -182,17 +182,4 @@ impl ForestView {
     }
 }
 
-impl crate::table::SeatView for ForestView {
-    fn me(&self) -> Option<SeatId> {
-        self.me
-    }
-    fn round(&self) -> u8 {
-        self.round
-    }
-    fn to_act(&self) -> bool {
-        self.to_act
-    }
-    fn result(&self) -> Option<&GameResult> {
-        self.result.as_ref()
-    }
-}
+crate::seat_view!(ForestView);

@@ -11,7 +11,7 @@ use super::action::{self, Hands};
 use super::free;
 use super::items::items;
 use super::map::{ItemKind, map};
-use super::moves::{self, part};
+use super::moves;
 use super::outcome::{result, to_act};
 use super::scenario::{GeneCheck, GeneSetup};
 use super::settings::{GeneGame, GeneSettings, GeneTimer};
@@ -344,45 +344,12 @@ impl Game for GeneGame {
     }
 
     fn capture(world: &World) -> GeneState {
-        let seats = world.resource::<SeatEntities>();
-        GeneState {
-            seats: seats
-                .iter()
-                .map(|(s, _)| SeatState {
-                    panel: part::<Panel>(world, s).clone(),
-                    vitals: part::<Vitals>(world, s).clone(),
-                    place: part::<Place>(world, s).clone(),
-                    hand: part::<Hand>(world, s).clone(),
-                    doings: part::<Doings>(world, s).clone(),
-                    battles: part::<Battles>(world, s).clone(),
-                    seen: part::<SeenPile>(world, s).clone(),
-                })
-                .collect(),
-            calendar: world.resource::<Calendar>().clone(),
-            gassed: world.resource::<Gassed>().clone(),
-            supply: world.resource::<Supply>().clone(),
-            piles: world.resource::<Piles>().clone(),
-            secrets: world.resource::<Secrets>().clone(),
-            offers: world.resource::<TradeOffers>().clone(),
-            report: world.resource::<Report>().clone(),
-        }
+        GeneState::take(world)
     }
 
     fn restore(world: &mut World, state: GeneState) {
-        let seats = world.resource::<SeatEntities>().clone();
-        for ((_, e), s) in seats.iter().zip(state.seats) {
-            world.entity_mut(e).insert((
-                s.panel, s.vitals, s.place, s.hand, s.doings, s.battles, s.seen,
-            ));
-        }
         world.insert_resource(Settling::default());
-        world.insert_resource(state.calendar);
-        world.insert_resource(state.gassed);
-        world.insert_resource(state.supply);
-        world.insert_resource(state.piles);
-        world.insert_resource(state.secrets);
-        world.insert_resource(state.offers);
-        world.insert_resource(state.report);
+        state.put(world);
     }
 
     fn view(world: &World, seat: Option<SeatId>) -> GeneView {

@@ -17,7 +17,6 @@ use super::settle::{Genes, numbers};
 use super::setup::RoundStart;
 use super::state::*;
 use super::view::GeneView;
-use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::{Rejection, SeatEntities, SeatId, with_param};
 
 /// One player as a scenario sets them down.
@@ -264,17 +263,15 @@ pub fn verify(world: &World, check: &GeneCheck) -> Result<(), String> {
         Phase(_) | Round(_) | Gassed(_) | Lying(..) | Active(_) | Order(_) | Place(..) => {
             verify_table(world, check)
         }
-        GeneCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
-        GeneCheck::Said(t) => verify_heard(world, Heard::Said(t)),
-        GeneCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
-        GeneCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
-        GeneCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
-        GeneCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-        GeneCheck::Sees(v, fact) => {
-            verify_sight::<GeneGame, _>(world, *v, fact, true, GeneView::traces)
-        }
-        GeneCheck::NotSees(v, fact) => {
-            verify_sight::<GeneGame, _>(world, *v, fact, false, GeneView::traces)
+        GeneCheck::Score(..)
+        | GeneCheck::Said(_)
+        | GeneCheck::NotSaid(_)
+        | GeneCheck::Told(..)
+        | GeneCheck::NotTold(..)
+        | GeneCheck::SaidInOrder(_)
+        | GeneCheck::Sees(..)
+        | GeneCheck::NotSees(..) => {
+            crate::verify_common_check!(world, check, GeneCheck, GeneGame, GeneView, result(world))
         }
     }
 }

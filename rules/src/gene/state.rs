@@ -335,32 +335,44 @@ pub struct Settling {
     pub next_round: bool,
 }
 
-/// One seat's components, for a snapshot.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatState {
-    pub panel: Panel,
-    pub vitals: Vitals,
-    pub place: Place,
-    pub hand: Hand,
-    pub doings: Doings,
-    pub battles: Battles,
-    #[serde(default)]
-    pub seen: SeenPile,
+crate::game_state! {
+    /// One seat's components, for a snapshot.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct SeatState {
+        pub panel: Panel,
+        pub vitals: Vitals,
+        pub place: Place,
+        pub hand: Hand,
+        pub doings: Doings,
+        pub battles: Battles,
+        #[serde(default)]
+        pub seen: SeenPile,
+    }
+
+    /// Everything of a Gene Survival table a snapshot holds: each seat's
+    /// components in seat order, then the game-wide resources.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct GeneState {
+        pub seats: Vec<SeatState>,
+        pub calendar: Calendar,
+        pub gassed: Gassed,
+        pub supply: Supply,
+        pub piles: Piles,
+        pub secrets: Secrets,
+        pub offers: TradeOffers,
+        pub report: Report,
+    }
 }
 
-/// Everything of a Gene Survival table a snapshot holds: each seat's
-/// components in seat order, then the game-wide resources.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GeneState {
-    pub seats: Vec<SeatState>,
-    pub calendar: Calendar,
-    pub gassed: Gassed,
-    pub supply: Supply,
-    pub piles: Piles,
-    pub secrets: Secrets,
-    pub offers: TradeOffers,
-    pub report: Report,
-}
+crate::resource_parts!(
+    Calendar,
+    Gassed,
+    Supply,
+    Piles,
+    Secrets,
+    TradeOffers,
+    Report
+);
 
 // ----- what happened, for the narrator -----------------------------------
 

@@ -239,17 +239,4 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
     }
 }
 
-impl crate::table::SeatView for GeneView {
-    fn me(&self) -> Option<SeatId> {
-        self.me
-    }
-    fn round(&self) -> u8 {
-        self.round
-    }
-    fn to_act(&self) -> bool {
-        self.to_act
-    }
-    fn result(&self) -> Option<&GameResult> {
-        self.result.as_ref()
-    }
-}
+crate::seat_view!(GeneView);

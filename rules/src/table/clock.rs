@@ -38,6 +38,20 @@ impl<T> Default for Deadlines<T> {
 }
 
 impl<T: PartialEq + Clone> Deadlines<T> {
+    /// Keeps only the clock that should run now (`timer` with its
+    /// seconds): set from `now_ms` if it is new; any other dropped.
+    pub fn run_only(&mut self, timer: Option<(T, u32)>, now_ms: u64) {
+        match timer {
+            Some((timer, secs)) => {
+                self.pending.retain(|d| d.timer == timer);
+                if self.get(&timer).is_none() {
+                    self.set(timer, now_ms + u64::from(secs) * 1000);
+                }
+            }
+            None => self.pending.clear(),
+        }
+    }
+
     /// Sets (or moves) the deadline for `timer`.
     pub fn set(&mut self, timer: T, at_ms: u64) {
         self.cancel(&timer);

@@ -51,6 +51,28 @@ pub trait SeatView {
     fn result(&self) -> Option<&GameResult>;
 }
 
+/// [`SeatView`] for a view with the fields `me`, `round`, `to_act` and
+/// `result`, as every game's has.
+#[macro_export]
+macro_rules! seat_view {
+    ($view:ty) => {
+        impl $crate::table::SeatView for $view {
+            fn me(&self) -> Option<$crate::table::SeatId> {
+                self.me
+            }
+            fn round(&self) -> u8 {
+                self.round
+            }
+            fn to_act(&self) -> bool {
+                self.to_act
+            }
+            fn result(&self) -> Option<&$crate::table::GameResult> {
+                self.result.as_ref()
+            }
+        }
+    };
+}
+
 pub trait Game: Sized + Send + Sync + 'static {
     const ID: GameId;
     /// What a seat may ask to do.

@@ -11,6 +11,7 @@ mod rng;
 mod schedule;
 mod seat;
 mod snapshot;
+mod state;
 mod trade;
 
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
@@ -24,6 +25,7 @@ pub use schedule::{Narrating, TablePlugin, TableSet, apply_phases};
 use schedule::{PhaseWork, run_phase_work};
 pub use seat::{SeatEntities, SeatId, Seated, Seats, seat_part};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError, TableSnapshot};
+pub use state::TablePart;
 pub use trade::{Offer, Offers, TradeRefusal};
 
 use bevy_app::{App, Update};

@@ -26,15 +26,10 @@ fn sync_clock(
     clock: Res<TableClock>,
     mut deadlines: ResMut<Deadlines<WanningTimer>>,
 ) {
-    match WanningTimer::now(*phase.get(), round.0, &settings.0) {
-        Some((timer, secs)) => {
-            deadlines.pending.retain(|d| d.timer == timer);
-            if deadlines.get(&timer).is_none() {
-                deadlines.set(timer, clock.now_ms + u64::from(secs) * 1000);
-            }
-        }
-        None => deadlines.pending.clear(),
-    }
+    deadlines.run_only(
+        WanningTimer::now(*phase.get(), round.0, &settings.0),
+        clock.now_ms,
+    );
 }
 
 /// A clock ran out (rules.md §8): the referee gives the waiting players'
@@ -232,61 +227,11 @@ impl Game for WanningGame {
     }
 
     fn capture(world: &World) -> WanningState {
-        let seats = world.resource::<SeatEntities>();
-        let part = |e: Entity| -> SeatState {
-            let seat = world.entity(e);
-            SeatState {
-                beast: seat.get::<Beast>().cloned().unwrap_or_default(),
-                life: seat.get::<Life>().cloned().unwrap_or_default(),
-                instinct: seat.get::<Instinct>().cloned().unwrap_or_default(),
-                abilities: seat.get::<Abilities>().cloned().unwrap_or_default(),
-                choices: seat.get::<Choices>().cloned().unwrap_or_default(),
-                orders: seat.get::<Orders>().cloned().unwrap_or_default(),
-                tally: seat.get::<Tally>().cloned().unwrap_or_default(),
-                last_tally: seat.get::<LastTally>().cloned().unwrap_or_default(),
-                notebook: seat.get::<Notebook>().cloned().unwrap_or_default(),
-                talk: seat.get::<Talk>().cloned().unwrap_or_default(),
-            }
-        };
-        WanningState {
-            seats: seats.iter().map(|(_, e)| part(e)).collect(),
-            round: world.resource::<Round>().clone(),
-            banned: world.resource::<Banned>().clone(),
-            outcome: world.resource::<Outcome>().clone(),
-            last_targets: world.resource::<LastTargets>().clone(),
-            deaths_last_round: world.resource::<DeathsLastRound>().clone(),
-            sung: world.resource::<Sung>().clone(),
-            forms: world.resource::<FormCounts>().clone(),
-            last_hits: world.resource::<LastHits>().clone(),
-            omens: world.resource::<OmenState>().clone(),
-        }
+        WanningState::take(world)
     }
 
     fn restore(world: &mut World, state: WanningState) {
-        let seats = world.resource::<SeatEntities>().clone();
-        for ((_, e), s) in seats.iter().zip(state.seats) {
-            world.entity_mut(e).insert((
-                s.beast,
-                s.life,
-                s.instinct,
-                s.abilities,
-                s.choices,
-                s.orders,
-                s.tally,
-                s.last_tally,
-                s.notebook,
-                s.talk,
-            ));
-        }
-        world.insert_resource(state.round);
-        world.insert_resource(state.banned);
-        world.insert_resource(state.outcome);
-        world.insert_resource(state.last_targets);
-        world.insert_resource(state.deaths_last_round);
-        world.insert_resource(state.sung);
-        world.insert_resource(state.forms);
-        world.insert_resource(state.last_hits);
-        world.insert_resource(state.omens);
+        state.put(world);
     }
 
     fn view(world: &World, seat: Option<SeatId>) -> WanningView {

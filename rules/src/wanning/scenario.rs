@@ -12,7 +12,6 @@ use super::outcome::{phase, result};
 use super::settings::WanningGame;
 use super::state::*;
 use super::view::WanningView;
-use crate::scenario::{Heard, verify_heard, verify_sight};
 use crate::table::{Rejection, SeatEntities, SeatId, Settings, seat_part};
 
 /// A table as it stands when round 1 begins: levels, instincts, HP and
@@ -611,17 +610,22 @@ pub fn verify(world: &World, check: &WanningCheck) -> Result<(), String> {
                 format!("the winner is {have:?}, not level {l}"),
             )
         }
-        WanningCheck::Score(s, n) => crate::scenario::verify_score(result(world), *s, *n),
-        WanningCheck::Said(t) => verify_heard(world, Heard::Said(t)),
-        WanningCheck::NotSaid(t) => verify_heard(world, Heard::NotSaid(t)),
-        WanningCheck::Told(s, t) => verify_heard(world, Heard::Told(*s, t)),
-        WanningCheck::NotTold(s, t) => verify_heard(world, Heard::NotTold(*s, t)),
-        WanningCheck::SaidInOrder(t) => verify_heard(world, Heard::SaidInOrder(t)),
-        WanningCheck::Sees(v, fact) => {
-            verify_sight::<super::WanningGame, _>(world, *v, fact, true, WanningView::traces)
-        }
-        WanningCheck::NotSees(v, fact) => {
-            verify_sight::<super::WanningGame, _>(world, *v, fact, false, WanningView::traces)
+        WanningCheck::Score(..)
+        | WanningCheck::Said(_)
+        | WanningCheck::NotSaid(_)
+        | WanningCheck::Told(..)
+        | WanningCheck::NotTold(..)
+        | WanningCheck::SaidInOrder(_)
+        | WanningCheck::Sees(..)
+        | WanningCheck::NotSees(..) => {
+            crate::verify_common_check!(
+                world,
+                check,
+                WanningCheck,
+                super::WanningGame,
+                WanningView,
+                result(world)
+            )
         }
     }
 }

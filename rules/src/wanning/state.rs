@@ -613,32 +613,46 @@ pub enum WanningNews {
     },
 }
 
-/// Everything of the game's own world a snapshot holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WanningState {
-    pub seats: Vec<SeatState>,
-    pub round: Round,
-    pub banned: Banned,
-    pub outcome: Outcome,
-    pub last_targets: LastTargets,
-    pub deaths_last_round: DeathsLastRound,
-    pub sung: Sung,
-    pub forms: FormCounts,
-    pub last_hits: LastHits,
-    pub omens: OmenState,
+crate::game_state! {
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct SeatState {
+        pub beast: Beast,
+        pub life: Life,
+        pub instinct: Instinct,
+        pub abilities: Abilities,
+        pub choices: Choices,
+        pub orders: Orders,
+        pub tally: Tally,
+        pub last_tally: LastTally,
+        pub notebook: Notebook,
+        #[serde(default)]
+        pub talk: Talk,
+    }
+
+    /// Everything of the game's own world a snapshot holds.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct WanningState {
+        pub seats: Vec<SeatState>,
+        pub round: Round,
+        pub banned: Banned,
+        pub outcome: Outcome,
+        pub last_targets: LastTargets,
+        pub deaths_last_round: DeathsLastRound,
+        pub sung: Sung,
+        pub forms: FormCounts,
+        pub last_hits: LastHits,
+        pub omens: OmenState,
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatState {
-    pub beast: Beast,
-    pub life: Life,
-    pub instinct: Instinct,
-    pub abilities: Abilities,
-    pub choices: Choices,
-    pub orders: Orders,
-    pub tally: Tally,
-    pub last_tally: LastTally,
-    pub notebook: Notebook,
-    #[serde(default)]
-    pub talk: Talk,
-}
+crate::resource_parts!(
+    Round,
+    Banned,
+    Outcome,
+    LastTargets,
+    DeathsLastRound,
+    Sung,
+    FormCounts,
+    LastHits,
+    OmenState
+);

@@ -150,20 +150,7 @@ fn settled(world: &World, at: &Seated, s: SeatId) -> Option<Settled> {
     (round >= 1 && tally.start_hp > 0 && alive_then).then(|| Settled::of(round, tally, life.hp))
 }
 
-impl crate::table::SeatView for WanningView {
-    fn me(&self) -> Option<SeatId> {
-        self.me
-    }
-    fn round(&self) -> u8 {
-        self.round
-    }
-    fn to_act(&self) -> bool {
-        self.to_act
-    }
-    fn result(&self) -> Option<&GameResult> {
-        self.result.as_ref()
-    }
-}
+crate::seat_view!(WanningView);
 
 pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
     let at = Seated::new(world);

@@ -17,6 +17,7 @@
 #[cfg(feature = "dev")]
 pub mod frames;
 pub mod keys;
+pub mod pieces;
 
 use bevy::prelude::*;
 use bevy::sprite::Anchor;

@@ -38,7 +38,7 @@ pub struct CruelerArt {
 
 /// Which picture a piece shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Img {
+pub enum Img {
     /// Text only.
     None,
     Table,

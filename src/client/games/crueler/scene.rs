@@ -10,20 +10,21 @@
 //! when it shows fewer (the referee keeps every box during a phase, so the
 //! view shows none then). Nothing moves for what the view does not show.
 
-use std::collections::HashMap;
 use std::f32::consts::{PI, TAU};
 
 use bevy::prelude::*;
 use foodweb_netcode::client::{ClientModel, Outbox};
-use foodweb_rules::Lang;
-use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView};
+use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView, DuelView};
 use foodweb_rules::table::SeatId;
 
 use super::art::{CruelerArt, Img};
 use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
-use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, finish_motions, motion_secs};
+use crate::client::scene::pieces::{
+    self, Change, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, Veiled, spawn_want,
+};
+use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, finish_motions};
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings, theme};
 
@@ -60,14 +61,6 @@ pub enum Pick {
     Beast(Beast),
 }
 
-/// A piece of the scene: its key, and what it showed when made (a piece
-/// whose look changes is made anew).
-#[derive(Component, Clone, Debug)]
-pub struct Piece {
-    pub key: Key,
-    look: String,
-}
-
 /// The die rolling: it spins and swells, its number hidden until it ends.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Roll {
@@ -87,78 +80,28 @@ pub struct Clash {
 #[derive(Component)]
 pub struct Leaving;
 
-/// Text hidden while the die rolls.
-#[derive(Component)]
-struct RollHidden;
+type Want = pieces::Want<Key, Img, Pick>;
+type Part = pieces::Part<Img>;
+type Piece = pieces::Piece<Key>;
 
-/// A part drawn on a piece, relative to its centre.
-#[derive(Clone, Debug, PartialEq)]
-enum Part {
-    Text {
-        text: String,
-        at: Vec2,
-        size: f32,
-        colour: Color,
-        width: f32,
-        /// Left-aligned from `at` (otherwise centred on it).
-        left: bool,
-        /// A player's name: the full font once it has loaded.
-        typed: bool,
-        /// The die's number: hidden while it rolls.
-        rolled: bool,
-    },
-    Sprite {
-        img: Img,
-        at: Vec2,
-        size: Vec2,
-        tint: Color,
-        z: f32,
-    },
+impl PieceArt for CruelerArt {
+    type Img = Img;
+    fn image(&self, img: Img) -> Option<Handle<Image>> {
+        CruelerArt::image(self, img)
+    }
 }
 
-/// One piece as the layout wants it.
-#[derive(Clone, Debug)]
-struct Want {
-    key: Key,
-    img: Img,
-    size: Vec2,
-    tint: Color,
-    at: Transform,
-    parts: Vec<Part>,
-    pick: Option<Pick>,
-}
-
-impl Want {
-    fn new(key: Key, img: Img, size: Vec2, at: Vec2, z: f32) -> Self {
-        Self {
-            key,
-            img,
-            size,
-            tint: Color::WHITE,
-            at: Transform::from_translation(at.extend(z)),
-            parts: Vec::new(),
-            pick: None,
+impl PiecePick for Pick {
+    fn lift(&self) -> Lift {
+        Lift {
+            on: false,
+            rise: if matches!(self, Pick::Seat(_)) {
+                0.0
+            } else {
+                8.0
+            },
+            zoom: 1.06,
         }
-    }
-
-    fn look(&self) -> String {
-        format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}",
-            self.img, self.size, self.tint, self.parts, self.pick
-        )
-    }
-}
-
-fn text(text: impl Into<String>, at: Vec2, size: f32, colour: Color, width: f32) -> Part {
-    Part::Text {
-        text: text.into(),
-        at,
-        size,
-        colour,
-        width,
-        left: false,
-        typed: false,
-        rolled: false,
     }
 }
 
@@ -202,219 +145,300 @@ struct Layout {
     middle: Vec2,
 }
 
-/// Lays the view out in `r`.
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
+/// Lays the view out in `r`: the bottom strip (the beasts to choose in a
+/// duel, else the viewer's cards), then the table in the rest.
 fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Layout {
     let mut wants = Vec::new();
     let narrow = r.width() < 600.0;
-    let me = view.me;
-    let lang = i18n.lang;
-    // The bottom strip: the beasts to choose in a duel, else the cards.
     let choosing = view.duel.as_ref().is_some_and(|d| !d.chosen);
-    let mut strip_top = r.min.y;
-    if choosing {
-        let s = ((r.width() - 24.0) / 3.0 - 10.0).clamp(64.0, 110.0);
-        let y = r.min.y + 8.0 + 14.0 + s / 2.0;
-        for (k, b) in Beast::ALL.into_iter().enumerate() {
-            let x = r.center().x + (k as f32 - 1.0) * (s + 12.0);
-            let mut w = Want::new(
-                Key::Choice(b),
-                Img::Beast(b),
-                Vec2::splat(s),
-                Vec2::new(x, y),
-                40.0,
-            );
-            let n = b.name();
-            w.parts.push(text(
-                n.zh.clone(),
-                Vec2::new(0.0, s * 0.06),
-                s * 0.36,
-                Color::BLACK,
-                s,
-            ));
-            w.parts.push(text(
-                n.en.clone(),
-                Vec2::new(0.0, -s * 0.27),
-                s * 0.13,
-                Color::BLACK,
-                s,
-            ));
-            let beats = Beast::ALL
-                .into_iter()
-                .find(|o| b.beats(*o))
-                .expect("each beast beats one");
-            w.parts.push(text(
-                i18n.ta(
-                    "crueler-beats",
-                    &[("beast", beats.name().get(lang).to_string().into())],
-                ),
-                Vec2::new(0.0, -s / 2.0 - 10.0),
-                12.0,
-                theme_text(),
-                s + 10.0,
-            ));
-            w.pick = Some(Pick::Beast(b));
-            wants.push(w);
-        }
-        strip_top = y + s / 2.0 + 6.0;
-    } else if me.is_some() && view.phase != CruelerPhase::GameOver {
-        let n = view.my_cards.len();
-        let span = r.width() - 16.0;
-        let rows = if narrow && n > 6 { 2 } else { 1 };
-        let per_row = n.div_ceil(rows).max(1);
-        let scale = if narrow {
-            ((span / per_row as f32 - 6.0) / CARD.x).clamp(0.5, 0.8)
-        } else {
-            1.0
-        };
-        let size = CARD * scale;
-        let row_h = size.y + 6.0;
-        let preying = view.phase == CruelerPhase::Predation && view.to_act;
-        let gives = giving(view);
-        for (k, &c) in view.my_cards.iter().enumerate() {
-            let (row, k_in) = (k / per_row, k % per_row);
-            let in_row = if row + 1 < rows {
-                per_row
-            } else {
-                n - row * per_row
-            };
-            let step = if in_row > 1 {
-                ((span - size.x) / (in_row - 1) as f32).min(size.x + 6.0)
-            } else {
-                0.0
-            };
-            let total = size.x + step * in_row.saturating_sub(1) as f32;
-            let x = r.center().x - total / 2.0 + size.x / 2.0 + step * k_in as f32;
-            let y = r.min.y + 6.0 + size.y / 2.0 + (rows - 1 - row) as f32 * row_h;
-            let preyable = view.targets.contains(&c);
-            let enabled = preyable || gives;
-            let mut w = Want::new(
-                Key::Card(c),
-                Img::Card,
-                size,
-                Vec2::new(x, y),
-                40.0 + k as f32,
-            );
-            if !enabled {
-                w.tint = if preying {
-                    Color::srgb(0.55, 0.5, 0.5)
-                } else {
-                    Color::srgb(0.85, 0.82, 0.8)
-                };
-            }
-            if card == Some(c) {
-                w.parts.push(Part::Sprite {
-                    img: Img::Card,
-                    at: Vec2::ZERO,
-                    size: size + Vec2::splat(8.0),
-                    tint: colour(theme::ACCENT),
-                    z: -0.5,
-                });
-            }
-            w.parts.push(text(
-                c.to_string(),
-                Vec2::new(-size.x / 2.0 + 18.0 * scale, size.y / 2.0 - 22.0 * scale),
-                24.0 * scale,
-                CREAM,
-                30.0 * scale,
-            ));
-            w.parts.push(text(
-                c.to_string(),
-                Vec2::new(0.0, -2.0 * scale),
-                34.0 * scale,
-                CREAM,
-                size.x,
-            ));
-            w.parts.push(Part::Text {
-                text: name(view, c),
-                at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
-                size: (12.0 * scale).max(9.0),
-                colour: CREAM,
-                width: size.x - 8.0,
-                left: false,
-                typed: true,
-                rolled: false,
-            });
-            if enabled {
-                w.pick = Some(Pick::Card(c));
-            }
-            wants.push(w);
-        }
-        let cards_top = r.min.y + 6.0 + rows as f32 * row_h;
-        let caption = if n == 0 {
-            format!(
-                "{}: {}",
-                i18n.t("crueler-your-cards"),
-                i18n.t("crueler-none-left")
-            )
-        } else {
-            i18n.t("crueler-your-cards")
-        };
-        let mut w = Want::new(
-            Key::Label(0),
-            Img::None,
-            Vec2::ZERO,
-            Vec2::new(
-                r.center().x,
-                if n == 0 {
-                    r.min.y + 14.0
-                } else {
-                    cards_top + 8.0
-                },
-            ),
-            45.0,
-        );
-        w.parts.push(text(
-            caption,
-            Vec2::ZERO,
-            13.0,
-            colour(theme::MUTED),
-            r.width() - 16.0,
-        ));
-        wants.push(w);
-        strip_top = if n == 0 {
-            r.min.y + 26.0
-        } else {
-            cards_top + 18.0
-        };
-    }
-    // The table in the rest.
-    let area = Rect::new(r.min.x, strip_top, r.max.x, r.max.y);
-    let c = area.center();
-    let seats = view.alive.len().max(1);
-    let smallest = if narrow { 96.0 } else { 128.0 };
-    let radii = |plate: Vec2| {
-        (
-            (area.width() * 0.40).min(area.width() / 2.0 - plate.x / 2.0 - 4.0),
-            (area.height() * 0.38).min(area.height() / 2.0 - plate.y / 2.0 - 4.0),
-        )
+    let strip_top = if choosing {
+        beast_choices(i18n, r, &mut wants)
+    } else if view.me.is_some() && view.phase != CruelerPhase::GameOver {
+        my_cards(view, card, i18n, r, &mut wants)
+    } else {
+        r.min.y
     };
-    // Smaller plates while they would cover each other (many seats on a
-    // phone).
-    let mut plate_w = (area.width() * 0.11).clamp(smallest, 180.0);
-    for _ in 0..8 {
-        let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
-        let (a, b) = radii(plate);
-        let room = plate_run(a, b, plate)[PLATE_STEPS] / seats as f32;
-        if room >= 1.2 || plate_w < 60.0 {
-            break;
-        }
-        plate_w *= (room / 1.2).max(0.9);
-    }
-    let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
-    let k = plate_w / 128.0;
-    let (prx, pry) = radii(plate);
-    let (rx, ry) = (
-        (prx - plate.x * 0.2).max(60.0),
-        (pry - plate.y * 0.35).max(50.0),
+    let oval = Oval::new(
+        view,
+        Rect::new(r.min.x, strip_top, r.max.x, r.max.y),
+        narrow,
     );
     wants.push(Want::new(
         Key::Table,
         Img::Table,
-        Vec2::new(rx * 2.0 * 400.0 / 352.0, ry * 2.0 * 260.0 / 214.0),
-        c,
+        Vec2::new(oval.rx * 2.0 * 400.0 / 352.0, oval.ry * 2.0 * 260.0 / 214.0),
+        oval.c,
         0.0,
     ));
+    let my_plate = plates(view, card, i18n, &oval, &mut wants);
+    match &view.duel {
+        Some(d) => duel(view, d, &oval, &mut wants),
+        None => die_and_n(view, i18n, &oval, &mut wants),
+    }
+    if !view.my_tokens.is_empty() {
+        tray(view, i18n, &oval, my_plate, narrow, &mut wants);
+    }
+    Layout {
+        wants,
+        middle: oval.c,
+    }
+}
+
+/// The three beasts to choose from in the viewer's duel, along the bottom;
+/// returns the strip's top.
+fn beast_choices(i18n: &I18n, r: Rect, wants: &mut Vec<Want>) -> f32 {
+    let lang = i18n.lang;
+    let s = ((r.width() - 24.0) / 3.0 - 10.0).clamp(64.0, 110.0);
+    let y = r.min.y + 8.0 + 14.0 + s / 2.0;
+    for (k, b) in Beast::ALL.into_iter().enumerate() {
+        let x = r.center().x + (k as f32 - 1.0) * (s + 12.0);
+        let mut w = Want::new(
+            Key::Choice(b),
+            Img::Beast(b),
+            Vec2::splat(s),
+            Vec2::new(x, y),
+            40.0,
+        );
+        let n = b.name();
+        w.parts.push(Part::text(
+            n.zh.clone(),
+            Vec2::new(0.0, s * 0.06),
+            s * 0.36,
+            Color::BLACK,
+            s,
+        ));
+        w.parts.push(Part::text(
+            n.en.clone(),
+            Vec2::new(0.0, -s * 0.27),
+            s * 0.13,
+            Color::BLACK,
+            s,
+        ));
+        let beats = Beast::ALL
+            .into_iter()
+            .find(|o| b.beats(*o))
+            .expect("each beast beats one");
+        w.parts.push(Part::text(
+            i18n.ta(
+                "crueler-beats",
+                &[("beast", beats.name().get(lang).to_string().into())],
+            ),
+            Vec2::new(0.0, -s / 2.0 - 10.0),
+            12.0,
+            theme_text(),
+            s + 10.0,
+        ));
+        w.pick = Some(Pick::Beast(b));
+        wants.push(w);
+    }
+    y + s / 2.0 + 6.0
+}
+
+/// The viewer's predator cards along the bottom (two rows on a phone),
+/// with their caption; returns the strip's top.
+fn my_cards(
+    view: &CruelerView,
+    card: Option<SeatId>,
+    i18n: &I18n,
+    r: Rect,
+    wants: &mut Vec<Want>,
+) -> f32 {
+    let narrow = r.width() < 600.0;
+    let n = view.my_cards.len();
+    let span = r.width() - 16.0;
+    let rows = if narrow && n > 6 { 2 } else { 1 };
+    let per_row = n.div_ceil(rows).max(1);
+    let scale = if narrow {
+        ((span / per_row as f32 - 6.0) / CARD.x).clamp(0.5, 0.8)
+    } else {
+        1.0
+    };
+    let size = CARD * scale;
+    let row_h = size.y + 6.0;
+    let preying = view.phase == CruelerPhase::Predation && view.to_act;
+    let gives = giving(view);
+    for (k, &c) in view.my_cards.iter().enumerate() {
+        let (row, k_in) = (k / per_row, k % per_row);
+        let in_row = if row + 1 < rows {
+            per_row
+        } else {
+            n - row * per_row
+        };
+        let step = if in_row > 1 {
+            ((span - size.x) / (in_row - 1) as f32).min(size.x + 6.0)
+        } else {
+            0.0
+        };
+        let total = size.x + step * in_row.saturating_sub(1) as f32;
+        let x = r.center().x - total / 2.0 + size.x / 2.0 + step * k_in as f32;
+        let y = r.min.y + 6.0 + size.y / 2.0 + (rows - 1 - row) as f32 * row_h;
+        let preyable = view.targets.contains(&c);
+        let enabled = preyable || gives;
+        let mut w = Want::new(
+            Key::Card(c),
+            Img::Card,
+            size,
+            Vec2::new(x, y),
+            40.0 + k as f32,
+        );
+        if !enabled {
+            w.tint = if preying {
+                Color::srgb(0.55, 0.5, 0.5)
+            } else {
+                Color::srgb(0.85, 0.82, 0.8)
+            };
+        }
+        if card == Some(c) {
+            w.parts.push(Part::Sprite {
+                img: Img::Card,
+                at: Vec2::ZERO,
+                size: size + Vec2::splat(8.0),
+                tint: colour(theme::ACCENT),
+                z: -0.5,
+            });
+        }
+        w.parts.push(Part::text(
+            c.to_string(),
+            Vec2::new(-size.x / 2.0 + 18.0 * scale, size.y / 2.0 - 22.0 * scale),
+            24.0 * scale,
+            CREAM,
+            30.0 * scale,
+        ));
+        w.parts.push(Part::text(
+            c.to_string(),
+            Vec2::new(0.0, -2.0 * scale),
+            34.0 * scale,
+            CREAM,
+            size.x,
+        ));
+        w.parts.push(Part::Text {
+            text: name(view, c),
+            at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
+            size: (12.0 * scale).max(9.0),
+            colour: CREAM,
+            width: size.x - 8.0,
+            left: false,
+            typed: true,
+            veiled: false,
+        });
+        if enabled {
+            w.pick = Some(Pick::Card(c));
+        }
+        wants.push(w);
+    }
+    let cards_top = r.min.y + 6.0 + rows as f32 * row_h;
+    let caption = if n == 0 {
+        format!(
+            "{}: {}",
+            i18n.t("crueler-your-cards"),
+            i18n.t("crueler-none-left")
+        )
+    } else {
+        i18n.t("crueler-your-cards")
+    };
+    let mut w = Want::new(
+        Key::Label(0),
+        Img::None,
+        Vec2::ZERO,
+        Vec2::new(
+            r.center().x,
+            if n == 0 {
+                r.min.y + 14.0
+            } else {
+                cards_top + 8.0
+            },
+        ),
+        45.0,
+    );
+    w.parts.push(Part::text(
+        caption,
+        Vec2::ZERO,
+        13.0,
+        colour(theme::MUTED),
+        r.width() - 16.0,
+    ));
+    wants.push(w);
+    if n == 0 {
+        r.min.y + 26.0
+    } else {
+        cards_top + 18.0
+    }
+}
+
+/// The wooden oval in the room the strip left, and the plates round it.
+struct Oval {
+    area: Rect,
+    c: Vec2,
+    plate: Vec2,
+    /// The plates' scale against their full size.
+    k: f32,
+    /// The radii the plates' centres stand on.
+    prx: f32,
+    pry: f32,
+    /// The oval's radii.
+    rx: f32,
+    ry: f32,
+}
+
+impl Oval {
+    /// The largest plates that do not cover each other (smaller with many
+    /// seats on a phone) round the largest oval that leaves them room.
+    fn new(view: &CruelerView, area: Rect, narrow: bool) -> Self {
+        let c = area.center();
+        let seats = view.alive.len().max(1);
+        let smallest = if narrow { 96.0 } else { 128.0 };
+        let radii = |plate: Vec2| {
+            (
+                (area.width() * 0.40).min(area.width() / 2.0 - plate.x / 2.0 - 4.0),
+                (area.height() * 0.38).min(area.height() / 2.0 - plate.y / 2.0 - 4.0),
+            )
+        };
+        // Smaller plates while they would cover each other (many seats on a
+        // phone).
+        let mut plate_w = (area.width() * 0.11).clamp(smallest, 180.0);
+        for _ in 0..8 {
+            let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
+            let (a, b) = radii(plate);
+            let room = plate_run(a, b, plate)[PLATE_STEPS] / seats as f32;
+            if room >= 1.2 || plate_w < 60.0 {
+                break;
+            }
+            plate_w *= (room / 1.2).max(0.9);
+        }
+        let plate = Vec2::new(plate_w, 74.0 * plate_w / 128.0);
+        let k = plate_w / 128.0;
+        let (prx, pry) = radii(plate);
+        let (rx, ry) = (
+            (prx - plate.x * 0.2).max(60.0),
+            (pry - plate.y * 0.35).max(50.0),
+        );
+        Self {
+            area,
+            c,
+            plate,
+            k,
+            prx,
+            pry,
+            rx,
+            ry,
+        }
+    }
+}
+
+/// Every seat's plate round the oval, the viewer's at the bottom; returns
+/// where the viewer's plate stands.
+fn plates(
+    view: &CruelerView,
+    card: Option<SeatId>,
+    i18n: &I18n,
+    oval: &Oval,
+    wants: &mut Vec<Want>,
+) -> Vec2 {
+    let Oval {
+        c, plate, prx, pry, ..
+    } = *oval;
+    let me = view.me;
+    let seats = view.alive.len().max(1);
     let duelists: Vec<SeatId> = view
         .duel
         .as_ref()
@@ -433,308 +457,376 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
         if mine {
             my_plate = at;
         }
-        let alive = view.alive[i];
-        let mut w = Want::new(
-            Key::Seat(seat),
-            Img::Plate,
-            plate,
-            at,
-            10.0 + i as f32 * 0.1,
-        );
-        w.tint = if !alive {
-            Color::srgb_u8(60, 60, 60)
-        } else if mine {
-            Color::srgb_u8(96, 80, 50)
-        } else {
-            Color::srgb_u8(48, 58, 50)
-        };
-        let can_click = picks.contains(&seat);
-        let border = if view.asked == Some(seat) {
-            Some(colour(theme::ACCENT))
-        } else if duelists.contains(&seat) {
-            Some(colour(theme::BAD))
-        } else if can_click {
-            Some(Color::srgb_u8(240, 120, 90))
-        } else {
-            None
-        };
-        if let Some(b) = border {
-            w.parts.push(Part::Sprite {
-                img: Img::Plate,
-                at: Vec2::ZERO,
-                size: plate + Vec2::splat(7.0),
-                tint: b,
-                z: -0.05,
-            });
-        }
-        let top_left = Vec2::new(-plate.x / 2.0, plate.y / 2.0);
-        let disc = top_left + Vec2::new(16.0, -16.0) * k;
-        w.parts.push(Part::Sprite {
-            img: Img::N,
-            at: disc,
-            size: Vec2::splat(24.0 * k),
-            tint: if alive { Color::WHITE } else { OUT_GREY },
-            z: 0.1,
-        });
-        w.parts.push(text(
-            seat.to_string(),
-            disc,
-            14.0 * k,
-            Color::BLACK,
-            24.0 * k,
-        ));
-        w.parts.push(Part::Text {
-            text: name(view, seat),
-            at: top_left + Vec2::new(32.0, -16.0) * k,
-            size: (14.0 * k).max(9.0),
-            colour: if alive { colour(theme::TEXT) } else { OUT_GREY },
-            width: plate.x - 36.0 * k,
-            left: true,
-            typed: true,
-            rolled: false,
-        });
-        let bx = top_left + Vec2::new(8.0 + 23.0, -34.0 - 15.0) * k;
-        if alive {
-            w.parts.push(Part::Sprite {
-                img: Img::Box,
-                at: bx,
-                size: Vec2::new(46.0, 30.0) * k,
-                tint: Color::WHITE,
-                z: 0.1,
-            });
-            // Your own box shows your life; at the end every box is opened.
-            let label = match (&view.result, mine, view.my_life) {
-                (Some(res), _, _) => res.scores[i].to_string(),
-                (None, true, Some(l)) => l.to_string(),
-                _ => "?".into(),
-            };
-            w.parts.push(text(
-                label,
-                bx + Vec2::new(0.0, -3.0 * k),
-                16.0 * k,
-                CREAM,
-                46.0 * k,
-            ));
-        } else {
-            w.parts.push(text(
-                i18n.t("crueler-out"),
-                bx,
-                14.0 * k,
-                OUT_GREY,
-                60.0 * k,
-            ));
-        }
-        let mut marks = Vec::new();
-        if view.reserve[i] {
-            marks.push(i18n.t("crueler-reserve"));
-        }
-        // Card counts are secret (rules.md §3): only your own is shown.
-        if mine {
-            marks.push(i18n.ta("crueler-card-count", &[("n", view.my_cards.len().into())]));
-        }
-        if !marks.is_empty() {
-            w.parts.push(Part::Text {
-                text: marks.join("\n"),
-                at: top_left + Vec2::new(62.0, -48.0) * k,
-                size: (11.0 * k).max(9.0),
-                colour: colour(theme::MUTED),
-                width: plate.x - 64.0 * k,
-                left: true,
-                typed: false,
-                rolled: false,
-            });
-        }
-        if can_click {
+        let mut w = plate_of(view, i18n, oval, seat, at, &picks, &duelists);
+        if picks.contains(&seat) {
             w.pick = Some(Pick::Seat(seat));
         }
         wants.push(w);
     }
-    // The middle: the viewer's duel, or the die and N.
-    let gap = (rx * 0.28).clamp(36.0, 60.0);
-    if let Some(d) = &view.duel {
-        let mine_side = if Some(d.predator) == me { 0 } else { 1 };
-        let opponent = if mine_side == 0 { d.prey } else { d.predator };
-        // Between the middle and the plates at its sides, whole.
-        let room = prx - plate.x / 2.0 - 6.0 - gap;
-        let s = (ry * 0.7).min(room).clamp(36.0, 80.0);
-        let mut score = Want::new(Key::Label(1), Img::None, Vec2::ZERO, c, 35.0);
-        score.parts.push(text(
-            format!("{} : {}", d.wins[mine_side], d.wins[1 - mine_side]),
-            Vec2::ZERO,
-            20.0,
-            colour(theme::ACCENT),
-            60.0,
-        ));
-        score.parts.push(Part::Text {
-            text: format!(
-                "{} · {}",
-                me.map(|s| name(view, s)).unwrap_or_default(),
-                name(view, opponent)
-            ),
-            at: Vec2::new(0.0, s / 2.0 + 14.0),
-            size: 13.0,
-            colour: colour(theme::TEXT),
-            width: rx * 1.6,
-            left: false,
-            typed: true,
-            rolled: false,
-        });
-        wants.push(score);
-        if let Some(&(a, b)) = d.throws.last() {
-            let (mine, theirs) = if mine_side == 0 { (a, b) } else { (b, a) };
-            for (side, beast, x) in [(0u8, mine, -1.0), (1u8, theirs, 1.0)] {
-                let mut w = Want::new(
-                    Key::Throw(side),
-                    Img::Beast(beast),
-                    Vec2::splat(s),
-                    c + Vec2::new(x * (gap + s / 2.0), 0.0),
-                    36.0,
-                );
-                let n = beast.name();
-                w.parts.push(text(
-                    n.zh.clone(),
-                    Vec2::new(0.0, s * 0.04),
-                    s * 0.4,
-                    Color::BLACK,
-                    s,
-                ));
-                // The throw's number in the look: each throw clashes anew.
-                w.parts.push(text(
-                    String::new(),
-                    Vec2::ZERO,
-                    1.0,
-                    Color::NONE,
-                    d.throws.len() as f32,
-                ));
-                wants.push(w);
-            }
-        }
+    my_plate
+}
+
+/// One seat's plate: its number, name and life box, tinted and bordered
+/// by what it is to the viewer.
+fn plate_of(
+    view: &CruelerView,
+    i18n: &I18n,
+    oval: &Oval,
+    seat: SeatId,
+    at: Vec2,
+    picks: &[SeatId],
+    duelists: &[SeatId],
+) -> Want {
+    let Oval { plate, k, .. } = *oval;
+    let i = seat.index();
+    let mine = view.me == Some(seat);
+    let alive = view.alive[i];
+    let mut w = Want::new(
+        Key::Seat(seat),
+        Img::Plate,
+        plate,
+        at,
+        10.0 + i as f32 * 0.1,
+    );
+    w.tint = if !alive {
+        Color::srgb_u8(60, 60, 60)
+    } else if mine {
+        Color::srgb_u8(96, 80, 50)
     } else {
-        if let Some(die) = view.die {
+        Color::srgb_u8(48, 58, 50)
+    };
+    let can_click = picks.contains(&seat);
+    let border = if view.asked == Some(seat) {
+        Some(colour(theme::ACCENT))
+    } else if duelists.contains(&seat) {
+        Some(colour(theme::BAD))
+    } else if can_click {
+        Some(Color::srgb_u8(240, 120, 90))
+    } else {
+        None
+    };
+    if let Some(b) = border {
+        w.parts.push(Part::Sprite {
+            img: Img::Plate,
+            at: Vec2::ZERO,
+            size: plate + Vec2::splat(7.0),
+            tint: b,
+            z: -0.05,
+        });
+    }
+    let top_left = Vec2::new(-plate.x / 2.0, plate.y / 2.0);
+    let disc = top_left + Vec2::new(16.0, -16.0) * k;
+    w.parts.push(Part::Sprite {
+        img: Img::N,
+        at: disc,
+        size: Vec2::splat(24.0 * k),
+        tint: if alive { Color::WHITE } else { OUT_GREY },
+        z: 0.1,
+    });
+    w.parts.push(Part::text(
+        seat.to_string(),
+        disc,
+        14.0 * k,
+        Color::BLACK,
+        24.0 * k,
+    ));
+    w.parts.push(Part::Text {
+        text: name(view, seat),
+        at: top_left + Vec2::new(32.0, -16.0) * k,
+        size: (14.0 * k).max(9.0),
+        colour: if alive { colour(theme::TEXT) } else { OUT_GREY },
+        width: plate.x - 36.0 * k,
+        left: true,
+        typed: true,
+        veiled: false,
+    });
+    life_box(view, i18n, &mut w, seat, mine, top_left, k);
+    let mut marks = Vec::new();
+    if view.reserve[i] {
+        marks.push(i18n.t("crueler-reserve"));
+    }
+    // Card counts are secret (rules.md §3): only your own is shown.
+    if mine {
+        marks.push(i18n.ta("crueler-card-count", &[("n", view.my_cards.len().into())]));
+    }
+    if !marks.is_empty() {
+        w.parts.push(Part::Text {
+            text: marks.join("\n"),
+            at: top_left + Vec2::new(62.0, -48.0) * k,
+            size: (11.0 * k).max(9.0),
+            colour: colour(theme::MUTED),
+            width: plate.x - 64.0 * k,
+            left: true,
+            typed: false,
+            veiled: false,
+        });
+    }
+    w
+}
+
+/// A plate's life box: the viewer's own life, everyone's score at the
+/// end, "?" otherwise; "out" once the seat is out.
+fn life_box(
+    view: &CruelerView,
+    i18n: &I18n,
+    w: &mut Want,
+    seat: SeatId,
+    mine: bool,
+    top_left: Vec2,
+    k: f32,
+) {
+    let i = seat.index();
+    let alive = view.alive[i];
+    let bx = top_left + Vec2::new(8.0 + 23.0, -34.0 - 15.0) * k;
+    if alive {
+        w.parts.push(Part::Sprite {
+            img: Img::Box,
+            at: bx,
+            size: Vec2::new(46.0, 30.0) * k,
+            tint: Color::WHITE,
+            z: 0.1,
+        });
+        // Your own box shows your life; at the end every box is opened.
+        let label = match (&view.result, mine, view.my_life) {
+            (Some(res), _, _) => res.scores[i].to_string(),
+            (None, true, Some(l)) => l.to_string(),
+            _ => "?".into(),
+        };
+        w.parts.push(Part::text(
+            label,
+            bx + Vec2::new(0.0, -3.0 * k),
+            16.0 * k,
+            CREAM,
+            46.0 * k,
+        ));
+    } else {
+        w.parts.push(Part::text(
+            i18n.t("crueler-out"),
+            bx,
+            14.0 * k,
+            OUT_GREY,
+            60.0 * k,
+        ));
+    }
+}
+
+/// The viewer's duel in the middle: the score, the two names, and the
+/// last throw's beasts.
+fn duel(view: &CruelerView, d: &DuelView, oval: &Oval, wants: &mut Vec<Want>) {
+    let Oval {
+        c,
+        plate,
+        prx,
+        rx,
+        ry,
+        ..
+    } = *oval;
+    let me = view.me;
+    let gap = (rx * 0.28).clamp(36.0, 60.0);
+    let mine_side = if Some(d.predator) == me { 0 } else { 1 };
+    let opponent = if mine_side == 0 { d.prey } else { d.predator };
+    // Between the middle and the plates at its sides, whole.
+    let room = prx - plate.x / 2.0 - 6.0 - gap;
+    let s = (ry * 0.7).min(room).clamp(36.0, 80.0);
+    let mut score = Want::new(Key::Label(1), Img::None, Vec2::ZERO, c, 35.0);
+    score.parts.push(Part::text(
+        format!("{} : {}", d.wins[mine_side], d.wins[1 - mine_side]),
+        Vec2::ZERO,
+        20.0,
+        colour(theme::ACCENT),
+        60.0,
+    ));
+    score.parts.push(Part::Text {
+        text: format!(
+            "{} · {}",
+            me.map(|s| name(view, s)).unwrap_or_default(),
+            name(view, opponent)
+        ),
+        at: Vec2::new(0.0, s / 2.0 + 14.0),
+        size: 13.0,
+        colour: colour(theme::TEXT),
+        width: rx * 1.6,
+        left: false,
+        typed: true,
+        veiled: false,
+    });
+    wants.push(score);
+    if let Some(&(a, b)) = d.throws.last() {
+        let (mine, theirs) = if mine_side == 0 { (a, b) } else { (b, a) };
+        for (side, beast, x) in [(0u8, mine, -1.0), (1u8, theirs, 1.0)] {
             let mut w = Want::new(
-                Key::Die,
-                Img::Die,
-                Vec2::splat(62.0),
-                c - Vec2::new(gap, 0.0),
-                30.0,
+                Key::Throw(side),
+                Img::Beast(beast),
+                Vec2::splat(s),
+                c + Vec2::new(x * (gap + s / 2.0), 0.0),
+                36.0,
             );
-            w.parts.push(Part::Text {
-                text: die.to_string(),
-                at: Vec2::ZERO,
-                size: 28.0,
-                colour: Color::srgb_u8(150, 30, 30),
-                width: 50.0,
-                left: false,
-                typed: false,
-                rolled: true,
-            });
-            w.parts.push(text(
-                i18n.t("crueler-die"),
-                Vec2::new(0.0, -44.0),
-                11.0,
-                Color::srgb_u8(220, 220, 220),
-                90.0,
+            let n = beast.name();
+            w.parts.push(Part::text(
+                n.zh.clone(),
+                Vec2::new(0.0, s * 0.04),
+                s * 0.4,
+                Color::BLACK,
+                s,
+            ));
+            // The throw's number in the look: each throw clashes anew.
+            w.parts.push(Part::text(
+                String::new(),
+                Vec2::ZERO,
+                1.0,
+                Color::NONE,
+                d.throws.len() as f32,
             ));
             wants.push(w);
         }
+    }
+}
+
+/// The middle out of a duel: the die, N at stake, and whether a duel is
+/// under way elsewhere.
+fn die_and_n(view: &CruelerView, i18n: &I18n, oval: &Oval, wants: &mut Vec<Want>) {
+    let Oval { c, rx, ry, .. } = *oval;
+    let gap = (rx * 0.28).clamp(36.0, 60.0);
+    if let Some(die) = view.die {
         let mut w = Want::new(
-            Key::N,
-            Img::N,
+            Key::Die,
+            Img::Die,
             Vec2::splat(62.0),
-            c + Vec2::new(gap, 0.0),
+            c - Vec2::new(gap, 0.0),
             30.0,
         );
-        w.parts.push(text(
-            format!("N={}", view.n),
-            Vec2::new(0.0, 6.0),
-            19.0,
-            Color::BLACK,
-            60.0,
-        ));
-        w.parts.push(text(
-            i18n.t("crueler-at-stake"),
-            Vec2::new(0.0, -14.0),
-            10.0,
-            Color::BLACK,
-            56.0,
+        w.parts.push(Part::Text {
+            text: die.to_string(),
+            at: Vec2::ZERO,
+            size: 28.0,
+            colour: Color::srgb_u8(150, 30, 30),
+            width: 50.0,
+            left: false,
+            typed: false,
+            veiled: true,
+        });
+        w.parts.push(Part::text(
+            i18n.t("crueler-die"),
+            Vec2::new(0.0, -44.0),
+            11.0,
+            Color::srgb_u8(220, 220, 220),
+            90.0,
         ));
         wants.push(w);
-        if view.dueling {
-            let mut w = Want::new(
-                Key::Label(2),
-                Img::None,
-                Vec2::ZERO,
-                c + Vec2::new(0.0, ry * 0.6),
-                35.0,
-            );
-            w.parts.push(text(
-                i18n.t("crueler-duel-under-way"),
-                Vec2::ZERO,
-                15.0,
-                colour(theme::BAD),
-                rx * 1.6,
-            ));
-            wants.push(w);
-        }
     }
-    // The viewer's open box, between the middle and the viewer's plate:
-    // one stack of tokens per mark.
-    if !view.my_tokens.is_empty() {
-        let groups = view.my_tokens.len();
-        let token = if narrow { 16.0 } else { 20.0 };
-        let room = (rx * 1.5).min(area.width() - 16.0);
-        // Room for a label such as "bank ×6" under each stack.
-        let pitch = ((room - 16.0) / groups as f32).min(token + 26.0);
-        let tray = Vec2::new((pitch * groups as f32 + 16.0).max(84.0), token + 44.0);
-        let y = (my_plate.y + plate.y / 2.0 + tray.y / 2.0 + 4.0).max(c.y - ry + tray.y / 2.0);
-        let at = Vec2::new(
-            c.x,
-            y.min(c.y - 44.0 - tray.y / 2.0)
-                .max(my_plate.y + tray.y / 2.0),
+    let mut w = Want::new(
+        Key::N,
+        Img::N,
+        Vec2::splat(62.0),
+        c + Vec2::new(gap, 0.0),
+        30.0,
+    );
+    w.parts.push(Part::text(
+        format!("N={}", view.n),
+        Vec2::new(0.0, 6.0),
+        19.0,
+        Color::BLACK,
+        60.0,
+    ));
+    w.parts.push(Part::text(
+        i18n.t("crueler-at-stake"),
+        Vec2::new(0.0, -14.0),
+        10.0,
+        Color::BLACK,
+        56.0,
+    ));
+    wants.push(w);
+    if view.dueling {
+        let mut w = Want::new(
+            Key::Label(2),
+            Img::None,
+            Vec2::ZERO,
+            c + Vec2::new(0.0, ry * 0.6),
+            35.0,
         );
-        wants.push(Want::new(Key::Tray, Img::Tray, tray, at, 18.0));
-        for (g, (mark, count)) in view.my_tokens.iter().enumerate() {
-            let x = at.x - tray.x / 2.0 + 8.0 + pitch * (g as f32 + 0.5);
-            let lift = (18.0 / *count as f32).min(2.5);
-            let base = Vec2::new(x, at.y - tray.y / 2.0 + 12.0 + token / 2.0);
-            let tint = match mark {
-                None => colour(theme::ACCENT),
-                Some(s) if Some(*s) == me => Color::WHITE,
-                Some(_) => Color::srgb(0.75, 0.85, 1.0),
-            };
-            for t in 0..*count {
-                let mut w = Want::new(
-                    Key::Token(*mark, t),
-                    Img::Token,
-                    Vec2::splat(token),
-                    base + Vec2::new(0.0, lift * t as f32),
-                    20.0 + t as f32 * 0.01,
-                );
-                w.tint = tint;
-                wants.push(w);
-            }
-            let label = match mark {
-                None => i18n.t("crueler-bank"),
-                Some(s) => s.to_string(),
-            };
+        w.parts.push(Part::text(
+            i18n.t("crueler-duel-under-way"),
+            Vec2::ZERO,
+            15.0,
+            colour(theme::BAD),
+            rx * 1.6,
+        ));
+        wants.push(w);
+    }
+}
+
+/// The viewer's open box, between the middle and the viewer's plate: one
+/// stack of tokens per mark.
+fn tray(
+    view: &CruelerView,
+    i18n: &I18n,
+    oval: &Oval,
+    my_plate: Vec2,
+    narrow: bool,
+    wants: &mut Vec<Want>,
+) {
+    let Oval {
+        area,
+        c,
+        plate,
+        rx,
+        ry,
+        ..
+    } = *oval;
+    let me = view.me;
+    let groups = view.my_tokens.len();
+    let token = if narrow { 16.0 } else { 20.0 };
+    let room = (rx * 1.5).min(area.width() - 16.0);
+    // Room for a label such as "bank ×6" under each stack.
+    let pitch = ((room - 16.0) / groups as f32).min(token + 26.0);
+    let tray = Vec2::new((pitch * groups as f32 + 16.0).max(84.0), token + 44.0);
+    let y = (my_plate.y + plate.y / 2.0 + tray.y / 2.0 + 4.0).max(c.y - ry + tray.y / 2.0);
+    let at = Vec2::new(
+        c.x,
+        y.min(c.y - 44.0 - tray.y / 2.0)
+            .max(my_plate.y + tray.y / 2.0),
+    );
+    wants.push(Want::new(Key::Tray, Img::Tray, tray, at, 18.0));
+    for (g, (mark, count)) in view.my_tokens.iter().enumerate() {
+        let x = at.x - tray.x / 2.0 + 8.0 + pitch * (g as f32 + 0.5);
+        let lift = (18.0 / *count as f32).min(2.5);
+        let base = Vec2::new(x, at.y - tray.y / 2.0 + 12.0 + token / 2.0);
+        let tint = match mark {
+            None => colour(theme::ACCENT),
+            Some(s) if Some(*s) == me => Color::WHITE,
+            Some(_) => Color::srgb(0.75, 0.85, 1.0),
+        };
+        for t in 0..*count {
             let mut w = Want::new(
-                Key::Label(10 + g as u8),
-                Img::None,
-                Vec2::ZERO,
-                Vec2::new(x, at.y - tray.y / 2.0 + 6.0),
-                21.0,
+                Key::Token(*mark, t),
+                Img::Token,
+                Vec2::splat(token),
+                base + Vec2::new(0.0, lift * t as f32),
+                20.0 + t as f32 * 0.01,
             );
-            w.parts.push(text(
-                format!("{label} ×{count}"),
-                Vec2::ZERO,
-                10.0,
-                CREAM,
-                pitch + 4.0,
-            ));
+            w.tint = tint;
             wants.push(w);
         }
+        let label = match mark {
+            None => i18n.t("crueler-bank"),
+            Some(s) => s.to_string(),
+        };
+        let mut w = Want::new(
+            Key::Label(10 + g as u8),
+            Img::None,
+            Vec2::ZERO,
+            Vec2::new(x, at.y - tray.y / 2.0 + 6.0),
+            21.0,
+        );
+        w.parts.push(Part::text(
+            format!("{label} ×{count}"),
+            Vec2::ZERO,
+            10.0,
+            CREAM,
+            pitch + 4.0,
+        ));
+        wants.push(w);
     }
-    Layout { wants, middle: c }
 }
 
 const PLATE_STEPS: usize = 720;
@@ -777,102 +869,11 @@ fn theme_text() -> Color {
     colour(theme::TEXT)
 }
 
-struct Fonts {
-    ui: Handle<Font>,
-    typed: Handle<Font>,
-}
-
-fn spawn_want(
-    commands: &mut Commands,
-    art: &CruelerArt,
-    fonts: &Fonts,
-    lang: Lang,
-    want: &Want,
-    rolling: bool,
-) -> Entity {
-    let piece = Piece {
-        key: want.key,
-        look: want.look(),
-    };
-    let picture = art.image(want.img).map(|i| (i, want.size, want.tint));
-    let mut e = crate::client::scene::spawn_piece(commands, piece, want.at, picture);
-    if let Some(p) = want.pick {
-        e.insert((
-            p,
-            Pickable::default(),
-            Lift {
-                on: false,
-                rise: if matches!(p, Pick::Seat(_)) { 0.0 } else { 8.0 },
-                zoom: 1.06,
-            },
-        ))
-        .observe(crate::client::scene::lift_on)
-        .observe(crate::client::scene::lift_off)
-        .observe(tap);
-    } else if want.img != Img::None {
-        e.insert(Pickable::IGNORE);
-    }
-    e.with_children(|c| {
-        for part in &want.parts {
-            match part {
-                Part::Text {
-                    text,
-                    at,
-                    size,
-                    colour,
-                    width,
-                    left,
-                    typed,
-                    rolled,
-                } => {
-                    let font = if *typed { &fonts.typed } else { &fonts.ui };
-                    let mut t = c.spawn((
-                        crate::client::scene::label(
-                            text.clone(),
-                            font.clone(),
-                            *size,
-                            *colour,
-                            *width,
-                            lang,
-                            *left,
-                        ),
-                        Transform::from_translation(at.extend(0.3)),
-                    ));
-                    if *rolled {
-                        t.insert(RollHidden);
-                        if rolling {
-                            t.insert(Visibility::Hidden);
-                        }
-                    }
-                }
-                Part::Sprite {
-                    img,
-                    at,
-                    size,
-                    tint,
-                    z,
-                } => {
-                    if let Some(image) = art.image(*img) {
-                        c.spawn((
-                            crate::client::scene::picture(image, *size, *tint),
-                            Transform::from_translation(at.extend(*z)),
-                        ));
-                    }
-                }
-            }
-        }
-    });
-    e.id()
-}
-
 /// What the scene was last built from.
 #[derive(Resource, Default)]
 struct Built {
-    revision: u64,
-    rect: Option<Rect>,
-    lang: Option<Lang>,
+    stamp: Stamp,
     card: Option<SeatId>,
-    typed_font: bool,
     die: Option<u8>,
     phase: Option<CruelerPhase>,
     throws: usize,
@@ -897,12 +898,19 @@ type RollTexts<'w, 's> = Query<
     'w,
     's,
     (&'static mut Visibility, &'static ChildOf),
-    (With<RollHidden>, Without<crate::client::scene::FaceOnly>),
+    (With<Veiled>, Without<crate::client::scene::FaceOnly>),
 >;
+
+/// What moves in with a new layout: whether the die rolls and the duel's
+/// beasts clash.
+struct Moves {
+    rolls: bool,
+    clashes: bool,
+    middle: Vec2,
+}
 
 /// The view's newest layout, moved into place.
 #[allow(clippy::too_many_arguments)]
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn sync(
     mut commands: Commands,
     model: Res<ClientModel>,
@@ -923,26 +931,21 @@ fn sync(
     let (Some(view), Some(art), Some(r)) = (model.crueler_view(), art, rect.0) else {
         return;
     };
-    let typed_ready = fonts.typed_ready();
-    let new_update = built.revision != model.revision;
-    let moved = built.rect != Some(r) || built.lang != Some(i18n.lang);
-    if !new_update && !moved && built.card == ui.card && built.typed_font == typed_ready {
+    let stamp = Stamp {
+        revision: model.revision,
+        rect: Some(r),
+        lang: Some(i18n.lang),
+        typed_font: fonts.typed_ready(),
+    };
+    let Some(change) = built.stamp.change(&stamp, built.card != ui.card, &settings) else {
         return;
-    }
-    let fonts = Fonts {
+    };
+    let fonts = PieceFonts {
         ui: fonts.ui(),
         typed: fonts.typed(),
     };
-    // A table seen for the first time, resized or relabelled is laid out
-    // where it is: nothing moves when a player joins mid-game.
-    let first = built.rect.is_none();
-    let secs = if first || moved {
-        0.0
-    } else {
-        motion_secs(&settings)
-    };
     let now = time.elapsed_secs();
-    if new_update {
+    if change.new_update {
         // Whatever still moves from the last update goes where it was going.
         let moving: Vec<(Entity, Option<crate::client::scene::Flip>)> = pieces
             .iter()
@@ -961,118 +964,121 @@ fn sync(
         settling.update_at = Some(now);
     }
     let Layout { wants, middle } = layout(view, ui.card, &i18n, r);
-    // The die is thrown at each predation phase's start: it rolls when
-    // the view shows a new number or a phase begins.
+    let moves = moves(view, &built, &change, middle);
+    // A token leaving the box is gone at once when a newer update arrives;
+    // a resize lets it finish its way.
+    for (e, ..) in pieces.iter().filter(|p| p.6 && change.new_update) {
+        commands.entity(e).despawn();
+    }
+    let mut matcher = Matcher::new(
+        pieces.iter().filter(|p| !p.6).map(|p| (p.0, p.1, p.2)),
+        change.secs,
+        now,
+    );
+    for want in &wants {
+        let rolling = moves.rolls && want.key == Key::Die;
+        let placed = matcher.place(&mut commands, want, change.relabel, |c| {
+            spawn_want(c, &*art, &fonts, i18n.lang, want, rolling, tap)
+        });
+        if let Placed::Made { entity, was } = placed {
+            let from = match (was, want.key) {
+                (Some(t), _) => Some(t),
+                // A token put in the box: from the referee.
+                (None, Key::Token(..)) => Some(from_referee(middle, want.at)),
+                _ => None,
+            };
+            if let Some(from) = from {
+                matcher.glide(&mut commands, entity, from, 0.0, want.at);
+            }
+        }
+        let entity = placed.entity();
+        if let Some(t) = target_of(view, ui.card, want) {
+            commands.entity(entity).insert(t);
+        }
+        start_moves(
+            &mut commands,
+            entity,
+            want,
+            &moves,
+            rolling,
+            now,
+            change.secs,
+        );
+    }
+    for (key, e, t) in matcher.gone() {
+        if change.secs > 0.0 && matches!(key, Key::Token(..)) {
+            // A token taken from the box: back to the referee.
+            let to = from_referee(middle, t);
+            commands.entity(e).insert((
+                Leaving,
+                Home(to),
+                Motion {
+                    from: t,
+                    start: now,
+                    delay: 0.0,
+                    secs: change.secs,
+                },
+            ));
+        } else {
+            commands.entity(e).despawn();
+        }
+    }
+    *built = Built {
+        stamp,
+        card: ui.card,
+        die: view.die,
+        phase: Some(view.phase),
+        throws: view.duel.as_ref().map_or(0, |d| d.throws.len()),
+    };
+}
+
+/// Where the referee hands a token from (and takes it back to): the
+/// middle, small, on the token's layer.
+fn from_referee(middle: Vec2, at: Transform) -> Transform {
+    Transform::from_translation(middle.extend(at.translation.z)).with_scale(Vec3::splat(0.6))
+}
+
+/// Whether the die rolls (the view shows a new number, or a predation
+/// phase begins) and the beasts of a new throw clash: only with motion on
+/// and for a new update.
+fn moves(view: &CruelerView, built: &Built, change: &Change, middle: Vec2) -> Moves {
     let phase_begins = view.phase == CruelerPhase::Predation
         && !matches!(
             built.phase,
             Some(CruelerPhase::Predation | CruelerPhase::Duel)
         );
-    let rolls =
-        secs > 0.0 && new_update && view.die.is_some() && (view.die != built.die || phase_begins);
+    let fresh = change.secs > 0.0 && change.new_update;
     let throws = view.duel.as_ref().map_or(0, |d| d.throws.len());
-    let clashes = secs > 0.0 && new_update && throws > built.throws;
-    let relabel = built.lang.is_some_and(|l| l != i18n.lang) || built.typed_font != typed_ready;
-    let mut current: HashMap<Key, (Entity, String, Transform)> = HashMap::new();
-    for (e, piece, t, _, _, _, leaving) in &pieces {
-        if leaving {
-            // Gone at once when a newer update arrives; a resize lets it
-            // finish its way.
-            if new_update {
-                commands.entity(e).despawn();
-            }
-            continue;
-        }
-        current.insert(piece.key, (e, piece.look.clone(), *t));
+    Moves {
+        rolls: fresh && view.die.is_some() && (view.die != built.die || phase_begins),
+        clashes: fresh && throws > built.throws,
+        middle,
     }
-    let mut kept: Vec<Key> = Vec::new();
-    for want in &wants {
-        kept.push(want.key);
-        let old = current.get(&want.key);
-        let rolling = rolls && want.key == Key::Die;
-        let entity = match old {
-            Some((e, look, t)) if *look == want.look() && !relabel => {
-                commands.entity(*e).insert(Home(want.at));
-                if secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
-                    commands.entity(*e).insert(Motion {
-                        from: *t,
-                        start: now,
-                        delay: 0.0,
-                        secs,
-                    });
-                }
-                *e
-            }
-            _ => {
-                if let Some((e, ..)) = old {
-                    commands.entity(*e).despawn();
-                }
-                let e = spawn_want(&mut commands, &art, &fonts, i18n.lang, want, rolling);
-                let from = match (old, want.key) {
-                    (Some((_, _, t)), _) => Some(*t),
-                    // A token put in the box: from the referee.
-                    (None, Key::Token(..)) => Some(
-                        Transform::from_translation(middle.extend(want.at.translation.z))
-                            .with_scale(Vec3::splat(0.6)),
-                    ),
-                    _ => None,
-                };
-                if let Some(from) = from
-                    && secs > 0.0
-                    && from != want.at
-                {
-                    commands
-                        .entity(e)
-                        .insert(Motion::from(from, now, 0.0, secs));
-                }
-                e
-            }
-        };
-        if let Some(t) = target_of(view, ui.card, want) {
-            commands.entity(entity).insert(t);
-        }
-        if rolling {
-            commands.entity(entity).insert(Roll { start: now, secs });
-        }
-        if clashes && let Key::Throw(_) = want.key {
-            let toward = middle - want.at.translation.truncate();
-            commands.entity(entity).insert(Clash {
-                start: now,
-                secs,
-                toward: toward - toward.normalize_or_zero() * want.size.x * 0.45,
-            });
-        }
+}
+
+/// Starts the die's roll and a throw's clash on their pieces.
+fn start_moves(
+    commands: &mut Commands,
+    entity: Entity,
+    want: &Want,
+    moves: &Moves,
+    rolling: bool,
+    now: f32,
+    secs: f32,
+) {
+    if rolling {
+        commands.entity(entity).insert(Roll { start: now, secs });
     }
-    for (key, (e, _, t)) in &current {
-        if kept.contains(key) {
-            continue;
-        }
-        if secs > 0.0 && matches!(key, Key::Token(..)) {
-            // A token taken from the box: back to the referee.
-            let to = Transform::from_translation(middle.extend(t.translation.z))
-                .with_scale(Vec3::splat(0.6));
-            commands.entity(*e).insert((
-                Leaving,
-                Home(to),
-                Motion {
-                    from: *t,
-                    start: now,
-                    delay: 0.0,
-                    secs,
-                },
-            ));
-        } else {
-            commands.entity(*e).despawn();
-        }
+    if moves.clashes
+        && let Key::Throw(_) = want.key
+    {
+        let toward = moves.middle - want.at.translation.truncate();
+        commands.entity(entity).insert(Clash {
+            start: now,
+            secs,
+            toward: toward - toward.normalize_or_zero() * want.size.x * 0.45,
+        });
     }
-    built.revision = model.revision;
-    built.rect = Some(r);
-    built.lang = Some(i18n.lang);
-    built.card = ui.card;
-    built.typed_font = typed_ready;
-    built.die = view.die;
-    built.phase = Some(view.phase);
-    built.throws = throws;
 }
 
 /// The die's roll and the beasts' clash, on top of the shared motion; a
@@ -1083,7 +1089,7 @@ fn animate(
     time: Res<Time<Real>>,
     mut rolls: Query<(Entity, &mut Transform, &Roll, &Children), Without<Clash>>,
     mut clashes: Query<(Entity, &mut Transform, &Clash), Without<Roll>>,
-    mut hidden: Query<&mut Visibility, With<RollHidden>>,
+    mut hidden: Query<&mut Visibility, With<Veiled>>,
     gone: Query<Entity, (With<Leaving>, Without<Motion>)>,
     mut settling: ResMut<Settling>,
 ) {

@@ -11,7 +11,6 @@
 //! or a card tells the screen (`WanningUi::tapped`), which decides what it
 //! means for the orders being written.
 
-use std::collections::HashMap;
 use std::f32::consts::TAU;
 
 use bevy::prelude::*;
@@ -25,7 +24,10 @@ use super::board::{Marks, Pick, kind_key, settlement_steps};
 use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
-use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, motion_secs};
+use crate::client::scene::pieces::{
+    self, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, spawn_want,
+};
+use crate::client::scene::{Lift, Motion, SceneRect, Settling};
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings, theme};
 
@@ -53,88 +55,34 @@ pub enum Key {
     Caption(u8),
 }
 
-/// A piece of the scene: its key, and what it showed when made (a piece
-/// whose look changes is made anew).
-#[derive(Component, Clone, Debug)]
-pub struct Piece {
-    pub key: Key,
-    look: String,
+pub type Want = pieces::Want<Key, Img, Pick>;
+type Part = pieces::Part<Img>;
+type Piece = pieces::Piece<Key>;
+
+impl PieceArt for WanningArt {
+    type Img = Img;
+    fn image(&self, img: Img) -> Option<Handle<Image>> {
+        WanningArt::image(self, img)
+    }
 }
 
-/// A part drawn on a piece, relative to its centre.
-#[derive(Clone, Debug, PartialEq)]
-enum Part {
-    Text {
-        text: String,
-        at: Vec2,
-        size: f32,
-        colour: Color,
-        width: f32,
-        /// A player's name or words: the full font once it has loaded.
-        typed: bool,
-    },
-    Sprite {
-        img: Img,
-        at: Vec2,
-        size: Vec2,
-        tint: Color,
-    },
-}
-
-/// One piece as the layout wants it.
-#[derive(Clone, Debug)]
-pub struct Want {
-    pub key: Key,
-    img: Img,
-    size: Vec2,
-    tint: Color,
-    at: Transform,
-    parts: Vec<Part>,
-    pick: Option<Pick>,
-    /// A settlement chip's place in the play-out (it grows in after the
-    /// chips before it).
-    step: Option<u8>,
-}
-
-impl Want {
-    fn new(key: Key, img: Img, size: Vec2, at: Vec2, z: f32) -> Self {
-        Self {
-            key,
-            img,
-            size,
-            tint: Color::WHITE,
-            at: Transform::from_translation(at.extend(z)),
-            parts: Vec::new(),
-            pick: None,
-            step: None,
+impl PiecePick for Pick {
+    fn lift(&self) -> Lift {
+        let seat = matches!(self, Pick::Seat(_));
+        Lift {
+            on: false,
+            rise: if seat { 0.0 } else { 8.0 },
+            zoom: if seat { 1.04 } else { 1.5 },
         }
     }
+}
 
-    fn look(&self) -> String {
-        format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}",
-            self.img, self.size, self.tint, self.parts, self.pick
-        )
-    }
-
-    fn text(&mut self, text: impl Into<String>, at: Vec2, size: f32, colour: Color, width: f32) {
-        self.parts.push(Part::Text {
-            text: text.into(),
-            at,
-            size,
-            colour,
-            width,
-            typed: false,
-        });
-    }
-
-    fn icon(&mut self, img: Img, at: Vec2, size: f32) {
-        self.parts.push(Part::Sprite {
-            img,
-            at,
-            size: Vec2::splat(size),
-            tint: Color::WHITE,
-        });
+/// A settlement chip's place in the play-out: it grows in after the chips
+/// before it.
+fn step(want: &Want) -> Option<u8> {
+    match want.key {
+        Key::Step(k) => Some(k),
+        _ => None,
     }
 }
 
@@ -245,11 +193,9 @@ pub struct Layout {
 }
 
 /// Lays the view out in `r`.
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout {
     let mut wants = Vec::new();
     let narrow = r.width() < 600.0;
-    let lang = i18n.lang;
     let mut board = Want::new(Key::Board, Img::Board, r.size(), r.center(), 0.0);
     board.tint = Color::srgb(0.9, 0.9, 0.9);
     wants.push(board);
@@ -259,113 +205,8 @@ pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout
     let wide = !narrow && r.width() > r.height() * 1.25;
     let mut area = r;
     if mine {
-        let card_h = if wide {
-            ((r.height() - 18.0) / 2.0).clamp(96.0, 256.0)
-        } else {
-            (r.height() * 0.28).clamp(96.0, 256.0)
-        };
-        let card = CARD * (card_h / CARD.y);
-        let gap = 6.0;
-        let (animal_at, instinct_at) = if wide {
-            let x = r.min.x + 8.0 + card.x / 2.0;
-            let y = r.max.y - 6.0 - card.y / 2.0;
-            (Vec2::new(x, y), Vec2::new(x, y - card.y - gap))
-        } else {
-            let y = r.min.y + 6.0 + card.y / 2.0;
-            let x = r.min.x + 8.0 + card.x / 2.0;
-            (Vec2::new(x, y), Vec2::new(x + card.x + gap, y))
-        };
-        if let (Some(animal), Some(level)) = (view.animal, view.level) {
-            let mut w = Want::new(Key::MyAnimal, Img::Animal(animal), card, animal_at, 40.0);
-            let s = card.x / CARD.x;
-            w.text(
-                animal_name(animal, lang),
-                Vec2::new(0.0, -card.y / 2.0 + 44.0 * s),
-                (20.0 * s).max(9.0),
-                CREAM,
-                card.x - 12.0,
-            );
-            w.text(
-                i18n.ta("wanning-level", &[("level", level.into())]),
-                Vec2::new(0.0, -card.y / 2.0 + 22.0 * s),
-                (14.0 * s).max(8.0),
-                colour(theme::ACCENT),
-                card.x - 12.0,
-            );
-            wants.push(w);
-        }
-        wants.push(match view.instinct {
-            Some(id) => instinct_card(Key::MyInstinct, id, card, instinct_at, 40.0, true, i18n),
-            None => Want::new(Key::MyInstinct, Img::Back, card, instinct_at, 40.0),
-        });
-        // Shields, scarecrows and HP, then the last settlement's chips, in
-        // the seed's order, flowing in the room beside the cards.
-        let mut chips: Vec<(Key, Img, String, Option<u8>)> = vec![(
-            Key::Status(0),
-            Img::Shield,
-            i18n.ta("wanning-shields", &[("n", view.shields.into())]),
-            None,
-        )];
-        if view.scarecrows > 0 {
-            chips.push((
-                Key::Status(1),
-                Img::Scarecrow,
-                i18n.ta("wanning-scarecrows", &[("n", view.scarecrows.into())]),
-                None,
-            ));
-        }
-        if let Some(hp) = view.hp {
-            chips.push((
-                Key::Status(2),
-                if hp > 0 { Img::Heart } else { Img::Skull },
-                i18n.ta("wanning-your-hp", &[("hp", hp.max(0).into())]),
-                None,
-            ));
-        }
-        if let Some(s) = &view.settled {
-            for (k, (img, label)) in settlement_steps(s, i18n).into_iter().enumerate() {
-                chips.push((Key::Step(k as u8), img, label, Some(k as u8)));
-            }
-        }
-        let chip = if narrow { 28.0 } else { 40.0 };
-        let pitch = Vec2::new(chip + 44.0, chip + 24.0);
-        // Wide: two columns beside the cards; narrow: rows across the
-        // table above the cards.
-        let (left, right) = if wide {
-            let left = r.min.x + card.x + 16.0;
-            (left, left + pitch.x * 2.0)
-        } else {
-            (r.min.x + 4.0, r.max.x - 4.0)
-        };
-        let per_row = (((right - left) / pitch.x) as usize).max(1);
-        let rows = chips.len().div_ceil(per_row);
-        let top = if wide {
-            r.max.y - 8.0
-        } else {
-            instinct_at.y + card.y / 2.0 + 6.0 + pitch.y * rows as f32
-        };
-        for (k, (key, img, label, step)) in chips.into_iter().enumerate() {
-            let at = Vec2::new(
-                left + pitch.x * ((k % per_row) as f32 + 0.5),
-                top - chip / 2.0 - 2.0 - pitch.y * (k / per_row) as f32,
-            );
-            let size = if step.is_some() { chip * 0.8 } else { chip };
-            let mut p = Want::new(key, img, Vec2::splat(size), at, 42.0);
-            p.text(
-                label,
-                Vec2::new(0.0, -chip / 2.0 - 8.0),
-                11.0,
-                CREAM,
-                pitch.x - 4.0,
-            );
-            p.step = step;
-            wants.push(p);
-        }
-        area = if wide {
-            Rect::from_corners(Vec2::new(right + 4.0, r.min.y), r.max)
-        } else {
-            Rect::from_corners(Vec2::new(r.min.x, top + 4.0), r.max)
-        };
+        let (card, instinct_at) = my_cards(view, i18n, r, wide, &mut wants);
+        area = chips(view, i18n, r, wide, card, instinct_at, &mut wants);
     }
     let setup = matches!(view.phase, WanningPhase::Ban | WanningPhase::Pick)
         && view.me.is_some()
@@ -376,6 +217,146 @@ pub fn layout(view: &WanningView, marks: &Marks, i18n: &I18n, r: Rect) -> Layout
         seats(view, marks, i18n, area, &mut wants);
     }
     Layout { wants }
+}
+
+/// The viewer's animal and instinct cards (a column at the left of a
+/// wide table, a row along the bottom of a narrow one); returns the
+/// cards' size and where the instinct card is.
+fn my_cards(
+    view: &WanningView,
+    i18n: &I18n,
+    r: Rect,
+    wide: bool,
+    wants: &mut Vec<Want>,
+) -> (Vec2, Vec2) {
+    let lang = i18n.lang;
+    let card_h = if wide {
+        ((r.height() - 18.0) / 2.0).clamp(96.0, 256.0)
+    } else {
+        (r.height() * 0.28).clamp(96.0, 256.0)
+    };
+    let card = CARD * (card_h / CARD.y);
+    let gap = 6.0;
+    let (animal_at, instinct_at) = if wide {
+        let x = r.min.x + 8.0 + card.x / 2.0;
+        let y = r.max.y - 6.0 - card.y / 2.0;
+        (Vec2::new(x, y), Vec2::new(x, y - card.y - gap))
+    } else {
+        let y = r.min.y + 6.0 + card.y / 2.0;
+        let x = r.min.x + 8.0 + card.x / 2.0;
+        (Vec2::new(x, y), Vec2::new(x + card.x + gap, y))
+    };
+    if let (Some(animal), Some(level)) = (view.animal, view.level) {
+        let mut w = Want::new(Key::MyAnimal, Img::Animal(animal), card, animal_at, 40.0);
+        let s = card.x / CARD.x;
+        w.text(
+            animal_name(animal, lang),
+            Vec2::new(0.0, -card.y / 2.0 + 44.0 * s),
+            (20.0 * s).max(9.0),
+            CREAM,
+            card.x - 12.0,
+        );
+        w.text(
+            i18n.ta("wanning-level", &[("level", level.into())]),
+            Vec2::new(0.0, -card.y / 2.0 + 22.0 * s),
+            (14.0 * s).max(8.0),
+            colour(theme::ACCENT),
+            card.x - 12.0,
+        );
+        wants.push(w);
+    }
+    wants.push(match view.instinct {
+        Some(id) => instinct_card(Key::MyInstinct, id, card, instinct_at, 40.0, true, i18n),
+        None => Want::new(Key::MyInstinct, Img::Back, card, instinct_at, 40.0),
+    });
+    (card, instinct_at)
+}
+
+/// The viewer's shields, scarecrows and HP, then the last settlement's
+/// chips, in the seed's order.
+fn chip_list(view: &WanningView, i18n: &I18n) -> Vec<(Key, Img, String, Option<u8>)> {
+    let mut chips: Vec<(Key, Img, String, Option<u8>)> = vec![(
+        Key::Status(0),
+        Img::Shield,
+        i18n.ta("wanning-shields", &[("n", view.shields.into())]),
+        None,
+    )];
+    if view.scarecrows > 0 {
+        chips.push((
+            Key::Status(1),
+            Img::Scarecrow,
+            i18n.ta("wanning-scarecrows", &[("n", view.scarecrows.into())]),
+            None,
+        ));
+    }
+    if let Some(hp) = view.hp {
+        chips.push((
+            Key::Status(2),
+            if hp > 0 { Img::Heart } else { Img::Skull },
+            i18n.ta("wanning-your-hp", &[("hp", hp.max(0).into())]),
+            None,
+        ));
+    }
+    if let Some(s) = &view.settled {
+        for (k, (img, label)) in settlement_steps(s, i18n).into_iter().enumerate() {
+            chips.push((Key::Step(k as u8), img, label, Some(k as u8)));
+        }
+    }
+    chips
+}
+
+/// The chips flowing in the room beside the cards (two columns on a wide
+/// table, rows above the cards on a narrow one); returns the room left
+/// for the table.
+fn chips(
+    view: &WanningView,
+    i18n: &I18n,
+    r: Rect,
+    wide: bool,
+    card: Vec2,
+    instinct_at: Vec2,
+    wants: &mut Vec<Want>,
+) -> Rect {
+    let narrow = r.width() < 600.0;
+    let chips = chip_list(view, i18n);
+    let chip = if narrow { 28.0 } else { 40.0 };
+    let pitch = Vec2::new(chip + 44.0, chip + 24.0);
+    // Wide: two columns beside the cards; narrow: rows across the
+    // table above the cards.
+    let (left, right) = if wide {
+        let left = r.min.x + card.x + 16.0;
+        (left, left + pitch.x * 2.0)
+    } else {
+        (r.min.x + 4.0, r.max.x - 4.0)
+    };
+    let per_row = (((right - left) / pitch.x) as usize).max(1);
+    let rows = chips.len().div_ceil(per_row);
+    let top = if wide {
+        r.max.y - 8.0
+    } else {
+        instinct_at.y + card.y / 2.0 + 6.0 + pitch.y * rows as f32
+    };
+    for (k, (key, img, label, step)) in chips.into_iter().enumerate() {
+        let at = Vec2::new(
+            left + pitch.x * ((k % per_row) as f32 + 0.5),
+            top - chip / 2.0 - 2.0 - pitch.y * (k / per_row) as f32,
+        );
+        let size = if step.is_some() { chip * 0.8 } else { chip };
+        let mut p = Want::new(key, img, Vec2::splat(size), at, 42.0);
+        p.text(
+            label,
+            Vec2::new(0.0, -chip / 2.0 - 8.0),
+            11.0,
+            CREAM,
+            pitch.x - 4.0,
+        );
+        wants.push(p);
+    }
+    if wide {
+        Rect::from_corners(Vec2::new(right + 4.0, r.min.y), r.max)
+    } else {
+        Rect::from_corners(Vec2::new(r.min.x, top + 4.0), r.max)
+    }
 }
 
 /// The instinct cards of the ban and the pick, in the seed's order: the
@@ -434,6 +415,7 @@ fn choices(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &m
                     at: Vec2::ZERO,
                     size: size + Vec2::splat(10.0),
                     tint: colour(theme::ACCENT),
+                    z: -0.5,
                 },
             );
             c.at.translation.y += 6.0;
@@ -442,11 +424,10 @@ fn choices(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &m
     }
 }
 
-/// The seats' plates round the board.
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
+/// The seats' plates round the board, and in the middle what the table
+/// is waiting for.
 fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut Vec<Want>) {
     let narrow = area.width() < 600.0;
-    let n = view.seats.len();
     let scale = if narrow {
         (area.width() / 3.2 / PLATE.x).clamp(0.42, 0.62)
     } else {
@@ -456,107 +437,10 @@ fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut
     let c = area.center();
     let rx = (area.width() / 2.0 - plate.x / 2.0 - 6.0).max(10.0);
     let ry = (area.height() / 2.0 - plate.y / 2.0 - 14.0).max(10.0);
-    let host = view.host.as_deref();
     for (seat, at) in seat_spots(view, c, rx, ry) {
-        let p = &view.seats[seat.index()];
-        let mut w = Want::new(Key::Seat(seat), Img::Seat, plate, at, 10.0);
-        let me = view.me == Some(seat);
-        w.tint = if p.dead {
-            DEAD_GREY
-        } else if me {
-            Color::srgb(1.0, 0.93, 0.78)
-        } else {
-            Color::srgb(0.93, 0.93, 0.9)
-        };
-        let mark = marks.seats.iter().find(|(s, _)| *s == seat);
-        if let Some((_, role)) = mark {
-            w.parts.push(Part::Sprite {
-                img: Img::Seat,
-                at: Vec2::ZERO,
-                size: plate + Vec2::splat(10.0),
-                tint: colour(theme::ACCENT),
-            });
-            w.text(
-                role.clone(),
-                Vec2::new(0.0, -plate.y / 2.0 - 9.0),
-                12.0,
-                colour(theme::ACCENT),
-                plate.x + 40.0,
-            );
-        }
-        let name = if me {
-            format!("{} ({})", p.name, i18n.t("wanning-you"))
-        } else {
-            p.name.clone()
-        };
-        w.parts.push(Part::Text {
-            text: name,
-            at: Vec2::new(0.0, plate.y * 0.24),
-            size: (20.0 * scale).max(10.0),
-            colour: INK,
-            width: plate.x - 10.0,
-            typed: true,
-        });
-        let icon = 30.0 * scale;
-        if p.dead {
-            w.icon(
-                Img::Skull,
-                Vec2::new(-plate.x * 0.22, -plate.y * 0.14),
-                icon,
-            );
-        } else {
-            w.icon(
-                Img::Heart,
-                Vec2::new(-plate.x * 0.22, -plate.y * 0.14),
-                icon,
-            );
-        }
-        let hp_text = match host.and_then(|h| h.seats.get(seat.index())) {
-            Some(h) if h.hp != h.announced => format!("{} ({})", h.announced.max(0), h.hp),
-            _ => p.hp.to_string(),
-        };
-        w.text(
-            hp_text,
-            Vec2::new(plate.x * 0.02, -plate.y * 0.14),
-            (24.0 * scale).max(11.0),
-            INK,
-            plate.x * 0.4,
-        );
-        if !p.done && !p.dead && view.phase != WanningPhase::GameOver {
-            w.text(
-                "…",
-                Vec2::new(plate.x * 0.34, -plate.y * 0.14),
-                (24.0 * scale).max(11.0),
-                colour(theme::MUTED),
-                30.0,
-            );
-        } else if !p.dead && view.phase != WanningPhase::GameOver {
-            w.text(
-                "✓",
-                Vec2::new(plate.x * 0.34, -plate.y * 0.14),
-                (24.0 * scale).max(11.0),
-                colour(theme::GOOD),
-                30.0,
-            );
-        }
+        let mut w = plate_of(view, marks, i18n, seat, at, scale);
         // The host seat reads every secret on the plate.
-        if let Some(h) = host.and_then(|h| h.seats.get(seat.index())) {
-            let instinct = h
-                .instinct
-                .map(|i| data().instinct(i).name.get(i18n.lang).to_string())
-                .unwrap_or_else(|| "—".into());
-            // A phone has room for the level and the instinct only.
-            let line = if narrow {
-                format!("L{} · {}", h.level, instinct)
-            } else {
-                format!(
-                    "L{} {} · {} · {}",
-                    h.level,
-                    animal_name(h.animal, i18n.lang),
-                    instinct,
-                    i18n.ta("wanning-shields", &[("n", h.shields.into())])
-                )
-            };
+        if let Some(line) = host_line(view, i18n, seat, narrow) {
             w.text(
                 line,
                 Vec2::new(0.0, -plate.y / 2.0 - 10.0),
@@ -577,7 +461,132 @@ fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut
         }
         wants.push(w);
     }
-    // The middle: what the table is waiting for.
+    wants.push(caption(view, i18n, c, rx, narrow));
+}
+
+/// A seat's plate: its name, HP (as announced), whether it has given its
+/// orders, and the role the orders being written give it.
+fn plate_of(
+    view: &WanningView,
+    marks: &Marks,
+    i18n: &I18n,
+    seat: SeatId,
+    at: Vec2,
+    scale: f32,
+) -> Want {
+    let plate = PLATE * scale;
+    let host = view.host.as_deref();
+    let p = &view.seats[seat.index()];
+    let mut w = Want::new(Key::Seat(seat), Img::Seat, plate, at, 10.0);
+    let me = view.me == Some(seat);
+    w.tint = if p.dead {
+        DEAD_GREY
+    } else if me {
+        Color::srgb(1.0, 0.93, 0.78)
+    } else {
+        Color::srgb(0.93, 0.93, 0.9)
+    };
+    let mark = marks.seats.iter().find(|(s, _)| *s == seat);
+    if let Some((_, role)) = mark {
+        w.parts.push(Part::Sprite {
+            img: Img::Seat,
+            at: Vec2::ZERO,
+            size: plate + Vec2::splat(10.0),
+            tint: colour(theme::ACCENT),
+            z: -0.5,
+        });
+        w.text(
+            role.clone(),
+            Vec2::new(0.0, -plate.y / 2.0 - 9.0),
+            12.0,
+            colour(theme::ACCENT),
+            plate.x + 40.0,
+        );
+    }
+    let name = if me {
+        format!("{} ({})", p.name, i18n.t("wanning-you"))
+    } else {
+        p.name.clone()
+    };
+    w.parts.push(Part::Text {
+        text: name,
+        at: Vec2::new(0.0, plate.y * 0.24),
+        size: (20.0 * scale).max(10.0),
+        colour: INK,
+        width: plate.x - 10.0,
+        left: false,
+        typed: true,
+        veiled: false,
+    });
+    let icon = 30.0 * scale;
+    if p.dead {
+        w.icon(
+            Img::Skull,
+            Vec2::new(-plate.x * 0.22, -plate.y * 0.14),
+            icon,
+        );
+    } else {
+        w.icon(
+            Img::Heart,
+            Vec2::new(-plate.x * 0.22, -plate.y * 0.14),
+            icon,
+        );
+    }
+    let hp_text = match host.and_then(|h| h.seats.get(seat.index())) {
+        Some(h) if h.hp != h.announced => format!("{} ({})", h.announced.max(0), h.hp),
+        _ => p.hp.to_string(),
+    };
+    w.text(
+        hp_text,
+        Vec2::new(plate.x * 0.02, -plate.y * 0.14),
+        (24.0 * scale).max(11.0),
+        INK,
+        plate.x * 0.4,
+    );
+    if !p.done && !p.dead && view.phase != WanningPhase::GameOver {
+        w.text(
+            "…",
+            Vec2::new(plate.x * 0.34, -plate.y * 0.14),
+            (24.0 * scale).max(11.0),
+            colour(theme::MUTED),
+            30.0,
+        );
+    } else if !p.dead && view.phase != WanningPhase::GameOver {
+        w.text(
+            "✓",
+            Vec2::new(plate.x * 0.34, -plate.y * 0.14),
+            (24.0 * scale).max(11.0),
+            colour(theme::GOOD),
+            30.0,
+        );
+    }
+    w
+}
+
+/// What the host seat reads on a plate: the seat's level, instinct (and
+/// on a wide table, animal and shields).
+fn host_line(view: &WanningView, i18n: &I18n, seat: SeatId, narrow: bool) -> Option<String> {
+    let h = view.host.as_deref()?.seats.get(seat.index())?;
+    let instinct = h
+        .instinct
+        .map(|i| data().instinct(i).name.get(i18n.lang).to_string())
+        .unwrap_or_else(|| "—".into());
+    // A phone has room for the level and the instinct only.
+    Some(if narrow {
+        format!("L{} · {}", h.level, instinct)
+    } else {
+        format!(
+            "L{} {} · {} · {}",
+            h.level,
+            animal_name(h.animal, i18n.lang),
+            instinct,
+            i18n.ta("wanning-shields", &[("n", h.shields.into())])
+        )
+    })
+}
+
+/// The middle: what the table is waiting for.
+fn caption(view: &WanningView, i18n: &I18n, c: Vec2, rx: f32, narrow: bool) -> Want {
     let mut caption = Want::new(Key::Caption(0), Img::None, Vec2::ZERO, c, 30.0);
     let text = match view.phase {
         WanningPhase::Peek => i18n.t("wanning-scene-peek"),
@@ -605,100 +614,14 @@ fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut
             rx * 1.2,
         );
     }
-    wants.push(caption);
-    let _ = n;
-}
-
-fn spawn_want(
-    commands: &mut Commands,
-    art: &WanningArt,
-    fonts: &(Handle<Font>, Handle<Font>),
-    lang: Lang,
-    want: &Want,
-) -> Entity {
-    let piece = Piece {
-        key: want.key,
-        look: want.look(),
-    };
-    let picture = art.image(want.img).map(|i| (i, want.size, want.tint));
-    let mut e = crate::client::scene::spawn_piece(commands, piece, want.at, picture);
-    match want.pick {
-        Some(p) => {
-            e.insert((
-                p,
-                Pickable::default(),
-                Lift {
-                    on: false,
-                    rise: if matches!(p, Pick::Seat(_)) { 0.0 } else { 8.0 },
-                    zoom: if matches!(p, Pick::Seat(_)) {
-                        1.04
-                    } else {
-                        1.5
-                    },
-                },
-            ))
-            .observe(crate::client::scene::lift_on)
-            .observe(crate::client::scene::lift_off)
-            .observe(tap);
-        }
-        None => {
-            e.insert(Pickable::IGNORE);
-        }
-    }
-    e.with_children(|c| {
-        for (k, part) in want.parts.iter().enumerate() {
-            match part {
-                Part::Text {
-                    text,
-                    at,
-                    size,
-                    colour,
-                    width,
-                    typed,
-                } => {
-                    let font = if *typed { &fonts.1 } else { &fonts.0 };
-                    c.spawn((
-                        crate::client::scene::label(
-                            text.clone(),
-                            font.clone(),
-                            *size,
-                            *colour,
-                            *width,
-                            lang,
-                            false,
-                        ),
-                        Transform::from_translation(at.extend(0.3 + k as f32 * 0.01)),
-                    ));
-                }
-                Part::Sprite {
-                    img,
-                    at,
-                    size,
-                    tint,
-                } => {
-                    if let Some(image) = art.image(*img) {
-                        // An outline goes under its piece, an icon over it.
-                        let z = if *at == Vec2::ZERO { -0.5 } else { 0.2 };
-                        c.spawn((
-                            crate::client::scene::picture(image, *size, *tint),
-                            Transform::from_translation(at.extend(z)),
-                        ));
-                    }
-                }
-            }
-        }
-    });
-    e.id()
+    caption
 }
 
 /// What the scene was last built from.
 #[derive(Resource, Default)]
 struct Built {
-    revision: u64,
-    rect: Option<Rect>,
-    lang: Option<Lang>,
+    stamp: Stamp,
     marks: Marks,
-    typed_font: bool,
     /// The settlement whose chips show.
     settled: Option<u8>,
 }
@@ -723,20 +646,17 @@ fn sync(
         return;
     };
     let marks = ui.marks(view, &i18n);
-    let typed_ready = fonts.typed_ready();
-    let new_update = built.revision != model.revision;
-    let moved = built.rect != Some(r) || built.lang != Some(i18n.lang);
-    if !new_update && !moved && built.marks == marks && built.typed_font == typed_ready {
+    let stamp = Stamp {
+        revision: model.revision,
+        rect: Some(r),
+        lang: Some(i18n.lang),
+        typed_font: fonts.typed_ready(),
+    };
+    let Some(change) = built.stamp.change(&stamp, built.marks != marks, &settings) else {
         return;
-    }
-    let first = built.rect.is_none();
-    let secs = if first || moved {
-        0.0
-    } else {
-        motion_secs(&settings)
     };
     let now = time.elapsed_secs();
-    if new_update {
+    if change.new_update {
         for (e, .., moving) in &pieces {
             if moving {
                 commands.entity(e).remove::<Motion>();
@@ -744,77 +664,51 @@ fn sync(
         }
         settling.update_at = Some(now);
     }
-    let fonts = (fonts.ui(), fonts.typed());
+    let fonts = PieceFonts {
+        ui: fonts.ui(),
+        typed: fonts.typed(),
+    };
     let Layout { wants } = layout(view, &marks, &i18n, r);
-    let relabel = built.lang.is_some_and(|l| l != i18n.lang) || built.typed_font != typed_ready;
     // A new settlement's chips grow in one after another.
     let settled = view.settled.as_ref().map(|s| s.round);
-    let play_out = secs > 0.0 && settled.is_some() && settled != built.settled;
+    let play_out = change.secs > 0.0 && settled.is_some() && settled != built.settled;
     let my_plate = wants
         .iter()
         .find(|w| view.me.is_some_and(|m| w.key == Key::Seat(m)))
         .map(|w| w.at);
-    let mut current: HashMap<Key, (Entity, String, Transform)> = HashMap::new();
-    for (e, piece, t, _) in &pieces {
-        current.insert(piece.key, (e, piece.look.clone(), *t));
-    }
-    let mut kept = Vec::new();
+    let mut matcher = Matcher::new(pieces.iter().map(|p| (p.0, p.1, p.2)), change.secs, now);
     for want in &wants {
-        kept.push(want.key);
-        let old = current.get(&want.key);
-        match old {
-            Some((e, look, t))
-                if *look == want.look() && !relabel && !(play_out && want.step.is_some()) =>
-            {
-                commands.entity(*e).insert(Home(want.at));
-                if let Some(t) = target_of(view, &marks, want) {
-                    commands.entity(*e).insert(t);
-                }
-                if secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
-                    commands
-                        .entity(*e)
-                        .insert(Motion::from(*t, now, 0.0, secs).1);
-                }
-            }
-            _ => {
-                if let Some((e, ..)) = old {
-                    commands.entity(*e).despawn();
-                }
-                let e = spawn_want(&mut commands, &art, &fonts, i18n.lang, want);
-                if let Some(t) = target_of(view, &marks, want) {
-                    commands.entity(e).insert(t);
-                }
-                let from = match (old, want.step) {
-                    // A settlement chip: from nothing at the viewer's plate.
-                    (_, Some(k)) if play_out => Some((
-                        my_plate.unwrap_or(want.at).with_scale(Vec3::splat(0.05)),
-                        k as f32 * STEP_SECS * settings.motion.factor(),
-                    )),
-                    (Some((_, _, t)), _) => Some((*t, 0.0)),
-                    _ => None,
-                };
-                if let Some((from, delay)) = from
-                    && secs > 0.0
-                    && from != want.at
-                {
-                    commands
-                        .entity(e)
-                        .insert(Motion::from(from, now, delay, secs));
-                }
-            }
+        let remake = change.relabel || (play_out && step(want).is_some());
+        let placed = matcher.place(&mut commands, want, remake, |c| {
+            spawn_want(c, &*art, &fonts, i18n.lang, want, false, tap)
+        });
+        if let Some(t) = target_of(view, &marks, want) {
+            commands.entity(placed.entity()).insert(t);
+        }
+        let Placed::Made { entity, was } = placed else {
+            continue;
+        };
+        let from = match (was, step(want)) {
+            // A settlement chip: from nothing at the viewer's plate.
+            (_, Some(k)) if play_out => Some((
+                my_plate.unwrap_or(want.at).with_scale(Vec3::splat(0.05)),
+                k as f32 * STEP_SECS * settings.motion.factor(),
+            )),
+            (Some(t), _) => Some((t, 0.0)),
+            _ => None,
+        };
+        if let Some((from, delay)) = from {
+            matcher.glide(&mut commands, entity, from, delay, want.at);
         }
     }
-    for (key, (e, ..)) in &current {
-        if !kept.contains(key) {
-            commands.entity(*e).despawn();
-        }
+    for (_, e, _) in matcher.gone() {
+        commands.entity(e).despawn();
     }
-    built.revision = model.revision;
-    built.rect = Some(r);
-    built.lang = Some(i18n.lang);
-    built.marks = marks;
-    built.typed_font = typed_ready;
-    built.settled = settled;
+    *built = Built {
+        stamp,
+        marks,
+        settled,
+    };
 }
 
 /// A piece a tap means something for, named for the screen's account:
