@@ -1,7 +1,8 @@
 //! Forest Showdown at the table: its play area of sprites (`scene.rs`)
-//! and its panels (`panels.rs`).
+//! its layout (`layout.rs`) and its panels (`panels.rs`).
 
 pub mod art;
+mod layout;
 pub mod panels;
 pub mod scene;
 

@@ -18,6 +18,7 @@ use foodweb_rules::forest::{CardId, ForestAction, ForestPhase, ForestView, deck}
 use foodweb_rules::table::SeatId;
 
 use super::art::ForestArt;
+use super::layout::{Deco, Want, layout, place_at};
 use super::panels::{TableUi, submit};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target, Zones};
@@ -64,34 +65,6 @@ pub struct SeatArea(pub SeatId);
 #[derive(Component)]
 struct Decor;
 
-/// One card as the layout wants it.
-#[derive(Clone, Copy, Debug)]
-struct Want {
-    place: Place,
-    face: Option<CardId>,
-    at: Transform,
-    /// Tapped, dragged and lifted: the seat's own hand.
-    playable: bool,
-}
-
-/// A label or area as the layout wants it.
-enum Deco {
-    Text {
-        text: String,
-        at: Vec2,
-        size: f32,
-        colour: Color,
-        width: f32,
-    },
-    Area {
-        /// A seat's area, and what tapping it does now.
-        seat: Option<(SeatId, Does)>,
-        rect: Rect,
-        colour: Color,
-        border: Option<Color>,
-    },
-}
-
 /// What the scene was last built from.
 #[derive(Resource, Default)]
 struct Built {
@@ -106,33 +79,6 @@ struct Built {
     seats: Vec<(SeatId, Rect)>,
 }
 
-const GOLD: Color = Color::srgb(0.925, 0.745, 0.36);
-const MUTED: Color = Color::srgb(0.63, 0.67, 0.59);
-const TEXT: Color = Color::srgb(0.93, 0.91, 0.85);
-
-fn seat_name(view: &ForestView, seat: SeatId) -> String {
-    view.seats
-        .get(seat.index())
-        .map_or_else(|| format!("{seat}"), |s| s.name.clone())
-}
-
-fn place_at(pos: Vec2, z: f32, scale: f32, angle: f32) -> Transform {
-    Transform::from_translation(pos.extend(z))
-        .with_rotation(Quat::from_rotation_z(angle))
-        .with_scale(Vec3::splat(scale))
-}
-
-/// A seat's name over its card in the middle.
-fn name_over(name: String, x: f32, y: f32, gap: f32) -> Deco {
-    Deco::Text {
-        text: name,
-        at: Vec2::new(x, y),
-        size: 14.0,
-        colour: TEXT,
-        width: gap * 2.0 - 8.0,
-    }
-}
-
 /// Whether it is this seat's turn to ask or challenge.
 fn my_turn(view: &ForestView) -> bool {
     view.phase == ForestPhase::Turn && view.me == Some(view.active) && view.to_act
@@ -141,7 +87,7 @@ fn my_turn(view: &ForestView) -> bool {
 /// What tapping another seat's area does now: asks that player for a
 /// showdown; with a taking card picked (a challenge), makes them its
 /// target.
-fn seat_does(view: &ForestView, ui: &TableUi, seat: SeatId) -> Does {
+pub(super) fn seat_does(view: &ForestView, ui: &TableUi, seat: SeatId) -> Does {
     let has_cards = view
         .seats
         .get(seat.index())
@@ -193,307 +139,6 @@ fn card_target(view: &ForestView, ui: &TableUi, want: &Want) -> Target {
         Place::Challenge(i) => (format!("challenge:{i}:{}", face(want.face)), Does::Nothing),
     };
     Target::new(name, does)
-}
-
-/// Lays the view out in `r`: every card's place, and the labels.
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
-fn layout(view: &ForestView, ui: &TableUi, i18n: &I18n, r: Rect) -> (Vec<Want>, Vec<Deco>, Rect) {
-    let mut cards = Vec::new();
-    let mut decos = Vec::new();
-    let narrow = r.width() < 600.0;
-    // A big screen (1920x1080) gets bigger cards, not more felt.
-    let big = if narrow {
-        1.0
-    } else {
-        (r.height() / 600.0).min(r.width() / 900.0).clamp(1.0, 1.5)
-    };
-    // The other seats, along the top: one row, or two on a phone.
-    let others: Vec<_> = view
-        .seats
-        .iter()
-        .filter(|s| Some(s.seat) != view.me)
-        .collect();
-    let per_row = if narrow {
-        3.min(others.len()).max(1)
-    } else {
-        others.len().max(1)
-    };
-    let rows = others.len().div_ceil(per_row).max(1);
-    let seat_h = if narrow { 96.0 } else { 128.0 * big };
-    let seat_w = r.width() / per_row as f32;
-    for (i, seat) in others.iter().enumerate() {
-        let (row, col) = (i / per_row, i % per_row);
-        let area = Rect::from_corners(
-            Vec2::new(
-                r.min.x + col as f32 * seat_w + 4.0,
-                r.max.y - (row + 1) as f32 * seat_h + 4.0,
-            ),
-            Vec2::new(
-                r.min.x + (col + 1) as f32 * seat_w - 4.0,
-                r.max.y - row as f32 * seat_h - 4.0,
-            ),
-        );
-        let active = seat.seat == view.active && view.phase == ForestPhase::Turn;
-        let in_showdown = view
-            .showdown
-            .as_ref()
-            .is_some_and(|s| s.asker == seat.seat || s.target == seat.seat);
-        decos.push(Deco::Area {
-            seat: Some((seat.seat, seat_does(view, ui, seat.seat))),
-            rect: area,
-            colour: if ui.target == Some(seat.seat) {
-                Color::srgb(0.24, 0.33, 0.2)
-            } else {
-                Color::srgb(0.09, 0.15, 0.11)
-            },
-            border: (active || in_showdown).then_some(GOLD),
-        });
-        // A phone's narrow area: the name and the count only.
-        let text = if narrow {
-            format!("{} · {}", seat.name, seat.hand_size)
-        } else {
-            let bonus = if seat.short_hand {
-                format!(" · {}", i18n.t("table-bonus"))
-            } else {
-                String::new()
-            };
-            format!(
-                "{}  {}{bonus}",
-                seat.name,
-                i18n.ta("table-cards", &[("n", seat.hand_size.into())])
-            )
-        };
-        decos.push(Deco::Text {
-            text,
-            at: Vec2::new(area.center().x, area.max.y - 12.0),
-            size: if narrow { 12.0 } else { 15.0 },
-            colour: if active { GOLD } else { TEXT },
-            width: area.width() - 8.0,
-        });
-        // Known cards face up, then the unseen ones as backs, in a fan.
-        let known: Vec<CardId> = seat.known.iter().copied().take(seat.hand_size).collect();
-        let backs = seat.hand_size.saturating_sub(known.len());
-        let n = known.len() + backs;
-        let scale = if narrow { 0.42 } else { 0.58 * big };
-        let w = CARD.x * scale;
-        let span = area.width() - 12.0;
-        let step = if n > 1 {
-            ((span - w) / (n - 1) as f32).min(w * 0.7)
-        } else {
-            0.0
-        };
-        let total = w + step * n.saturating_sub(1) as f32;
-        let y = area.min.y + CARD.y * scale / 2.0 + 4.0;
-        for k in 0..n {
-            let x = area.center().x - total / 2.0 + w / 2.0 + step * k as f32;
-            let at = place_at(Vec2::new(x, y), 10.0 + k as f32, scale, 0.0);
-            let (place, face) = match known.get(k) {
-                Some(&c) => (Place::Known(seat.seat, c), Some(c)),
-                None => (Place::Back(seat.seat, (k - known.len()) as u16), None),
-            };
-            cards.push(Want {
-                place,
-                face,
-                at,
-                playable: false,
-            });
-        }
-    }
-    let top = r.max.y - rows as f32 * seat_h;
-    // The hand along the bottom: a fan that overlaps more as it grows; on
-    // a phone, two rows of whole cards once it holds more than five.
-    let n = view.hand.len();
-    let hand_rows = if narrow && n > 5 { 2 } else { 1 };
-    let per_row = n.div_ceil(hand_rows).max(1);
-    let span = r.width() - 16.0;
-    let hand_scale = if narrow {
-        ((span / per_row as f32 - 4.0) / CARD.x).clamp(0.5, 0.8)
-    } else {
-        big
-    };
-    let w = CARD.x * hand_scale;
-    let row_h = CARD.y * hand_scale + 6.0;
-    let hand_y = r.min.y + CARD.y * hand_scale / 2.0 + 10.0;
-    for (k, &c) in view.hand.iter().enumerate() {
-        let (row, k_in) = (k / per_row, k % per_row);
-        let in_row = if row + 1 < hand_rows {
-            per_row
-        } else {
-            n - row * per_row
-        };
-        let step = if in_row > 1 {
-            ((span - w) / (in_row - 1) as f32).min(w + 6.0)
-        } else {
-            0.0
-        };
-        let total = w + step * in_row.saturating_sub(1) as f32;
-        let mid = (in_row as f32 - 1.0) / 2.0;
-        let at_fan = if mid > 0.0 {
-            (k_in as f32 - mid) / mid
-        } else {
-            0.0
-        };
-        let lift = if ui.selected == Some(c) {
-            24.0
-        } else {
-            -8.0 * at_fan * at_fan
-        };
-        let x = r.center().x - total / 2.0 + w / 2.0 + step * k_in as f32;
-        let y = hand_y + (hand_rows - 1 - row) as f32 * row_h;
-        let angle = -at_fan * if step < w { 0.12 } else { 0.05 };
-        cards.push(Want {
-            place: Place::Mine(c),
-            face: Some(c),
-            at: place_at(Vec2::new(x, y + lift), 100.0 + k as f32, hand_scale, angle),
-            playable: true,
-        });
-    }
-    // The middle: between the seats and the hand.
-    let bottom = hand_y + (hand_rows - 1) as f32 * row_h + CARD.y * hand_scale / 2.0 + 8.0;
-    let middle = Rect::new(r.min.x, bottom, r.max.x, top);
-    // With a challenge to show, the showdown sits left of centre; on a
-    // phone, the challenge takes a strip at the top of the middle.
-    let challenge_shown = view.last_challenge.is_some() && middle.width() > 520.0;
-    let strip = if view.last_challenge.is_some() && !challenge_shown {
-        96.0
-    } else {
-        0.0
-    };
-    let mid_scale =
-        ((middle.height() - strip - 44.0) / CARD.y).clamp(0.45, if narrow { 0.8 } else { big });
-    let gap = CARD.x * mid_scale * 0.75;
-    let centre = Vec2::new(
-        if challenge_shown {
-            middle.min.x + middle.width() * 0.36
-        } else {
-            middle.center().x
-        },
-        (middle.min.y + middle.max.y - strip) / 2.0 - 8.0,
-    );
-    let left = centre - Vec2::new(gap, 0.0);
-    let right = centre + Vec2::new(gap, 0.0);
-    let caption_y = centre.y + CARD.y * mid_scale / 2.0 + 12.0;
-    if let Some(sd) = &view.showdown {
-        for (seat, ready, at) in [
-            (sd.asker, sd.asker_ready, left),
-            (sd.target, sd.target_ready, right),
-        ] {
-            decos.push(name_over(seat_name(view, seat), at.x, caption_y, gap));
-            if ready {
-                let face = if Some(seat) == view.me {
-                    sd.my_card
-                } else {
-                    None
-                };
-                cards.push(Want {
-                    place: Place::Staged(seat),
-                    face,
-                    at: place_at(at, 60.0, mid_scale, 0.0),
-                    playable: false,
-                });
-            }
-        }
-        decos.push(Deco::Text {
-            text: "VS".into(),
-            at: centre,
-            size: 26.0,
-            colour: GOLD,
-            width: 40.0,
-        });
-    } else if let Some(s) = &view.last_showdown {
-        decos.push(Deco::Text {
-            text: i18n.t("table-last-showdown"),
-            at: Vec2::new(centre.x, caption_y + 18.0),
-            size: 13.0,
-            colour: MUTED,
-            width: gap * 4.0,
-        });
-        for (i, (seat, card, at)) in [
-            (s.asker, s.asker_card, left),
-            (s.target, s.target_card, right),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            decos.push(name_over(seat_name(view, seat), at.x, caption_y, gap));
-            cards.push(Want {
-                place: Place::Reveal(i as u8),
-                face: Some(card),
-                at: place_at(at, 40.0, mid_scale, 0.0),
-                playable: false,
-            });
-        }
-        let takes = |who: SeatId, card: CardId| {
-            let card = i18n.pick(&deck().card(card).name).to_string();
-            i18n.ta(
-                "table-takes",
-                &[("name", seat_name(view, who).into()), ("card", card.into())],
-            )
-        };
-        let outcome = match s.outcome {
-            foodweb_rules::forest::ShowdownOutcome::AskerTakes => takes(s.asker, s.target_card),
-            foodweb_rules::forest::ShowdownOutcome::TargetTakes => takes(s.target, s.asker_card),
-            foodweb_rules::forest::ShowdownOutcome::StandOff => i18n.t("table-stand-off"),
-        };
-        decos.push(Deco::Text {
-            text: outcome,
-            at: Vec2::new(centre.x, centre.y - CARD.y * mid_scale / 2.0 - 12.0),
-            size: 14.0,
-            colour: GOLD,
-            width: (middle.width() * if challenge_shown { 0.6 } else { 0.95 }).max(120.0),
-        });
-    }
-    if let Some(c) = &view.last_challenge {
-        let (cx, scale) = if challenge_shown {
-            (middle.min.x + middle.width() * 0.8, mid_scale * 0.8)
-        } else {
-            // A phone: small, centred under the seats.
-            (middle.center().x, 0.45)
-        };
-        let dx = CARD.x * scale * 0.62;
-        let cy = if challenge_shown {
-            centre.y
-        } else {
-            middle.max.y - CARD.y * scale / 2.0 - 24.0
-        };
-        let caption = format!(
-            "{} → {}  {}",
-            seat_name(view, c.challenger),
-            seat_name(view, c.target),
-            if c.right {
-                i18n.t("table-right")
-            } else {
-                i18n.t("table-wrong")
-            }
-        );
-        decos.push(Deco::Text {
-            text: caption,
-            at: Vec2::new(cx, cy + CARD.y * scale / 2.0 + 12.0),
-            size: if challenge_shown { 13.0 } else { 10.0 },
-            colour: if c.right {
-                Color::srgb(0.51, 0.78, 0.47)
-            } else {
-                Color::srgb(0.9, 0.47, 0.39)
-            },
-            width: if challenge_shown {
-                middle.width() * 0.36
-            } else {
-                middle.width() - 16.0
-            },
-        });
-        for (i, (card, x)) in [(c.with, cx - dx), (c.named, cx + dx)]
-            .into_iter()
-            .enumerate()
-        {
-            cards.push(Want {
-                place: Place::Challenge(i as u8),
-                face: Some(card),
-                at: place_at(Vec2::new(x, cy), 30.0, scale, 0.0),
-                playable: false,
-            });
-        }
-    }
-    (cards, decos, middle)
 }
 
 /// Spawns one card: the face's frame, art, name and energy, or a back.
@@ -662,9 +307,324 @@ type Cards<'w, 's> = Query<
     ),
 >;
 
+/// Why the scene is built anew, and how fast it moves into place.
+struct Rebuild {
+    /// A new update from the server, not only a new size, language or pick.
+    new_update: bool,
+    /// How long a move takes; 0 to lay the table out where it is.
+    secs: f32,
+}
+
+impl Built {
+    /// Whether the scene is built anew: `None` when nothing it was built
+    /// from changed.
+    fn rebuild(
+        &self,
+        revision: u64,
+        r: Rect,
+        lang: foodweb_rules::Lang,
+        ui: &TableUi,
+        settings: &UserSettings,
+    ) -> Option<Rebuild> {
+        let new_update = self.revision != revision;
+        let moved = self.rect != Some(r) || self.lang != Some(lang);
+        if !new_update && !moved && self.selected == ui.selected && self.target == ui.target {
+            return None;
+        }
+        // A table seen for the first time, resized, or relabelled is laid out
+        // where it is: nothing flies in when a player joins mid-game.
+        let first = self.cards.is_empty() && self.rect.is_none();
+        let secs = if first || moved {
+            0.0
+        } else {
+            motion_secs(settings)
+        };
+        Some(Rebuild { new_update, secs })
+    }
+}
+
+/// Where the new cards of a layout may come from.
+struct Sources {
+    /// Where each face was before this layout.
+    was: HashMap<CardId, Transform>,
+    /// Each seat's card put down for the showdown.
+    staged: HashMap<SeatId, Transform>,
+    /// Where faces now show up in the middle (a flight starts after the
+    /// middle card turns over).
+    revealed: HashMap<CardId, Transform>,
+    /// The last showdown's asker and target.
+    reveal_sides: Option<[SeatId; 2]>,
+    /// The deck, that dealt cards fly from.
+    deck_at: Transform,
+    /// How many cards the hand holds (at least one), to space the deal.
+    hand_count: usize,
+}
+
+impl Sources {
+    /// Reads where the scene's cards are and what the layout turns over.
+    fn new(view: &ForestView, cards: &Cards, wants: &[Want], built: &Built, middle: Rect) -> Self {
+        let mut was: HashMap<CardId, Transform> = HashMap::new();
+        let mut staged: HashMap<SeatId, Transform> = HashMap::new();
+        for (_, card, t, _, _) in cards {
+            if let Some(c) = card.face {
+                was.entry(c).or_insert(*t);
+            }
+            if let Place::Staged(s) = card.place {
+                staged.insert(s, *t);
+            }
+        }
+        let revealed: HashMap<CardId, Transform> = wants
+            .iter()
+            .filter(|w| matches!(w.place, Place::Reveal(_) | Place::Challenge(_)))
+            .filter(|w| !built.cards.contains_key(&w.place))
+            .filter_map(|w| Some((w.face?, w.at)))
+            .collect();
+        let hand_count = wants
+            .iter()
+            .filter(|w| matches!(w.place, Place::Mine(_)))
+            .count()
+            .max(1);
+        Self {
+            was,
+            staged,
+            revealed,
+            reveal_sides: view.last_showdown.as_ref().map(|s| [s.asker, s.target]),
+            deck_at: place_at(middle.center(), 300.0, 0.6, 0.0),
+            hand_count,
+        }
+    }
+}
+
+/// How a new card arrives: from where, after how long, and whether it
+/// turns over on the way.
+#[derive(Default)]
+struct Arrival {
+    from: Option<Transform>,
+    delay: f32,
+    flip: bool,
+}
+
+/// What putting the layout's cards in place reads.
+struct Placer<'a> {
+    view: &'a ForestView,
+    ui: &'a TableUi,
+    art: &'a ForestArt,
+    font: &'a Handle<Font>,
+    lang: foodweb_rules::Lang,
+    now: f32,
+    /// How long a move takes; 0 to lay the table out where it is.
+    secs: f32,
+}
+
+impl Placer<'_> {
+    /// Puts every wanted card in place, in order: a card already there
+    /// moves, a new one is made. Returns the cards by place.
+    fn place_all(
+        &self,
+        commands: &mut Commands,
+        current: &HashMap<Place, (Entity, Card, Transform)>,
+        wants: &[Want],
+        src: &Sources,
+    ) -> HashMap<Place, Entity> {
+        let mut keep: HashMap<Place, Entity> = HashMap::new();
+        for (k, want) in wants.iter().enumerate() {
+            let e = match current.get(&want.place) {
+                Some(&(e, card, t)) if card.face == want.face => {
+                    self.move_card(commands, e, t, want);
+                    e
+                }
+                _ => self.spawn_new(commands, src, k, want),
+            };
+            keep.insert(want.place, e);
+        }
+        keep
+    }
+
+    /// A card already on the table: its new home, and a move there from
+    /// `t`.
+    fn move_card(&self, commands: &mut Commands, e: Entity, t: Transform, want: &Want) {
+        commands
+            .entity(e)
+            .insert((Home(want.at), card_target(self.view, self.ui, want)));
+        if self.secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
+            commands.entity(e).insert(Motion {
+                from: t,
+                start: self.now,
+                delay: 0.0,
+                secs: self.secs * 0.6,
+            });
+        }
+    }
+
+    /// Where the `k`th wanted card, a new one, comes from.
+    fn arrival(&self, src: &Sources, k: usize, want: &Want) -> Arrival {
+        let mut a = Arrival::default();
+        if self.secs > 0.0 {
+            match want.place {
+                Place::Reveal(side) => {
+                    let seat = src.reveal_sides.map(|s| s[side as usize]);
+                    a.from = seat.and_then(|s| src.staged.get(&s).copied());
+                    a.flip = want.face.is_some() && seat != self.view.me;
+                }
+                Place::Challenge(_) => {
+                    a.from = want.face.and_then(|c| src.was.get(&c).copied());
+                    a.flip = a.from.is_none();
+                }
+                _ => {
+                    if let Some(c) = want.face
+                        && let Some(t) = src.revealed.get(&c)
+                    {
+                        // Captured: it leaves the middle once turned over.
+                        a.from = Some(*t);
+                        a.delay = self.secs * 0.45;
+                    } else if let Some(c) = want.face {
+                        a.from = src.was.get(&c).copied();
+                    }
+                    if a.from.is_none() && matches!(want.place, Place::Mine(_) | Place::Back(..)) {
+                        // Dealt: from the deck, one after another.
+                        a.from = Some(src.deck_at);
+                        a.delay =
+                            self.secs * 0.4 * k.min(src.hand_count) as f32 / src.hand_count as f32;
+                    }
+                }
+            }
+        }
+        a
+    }
+
+    /// Makes the `k`th wanted card, a new one, flying in from where it
+    /// comes from.
+    fn spawn_new(&self, commands: &mut Commands, src: &Sources, k: usize, want: &Want) -> Entity {
+        let Arrival { from, delay, flip } = self.arrival(src, k, want);
+        let e = spawn_card(commands, self.art, self.font, self.lang, want, !flip);
+        commands
+            .entity(e)
+            .insert(card_target(self.view, self.ui, want));
+        make_pickable(commands, e, want);
+        if let Some(from) = from {
+            let rest = self.secs - delay;
+            commands
+                .entity(e)
+                .insert(Motion::from(from, self.now, delay, rest.max(0.05)));
+        }
+        if flip {
+            commands.entity(e).insert(Flip {
+                start: self.now,
+                delay: 0.0,
+                secs: (self.secs * 0.45).max(0.05),
+                face: want.face.map(|c| self.art.frame(c)),
+            });
+            if self.secs == 0.0 {
+                commands.entity(e).remove::<Flip>();
+            }
+        }
+        e
+    }
+}
+
+/// Lets a new card be tapped: the seat's own hand also dragged, and any
+/// face lifted while the pointer is on it.
+fn make_pickable(commands: &mut Commands, e: Entity, want: &Want) {
+    if want.playable {
+        commands
+            .entity(e)
+            .insert(Pickable::default())
+            .observe(crate::client::scene::lift_on)
+            .observe(crate::client::scene::lift_off)
+            .observe(tap_card)
+            .observe(drag_start)
+            .observe(drag_move)
+            .observe(drag_end);
+    } else if want.face.is_some() {
+        commands
+            .entity(e)
+            .insert(Pickable::default())
+            .observe(crate::client::scene::lift_on)
+            .observe(crate::client::scene::lift_off)
+            .observe(tap_card);
+    }
+}
+
+/// Whatever still moves from the last update goes where it was going.
+fn finish_moving(
+    commands: &mut Commands,
+    cards: &Cards,
+    sprites: &mut Query<&mut Sprite>,
+    faces: &mut Query<(&mut Visibility, &ChildOf), With<FaceOnly>>,
+) {
+    let moving = cards
+        .iter()
+        .filter(|(_, _, _, f, m)| f.is_some() || m.is_some())
+        .map(|(e, _, _, f, _)| (e, f.cloned()))
+        .collect::<Vec<_>>();
+    finish_motions(commands, moving.into_iter(), sprites, faces);
+}
+
+/// The scene's cards by place; with `relabel` (another language) none,
+/// all despawned to be made anew.
+fn current_cards(
+    commands: &mut Commands,
+    cards: &Cards,
+    relabel: bool,
+) -> HashMap<Place, (Entity, Card, Transform)> {
+    cards
+        .iter()
+        .map(|(e, c, t, _, _)| (c.place, (e, *c, *t)))
+        .filter(|(_, (e, _, _))| {
+            if relabel {
+                commands.entity(*e).despawn();
+            }
+            !relabel
+        })
+        .collect()
+}
+
+/// Despawns the cards the layout no longer keeps.
+fn despawn_gone(
+    commands: &mut Commands,
+    current: &HashMap<Place, (Entity, Card, Transform)>,
+    keep: &HashMap<Place, Entity>,
+) {
+    for (place, (e, _, _)) in current {
+        if keep.get(place) != Some(e) {
+            commands.entity(*e).despawn();
+        }
+    }
+}
+
+/// Makes the labels and areas anew.
+fn redecorate(
+    commands: &mut Commands,
+    decor: &Query<Entity, With<Decor>>,
+    font: &Handle<Font>,
+    lang: foodweb_rules::Lang,
+    decos: &[Deco],
+) {
+    for e in decor {
+        commands.entity(e).despawn();
+    }
+    for d in decos {
+        spawn_deco(commands, font, lang, d);
+    }
+}
+
+/// Each seat's area, where a card dropped challenges that seat.
+fn seat_rects(decos: &[Deco]) -> Vec<(SeatId, Rect)> {
+    decos
+        .iter()
+        .filter_map(|d| match d {
+            Deco::Area {
+                seat: Some((s, _)),
+                rect,
+                ..
+            } => Some((*s, *rect)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The view's newest layout, moved into place.
 #[allow(clippy::too_many_arguments)]
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn sync(
     mut commands: Commands,
     model: Res<ClientModel>,
@@ -686,193 +646,47 @@ fn sync(
     let (Some(view), Some(art), Some(r)) = (model.forest_view(), art, rect.0) else {
         return;
     };
-    let new_update = built.revision != model.revision;
-    let moved = built.rect != Some(r) || built.lang != Some(i18n.lang);
-    if !new_update && !moved && built.selected == ui.selected && built.target == ui.target {
+    let Some(Rebuild { new_update, secs }) =
+        built.rebuild(model.revision, r, i18n.lang, &ui, &settings)
+    else {
         return;
-    }
-    let font = fonts.typed();
-    // A table seen for the first time, resized, or relabelled is laid out
-    // where it is: nothing flies in when a player joins mid-game.
-    let first = built.cards.is_empty() && built.rect.is_none();
-    let secs = if first || moved {
-        0.0
-    } else {
-        motion_secs(&settings)
     };
+    let font = fonts.typed();
     if new_update {
-        // Whatever still moves from the last update goes where it was going.
-        let moving = cards
-            .iter()
-            .filter(|(_, _, _, f, m)| f.is_some() || m.is_some())
-            .map(|(e, _, _, f, _)| (e, f.cloned()))
-            .collect::<Vec<_>>();
-        finish_motions(&mut commands, moving.into_iter(), &mut sprites, &mut faces);
+        finish_moving(&mut commands, &cards, &mut sprites, &mut faces);
         settling.update_at = Some(time.elapsed_secs());
     }
     let (wants, decos, middle) = layout(view, &ui, &i18n, r);
-    let now = time.elapsed_secs();
-    // Where each face was before this layout, and where it now shows up in
-    // the middle (a flight starts after the middle card turns over).
-    let mut was: HashMap<CardId, Transform> = HashMap::new();
-    let mut staged: HashMap<SeatId, Transform> = HashMap::new();
-    for (_, card, t, _, _) in &cards {
-        if let Some(c) = card.face {
-            was.entry(c).or_insert(*t);
-        }
-        if let Place::Staged(s) = card.place {
-            staged.insert(s, *t);
-        }
-    }
-    let revealed: HashMap<CardId, Transform> = wants
-        .iter()
-        .filter(|w| matches!(w.place, Place::Reveal(_) | Place::Challenge(_)))
-        .filter(|w| !built.cards.contains_key(&w.place))
-        .filter_map(|w| Some((w.face?, w.at)))
-        .collect();
-    let reveal_sides = view.last_showdown.as_ref().map(|s| [s.asker, s.target]);
-    let deck_at = place_at(middle.center(), 300.0, 0.6, 0.0);
-    let hand_count = wants
-        .iter()
-        .filter(|w| matches!(w.place, Place::Mine(_)))
-        .count()
-        .max(1);
-    let mut keep: HashMap<Place, Entity> = HashMap::new();
+    let sources = Sources::new(view, &cards, &wants, &built, middle);
     // Cards in another language are made anew.
     let relabel = built.lang.is_some_and(|l| l != i18n.lang);
-    let current: HashMap<Place, (Entity, Card, Transform)> = cards
-        .iter()
-        .map(|(e, c, t, _, _)| (c.place, (e, *c, *t)))
-        .filter(|(_, (e, _, _))| {
-            if relabel {
-                commands.entity(*e).despawn();
-            }
-            !relabel
-        })
-        .collect();
-    for (k, want) in wants.iter().enumerate() {
-        if let Some((e, card, t)) = current.get(&want.place)
-            && card.face == want.face
-        {
-            keep.insert(want.place, *e);
-            commands
-                .entity(*e)
-                .insert((Home(want.at), card_target(view, &ui, want)));
-            if secs > 0.0 && t.translation.truncate() != want.at.translation.truncate() {
-                commands.entity(*e).insert(Motion {
-                    from: *t,
-                    start: now,
-                    delay: 0.0,
-                    secs: secs * 0.6,
-                });
-            }
-            continue;
-        }
-        // A new card: where does it come from?
-        let mut from = None;
-        let mut delay = 0.0;
-        let mut flip = false;
-        if secs > 0.0 {
-            match want.place {
-                Place::Reveal(side) => {
-                    let seat = reveal_sides.map(|s| s[side as usize]);
-                    from = seat.and_then(|s| staged.get(&s).copied());
-                    flip = want.face.is_some() && seat != view.me;
-                }
-                Place::Challenge(_) => {
-                    from = want.face.and_then(|c| was.get(&c).copied());
-                    flip = from.is_none();
-                }
-                _ => {
-                    if let Some(c) = want.face
-                        && let Some(t) = revealed.get(&c)
-                    {
-                        // Captured: it leaves the middle once turned over.
-                        from = Some(*t);
-                        delay = secs * 0.45;
-                    } else if let Some(c) = want.face {
-                        from = was.get(&c).copied();
-                    }
-                    if from.is_none() && matches!(want.place, Place::Mine(_) | Place::Back(..)) {
-                        // Dealt: from the deck, one after another.
-                        from = Some(deck_at);
-                        delay = secs * 0.4 * k.min(hand_count) as f32 / hand_count as f32;
-                    }
-                }
-            }
-        }
-        let e = spawn_card(&mut commands, &art, &font, i18n.lang, want, !flip);
-        commands.entity(e).insert(card_target(view, &ui, want));
-        if want.playable {
-            commands
-                .entity(e)
-                .insert(Pickable::default())
-                .observe(crate::client::scene::lift_on)
-                .observe(crate::client::scene::lift_off)
-                .observe(tap_card)
-                .observe(drag_start)
-                .observe(drag_move)
-                .observe(drag_end);
-        } else if want.face.is_some() {
-            commands
-                .entity(e)
-                .insert(Pickable::default())
-                .observe(crate::client::scene::lift_on)
-                .observe(crate::client::scene::lift_off)
-                .observe(tap_card);
-        }
-        if let Some(from) = from {
-            let rest = secs - delay;
-            commands
-                .entity(e)
-                .insert(Motion::from(from, now, delay, rest.max(0.05)));
-        }
-        if flip {
-            commands.entity(e).insert(Flip {
-                start: now,
-                delay: 0.0,
-                secs: (secs * 0.45).max(0.05),
-                face: want.face.map(|c| art.frame(c)),
-            });
-            if secs == 0.0 {
-                commands.entity(e).remove::<Flip>();
-            }
-        }
-        keep.insert(want.place, e);
-    }
-    for (place, (e, _, _)) in &current {
-        if keep.get(place) != Some(e) {
-            commands.entity(*e).despawn();
-        }
-    }
-    for e in &decor {
-        commands.entity(e).despawn();
-    }
-    for d in &decos {
-        spawn_deco(&mut commands, &font, i18n.lang, d);
-    }
-    built.revision = model.revision;
-    built.rect = Some(r);
-    built.lang = Some(i18n.lang);
-    built.selected = ui.selected;
-    built.target = ui.target;
-    built.cards = keep;
-    built.middle = Some(middle);
+    let current = current_cards(&mut commands, &cards, relabel);
+    let placer = Placer {
+        view,
+        ui: &ui,
+        art: &art,
+        font: &font,
+        lang: i18n.lang,
+        now: time.elapsed_secs(),
+        secs,
+    };
+    let keep = placer.place_all(&mut commands, &current, &wants, &sources);
+    despawn_gone(&mut commands, &current, &keep);
+    redecorate(&mut commands, &decor, &font, i18n.lang, &decos);
     let zones = Zones(vec![("middle".into(), middle)]);
     if *zones_now != zones {
         *zones_now = zones;
     }
-    built.seats = decos
-        .iter()
-        .filter_map(|d| match d {
-            Deco::Area {
-                seat: Some((s, _)),
-                rect,
-                ..
-            } => Some((*s, *rect)),
-            _ => None,
-        })
-        .collect();
+    *built = Built {
+        revision: model.revision,
+        rect: Some(r),
+        lang: Some(i18n.lang),
+        selected: ui.selected,
+        target: ui.target,
+        cards: keep,
+        middle: Some(middle),
+        seats: seat_rects(&decos),
+    };
 }
 
 /// What the seat's own card does when tapped: in a showdown it is the
@@ -1016,131 +830,4 @@ pub fn plugin(app: &mut App) {
                 .before(crate::client::scene::animate),
         )
         .add_systems(OnExit(Screen::Table), forget);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use foodweb_rules::forest::{SeatPublic, ShowdownOutcome, ShowdownReveal};
-
-    /// A table of four in the middle of a round: the viewer holds twelve
-    /// cards; seat 3 has fifteen, three of them seen by the table.
-    fn view() -> ForestView {
-        let ids: Vec<CardId> = deck().ids().collect();
-        let seat = |s: u8, hand_size: usize, known: Vec<CardId>| SeatPublic {
-            seat: SeatId(s),
-            name: format!("Seat {s}"),
-            hand_size,
-            known,
-            short_hand: false,
-            round_scores: vec![],
-            total: 0,
-        };
-        ForestView {
-            me: Some(SeatId(0)),
-            phase: ForestPhase::Turn,
-            round: 1,
-            rounds: 3,
-            now_ms: 0,
-            round_ends_ms: None,
-            time_up: false,
-            active: SeatId(0),
-            opening_turn: false,
-            death_decay_challenge_used: false,
-            death_decay_captured: false,
-            hand: ids[0..12].to_vec(),
-            seats: vec![
-                seat(0, 12, vec![]),
-                seat(1, 8, vec![]),
-                seat(2, 6, vec![ids[20]]),
-                seat(3, 15, vec![ids[21], ids[22], ids[23]]),
-            ],
-            showdown: None,
-            last_showdown: Some(ShowdownReveal {
-                asker: SeatId(2),
-                target: SeatId(3),
-                asker_card: ids[20],
-                target_card: ids[24],
-                outcome: ShowdownOutcome::AskerTakes,
-            }),
-            last_challenge: None,
-            my_deadline_ms: None,
-            to_act: true,
-            result: None,
-        }
-    }
-
-    /// Issue 19: "the hand fan and the map scale to fit ... nothing is cut
-    /// in half on a phone": every card lies whole inside the scene, on a
-    /// desktop's table area and on a phone's.
-    #[test]
-    fn every_card_fits_the_scene_on_a_desktop_and_a_phone() {
-        let v = view();
-        let i18n = I18n::default();
-        for r in [
-            Rect::new(-640.0, -300.0, 310.0, 320.0),
-            Rect::new(-960.0, -470.0, 640.0, 510.0),
-            Rect::new(-195.0, -200.0, 195.0, 320.0),
-        ] {
-            let (cards, _, _) = layout(&v, &TableUi::default(), &i18n, r);
-            for c in &cards {
-                let half = CARD * c.at.scale.truncate() / 2.0;
-                let at = c.at.translation.truncate();
-                // A fanned card may tilt a few units past its box.
-                let slack = 12.0;
-                assert!(
-                    at.x - half.x >= r.min.x - slack && at.x + half.x <= r.max.x + slack,
-                    "{:?} sticks out sideways in {r:?}",
-                    c.place
-                );
-                assert!(
-                    at.y - half.y >= r.min.y - slack && at.y + half.y <= r.max.y + slack,
-                    "{:?} sticks out up or down in {r:?}",
-                    c.place
-                );
-            }
-        }
-    }
-
-    /// Rules document §8 (a seat knows its own hand and, of the others, the
-    /// counts and the public record) and issue 19 ("motion must never
-    /// reveal a secret"): another seat's cards are backs except those the
-    /// table saw, and every card of the layout is one the view names.
-    #[test]
-    fn the_layout_shows_no_card_the_view_does_not_name() {
-        let v = view();
-        let (cards, _, _) = layout(
-            &v,
-            &TableUi::default(),
-            &I18n::default(),
-            Rect::new(-640.0, -300.0, 310.0, 320.0),
-        );
-        let backs = |s: u8| {
-            cards
-                .iter()
-                .filter(|c| matches!(c.place, Place::Back(seat, _) if seat == SeatId(s)))
-                .count()
-        };
-        assert_eq!(backs(1), 8);
-        assert_eq!(backs(2), 5);
-        assert_eq!(backs(3), 12);
-        assert!(
-            cards
-                .iter()
-                .filter(|c| matches!(c.place, Place::Back(..)))
-                .all(|c| c.face.is_none())
-        );
-        let mut named: Vec<CardId> = v.hand.clone();
-        named.extend(v.seats.iter().flat_map(|s| s.known.iter().copied()));
-        named.extend([CardId(20), CardId(24)]);
-        for c in &cards {
-            if let Some(face) = c.face {
-                assert!(named.contains(&face), "{:?} shows {face:?}", c.place);
-            }
-        }
-        let mut places: Vec<_> = cards.iter().map(|c| format!("{:?}", c.place)).collect();
-        places.sort();
-        places.dedup();
-        assert_eq!(places.len(), cards.len(), "one sprite a place");
-    }
 }
