@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Align2};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
-use foodweb_netcode::client::Outbox;
+use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers};
@@ -18,7 +18,7 @@ use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
-use crate::client::{I18n, Screen, theme, widgets};
+use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
 /// What the player is choosing at the table.
 #[derive(Resource, Default)]
@@ -327,8 +327,9 @@ fn history_line(view: &CruelerView, o: &Outcome, i18n: &I18n) -> String {
     }
 }
 
+/// The Crueler World table screen: the top bar, the results and log, the
+/// controls, then the offer, rules and game-over windows over the scene.
 #[allow(clippy::too_many_arguments)]
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,
@@ -353,13 +354,7 @@ fn draw(
         view.my_deadline_ms,
         frame.paused(),
     );
-    said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
-    said.choice = format!(
-        "card={:?} throws={} chosen={}",
-        state.card,
-        view.duel.as_ref().map_or(0, |d| d.throws.len()),
-        view.duel.as_ref().is_some_and(|d| d.chosen)
-    );
+    tell_reach(&mut said, &state, &view, left_ms);
     state.refusals.update(&frame.model);
     state.keys = *ask;
     if ask.cancel {
@@ -370,102 +365,14 @@ fn draw(
     let mut exit = table::Exit::Stay;
     let mut action = None;
     egui::Panel::top("crueler-top").show(&mut screen, |ui| {
-        let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
-            ui.label(
-                egui::RichText::new(i18n.ta(
-                    "crueler-round",
-                    &[
-                        ("round", view.round.into()),
-                        ("rounds", numbers().rounds.len().into()),
-                        ("phase", view.phase_no.into()),
-                        ("phases", numbers().phases_in(view.round).into()),
-                    ],
-                ))
-                .strong()
-                .size(18.0),
-            );
-            ui.separator();
-            ui.label(
-                egui::RichText::new(format!("N = {}", view.n))
-                    .strong()
-                    .size(20.0)
-                    .color(theme::ACCENT),
-            );
-            ui.separator();
-            ui.label(egui::RichText::new(phase_text(&view, i18n)).color(theme::ACCENT));
-            if let Some(left) = left_ms {
-                widgets::deadline(ui, left);
-            }
-            if numbers().reserve(view.round) {
-                ui.label(egui::RichText::new(i18n.t("crueler-reserve-on")).color(theme::GOOD));
-            }
-        });
-        if pressed.leave {
-            exit = table::Exit::Leave;
-        }
-        if pressed.rules {
-            state.show_rules = !state.show_rules;
-        }
-        if let Some(l) = pressed.lang {
-            settings.lang = l;
-        }
+        top_bar(ui, &view, left_ms, i18n, settings, &mut state, &mut exit);
     });
     let table_shown = widgets::side_panel(&mut screen, "crueler-side", state.tab, |ui| {
-        ui.label(egui::RichText::new(i18n.t("crueler-results")).strong());
-        egui::ScrollArea::vertical()
-            .id_salt("crueler-history")
-            .max_height(ui.available_height() * 0.3)
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                for o in &view.history {
-                    ui.label(egui::RichText::new(history_line(&view, o, i18n)).small());
-                }
-            });
-        ui.separator();
-        widgets::log_and_notes(ui, i18n, model, 0.55, 0.0);
+        side(ui, &view, model, i18n);
     });
-    let alive = view.me.is_some_and(|s| view.alive[s.index()]);
     let mut rest = None;
     if table_shown {
-        // The controls; the cards, the beasts and the box are on the table.
-        let height = ctx.content_rect().height();
-        // As tall as its content was last frame (a scroll area alone
-        // would keep the panel at its first size), up to 30 % of the
-        // window; more scrolls.
-        let most = (height * 0.3).max(90.0);
-        let tall = (state.controls_height + 16.0).clamp(60.0, most);
-        egui::Panel::bottom("crueler-bottom")
-            .exact_size(tall)
-            .show(&mut screen, |ui| {
-                let shown = egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        if let Some(life) = view.my_life {
-                            ui.label(
-                                egui::RichText::new(
-                                    i18n.ta("crueler-your-life", &[("life", life.into())]),
-                                )
-                                .size(18.0)
-                                .strong(),
-                            );
-                        }
-                        if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel)
-                            && alive
-                        {
-                            ui.label(
-                                egui::RichText::new(i18n.t("crueler-box-away")).color(theme::MUTED),
-                            );
-                        }
-                    });
-                    if let Some(a) = controls(ui, &view, &mut state, i18n) {
-                        action = Some(a);
-                    }
-                    if let Some(e) = &state.refusals.error {
-                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-                    }
-                    widgets::keys_help(ui, i18n, "keys-help-crueler");
-                });
-                state.controls_height = shown.content_size.y;
-            });
+        action = bottom_panel(&mut screen, ctx, &view, &mut state, i18n);
         rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
@@ -473,44 +380,187 @@ fn draw(
         action = Some(a);
     }
     table::rules_window(ctx, i18n, &mut state.show_rules, crueler::RULES_MD);
-    if let Some(result) = &view.result {
-        egui::Window::new(i18n.t("table-game-over"))
-            .collapsible(false)
-            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                let mut order: Vec<usize> = (0..result.places.len()).collect();
-                order.sort_by_key(|&i| (result.places[i], i));
-                egui::Grid::new("crueler-ranking")
-                    .striped(true)
-                    .show(ui, |ui| {
-                        ui.label(i18n.t("crueler-place"));
-                        ui.label(i18n.t("crueler-player"));
-                        ui.label(i18n.t("crueler-life"));
-                        ui.end_row();
-                        for i in order {
-                            let place = result.places[i];
-                            let mut who = egui::RichText::new(name(&view, SeatId(i as u8)));
-                            if place == 1 {
-                                who = who.color(theme::ACCENT).strong().size(19.0);
-                            }
-                            ui.label(i18n.ta("table-place", &[("n", place.into())]));
-                            ui.label(who);
-                            ui.label(if view.alive[i] {
-                                result.scores[i].to_string()
-                            } else {
-                                i18n.t("crueler-out")
-                            });
-                            ui.end_row();
-                        }
-                    });
-                table::after_game_buttons(ui, i18n, &mut exit);
-            });
-    }
+    game_over_window(ctx, &view, i18n, &mut exit);
     if let Some(action) = action {
         act(&mut frame.outbox, &mut state, action);
     }
     frame.go(exit);
     Ok(())
+}
+
+/// Tells the reach account this frame's clock and choices.
+fn tell_reach(said: &mut reach::Said, state: &CruelerUi, view: &CruelerView, left_ms: Option<u64>) {
+    said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
+    said.choice = format!(
+        "card={:?} throws={} chosen={}",
+        state.card,
+        view.duel.as_ref().map_or(0, |d| d.throws.len()),
+        view.duel.as_ref().is_some_and(|d| d.chosen)
+    );
+}
+
+/// The top bar: the round and phase, N, the clock and the reserve, with
+/// the leave, rules and language buttons.
+fn top_bar(
+    ui: &mut egui::Ui,
+    view: &CruelerView,
+    left_ms: Option<u64>,
+    i18n: &I18n,
+    settings: &mut UserSettings,
+    state: &mut CruelerUi,
+    exit: &mut table::Exit,
+) {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
+        round_status(ui, view, left_ms, i18n);
+    });
+    if pressed.leave {
+        *exit = table::Exit::Leave;
+    }
+    if pressed.rules {
+        state.show_rules = !state.show_rules;
+    }
+    if let Some(l) = pressed.lang {
+        settings.lang = l;
+    }
+}
+
+/// The top bar's status: the round and phase, N, the phase's name, the
+/// clock and whether the reserve is on.
+fn round_status(ui: &mut egui::Ui, view: &CruelerView, left_ms: Option<u64>, i18n: &I18n) {
+    ui.label(
+        egui::RichText::new(i18n.ta(
+            "crueler-round",
+            &[
+                ("round", view.round.into()),
+                ("rounds", numbers().rounds.len().into()),
+                ("phase", view.phase_no.into()),
+                ("phases", numbers().phases_in(view.round).into()),
+            ],
+        ))
+        .strong()
+        .size(18.0),
+    );
+    ui.separator();
+    ui.label(
+        egui::RichText::new(format!("N = {}", view.n))
+            .strong()
+            .size(20.0)
+            .color(theme::ACCENT),
+    );
+    ui.separator();
+    ui.label(egui::RichText::new(phase_text(view, i18n)).color(theme::ACCENT));
+    if let Some(left) = left_ms {
+        widgets::deadline(ui, left);
+    }
+    if numbers().reserve(view.round) {
+        ui.label(egui::RichText::new(i18n.t("crueler-reserve-on")).color(theme::GOOD));
+    }
+}
+
+/// The side panel: the results so far, then the log and notes.
+fn side(ui: &mut egui::Ui, view: &CruelerView, model: &ClientModel, i18n: &I18n) {
+    ui.label(egui::RichText::new(i18n.t("crueler-results")).strong());
+    egui::ScrollArea::vertical()
+        .id_salt("crueler-history")
+        .max_height(ui.available_height() * 0.3)
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            for o in &view.history {
+                ui.label(egui::RichText::new(history_line(view, o, i18n)).small());
+            }
+        });
+    ui.separator();
+    widgets::log_and_notes(ui, i18n, model, 0.55, 0.0);
+}
+
+/// The bottom panel: the controls; the cards, the beasts and the box are
+/// on the table. The action chosen, if any.
+fn bottom_panel(
+    screen: &mut egui::Ui,
+    ctx: &egui::Context,
+    view: &CruelerView,
+    state: &mut CruelerUi,
+    i18n: &I18n,
+) -> Option<CruelerAction> {
+    let mut action = None;
+    let height = ctx.content_rect().height();
+    // As tall as its content was last frame (a scroll area alone
+    // would keep the panel at its first size), up to 30 % of the
+    // window; more scrolls.
+    let most = (height * 0.3).max(90.0);
+    let tall = (state.controls_height + 16.0).clamp(60.0, most);
+    egui::Panel::bottom("crueler-bottom")
+        .exact_size(tall)
+        .show(screen, |ui| {
+            let shown = egui::ScrollArea::vertical().show(ui, |ui| {
+                life_line(ui, view, i18n);
+                if let Some(a) = controls(ui, view, state, i18n) {
+                    action = Some(a);
+                }
+                if let Some(e) = &state.refusals.error {
+                    ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                }
+                widgets::keys_help(ui, i18n, "keys-help-crueler");
+            });
+            state.controls_height = shown.content_size.y;
+        });
+    action
+}
+
+/// The viewer's life, and while the box is away a note that it is.
+fn life_line(ui: &mut egui::Ui, view: &CruelerView, i18n: &I18n) {
+    let alive = view.me.is_some_and(|s| view.alive[s.index()]);
+    ui.horizontal_wrapped(|ui| {
+        if let Some(life) = view.my_life {
+            ui.label(
+                egui::RichText::new(i18n.ta("crueler-your-life", &[("life", life.into())]))
+                    .size(18.0)
+                    .strong(),
+            );
+        }
+        if matches!(view.phase, CruelerPhase::Predation | CruelerPhase::Duel) && alive {
+            ui.label(egui::RichText::new(i18n.t("crueler-box-away")).color(theme::MUTED));
+        }
+    });
+}
+
+/// The game-over window: every seat's place and life, and the buttons for
+/// what comes next.
+fn game_over_window(ctx: &egui::Context, view: &CruelerView, i18n: &I18n, exit: &mut table::Exit) {
+    let Some(result) = &view.result else {
+        return;
+    };
+    egui::Window::new(i18n.t("table-game-over"))
+        .collapsible(false)
+        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            let mut order: Vec<usize> = (0..result.places.len()).collect();
+            order.sort_by_key(|&i| (result.places[i], i));
+            egui::Grid::new("crueler-ranking")
+                .striped(true)
+                .show(ui, |ui| {
+                    ui.label(i18n.t("crueler-place"));
+                    ui.label(i18n.t("crueler-player"));
+                    ui.label(i18n.t("crueler-life"));
+                    ui.end_row();
+                    for i in order {
+                        let place = result.places[i];
+                        let mut who = egui::RichText::new(name(view, SeatId(i as u8)));
+                        if place == 1 {
+                            who = who.color(theme::ACCENT).strong().size(19.0);
+                        }
+                        ui.label(i18n.ta("table-place", &[("n", place.into())]));
+                        ui.label(who);
+                        ui.label(if view.alive[i] {
+                            result.scores[i].to_string()
+                        } else {
+                            i18n.t("crueler-out")
+                        });
+                        ui.end_row();
+                    }
+                });
+            table::after_game_buttons(ui, i18n, exit);
+        });
 }
 
 fn reset(mut commands: Commands) {

@@ -153,7 +153,8 @@ impl Clocks {
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
+/// The bottom panel's controls for the phase; the action to send, if one
+/// was chosen.
 fn actions(
     ui: &mut egui::Ui,
     view: &ForestView,
@@ -164,134 +165,9 @@ fn actions(
     let me = view.me?;
     let mut action = None;
     match view.phase {
-        ForestPhase::Showdown => {
-            let sd = view.showdown.as_ref()?;
-            let ready = |r: bool| {
-                if r {
-                    i18n.t("table-chosen")
-                } else {
-                    i18n.t("table-not-chosen")
-                }
-            };
-            ui.label(format!(
-                "{}: {}   ·   {}: {}",
-                seat_name(view, sd.asker),
-                ready(sd.asker_ready),
-                seat_name(view, sd.target),
-                ready(sd.target_ready)
-            ));
-            if let Some(card) = sd.my_card {
-                ui.label(i18n.ta(
-                    "table-you-chose",
-                    &[(
-                        "card",
-                        i18n.pick(&deck().card(card).name).to_string().into(),
-                    )],
-                ));
-            } else if view.to_act {
-                ui.label(
-                    egui::RichText::new(i18n.t("table-choose-card"))
-                        .size(20.0)
-                        .color(theme::ACCENT),
-                );
-            }
-        }
+        ForestPhase::Showdown => showdown_status(ui, view, i18n),
         ForestPhase::Turn if view.active == me => {
-            if view.opening_turn {
-                ui.label(egui::RichText::new(i18n.t("table-opening")).color(theme::ACCENT));
-            }
-            ui.horizontal_wrapped(|ui| {
-                ui.label(egui::RichText::new(i18n.t("table-ask-showdown")).strong());
-                for s in view.seats.iter().filter(|s| s.seat != me) {
-                    let ask = ui.add_enabled(s.hand_size > 0, egui::Button::new(&s.name));
-                    reach::control(&ask, &format!("ask:{}", s.seat.0), Does::Move);
-                    if ask.clicked() {
-                        action = Some(ForestAction::AskShowdown { target: s.seat });
-                    }
-                }
-            });
-            if !view.opening_turn {
-                ui.label(
-                    egui::RichText::new(i18n.t("table-hint-challenge"))
-                        .small()
-                        .color(theme::MUTED),
-                );
-                ui.separator();
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(egui::RichText::new(i18n.t("table-challenge")).strong());
-                    let target_text = state
-                        .target
-                        .map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(view, t));
-                    egui::ComboBox::from_id_salt("target")
-                        .selected_text(target_text)
-                        .show_ui(ui, |ui| {
-                            for s in view.opponents_with_cards() {
-                                ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
-                            }
-                        });
-                    let named_text = state.named.map_or_else(
-                        || i18n.t("table-pick-named"),
-                        |c| i18n.pick(&deck().card(c).name).to_string(),
-                    );
-                    egui::ComboBox::from_id_salt("named")
-                        .selected_text(named_text)
-                        .height(400.0)
-                        .show_ui(ui, |ui| {
-                            // The cards the selected taking card may name.
-                            let allowed = state.selected.map(|w| view.challengeable(w));
-                            for c in deck().ids() {
-                                let ok = allowed.as_ref().is_none_or(|a| a.contains(&c));
-                                let label = format!(
-                                    "{} {} ({})",
-                                    deck().card(c).icon,
-                                    i18n.pick(&deck().card(c).name),
-                                    deck().card(c).energy
-                                );
-                                ui.add_enabled_ui(ok, |ui| {
-                                    ui.selectable_value(&mut state.named, Some(c), label)
-                                });
-                            }
-                        });
-                    let with_text = state.selected.map_or_else(
-                        || i18n.t("table-pick-with"),
-                        |c| i18n.pick(&deck().card(c).name).to_string(),
-                    );
-                    ui.label(format!("{}: {}", i18n.t("table-with"), with_text));
-                    let problem = match (state.target, state.named, state.selected) {
-                        (Some(_), Some(named), Some(with)) => {
-                            view.challenge_cards(with, named).err().map(Rejection::from)
-                        }
-                        _ => Some(Rejection::new(
-                            "pick a player, a card and your taking card",
-                            "请选择玩家、点名的牌和你用来吃的牌",
-                        )),
-                    };
-                    let go = ui.add_enabled(
-                        problem.is_none(),
-                        egui::Button::new(
-                            egui::RichText::new(i18n.t("table-challenge-go")).color(theme::ACCENT),
-                        ),
-                    );
-                    if let Some(p) = &problem {
-                        ui.label(
-                            egui::RichText::new(i18n.pick(&p.reason))
-                                .small()
-                                .color(theme::MUTED),
-                        );
-                    }
-                    reach::control(&go, "challenge", Does::Move);
-                    if (go.clicked() || (ask.confirm && problem.is_none()))
-                        && let (Some(target), Some(named), Some(with)) =
-                            (state.target, state.named, state.selected)
-                    {
-                        action = Some(ForestAction::Challenge {
-                            target,
-                            named,
-                            with,
-                        });
-                    }
-                });
-            }
+            action = my_turn(ui, view, me, i18n, state, ask);
         }
         ForestPhase::Turn => {
             ui.label(i18n.ta(
@@ -302,6 +178,187 @@ fn actions(
         _ => {}
     }
     action
+}
+
+/// A showdown: who has chosen a card, and the viewer's card or a call to
+/// choose one.
+fn showdown_status(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
+    let Some(sd) = view.showdown.as_ref() else {
+        return;
+    };
+    let ready = |r: bool| {
+        if r {
+            i18n.t("table-chosen")
+        } else {
+            i18n.t("table-not-chosen")
+        }
+    };
+    ui.label(format!(
+        "{}: {}   ·   {}: {}",
+        seat_name(view, sd.asker),
+        ready(sd.asker_ready),
+        seat_name(view, sd.target),
+        ready(sd.target_ready)
+    ));
+    if let Some(card) = sd.my_card {
+        ui.label(i18n.ta(
+            "table-you-chose",
+            &[(
+                "card",
+                i18n.pick(&deck().card(card).name).to_string().into(),
+            )],
+        ));
+    } else if view.to_act {
+        ui.label(
+            egui::RichText::new(i18n.t("table-choose-card"))
+                .size(20.0)
+                .color(theme::ACCENT),
+        );
+    }
+}
+
+/// The viewer's turn: a showdown to ask for and, after the opening turn,
+/// a challenge to write.
+fn my_turn(
+    ui: &mut egui::Ui,
+    view: &ForestView,
+    me: SeatId,
+    i18n: &I18n,
+    state: &mut TableUi,
+    ask: KeyAsk,
+) -> Option<ForestAction> {
+    let mut action = None;
+    if view.opening_turn {
+        ui.label(egui::RichText::new(i18n.t("table-opening")).color(theme::ACCENT));
+    }
+    ui.horizontal_wrapped(|ui| {
+        action = ask_showdown(ui, view, me, i18n);
+    });
+    if !view.opening_turn {
+        ui.label(
+            egui::RichText::new(i18n.t("table-hint-challenge"))
+                .small()
+                .color(theme::MUTED),
+        );
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
+            if let Some(a) = challenge(ui, view, i18n, state, ask) {
+                action = Some(a);
+            }
+        });
+    }
+    action
+}
+
+/// A button per other player to ask for a showdown with.
+fn ask_showdown(
+    ui: &mut egui::Ui,
+    view: &ForestView,
+    me: SeatId,
+    i18n: &I18n,
+) -> Option<ForestAction> {
+    let mut action = None;
+    ui.label(egui::RichText::new(i18n.t("table-ask-showdown")).strong());
+    for s in view.seats.iter().filter(|s| s.seat != me) {
+        let ask = ui.add_enabled(s.hand_size > 0, egui::Button::new(&s.name));
+        reach::control(&ask, &format!("ask:{}", s.seat.0), Does::Move);
+        if ask.clicked() {
+            action = Some(ForestAction::AskShowdown { target: s.seat });
+        }
+    }
+    action
+}
+
+/// A challenge: the target, the card named, the taking card, and the
+/// button to send it (or why it cannot be sent yet).
+fn challenge(
+    ui: &mut egui::Ui,
+    view: &ForestView,
+    i18n: &I18n,
+    state: &mut TableUi,
+    ask: KeyAsk,
+) -> Option<ForestAction> {
+    ui.label(egui::RichText::new(i18n.t("table-challenge")).strong());
+    target_choice(ui, view, i18n, state);
+    named_choice(ui, view, i18n, state);
+    let with_text = state.selected.map_or_else(
+        || i18n.t("table-pick-with"),
+        |c| i18n.pick(&deck().card(c).name).to_string(),
+    );
+    ui.label(format!("{}: {}", i18n.t("table-with"), with_text));
+    let problem = match (state.target, state.named, state.selected) {
+        (Some(_), Some(named), Some(with)) => {
+            view.challenge_cards(with, named).err().map(Rejection::from)
+        }
+        _ => Some(Rejection::new(
+            "pick a player, a card and your taking card",
+            "请选择玩家、点名的牌和你用来吃的牌",
+        )),
+    };
+    let go = ui.add_enabled(
+        problem.is_none(),
+        egui::Button::new(egui::RichText::new(i18n.t("table-challenge-go")).color(theme::ACCENT)),
+    );
+    if let Some(p) = &problem {
+        ui.label(
+            egui::RichText::new(i18n.pick(&p.reason))
+                .small()
+                .color(theme::MUTED),
+        );
+    }
+    reach::control(&go, "challenge", Does::Move);
+    if (go.clicked() || (ask.confirm && problem.is_none()))
+        && let (Some(target), Some(named), Some(with)) = (state.target, state.named, state.selected)
+    {
+        return Some(ForestAction::Challenge {
+            target,
+            named,
+            with,
+        });
+    }
+    None
+}
+
+/// The challenge's target: a list of the opponents with cards.
+fn target_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi) {
+    let target_text = state
+        .target
+        .map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(view, t));
+    egui::ComboBox::from_id_salt("target")
+        .selected_text(target_text)
+        .show_ui(ui, |ui| {
+            for s in view.opponents_with_cards() {
+                ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
+            }
+        });
+}
+
+/// The card the challenge names: a list of the deck, only the cards the
+/// selected taking card may name enabled.
+fn named_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi) {
+    let named_text = state.named.map_or_else(
+        || i18n.t("table-pick-named"),
+        |c| i18n.pick(&deck().card(c).name).to_string(),
+    );
+    egui::ComboBox::from_id_salt("named")
+        .selected_text(named_text)
+        .height(400.0)
+        .show_ui(ui, |ui| {
+            // The cards the selected taking card may name.
+            let allowed = state.selected.map(|w| view.challengeable(w));
+            for c in deck().ids() {
+                let ok = allowed.as_ref().is_none_or(|a| a.contains(&c));
+                let label = format!(
+                    "{} {} ({})",
+                    deck().card(c).icon,
+                    i18n.pick(&deck().card(c).name),
+                    deck().card(c).energy
+                );
+                ui.add_enabled_ui(ok, |ui| {
+                    ui.selectable_value(&mut state.named, Some(c), label)
+                });
+            }
+        });
 }
 
 fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
@@ -327,6 +384,9 @@ fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
     });
 }
 
+/// The Forest Showdown table screen: the top bar, the scores and log, the
+/// controls, then the rules, round-over and game-over windows over the
+/// scene.
 #[allow(clippy::too_many_arguments)]
 fn draw(
     mut contexts: EguiContexts,
@@ -359,19 +419,8 @@ fn draw(
         state.named = None;
     }
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
-    let lang = i18n.lang;
     let clocks = Clocks::new(&view, now_ms, i18n);
-    said.clock = clocks.words();
-    said.choice = format!(
-        "selected={} target={} named={}",
-        state
-            .selected
-            .map_or(String::new(), |c| deck().card(c).key.clone()),
-        state.target.map_or(String::new(), |t| t.0.to_string()),
-        state
-            .named
-            .map_or(String::new(), |c| deck().card(c).key.clone()),
-    );
+    tell_reach(&mut said, &state, &clocks);
     let mut exit = table::Exit::Stay;
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
@@ -386,69 +435,114 @@ fn draw(
     let mut rest = None;
     if table_shown {
         egui::Panel::bottom("table-actions").show(&mut screen, |ui| {
-            if let Some(a) = actions(ui, &view, i18n, &mut state, *ask) {
-                action = Some(a);
-            }
-            widgets::keys_help(ui, i18n, "keys-help-forest");
-            if let Some(e) = &state.refusals.error {
-                ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-            }
-            if !model.host_views.is_empty() {
-                host_hands(ui, model, i18n, lang);
-            }
+            action = bottom(ui, &view, model, i18n, &mut state, *ask);
         });
         rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     table::rules_window(ctx, i18n, &mut state.show_rules, forest::RULES_MD);
-    // End of a round (not the last): the round's scores until dismissed.
-    let finished = view.seats.first().map_or(0, |s| s.round_scores.len());
-    if view.result.is_none() && finished > state.rounds_seen {
-        egui::Window::new(i18n.ta("table-round-over", &[("n", finished.into())]))
-            .collapsible(false)
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                scores(ui, &view, i18n);
-                let go_on = ui.button(i18n.t("table-continue"));
-                reach::control(&go_on, "continue", Does::Pick);
-                if go_on.clicked() || ask.confirm {
-                    state.rounds_seen = finished;
-                }
-            });
-    }
-    if let Some(result) = &view.result {
-        egui::Window::new(i18n.t("table-game-over"))
-            .collapsible(false)
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                scores(ui, &view, i18n);
-                ui.separator();
-                let mut standings: Vec<_> = view.seats.iter().collect();
-                standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));
-                for s in standings {
-                    let place = result.places[s.seat.index()];
-                    let text = format!(
-                        "{}  {}  ({})",
-                        i18n.ta("table-place", &[("n", place.into())]),
-                        s.name,
-                        s.total
-                    );
-                    ui.label(if place == 1 {
-                        egui::RichText::new(format!("🏆 {text}"))
-                            .color(theme::ACCENT)
-                            .size(20.0)
-                    } else {
-                        egui::RichText::new(text)
-                    });
-                }
-                table::after_game_buttons(ui, i18n, &mut exit);
-            });
-    }
+    round_over_window(ctx, &view, i18n, &mut state, *ask);
+    game_over_window(ctx, &view, i18n, &mut exit);
     if let Some(action) = action {
         submit(&mut frame.outbox, &mut state, action);
     }
     frame.go(exit);
     Ok(())
+}
+
+/// Tells the reach account this frame's clocks and choices.
+fn tell_reach(said: &mut reach::Said, state: &TableUi, clocks: &Clocks) {
+    said.clock = clocks.words();
+    said.choice = format!(
+        "selected={} target={} named={}",
+        state
+            .selected
+            .map_or(String::new(), |c| deck().card(c).key.clone()),
+        state.target.map_or(String::new(), |t| t.0.to_string()),
+        state
+            .named
+            .map_or(String::new(), |c| deck().card(c).key.clone()),
+    );
+}
+
+/// The bottom panel: the controls, the keys, the refusal and, for the
+/// host seat, every hand; the action chosen, if any.
+fn bottom(
+    ui: &mut egui::Ui,
+    view: &ForestView,
+    model: &ClientModel,
+    i18n: &I18n,
+    state: &mut TableUi,
+    ask: KeyAsk,
+) -> Option<ForestAction> {
+    let action = actions(ui, view, i18n, state, ask);
+    widgets::keys_help(ui, i18n, "keys-help-forest");
+    if let Some(e) = &state.refusals.error {
+        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+    }
+    if !model.host_views.is_empty() {
+        host_hands(ui, model, i18n, i18n.lang);
+    }
+    action
+}
+
+/// End of a round (not the last): the round's scores until dismissed.
+fn round_over_window(
+    ctx: &egui::Context,
+    view: &ForestView,
+    i18n: &I18n,
+    state: &mut TableUi,
+    ask: KeyAsk,
+) {
+    let finished = view.seats.first().map_or(0, |s| s.round_scores.len());
+    if view.result.is_some() || finished <= state.rounds_seen {
+        return;
+    }
+    egui::Window::new(i18n.ta("table-round-over", &[("n", finished.into())]))
+        .collapsible(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            scores(ui, view, i18n);
+            let go_on = ui.button(i18n.t("table-continue"));
+            reach::control(&go_on, "continue", Does::Pick);
+            if go_on.clicked() || ask.confirm {
+                state.rounds_seen = finished;
+            }
+        });
+}
+
+/// The game-over window: the scores, the places (the winner's with a
+/// trophy), and the buttons for what comes next.
+fn game_over_window(ctx: &egui::Context, view: &ForestView, i18n: &I18n, exit: &mut table::Exit) {
+    let Some(result) = &view.result else {
+        return;
+    };
+    egui::Window::new(i18n.t("table-game-over"))
+        .collapsible(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            scores(ui, view, i18n);
+            ui.separator();
+            let mut standings: Vec<_> = view.seats.iter().collect();
+            standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));
+            for s in standings {
+                let place = result.places[s.seat.index()];
+                let text = format!(
+                    "{}  {}  ({})",
+                    i18n.ta("table-place", &[("n", place.into())]),
+                    s.name,
+                    s.total
+                );
+                ui.label(if place == 1 {
+                    egui::RichText::new(format!("🏆 {text}"))
+                        .color(theme::ACCENT)
+                        .size(20.0)
+                } else {
+                    egui::RichText::new(text)
+                });
+            }
+            table::after_game_buttons(ui, i18n, exit);
+        });
 }
 
 /// The host seat sees every hand (and acts for nobody).

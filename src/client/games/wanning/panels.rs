@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Align2};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::{ClientMsg, Pace};
 use foodweb_rules::table::SeatId;
@@ -27,7 +28,7 @@ use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
-use crate::client::{I18n, Screen, theme, widgets};
+use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
 /// Which of the orders a tap on a plate fills.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -458,7 +459,6 @@ fn controls(
 }
 
 /// A round's orders: the action, the level's abilities, the instinct.
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn orders(
     ui: &mut egui::Ui,
     view: &WanningView,
@@ -468,143 +468,23 @@ fn orders(
     let mut action = None;
     let level = view.level.unwrap_or(1);
     ui.label(egui::RichText::new(i18n.t("wanning-orders-help")).color(theme::ACCENT));
-    let target = state.draft.target;
     ui.horizontal_wrapped(|ui| {
-        let key = if level == 1 {
-            "wanning-role-sense"
-        } else {
-            "wanning-role-attack"
-        };
-        slot_button(ui, state, view, Slot::Target, &i18n.t(key), target, i18n);
-        let second = matches!(
-            view.instinct,
-            Some(InstinctId::Rage | InstinctId::LastStand)
-        ) || level == 4;
-        if second && level > 1 {
-            let v = state.draft.second;
-            slot_button(
-                ui,
-                state,
-                view,
-                Slot::Second,
-                &i18n.t("wanning-role-second"),
-                v,
-                i18n,
-            );
-        }
-        if level == 4 && view.slaughters_left > 0 {
-            let v = state.draft.slaughter;
-            let label = i18n.ta(
-                "wanning-slaughter-left",
-                &[("n", view.slaughters_left.into())],
-            );
-            slot_button(ui, state, view, Slot::Slaughter, &label, v, i18n);
-        }
+        action_slots(ui, view, state, i18n, level);
     });
     if let Some(id) = view.instinct {
         let how = how_used(id);
         ui.horizontal_wrapped(|ui| match how {
             Use::Never => {}
-            Use::Omens => {
-                ui.label(instinct_name(id, i18n));
-                ui.selectable_value(
-                    &mut state.draft.omen_ill,
-                    false,
-                    i18n.t("wanning-omen-good"),
-                );
-                ui.selectable_value(&mut state.draft.omen_ill, true, i18n.t("wanning-omen-ill"));
-                if state.draft.omen_ill {
-                    let v = state.draft.itarget;
-                    slot_button(
-                        ui,
-                        state,
-                        view,
-                        Slot::Instinct,
-                        &i18n.t("wanning-role-ward"),
-                        v,
-                        i18n,
-                    );
-                }
-                if view.round.is_multiple_of(2) {
-                    ui.label(i18n.t("wanning-curse"));
-                    for l in 1..=4u8 {
-                        let on = state.draft.curse == Some(l);
-                        if ui.selectable_label(on, format!("L{l}")).clicked() {
-                            state.draft.curse = if on { None } else { Some(l) };
-                        }
-                    }
-                }
-            }
-            _ => {
-                ui.checkbox(
-                    &mut state.draft.use_instinct,
-                    i18n.ta("wanning-use", &[("name", instinct_name(id, i18n).into())]),
-                );
-                if state.draft.use_instinct {
-                    match how {
-                        Use::OnPlayer | Use::TwoPlayers => {
-                            let v = state.draft.itarget;
-                            slot_button(
-                                ui,
-                                state,
-                                view,
-                                Slot::Instinct,
-                                &i18n.t("wanning-role-instinct"),
-                                v,
-                                i18n,
-                            );
-                            if how == Use::TwoPlayers {
-                                let v = state.draft.mark_b;
-                                slot_button(
-                                    ui,
-                                    state,
-                                    view,
-                                    Slot::MarkB,
-                                    &i18n.t("wanning-role-instinct"),
-                                    v,
-                                    i18n,
-                                );
-                            }
-                        }
-                        Use::Guess => {
-                            let label = if state.draft.fool.is_some() {
-                                i18n.t("wanning-guess-edit")
-                            } else {
-                                i18n.t("wanning-guess-write")
-                            };
-                            if ui.button(label).clicked() {
-                                state.guess = Some(new_guess(view, true));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            Use::Omens => omens_orders(ui, view, state, i18n, id),
+            _ => instinct_orders(ui, view, state, i18n, id, how),
         });
         if let Some(luck) = view.luck {
-            ui.label(
-                egui::RichText::new(i18n.t(match luck {
-                    LuckDraw::Attack => "wanning-luck-attack",
-                    LuckDraw::Guard => "wanning-luck-guard",
-                    LuckDraw::Rest => "wanning-luck-rest",
-                }))
-                .color(theme::ACCENT),
-            );
+            luck_line(ui, luck, i18n);
         }
     }
     if matches!(level, 1 | 2) && !view.wisdom_used {
         ui.horizontal_wrapped(|ui| {
-            let label = if state.draft.wisdom.is_some() {
-                i18n.t("wanning-wisdom-edit")
-            } else {
-                i18n.t("wanning-wisdom-write")
-            };
-            if ui.button(label).clicked() {
-                state.guess = Some(new_guess(view, false));
-            }
-            if state.draft.wisdom.is_some() && ui.small_button("×").clicked() {
-                state.draft.wisdom = None;
-            }
+            wisdom_buttons(ui, view, state, i18n);
         });
     }
     let give = ui.button(
@@ -617,6 +497,170 @@ fn orders(
         action = Some(WanningAction::Orders(plan(view, &state.draft)));
     }
     action
+}
+
+/// The action's slots: the target (sensed at level 1, attacked above), a
+/// second attack and the slaughter when the level or instinct gives them.
+fn action_slots(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+    level: u8,
+) {
+    let target = state.draft.target;
+    let key = if level == 1 {
+        "wanning-role-sense"
+    } else {
+        "wanning-role-attack"
+    };
+    slot_button(ui, state, view, Slot::Target, &i18n.t(key), target, i18n);
+    let second = matches!(
+        view.instinct,
+        Some(InstinctId::Rage | InstinctId::LastStand)
+    ) || level == 4;
+    if second && level > 1 {
+        let v = state.draft.second;
+        slot_button(
+            ui,
+            state,
+            view,
+            Slot::Second,
+            &i18n.t("wanning-role-second"),
+            v,
+            i18n,
+        );
+    }
+    if level == 4 && view.slaughters_left > 0 {
+        let v = state.draft.slaughter;
+        let label = i18n.ta(
+            "wanning-slaughter-left",
+            &[("n", view.slaughters_left.into())],
+        );
+        slot_button(ui, state, view, Slot::Slaughter, &label, v, i18n);
+    }
+}
+
+/// 趨吉避兇's orders: 吉 or 兇 (with the ward's seat), and on even rounds
+/// the level to curse.
+fn omens_orders(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+    id: InstinctId,
+) {
+    ui.label(instinct_name(id, i18n));
+    ui.selectable_value(
+        &mut state.draft.omen_ill,
+        false,
+        i18n.t("wanning-omen-good"),
+    );
+    ui.selectable_value(&mut state.draft.omen_ill, true, i18n.t("wanning-omen-ill"));
+    if state.draft.omen_ill {
+        let v = state.draft.itarget;
+        slot_button(
+            ui,
+            state,
+            view,
+            Slot::Instinct,
+            &i18n.t("wanning-role-ward"),
+            v,
+            i18n,
+        );
+    }
+    if view.round.is_multiple_of(2) {
+        ui.label(i18n.t("wanning-curse"));
+        for l in 1..=4u8 {
+            let on = state.draft.curse == Some(l);
+            if ui.selectable_label(on, format!("L{l}")).clicked() {
+                state.draft.curse = if on { None } else { Some(l) };
+            }
+        }
+    }
+}
+
+/// Any other instinct's orders: whether to use it and, if so, its one or
+/// two seats or its guess.
+fn instinct_orders(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+    id: InstinctId,
+    how: Use,
+) {
+    ui.checkbox(
+        &mut state.draft.use_instinct,
+        i18n.ta("wanning-use", &[("name", instinct_name(id, i18n).into())]),
+    );
+    if !state.draft.use_instinct {
+        return;
+    }
+    match how {
+        Use::OnPlayer | Use::TwoPlayers => {
+            let v = state.draft.itarget;
+            slot_button(
+                ui,
+                state,
+                view,
+                Slot::Instinct,
+                &i18n.t("wanning-role-instinct"),
+                v,
+                i18n,
+            );
+            if how == Use::TwoPlayers {
+                let v = state.draft.mark_b;
+                slot_button(
+                    ui,
+                    state,
+                    view,
+                    Slot::MarkB,
+                    &i18n.t("wanning-role-instinct"),
+                    v,
+                    i18n,
+                );
+            }
+        }
+        Use::Guess => {
+            let label = if state.draft.fool.is_some() {
+                i18n.t("wanning-guess-edit")
+            } else {
+                i18n.t("wanning-guess-write")
+            };
+            if ui.button(label).clicked() {
+                state.guess = Some(new_guess(view, true));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What 幸運 drew this round: attack, guard or rest.
+fn luck_line(ui: &mut egui::Ui, luck: LuckDraw, i18n: &I18n) {
+    ui.label(
+        egui::RichText::new(i18n.t(match luck {
+            LuckDraw::Attack => "wanning-luck-attack",
+            LuckDraw::Guard => "wanning-luck-guard",
+            LuckDraw::Rest => "wanning-luck-rest",
+        }))
+        .color(theme::ACCENT),
+    );
+}
+
+/// The wisdom guess: a button to write (or edit) it, a cross to drop it.
+fn wisdom_buttons(ui: &mut egui::Ui, view: &WanningView, state: &mut WanningUi, i18n: &I18n) {
+    let label = if state.draft.wisdom.is_some() {
+        i18n.t("wanning-wisdom-edit")
+    } else {
+        i18n.t("wanning-wisdom-write")
+    };
+    if ui.button(label).clicked() {
+        state.guess = Some(new_guess(view, false));
+    }
+    if state.draft.wisdom.is_some() && ui.small_button("×").clicked() {
+        state.draft.wisdom = None;
+    }
 }
 
 /// What can be done besides the orders: 預知 at any time after the pick,
@@ -1115,8 +1159,10 @@ fn host_panel(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n, paused: bool) 
     pace
 }
 
+/// The Wanning table screen: the top bar, the side panel, the orders (or
+/// the host's panel), then the guess, rules and game-over windows over the
+/// scene.
 #[allow(clippy::too_many_arguments)]
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,
@@ -1141,14 +1187,62 @@ fn draw(
         view.deadline_ms,
         paused,
     );
+    tell_reach(&mut said, &state, left_ms);
+    state.refusals.update(&frame.model);
+    state.keys = *ask;
+    clear_choices(&mut state, &view, ask.cancel);
+    state.take_tap(&view);
+    let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
+    let mut screen = widgets::screen(ctx);
+    let mut exit = table::Exit::Stay;
+    let mut action = None;
+    let mut pace = None;
+    egui::Panel::top("wanning-top").show(&mut screen, |ui| {
+        top_bar(
+            ui, &view, left_ms, paused, i18n, settings, &mut state, &mut exit,
+        );
+    });
+    let new_talk = unread(&view, &state.read);
+    let table_shown = widgets::side_panel(&mut screen, "wanning-side", state.tab, |ui| {
+        action = side(ui, &view, model, &mut state, i18n, new_talk);
+    });
+    let mut rest = None;
+    if table_shown {
+        let (a, p) = bottom_panel(&mut screen, ctx, &view, &mut state, i18n, paused);
+        if let Some(a) = a {
+            action = Some(a);
+        }
+        pace = p;
+        rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
+    }
+    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
+    guess_window(ctx, &view, &mut state, i18n);
+    table::rules_window(ctx, i18n, &mut state.show_rules, wanning::RULES_MD);
+    game_over_window(ctx, &view, i18n, &mut exit);
+    if let Some(action) = action {
+        frame.act(AnyAction::Wanning(action));
+        state.refusals.error = None;
+    }
+    if let Some(pace) = pace {
+        send(&mut frame.outbox, ClientMsg::Pace { pace });
+    }
+    frame.go(exit);
+    Ok(())
+}
+
+/// Tells the reach account this frame's clock and choices.
+fn tell_reach(said: &mut reach::Said, state: &WanningUi, left_ms: Option<u64>) {
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
     said.choice = format!(
         "bans={:?} pick={:?} peek={:?} target={:?}",
         state.bans, state.pick, state.draft.peek, state.draft.target
     );
-    state.refusals.update(&frame.model);
-    state.keys = *ask;
-    if ask.cancel {
+}
+
+/// Drops the bans, the pick and the orders being written when the player
+/// cancels, and the orders alone when a new round starts.
+fn clear_choices(state: &mut WanningUi, view: &WanningView, cancel: bool) {
+    if cancel {
         state.bans.clear();
         state.pick = None;
         state.draft = Draft {
@@ -1164,128 +1258,158 @@ fn draw(
         };
         state.slot = Slot::Target;
     }
-    state.take_tap(&view);
-    let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
-    let mut screen = widgets::screen(ctx);
-    let mut exit = table::Exit::Stay;
+}
+
+/// The top bar: the round, the phase, the clock and the pause, with the
+/// leave, rules and language buttons.
+fn top_bar(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    left_ms: Option<u64>,
+    paused: bool,
+    i18n: &I18n,
+    settings: &mut UserSettings,
+    state: &mut WanningUi,
+    exit: &mut table::Exit,
+) {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
+        round_status(ui, view, left_ms, paused, i18n);
+    });
+    if pressed.leave {
+        *exit = table::Exit::Leave;
+    }
+    if pressed.rules {
+        state.show_rules = !state.show_rules;
+    }
+    if let Some(l) = pressed.lang {
+        settings.lang = l;
+    }
+}
+
+/// The top bar's status: the round (once play has started), the phase's
+/// name, the clock and a note when the table is paused.
+fn round_status(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    left_ms: Option<u64>,
+    paused: bool,
+    i18n: &I18n,
+) {
+    if view.round > 0 {
+        ui.label(
+            egui::RichText::new(i18n.ta(
+                "wanning-round",
+                &[("round", view.round.into()), ("cap", view.round_cap.into())],
+            ))
+            .strong()
+            .size(18.0),
+        );
+        ui.separator();
+    }
+    ui.label(egui::RichText::new(phase_text(view, i18n)).color(theme::ACCENT));
+    if let Some(left) = left_ms {
+        widgets::deadline(ui, left);
+    }
+    if paused {
+        ui.label(
+            egui::RichText::new(i18n.t("wanning-paused"))
+                .strong()
+                .color(theme::BAD),
+        );
+    }
+}
+
+/// The side panel: tabs for the notebook, the talk (with its unread
+/// lines) and the log, and the one chosen; a line said, if one was sent.
+fn side(
+    ui: &mut egui::Ui,
+    view: &WanningView,
+    model: &ClientModel,
+    state: &mut WanningUi,
+    i18n: &I18n,
+    new_talk: usize,
+) -> Option<WanningAction> {
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut state.side, Side::Notebook, i18n.t("wanning-notebook"));
+        let talk = if new_talk > 0 {
+            format!("{} ({new_talk})", i18n.t("wanning-talk"))
+        } else {
+            i18n.t("wanning-talk")
+        };
+        ui.selectable_value(&mut state.side, Side::Talk, talk);
+        ui.selectable_value(&mut state.side, Side::Log, i18n.t("table-log"));
+    });
+    ui.separator();
+    match state.side {
+        Side::Notebook => notebook(ui, view, i18n),
+        Side::Talk => return talk(ui, view, state, i18n),
+        Side::Log => widgets::log_and_notes(ui, i18n, model, 0.55, 0.0),
+    }
+    None
+}
+
+/// The bottom panel: the controls, or the host's panel for the host seat;
+/// the action chosen and the pace asked for, if any.
+fn bottom_panel(
+    screen: &mut egui::Ui,
+    ctx: &egui::Context,
+    view: &WanningView,
+    state: &mut WanningUi,
+    i18n: &I18n,
+    paused: bool,
+) -> (Option<WanningAction>, Option<Pace>) {
     let mut action = None;
     let mut pace = None;
-    egui::Panel::top("wanning-top").show(&mut screen, |ui| {
-        let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
-            if view.round > 0 {
-                ui.label(
-                    egui::RichText::new(i18n.ta(
-                        "wanning-round",
-                        &[("round", view.round.into()), ("cap", view.round_cap.into())],
-                    ))
+    let height = ctx.content_rect().height();
+    let most = (height * if view.host.is_some() { 0.45 } else { 0.34 }).max(90.0);
+    let tall = (state.controls_height + 16.0).clamp(60.0, most);
+    egui::Panel::bottom("wanning-bottom")
+        .exact_size(tall)
+        .show(screen, |ui| {
+            let shown = egui::ScrollArea::both().show(ui, |ui| {
+                if view.host.is_some() {
+                    pace = host_panel(ui, view, i18n, paused);
+                } else {
+                    action = controls(ui, view, state, i18n);
+                }
+                if let Some(e) = &state.refusals.error {
+                    ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+                }
+                widgets::keys_help(ui, i18n, "keys-help-wanning");
+            });
+            state.controls_height = shown.content_size.y;
+        });
+    (action, pace)
+}
+
+/// The game-over window: the level that won, whether the viewer won, and
+/// the buttons for what comes next.
+fn game_over_window(ctx: &egui::Context, view: &WanningView, i18n: &I18n, exit: &mut table::Exit) {
+    let Some(level) = view.winner else {
+        return;
+    };
+    if view.result.is_none() {
+        return;
+    }
+    egui::Window::new(i18n.t("table-game-over"))
+        .collapsible(false)
+        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label(
+                egui::RichText::new(i18n.ta("wanning-level-wins", &[("level", level.into())]))
                     .strong()
-                    .size(18.0),
-                );
-                ui.separator();
+                    .size(20.0)
+                    .color(theme::ACCENT),
+            );
+            if let Some(mine) = view.level {
+                ui.label(i18n.t(if mine == level {
+                    "wanning-you-won"
+                } else {
+                    "wanning-you-lost"
+                }));
             }
-            ui.label(egui::RichText::new(phase_text(&view, i18n)).color(theme::ACCENT));
-            if let Some(left) = left_ms {
-                widgets::deadline(ui, left);
-            }
-            if paused {
-                ui.label(
-                    egui::RichText::new(i18n.t("wanning-paused"))
-                        .strong()
-                        .color(theme::BAD),
-                );
-            }
+            table::after_game_buttons(ui, i18n, exit);
         });
-        if pressed.leave {
-            exit = table::Exit::Leave;
-        }
-        if pressed.rules {
-            state.show_rules = !state.show_rules;
-        }
-        if let Some(l) = pressed.lang {
-            settings.lang = l;
-        }
-    });
-    let new_talk = unread(&view, &state.read);
-    let table_shown = widgets::side_panel(&mut screen, "wanning-side", state.tab, |ui| {
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut state.side, Side::Notebook, i18n.t("wanning-notebook"));
-            let talk = if new_talk > 0 {
-                format!("{} ({new_talk})", i18n.t("wanning-talk"))
-            } else {
-                i18n.t("wanning-talk")
-            };
-            ui.selectable_value(&mut state.side, Side::Talk, talk);
-            ui.selectable_value(&mut state.side, Side::Log, i18n.t("table-log"));
-        });
-        ui.separator();
-        match state.side {
-            Side::Notebook => notebook(ui, &view, i18n),
-            Side::Talk => {
-                if let Some(a) = talk(ui, &view, &mut state, i18n) {
-                    action = Some(a);
-                }
-            }
-            Side::Log => widgets::log_and_notes(ui, i18n, model, 0.55, 0.0),
-        }
-    });
-    let mut rest = None;
-    if table_shown {
-        let height = ctx.content_rect().height();
-        let most = (height * if view.host.is_some() { 0.45 } else { 0.34 }).max(90.0);
-        let tall = (state.controls_height + 16.0).clamp(60.0, most);
-        egui::Panel::bottom("wanning-bottom")
-            .exact_size(tall)
-            .show(&mut screen, |ui| {
-                let shown = egui::ScrollArea::both().show(ui, |ui| {
-                    if view.host.is_some() {
-                        pace = host_panel(ui, &view, i18n, paused);
-                    } else if let Some(a) = controls(ui, &view, &mut state, i18n) {
-                        action = Some(a);
-                    }
-                    if let Some(e) = &state.refusals.error {
-                        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-                    }
-                    widgets::keys_help(ui, i18n, "keys-help-wanning");
-                });
-                state.controls_height = shown.content_size.y;
-            });
-        rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
-    }
-    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
-    guess_window(ctx, &view, &mut state, i18n);
-    table::rules_window(ctx, i18n, &mut state.show_rules, wanning::RULES_MD);
-    if let Some(level) = view.winner
-        && view.result.is_some()
-    {
-        egui::Window::new(i18n.t("table-game-over"))
-            .collapsible(false)
-            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                ui.label(
-                    egui::RichText::new(i18n.ta("wanning-level-wins", &[("level", level.into())]))
-                        .strong()
-                        .size(20.0)
-                        .color(theme::ACCENT),
-                );
-                if let Some(mine) = view.level {
-                    ui.label(i18n.t(if mine == level {
-                        "wanning-you-won"
-                    } else {
-                        "wanning-you-lost"
-                    }));
-                }
-                table::after_game_buttons(ui, i18n, &mut exit);
-            });
-    }
-    if let Some(action) = action {
-        frame.act(AnyAction::Wanning(action));
-        state.refusals.error = None;
-    }
-    if let Some(pace) = pace {
-        send(&mut frame.outbox, ClientMsg::Pace { pace });
-    }
-    frame.go(exit);
-    Ok(())
 }
 
 fn reset(mut commands: Commands) {
