@@ -43,6 +43,24 @@ pub struct SceneRect(pub Option<Rect>);
 #[derive(Resource, Default)]
 pub struct PointerOnUi(pub bool);
 
+/// The order of a table's scene systems in a frame. Each game's plugin
+/// puts its systems in these sets; the sets run only at a table.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SceneSystems {
+    /// A game lays its newest view out: pieces matched, made and moved home.
+    Sync,
+    /// The shared motion: every piece on its way home.
+    Animate,
+    /// A game's own motion on top of the shared one (a die's roll).
+    Flourish,
+}
+
+/// A game's scene state back to its default when the table screen goes,
+/// so the next table is laid out anew.
+pub fn reset<R: Resource + Default>(mut commands: Commands) {
+    commands.insert_resource(R::default());
+}
+
 /// Every entity of a table's scene: despawned when the table screen goes.
 #[derive(Component)]
 #[require(DespawnOnExit<Screen> = DespawnOnExit(Screen::Table))]
@@ -569,11 +587,21 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         )
         .init_resource::<Settling>()
+        .configure_sets(
+            Update,
+            (
+                SceneSystems::Sync,
+                SceneSystems::Animate,
+                SceneSystems::Flourish,
+            )
+                .chain()
+                .run_if(in_state(Screen::Table)),
+        )
         .add_systems(
             Update,
             (show_or_hide, animate)
                 .chain()
-                .run_if(in_state(Screen::Table)),
+                .in_set(SceneSystems::Animate),
         )
         .add_systems(OnExit(Screen::Table), clear_scene)
         .add_plugins(keys::plugin);

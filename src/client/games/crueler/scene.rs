@@ -24,7 +24,9 @@ use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
     self, Change, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, Veiled, spawn_want,
 };
-use crate::client::scene::{Home, Lift, Motion, SceneRect, Settling, finish_motions};
+use crate::client::scene::{
+    Home, Lift, Motion, SceneRect, SceneSystems, Settling, finish_motions, reset,
+};
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings, theme};
 
@@ -1190,22 +1192,17 @@ fn target_of(view: &CruelerView, card: Option<SeatId>, want: &Want) -> Option<Ta
     })
 }
 
-/// Leaving the table forgets what was built, so the next is laid out anew.
-fn forget(mut commands: Commands) {
-    commands.insert_resource(Built::default());
-}
-
 pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
         .add_systems(
             Update,
             (
-                sync.before(crate::client::scene::animate),
-                animate.after(crate::client::scene::animate),
+                sync.in_set(SceneSystems::Sync),
+                animate.in_set(SceneSystems::Flourish),
             )
                 .run_if(in_state(TableScreen::Crueler)),
         )
-        .add_systems(OnExit(Screen::Table), forget);
+        .add_systems(OnExit(Screen::Table), reset::<Built>);
 }
 
 #[cfg(test)]

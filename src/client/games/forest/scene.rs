@@ -23,8 +23,8 @@ use super::panels::{TableUi, submit};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target, Zones};
 use crate::client::scene::{
-    Dragging, FaceOnly, Flip, Home, Lift, Motion, SceneItem, SceneRect, Settling, finish_motions,
-    motion_secs,
+    Dragging, FaceOnly, Flip, Home, Lift, Motion, SceneItem, SceneRect, SceneSystems, Settling,
+    finish_motions, motion_secs, reset,
 };
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings};
@@ -816,18 +816,12 @@ fn tap_seat(view: &ForestView, ui: &mut TableUi, outbox: &mut Outbox, seat: Seat
     }
 }
 
-/// Leaving the table forgets what was built, so the next is laid out anew.
-fn forget(mut commands: Commands) {
-    commands.insert_resource(Built::default());
-    commands.insert_resource(Zones::default());
-}
-
 pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
         .add_systems(
             Update,
-            sync.run_if(in_state(TableScreen::Forest))
-                .before(crate::client::scene::animate),
+            sync.in_set(SceneSystems::Sync)
+                .run_if(in_state(TableScreen::Forest)),
         )
-        .add_systems(OnExit(Screen::Table), forget);
+        .add_systems(OnExit(Screen::Table), (reset::<Built>, reset::<Zones>));
 }

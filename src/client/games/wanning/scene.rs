@@ -27,7 +27,7 @@ use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
     self, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, spawn_want,
 };
-use crate::client::scene::{Lift, Motion, SceneRect, Settling};
+use crate::client::scene::{Lift, Motion, SceneRect, SceneSystems, Settling, reset};
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, UserSettings, theme};
 
@@ -745,18 +745,14 @@ fn tap(ev: On<crate::client::scene::Tap>, picks: Query<&Pick>, mut ui: ResMut<Wa
     }
 }
 
-fn forget(mut commands: Commands) {
-    commands.insert_resource(Built::default());
-}
-
 pub fn plugin(app: &mut App) {
     app.init_resource::<Built>()
         .add_systems(
             Update,
-            sync.before(crate::client::scene::animate)
+            sync.in_set(SceneSystems::Sync)
                 .run_if(in_state(TableScreen::Wanning)),
         )
-        .add_systems(OnExit(Screen::Table), forget);
+        .add_systems(OnExit(Screen::Table), reset::<Built>);
 }
 
 #[cfg(test)]
