@@ -6,9 +6,12 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnySettings;
-use foodweb_netcode::messages::{ClientMsg, LobbyState, PastSeat, Role, SeatKind};
+use foodweb_netcode::messages::{
+    ClientMsg, LobbyState, PastSeat, Role, SeatInfo, SeatKind, TableSummary,
+};
 use foodweb_rules::GameId;
 use foodweb_rules::forest::ForestTiming;
+use foodweb_rules::table::SeatId;
 
 use crate::client::net::{LinkState, Session, send};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
@@ -73,72 +76,10 @@ fn draw(
     let mut past = None;
     let mut back = false;
     egui::Panel::top("lobby-top").show(&mut screen, |ui| {
-        ui.horizontal(|ui| {
-            if ui.button(i18n.t("menu-back")).clicked() {
-                back = true;
-            }
-            ui.heading(format!(
-                "{} · {}",
-                i18n.t("lobby-title"),
-                model.server.clone().unwrap_or_default()
-            ));
-            match &session.state {
-                LinkState::Connected => {}
-                LinkState::Lost(why) if why.contains(foodweb_netcode::seal::WRONG_KEY) => {
-                    ui.label(egui::RichText::new(i18n.t("lobby-wrong-key")).color(theme::BAD))
-                        .on_hover_text(why.as_str());
-                }
-                LinkState::Lost(_) => {
-                    ui.label(egui::RichText::new(i18n.t("lobby-lost")).color(theme::BAD));
-                }
-                _ => {
-                    ui.label(egui::RichText::new(i18n.t("lobby-connecting")).color(theme::MUTED));
-                }
-            }
-        });
-        // The key the server sealed our token with, for the players to
-        // compare with the host's screen (the host's is its own).
-        let key = if hosted.0.is_empty() {
-            session.server_key
-        } else {
-            Some(issuer.public_key())
-        };
-        if let Some(key) = key {
-            ui.label(
-                egui::RichText::new(i18n.ta(
-                    "lobby-server-key",
-                    &[("key", foodweb_netcode::seal::fingerprint(&key).into())],
-                ))
-                .color(theme::MUTED),
-            )
-            .on_hover_text(i18n.t("lobby-server-key-hint"));
-        }
+        back = top_bar(ui, &i18n, &model, &session);
+        server_key(ui, &i18n, &session, &hosted, &issuer);
         if !hosted.0.is_empty() {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(egui::RichText::new(i18n.t("lobby-host-at")).strong());
-                for a in &hosted.0 {
-                    ui.label(
-                        egui::RichText::new(a.to_string())
-                            .size(22.0)
-                            .color(theme::ACCENT),
-                    );
-                }
-            });
-            if let Some((url, qr)) = &web_at.0 {
-                ui.horizontal(|ui| {
-                    qr_code(ui, qr, 160.0);
-                    ui.vertical(|ui| {
-                        ui.label(egui::RichText::new(i18n.t("lobby-web-at")).strong());
-                        // Long with its key: smaller, and it wraps.
-                        ui.add(
-                            egui::Label::new(
-                                egui::RichText::new(url).size(16.0).color(theme::ACCENT),
-                            )
-                            .wrap(),
-                        );
-                    });
-                });
-            }
+            hosted_at(ui, &i18n, &hosted, &web_at);
         }
         if let Some(r) = &model.last_rejection {
             ui.label(egui::RichText::new(i18n.pick(r)).color(theme::BAD));
@@ -177,7 +118,92 @@ fn draw(
     Ok(())
 }
 
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
+/// Draws the back button, the lobby's title and the link's state; returns
+/// whether back was pressed.
+fn top_bar(ui: &mut egui::Ui, i18n: &I18n, model: &ClientModel, session: &Session) -> bool {
+    let mut back = false;
+    ui.horizontal(|ui| {
+        if ui.button(i18n.t("menu-back")).clicked() {
+            back = true;
+        }
+        ui.heading(format!(
+            "{} · {}",
+            i18n.t("lobby-title"),
+            model.server.clone().unwrap_or_default()
+        ));
+        match &session.state {
+            LinkState::Connected => {}
+            LinkState::Lost(why) if why.contains(foodweb_netcode::seal::WRONG_KEY) => {
+                ui.label(egui::RichText::new(i18n.t("lobby-wrong-key")).color(theme::BAD))
+                    .on_hover_text(why.as_str());
+            }
+            LinkState::Lost(_) => {
+                ui.label(egui::RichText::new(i18n.t("lobby-lost")).color(theme::BAD));
+            }
+            _ => {
+                ui.label(egui::RichText::new(i18n.t("lobby-connecting")).color(theme::MUTED));
+            }
+        }
+    });
+    back
+}
+
+/// Draws the server key's fingerprint, if known.
+fn server_key(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    session: &Session,
+    hosted: &HostedAt,
+    issuer: &foodweb_netcode::tokens::TokenIssuer,
+) {
+    // The key the server sealed our token with, for the players to
+    // compare with the host's screen (the host's is its own).
+    let key = if hosted.0.is_empty() {
+        session.server_key
+    } else {
+        Some(issuer.public_key())
+    };
+    if let Some(key) = key {
+        ui.label(
+            egui::RichText::new(i18n.ta(
+                "lobby-server-key",
+                &[("key", foodweb_netcode::seal::fingerprint(&key).into())],
+            ))
+            .color(theme::MUTED),
+        )
+        .on_hover_text(i18n.t("lobby-server-key-hint"));
+    }
+}
+
+/// Draws where others join a game hosted here: its addresses, and the
+/// browser client's address with its QR code.
+fn hosted_at(ui: &mut egui::Ui, i18n: &I18n, hosted: &HostedAt, web_at: &WebAt) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new(i18n.t("lobby-host-at")).strong());
+        for a in &hosted.0 {
+            ui.label(
+                egui::RichText::new(a.to_string())
+                    .size(22.0)
+                    .color(theme::ACCENT),
+            );
+        }
+    });
+    if let Some((url, qr)) = &web_at.0 {
+        ui.horizontal(|ui| {
+            qr_code(ui, qr, 160.0);
+            ui.vertical(|ui| {
+                ui.label(egui::RichText::new(i18n.t("lobby-web-at")).strong());
+                // Long with its key: smaller, and it wraps.
+                ui.add(
+                    egui::Label::new(egui::RichText::new(url).size(16.0).color(theme::ACCENT))
+                        .wrap(),
+                );
+            });
+        });
+    }
+}
+
+/// Draws the server's tables beside the form to open one.
 fn tables(
     ui: &mut egui::Ui,
     i18n: &I18n,
@@ -189,173 +215,244 @@ fn tables(
 ) {
     // Side by side on a wide screen; one above the other on a phone.
     let narrow = ui.available_width() < 720.0;
-    let mut part = |ui: &mut egui::Ui, second: bool| {
-        if !second {
-            ui.heading(i18n.t("lobby-tables"));
-            if model.tables.is_empty() {
-                ui.label(egui::RichText::new(i18n.t("lobby-no-tables")).color(theme::MUTED));
-            }
-            for t in &model.tables {
-                egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.vertical(|ui| {
-                        let state = if t.over && t.open_replays {
-                            format!(
-                                "{} · {}",
-                                i18n.t("lobby-over"),
-                                i18n.t("lobby-replays-open")
-                            )
-                        } else if t.over {
-                            i18n.t("lobby-over")
-                        } else if t.started {
-                            i18n.t("lobby-playing")
-                        } else {
-                            format!("{}/{}", t.seats - t.open_seats, t.seats)
-                        };
-                        ui.label(
-                            egui::RichText::new(format!(
-                                "{} · {} · {state}",
-                                i18n.ta("lobby-table", &[("n", t.id.into())]),
-                                i18n.pick(&t.game.title()),
-                            ))
-                            .strong(),
-                        );
-                        ui.label(t.players.join(" · "));
-                        ui.horizontal(|ui| {
-                            if ui
-                                .add_enabled(
-                                    !t.started && t.open_seats > 0,
-                                    egui::Button::new(i18n.t("lobby-take-seat")),
-                                )
-                                .clicked()
-                            {
-                                msgs.push(ClientMsg::TakeSeat {
-                                    table: t.id,
-                                    seat: None,
-                                });
-                            }
-                            if t.host_seat_open && !t.started {
-                                ui.add(
-                                    egui::TextEdit::singleline(&mut form.host_code)
-                                        .hint_text(i18n.t("lobby-host-code-hint"))
-                                        .desired_width(90.0)
-                                        .char_limit(6),
-                                );
-                                if ui
-                                    .add_enabled(
-                                        form.host_code.trim().len() == 6,
-                                        egui::Button::new(i18n.t("lobby-host-seat")),
-                                    )
-                                    .clicked()
-                                {
-                                    msgs.push(ClientMsg::TakeHostSeat {
-                                        table: t.id,
-                                        code: form.host_code.trim().to_uppercase(),
-                                    });
-                                }
-                            }
-                            if ui.button(i18n.t("lobby-watch")).clicked() {
-                                msgs.push(ClientMsg::Watch { table: t.id });
-                            }
-                            // A finished game we sat at: its replay, with
-                            // our seat's token as proof.
-                            if let Some(seat) = settings.past_seat_at(model, t)
-                                && ui.button(i18n.t("lobby-your-replay")).clicked()
-                            {
-                                *past = Some(seat);
-                            }
-                        });
-                    });
-                });
-            }
-        } else {
-            ui.heading(i18n.t("lobby-open-table"));
-            ui.horizontal(|ui| {
-                ui.label(i18n.t("lobby-your-name"));
-                // The name the server knows us by, until we change it here.
-                if settings.name.trim().is_empty() && !model.name.is_empty() {
-                    settings.name = model.name.clone();
-                }
-                let before = settings.name.clone();
-                let mut name = before.clone();
-                if ui
-                    .add(egui::TextEdit::singleline(&mut name).desired_width(180.0))
-                    .lost_focus()
-                    && name.trim() != before
-                    && !name.trim().is_empty()
-                {
-                    msgs.push(ClientMsg::SetName {
-                        name: name.trim().to_string(),
-                    });
-                }
-                if name != before {
-                    settings.name = name;
-                }
-            });
-            ui.horizontal(|ui| {
-                for game in GameId::ALL.into_iter().filter(|g| g.playable()) {
-                    ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
-                }
-            });
-            let range = form.game.seats();
-            form.seats = form.seats.clamp(*range.start() as u8, *range.end() as u8);
-            ui.add(
-                egui::Slider::new(&mut form.seats, *range.start() as u8..=*range.end() as u8)
-                    .text(i18n.t("lobby-seats")),
-            );
-            let settings = if form.game == GameId::Crueler {
-                AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings::default())
-            } else if form.game == GameId::Wanning {
-                egui::CollapsingHeader::new(i18n.t("setup-variant"))
-                    .id_salt("lobby-wanning")
-                    .show(ui, |ui| {
-                        super::setup::wanning_variant(ui, i18n, &mut form.wanning);
-                    });
-                AnySettings::Wanning(form.wanning.clone())
-            } else if form.game == GameId::Gene {
-                egui::ComboBox::from_id_salt("lobby-gene-timing")
-                    .selected_text(i18n.pick(&form.gene_timing.label()))
-                    .show_ui(ui, |ui| {
-                        for t in foodweb_rules::gene::GeneTiming::ALL {
-                            ui.selectable_value(&mut form.gene_timing, t, i18n.pick(&t.label()));
-                        }
-                    });
-                AnySettings::Gene(form.gene_timing.settings())
-            } else {
-                egui::ComboBox::from_id_salt("lobby-timing")
-                    .selected_text(i18n.pick(&form.timing.label()))
-                    .show_ui(ui, |ui| {
-                        for t in ForestTiming::ALL {
-                            ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
-                        }
-                    });
-                AnySettings::Forest(form.timing.settings())
-            };
-            ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
-            ui.checkbox(&mut form.open_replays, i18n.t("lobby-open-replays"));
-            if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
-                msgs.push(ClientMsg::CreateTable {
-                    settings,
-                    seats: form.seats,
-                    host_seat: form.host_seat,
-                    seed: None,
-                    open_replays: form.open_replays,
-                });
-            }
-        }
-    };
     if narrow {
-        part(ui, false);
+        table_list(ui, i18n, model, form, settings, msgs, past);
         ui.separator();
-        part(ui, true);
+        new_table(ui, i18n, model, form, settings, msgs);
     } else {
         ui.columns(2, |cols| {
-            part(&mut cols[0], false);
-            part(&mut cols[1], true);
+            table_list(&mut cols[0], i18n, model, form, settings, msgs, past);
+            new_table(&mut cols[1], i18n, model, form, settings, msgs);
         });
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
+/// Draws the list of the server's tables, a card each.
+fn table_list(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    form: &mut NewTable,
+    settings: &UserSettings,
+    msgs: &mut Vec<ClientMsg>,
+    past: &mut Option<PastSeat>,
+) {
+    ui.heading(i18n.t("lobby-tables"));
+    if model.tables.is_empty() {
+        ui.label(egui::RichText::new(i18n.t("lobby-no-tables")).color(theme::MUTED));
+    }
+    for t in &model.tables {
+        table_card(ui, i18n, model, t, form, settings, msgs, past);
+    }
+}
+
+/// Draws one table's card: its number, game and state, players and buttons.
+fn table_card(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    t: &TableSummary,
+    form: &mut NewTable,
+    settings: &UserSettings,
+    msgs: &mut Vec<ClientMsg>,
+    past: &mut Option<PastSeat>,
+) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.vertical(|ui| {
+            let state = table_state(i18n, t);
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} · {} · {state}",
+                    i18n.ta("lobby-table", &[("n", t.id.into())]),
+                    i18n.pick(&t.game.title()),
+                ))
+                .strong(),
+            );
+            ui.label(t.players.join(" · "));
+            table_buttons(ui, i18n, model, t, form, settings, msgs, past);
+        });
+    });
+}
+
+/// A table's state as its card shows it: over, playing, or seats taken.
+fn table_state(i18n: &I18n, t: &TableSummary) -> String {
+    if t.over && t.open_replays {
+        format!(
+            "{} · {}",
+            i18n.t("lobby-over"),
+            i18n.t("lobby-replays-open")
+        )
+    } else if t.over {
+        i18n.t("lobby-over")
+    } else if t.started {
+        i18n.t("lobby-playing")
+    } else {
+        format!("{}/{}", t.seats - t.open_seats, t.seats)
+    }
+}
+
+/// Draws a table's buttons in a row: take a seat, the host seat with its
+/// code, watch, and our replay.
+fn table_buttons(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    t: &TableSummary,
+    form: &mut NewTable,
+    settings: &UserSettings,
+    msgs: &mut Vec<ClientMsg>,
+    past: &mut Option<PastSeat>,
+) {
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(
+                !t.started && t.open_seats > 0,
+                egui::Button::new(i18n.t("lobby-take-seat")),
+            )
+            .clicked()
+        {
+            msgs.push(ClientMsg::TakeSeat {
+                table: t.id,
+                seat: None,
+            });
+        }
+        if t.host_seat_open && !t.started {
+            ui.add(
+                egui::TextEdit::singleline(&mut form.host_code)
+                    .hint_text(i18n.t("lobby-host-code-hint"))
+                    .desired_width(90.0)
+                    .char_limit(6),
+            );
+            if ui
+                .add_enabled(
+                    form.host_code.trim().len() == 6,
+                    egui::Button::new(i18n.t("lobby-host-seat")),
+                )
+                .clicked()
+            {
+                msgs.push(ClientMsg::TakeHostSeat {
+                    table: t.id,
+                    code: form.host_code.trim().to_uppercase(),
+                });
+            }
+        }
+        if ui.button(i18n.t("lobby-watch")).clicked() {
+            msgs.push(ClientMsg::Watch { table: t.id });
+        }
+        // A finished game we sat at: its replay, with
+        // our seat's token as proof.
+        if let Some(seat) = settings.past_seat_at(model, t)
+            && ui.button(i18n.t("lobby-your-replay")).clicked()
+        {
+            *past = Some(seat);
+        }
+    });
+}
+
+/// Draws the form to open a table: our name, the game, its seats and
+/// settings, and the open button.
+fn new_table(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    form: &mut NewTable,
+    settings: &mut UserSettings,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    ui.heading(i18n.t("lobby-open-table"));
+    name_row(ui, i18n, model, settings, msgs);
+    ui.horizontal(|ui| {
+        for game in GameId::ALL.into_iter().filter(|g| g.playable()) {
+            ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
+        }
+    });
+    let range = form.game.seats();
+    form.seats = form.seats.clamp(*range.start() as u8, *range.end() as u8);
+    ui.add(
+        egui::Slider::new(&mut form.seats, *range.start() as u8..=*range.end() as u8)
+            .text(i18n.t("lobby-seats")),
+    );
+    let settings = game_settings(ui, i18n, form);
+    ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
+    ui.checkbox(&mut form.open_replays, i18n.t("lobby-open-replays"));
+    if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
+        msgs.push(ClientMsg::CreateTable {
+            settings,
+            seats: form.seats,
+            host_seat: form.host_seat,
+            seed: None,
+            open_replays: form.open_replays,
+        });
+    }
+}
+
+/// Draws the row of our name, sent to the server once edited.
+fn name_row(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    settings: &mut UserSettings,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    ui.horizontal(|ui| {
+        ui.label(i18n.t("lobby-your-name"));
+        // The name the server knows us by, until we change it here.
+        if settings.name.trim().is_empty() && !model.name.is_empty() {
+            settings.name = model.name.clone();
+        }
+        let before = settings.name.clone();
+        let mut name = before.clone();
+        if ui
+            .add(egui::TextEdit::singleline(&mut name).desired_width(180.0))
+            .lost_focus()
+            && name.trim() != before
+            && !name.trim().is_empty()
+        {
+            msgs.push(ClientMsg::SetName {
+                name: name.trim().to_string(),
+            });
+        }
+        if name != before {
+            settings.name = name;
+        }
+    });
+}
+
+/// Draws the chosen game's settings (Wanning's variant, a timing) and
+/// returns them.
+fn game_settings(ui: &mut egui::Ui, i18n: &I18n, form: &mut NewTable) -> AnySettings {
+    if form.game == GameId::Crueler {
+        AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings::default())
+    } else if form.game == GameId::Wanning {
+        egui::CollapsingHeader::new(i18n.t("setup-variant"))
+            .id_salt("lobby-wanning")
+            .show(ui, |ui| {
+                super::setup::wanning_variant(ui, i18n, &mut form.wanning);
+            });
+        AnySettings::Wanning(form.wanning.clone())
+    } else if form.game == GameId::Gene {
+        egui::ComboBox::from_id_salt("lobby-gene-timing")
+            .selected_text(i18n.pick(&form.gene_timing.label()))
+            .show_ui(ui, |ui| {
+                for t in foodweb_rules::gene::GeneTiming::ALL {
+                    ui.selectable_value(&mut form.gene_timing, t, i18n.pick(&t.label()));
+                }
+            });
+        AnySettings::Gene(form.gene_timing.settings())
+    } else {
+        egui::ComboBox::from_id_salt("lobby-timing")
+            .selected_text(i18n.pick(&form.timing.label()))
+            .show_ui(ui, |ui| {
+                for t in ForestTiming::ALL {
+                    ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
+                }
+            });
+        AnySettings::Forest(form.timing.settings())
+    }
+}
+
+/// Draws our table's seating: its heading, seats, host and watchers, the
+/// controls before the start, and the leave button.
 fn seating(
     ui: &mut egui::Ui,
     i18n: &I18n,
@@ -365,6 +462,34 @@ fn seating(
     form: &mut NewTable,
     msgs: &mut Vec<ClientMsg>,
 ) {
+    seating_heading(ui, i18n, role, lobby);
+    let owner = model.is_owner();
+    // The bot offered is one this game has.
+    if !lobby.bot_kinds.contains(&form.bot)
+        && let Some(best) = lobby.bot_kinds.first()
+    {
+        form.bot = best.clone();
+    }
+    for s in &lobby.seats {
+        seat_card(ui, i18n, lobby, s, owner, &form.bot, msgs);
+    }
+    host_and_watchers(ui, i18n, lobby);
+    ui.add_space(12.0);
+    if !lobby.started {
+        host_code(ui, i18n, model, lobby, owner, msgs);
+        if owner {
+            owner_controls(ui, i18n, lobby, form, msgs);
+        } else if let Role::Player(seat) = role {
+            ready_toggle(ui, i18n, lobby, seat, msgs);
+        }
+    }
+    if widgets::menu_button(ui, &i18n.t("lobby-leave"), true).clicked() {
+        msgs.push(ClientMsg::Leave);
+    }
+}
+
+/// Draws the table's number and game, and whether we host or watch it.
+fn seating_heading(ui: &mut egui::Ui, i18n: &I18n, role: Role, lobby: &LobbyState) {
     ui.heading(format!(
         "{} · {}",
         i18n.ta("lobby-table", &[("n", lobby.id.into())]),
@@ -379,81 +504,97 @@ fn seating(
         }
         Role::Player(_) => {}
     }
-    let owner = model.is_owner();
-    // The bot offered is one this game has.
-    if !lobby.bot_kinds.contains(&form.bot)
-        && let Some(best) = lobby.bot_kinds.first()
-    {
-        form.bot = best.clone();
-    }
-    for s in &lobby.seats {
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(egui::RichText::new(format!("{}.", s.seat)).strong());
-                match &s.kind {
-                    SeatKind::Open => {
-                        ui.label(
-                            egui::RichText::new(i18n.t("lobby-open-seat")).color(theme::MUTED),
-                        );
-                        if owner && !lobby.started && ui.button(i18n.t("lobby-add-bot")).clicked() {
-                            msgs.push(ClientMsg::SetBot {
-                                seat: s.seat,
-                                kind: Some(form.bot.clone()),
-                                name: Some(super::setup::bot_name(i18n, s.seat.index() + 1)),
-                            });
-                        }
-                    }
-                    SeatKind::Bot { kind } => {
-                        ui.label(egui::RichText::new(&s.name).strong());
-                        ui.label(
-                            egui::RichText::new(
-                                i18n.ta("lobby-bot", &[("kind", kind.clone().into())]),
-                            )
-                            .color(theme::MUTED),
-                        );
-                        if owner
-                            && !lobby.started
-                            && ui.small_button(i18n.t("lobby-remove-bot")).clicked()
-                        {
-                            msgs.push(ClientMsg::SetBot {
-                                seat: s.seat,
-                                kind: None,
-                                name: None,
-                            });
-                        }
-                    }
-                    SeatKind::Person {
-                        ready,
-                        connected,
-                        stand_in,
-                    } => {
-                        ui.label(egui::RichText::new(&s.name).strong());
-                        if lobby.owner == Some(s.seat) {
-                            ui.label(
-                                egui::RichText::new(i18n.t("lobby-owner"))
-                                    .small()
-                                    .color(theme::MUTED),
-                            );
-                        }
-                        if !lobby.started {
-                            let (text, color) = if *ready || lobby.owner == Some(s.seat) {
-                                (i18n.t("lobby-ready"), theme::GOOD)
-                            } else {
-                                (i18n.t("lobby-not-ready"), theme::MUTED)
-                            };
-                            ui.label(egui::RichText::new(text).color(color));
-                        }
-                        if !connected {
-                            ui.label(egui::RichText::new(i18n.t("lobby-away")).color(theme::BAD));
-                        }
-                        if *stand_in {
-                            ui.label(egui::RichText::new(i18n.t("lobby-stand-in")).small());
-                        }
+}
+
+/// Draws one seat's card: open (a bot can be added), a bot (it can be
+/// removed) or a person.
+fn seat_card(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    lobby: &LobbyState,
+    s: &SeatInfo,
+    owner: bool,
+    bot: &str,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(format!("{}.", s.seat)).strong());
+            match &s.kind {
+                SeatKind::Open => {
+                    ui.label(egui::RichText::new(i18n.t("lobby-open-seat")).color(theme::MUTED));
+                    if owner && !lobby.started && ui.button(i18n.t("lobby-add-bot")).clicked() {
+                        msgs.push(ClientMsg::SetBot {
+                            seat: s.seat,
+                            kind: Some(bot.to_string()),
+                            name: Some(super::setup::bot_name(i18n, s.seat.index() + 1)),
+                        });
                     }
                 }
-            });
+                SeatKind::Bot { kind } => {
+                    ui.label(egui::RichText::new(&s.name).strong());
+                    ui.label(
+                        egui::RichText::new(i18n.ta("lobby-bot", &[("kind", kind.clone().into())]))
+                            .color(theme::MUTED),
+                    );
+                    if owner
+                        && !lobby.started
+                        && ui.small_button(i18n.t("lobby-remove-bot")).clicked()
+                    {
+                        msgs.push(ClientMsg::SetBot {
+                            seat: s.seat,
+                            kind: None,
+                            name: None,
+                        });
+                    }
+                }
+                SeatKind::Person {
+                    ready,
+                    connected,
+                    stand_in,
+                } => person_seat(ui, i18n, lobby, s, *ready, *connected, *stand_in),
+            }
         });
+    });
+}
+
+/// Draws a person's seat: name, owner, readiness, away, stand-in.
+fn person_seat(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    lobby: &LobbyState,
+    s: &SeatInfo,
+    ready: bool,
+    connected: bool,
+    stand_in: bool,
+) {
+    ui.label(egui::RichText::new(&s.name).strong());
+    if lobby.owner == Some(s.seat) {
+        ui.label(
+            egui::RichText::new(i18n.t("lobby-owner"))
+                .small()
+                .color(theme::MUTED),
+        );
     }
+    if !lobby.started {
+        let (text, color) = if ready || lobby.owner == Some(s.seat) {
+            (i18n.t("lobby-ready"), theme::GOOD)
+        } else {
+            (i18n.t("lobby-not-ready"), theme::MUTED)
+        };
+        ui.label(egui::RichText::new(text).color(color));
+    }
+    if !connected {
+        ui.label(egui::RichText::new(i18n.t("lobby-away")).color(theme::BAD));
+    }
+    if stand_in {
+        ui.label(egui::RichText::new(i18n.t("lobby-stand-in")).small());
+    }
+}
+
+/// Draws who hosts the table (or that its host seat is open) and how many
+/// watch.
+fn host_and_watchers(ui: &mut egui::Ui, i18n: &I18n, lobby: &LobbyState) {
     match &lobby.host {
         Some(name) if !name.is_empty() => {
             ui.label(i18n.ta("lobby-host", &[("name", name.clone().into())]));
@@ -466,58 +607,82 @@ fn seating(
     if lobby.spectators > 0 {
         ui.label(i18n.ta("lobby-watching", &[("n", lobby.spectators.into())]));
     }
-    ui.add_space(12.0);
-    if !lobby.started {
-        // Only the owner is sent the code; whoever they give it to hosts.
-        if let Some((_, code)) = model
-            .host_code
-            .as_ref()
-            .filter(|(t, _)| *t == lobby.id && owner && lobby.host.as_deref() == Some(""))
-        {
-            ui.label(
-                egui::RichText::new(i18n.ta("lobby-host-code", &[("code", code.clone().into())]))
-                    .color(theme::ACCENT),
-            );
-            // Or the owner hosts itself, from the big screen.
-            if model.my_seat().is_some() && ui.button(i18n.t("lobby-sit-as-host")).clicked() {
-                msgs.push(ClientMsg::TakeHostSeat {
-                    table: lobby.id,
-                    code: code.clone(),
-                });
-            }
-        }
-        if owner {
-            ui.horizontal(|ui| {
-                egui::ComboBox::from_id_salt("lobby-bot-kind")
-                    .selected_text(form.bot.clone())
-                    .show_ui(ui, |ui| {
-                        for k in &lobby.bot_kinds {
-                            ui.selectable_value(&mut form.bot, k.clone(), k);
-                        }
-                    });
-                if ui.button(i18n.t("lobby-fill-bots")).clicked() {
-                    msgs.push(ClientMsg::FillWithBots {
-                        kind: form.bot.clone(),
-                    });
-                }
+}
+
+/// Draws the open host seat's code for the owner, and its button to sit
+/// there itself.
+fn host_code(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    lobby: &LobbyState,
+    owner: bool,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    // Only the owner is sent the code; whoever they give it to hosts.
+    if let Some((_, code)) = model
+        .host_code
+        .as_ref()
+        .filter(|(t, _)| *t == lobby.id && owner && lobby.host.as_deref() == Some(""))
+    {
+        ui.label(
+            egui::RichText::new(i18n.ta("lobby-host-code", &[("code", code.clone().into())]))
+                .color(theme::ACCENT),
+        );
+        // Or the owner hosts itself, from the big screen.
+        if model.my_seat().is_some() && ui.button(i18n.t("lobby-sit-as-host")).clicked() {
+            msgs.push(ClientMsg::TakeHostSeat {
+                table: lobby.id,
+                code: code.clone(),
             });
-            if widgets::menu_button(ui, &i18n.t("lobby-start"), true).clicked() {
-                msgs.push(ClientMsg::Start);
-            }
-        } else if let Role::Player(seat) = role {
-            let ready = matches!(
-                lobby.seats[seat.index()].kind,
-                SeatKind::Person { ready: true, .. }
-            );
-            let mut want = ready;
-            ui.checkbox(&mut want, i18n.t("lobby-im-ready"));
-            if want != ready {
-                msgs.push(ClientMsg::SetReady { ready: want });
-            }
         }
     }
-    if widgets::menu_button(ui, &i18n.t("lobby-leave"), true).clicked() {
-        msgs.push(ClientMsg::Leave);
+}
+
+/// Draws the owner's controls: the bot kind, filling the seats with it,
+/// and the start.
+fn owner_controls(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    lobby: &LobbyState,
+    form: &mut NewTable,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt("lobby-bot-kind")
+            .selected_text(form.bot.clone())
+            .show_ui(ui, |ui| {
+                for k in &lobby.bot_kinds {
+                    ui.selectable_value(&mut form.bot, k.clone(), k);
+                }
+            });
+        if ui.button(i18n.t("lobby-fill-bots")).clicked() {
+            msgs.push(ClientMsg::FillWithBots {
+                kind: form.bot.clone(),
+            });
+        }
+    });
+    if widgets::menu_button(ui, &i18n.t("lobby-start"), true).clicked() {
+        msgs.push(ClientMsg::Start);
+    }
+}
+
+/// Draws a player's ready checkbox, telling the server when it changes.
+fn ready_toggle(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    lobby: &LobbyState,
+    seat: SeatId,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    let ready = matches!(
+        lobby.seats[seat.index()].kind,
+        SeatKind::Person { ready: true, .. }
+    );
+    let mut want = ready;
+    ui.checkbox(&mut want, i18n.t("lobby-im-ready"));
+    if want != ready {
+        msgs.push(ClientMsg::SetReady { ready: want });
     }
 }
 

@@ -84,7 +84,6 @@ pub fn request_start(commands: &mut Commands) {
     commands.insert_resource(StartRequested);
 }
 
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut commands: Commands,
     mut contexts: EguiContexts,
@@ -103,150 +102,186 @@ fn draw(
         };
     }
     egui::CentralPanel::default().show(&mut screen, |ui| {
-        ui.horizontal(|ui| {
-            if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
-                next.set(Screen::Picker);
-            }
-            ui.heading(format!(
-                "{} · {}",
-                i18n.t("setup-title"),
-                i18n.pick(&setup.game.title())
-            ));
-        });
+        header(ui, &i18n, setup.game, &mut next);
         ui.add_space(10.0);
         egui::ScrollArea::vertical().show(ui, |ui| {
             egui::Grid::new("setup")
                 .num_columns(2)
                 .spacing([24.0, 12.0])
                 .show(ui, |ui| {
-                    ui.label(i18n.t("setup-your-name"));
-                    if ui
-                        .add(egui::TextEdit::singleline(&mut setup.your_name).desired_width(260.0))
-                        .changed()
-                    {
-                        settings.name = setup.your_name.clone();
-                    }
-                    ui.end_row();
-
-                    ui.label(i18n.t("setup-seats"));
-                    let range = setup.game.seats();
-                    ui.add(egui::Slider::new(
-                        &mut setup.seats,
-                        *range.start()..=*range.end(),
-                    ));
-                    ui.end_row();
-
-                    for seat in 1..setup.seats {
-                        ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
-                        let game = setup.game;
-                        // One under the other on a phone, where the kinds do
-                        // not fit a row (a wrapped row inside a grid cell is
-                        // measured as one line, and overlapped the next row).
-                        let kinds = |ui: &mut egui::Ui| {
-                            let kind = &mut setup.bots[seat - 1];
-                            for k in foodweb_netcode::games::bot_kinds(game) {
-                                ui.selectable_value(kind, k.to_string(), bot_label(&i18n, k));
-                            }
-                        };
-                        if ui.available_width() < 420.0 {
-                            ui.vertical(kinds);
-                        } else {
-                            ui.horizontal(kinds);
-                        }
-                        ui.end_row();
-                    }
-
-                    ui.label(i18n.t("setup-variant"));
-                    if setup.game == GameId::Crueler {
-                        use foodweb_rules::crueler::DuelKind;
-                        ui.vertical(|ui| {
-                            ui.radio_value(
-                                &mut setup.duel,
-                                DuelKind::Beasts,
-                                i18n.t("setup-duel-beasts"),
-                            );
-                            ui.radio_value(
-                                &mut setup.duel,
-                                DuelKind::Dice,
-                                i18n.t("setup-duel-dice"),
-                            );
-                        });
-                        ui.end_row();
-                        ui.label(i18n.t("setup-seed"));
-                        ui.add(egui::DragValue::new(&mut setup.seed));
-                        ui.end_row();
-                        return;
-                    }
-                    if setup.game == GameId::Wanning {
-                        wanning_variant(ui, &i18n, &mut setup.wanning);
-                        ui.end_row();
-                        ui.label(i18n.t("setup-seed"));
-                        ui.add(egui::DragValue::new(&mut setup.seed));
-                        ui.end_row();
-                        return;
-                    }
-                    if setup.game == GameId::Gene {
-                        ui.vertical(|ui| {
-                            for timing in GeneTiming::ALL {
-                                ui.radio_value(
-                                    &mut setup.gene_timing,
-                                    timing,
-                                    i18n.pick(&timing.label()),
-                                );
-                            }
-                        });
-                        ui.end_row();
-                        ui.label(i18n.t("setup-seed"));
-                        ui.add(egui::DragValue::new(&mut setup.seed));
-                        ui.end_row();
-                        return;
-                    }
-                    ui.vertical(|ui| {
-                        for timing in ForestTiming::ALL {
-                            if ui
-                                .radio(setup.timing == timing, i18n.pick(&timing.label()))
-                                .clicked()
-                            {
-                                let preset = timing.settings();
-                                setup.timing = timing;
-                                setup.round_secs = preset.round_secs;
-                                setup.turn_secs = preset.turn_secs;
-                                setup.showdown_secs = preset.showdown_secs;
-                            }
-                        }
-                    });
-                    ui.end_row();
-
-                    ui.label(i18n.t("setup-round-minutes"));
-                    let mut minutes = (setup.round_secs / 60).max(1);
-                    if ui.add(egui::Slider::new(&mut minutes, 1..=60)).changed() {
-                        setup.round_secs = minutes * 60;
-                    }
-                    ui.end_row();
-
-                    ui.label(i18n.t("setup-turn-secs"));
-                    ui.add(egui::Slider::new(&mut setup.turn_secs, 15..=180));
-                    ui.end_row();
-                    ui.label(i18n.t("setup-showdown-secs"));
-                    ui.add(egui::Slider::new(&mut setup.showdown_secs, 10..=90));
-                    ui.end_row();
-                    ui.label(i18n.t("setup-seed"));
-                    ui.add(egui::DragValue::new(&mut setup.seed));
-                    ui.end_row();
+                    name_row(ui, &i18n, &mut setup, &mut settings);
+                    seats_row(ui, &i18n, &mut setup);
+                    bot_rows(ui, &i18n, &mut setup);
+                    variant_rows(ui, &i18n, &mut setup);
                 });
             ui.add_space(18.0);
-            let start = egui::Button::new(
-                egui::RichText::new(i18n.t("setup-start"))
-                    .size(24.0)
-                    .color(theme::ACCENT),
-            )
-            .min_size(egui::vec2(280.0, 52.0));
-            if ui.add(start).clicked() {
-                commands.insert_resource(StartRequested);
-            }
+            start_button(ui, &i18n, &mut commands);
         });
     });
     Ok(())
+}
+
+/// Draws the back button and the screen's title.
+fn header(ui: &mut egui::Ui, i18n: &I18n, game: GameId, next: &mut ResMut<NextState<Screen>>) {
+    ui.horizontal(|ui| {
+        if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
+            next.set(Screen::Picker);
+        }
+        ui.heading(format!(
+            "{} · {}",
+            i18n.t("setup-title"),
+            i18n.pick(&game.title())
+        ));
+    });
+}
+
+/// Draws the row of the player's name, kept in the settings as it is typed.
+fn name_row(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    setup: &mut TableSetup,
+    settings: &mut ResMut<UserSettings>,
+) {
+    ui.label(i18n.t("setup-your-name"));
+    if ui
+        .add(egui::TextEdit::singleline(&mut setup.your_name).desired_width(260.0))
+        .changed()
+    {
+        settings.name = setup.your_name.clone();
+    }
+    ui.end_row();
+}
+
+/// Draws the row of the number of seats.
+fn seats_row(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
+    ui.label(i18n.t("setup-seats"));
+    let range = setup.game.seats();
+    ui.add(egui::Slider::new(
+        &mut setup.seats,
+        *range.start()..=*range.end(),
+    ));
+    ui.end_row();
+}
+
+/// Draws a row for each seat after yours, with the bot kind sitting there.
+fn bot_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
+    for seat in 1..setup.seats {
+        ui.label(i18n.ta("setup-seat", &[("n", (seat + 1).into())]));
+        let game = setup.game;
+        // One under the other on a phone, where the kinds do
+        // not fit a row (a wrapped row inside a grid cell is
+        // measured as one line, and overlapped the next row).
+        let kinds = |ui: &mut egui::Ui| {
+            let kind = &mut setup.bots[seat - 1];
+            for k in foodweb_netcode::games::bot_kinds(game) {
+                ui.selectable_value(kind, k.to_string(), bot_label(i18n, k));
+            }
+        };
+        if ui.available_width() < 420.0 {
+            ui.vertical(kinds);
+        } else {
+            ui.horizontal(kinds);
+        }
+        ui.end_row();
+    }
+}
+
+/// Draws the rows of the game's rule variant: its choices, Forest's clocks
+/// and the seed.
+fn variant_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
+    ui.label(i18n.t("setup-variant"));
+    let forest = match setup.game {
+        GameId::Crueler => {
+            duel_choice(ui, i18n, &mut setup.duel);
+            false
+        }
+        GameId::Wanning => {
+            wanning_variant(ui, i18n, &mut setup.wanning);
+            false
+        }
+        GameId::Gene => {
+            gene_timing_choice(ui, i18n, &mut setup.gene_timing);
+            false
+        }
+        _ => {
+            forest_timing_choice(ui, i18n, setup);
+            true
+        }
+    };
+    ui.end_row();
+    if forest {
+        forest_clock_rows(ui, i18n, setup);
+    }
+    ui.label(i18n.t("setup-seed"));
+    ui.add(egui::DragValue::new(&mut setup.seed));
+    ui.end_row();
+}
+
+/// Draws Crueler World's duel kinds to choose from.
+fn duel_choice(ui: &mut egui::Ui, i18n: &I18n, duel: &mut foodweb_rules::crueler::DuelKind) {
+    use foodweb_rules::crueler::DuelKind;
+    ui.vertical(|ui| {
+        ui.radio_value(duel, DuelKind::Beasts, i18n.t("setup-duel-beasts"));
+        ui.radio_value(duel, DuelKind::Dice, i18n.t("setup-duel-dice"));
+    });
+}
+
+/// Draws Gene Survival's timings to choose from.
+fn gene_timing_choice(ui: &mut egui::Ui, i18n: &I18n, gene_timing: &mut GeneTiming) {
+    ui.vertical(|ui| {
+        for timing in GeneTiming::ALL {
+            ui.radio_value(gene_timing, timing, i18n.pick(&timing.label()));
+        }
+    });
+}
+
+/// Draws Forest's timings to choose from; choosing one resets the clocks.
+fn forest_timing_choice(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
+    ui.vertical(|ui| {
+        for timing in ForestTiming::ALL {
+            if ui
+                .radio(setup.timing == timing, i18n.pick(&timing.label()))
+                .clicked()
+            {
+                let preset = timing.settings();
+                setup.timing = timing;
+                setup.round_secs = preset.round_secs;
+                setup.turn_secs = preset.turn_secs;
+                setup.showdown_secs = preset.showdown_secs;
+            }
+        }
+    });
+}
+
+/// Draws the rows of Forest's clocks: round minutes, turn and showdown
+/// seconds.
+fn forest_clock_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
+    ui.label(i18n.t("setup-round-minutes"));
+    let mut minutes = (setup.round_secs / 60).max(1);
+    if ui.add(egui::Slider::new(&mut minutes, 1..=60)).changed() {
+        setup.round_secs = minutes * 60;
+    }
+    ui.end_row();
+
+    ui.label(i18n.t("setup-turn-secs"));
+    ui.add(egui::Slider::new(&mut setup.turn_secs, 15..=180));
+    ui.end_row();
+    ui.label(i18n.t("setup-showdown-secs"));
+    ui.add(egui::Slider::new(&mut setup.showdown_secs, 10..=90));
+    ui.end_row();
+}
+
+/// Draws the big start button.
+fn start_button(ui: &mut egui::Ui, i18n: &I18n, commands: &mut Commands) {
+    let start = egui::Button::new(
+        egui::RichText::new(i18n.t("setup-start"))
+            .size(24.0)
+            .color(theme::ACCENT),
+    )
+    .min_size(egui::vec2(280.0, 52.0));
+    if ui.add(start).clicked() {
+        commands.insert_resource(StartRequested);
+    }
 }
 
 /// Wanning Beast Chess's variant, where the seed is silent or reads two

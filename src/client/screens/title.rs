@@ -9,6 +9,7 @@ use crate::client::screens::{HostedAt, WebAt};
 use crate::client::settings::MotionLevel;
 use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, web, widgets};
 use foodweb_netcode::server::Listeners;
+use foodweb_rules::Lang;
 
 fn announce_start_up(launched: Res<LaunchedAt>) {
     info!(
@@ -18,7 +19,6 @@ fn announce_start_up(launched: Res<LaunchedAt>) {
 }
 
 #[allow(clippy::too_many_arguments)]
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn draw(
     mut contexts: EguiContexts,
     i18n: Res<I18n>,
@@ -40,63 +40,20 @@ fn draw(
             ui.add_space((ui.available_height() * 0.14).max(12.0));
             // Smaller on a phone, so the name keeps to one line.
             let narrow = widgets::narrow(ui.ctx());
-            ui.label(
-                egui::RichText::new("Foodweb · 食物网")
-                    .size(if narrow { 40.0 } else { 56.0 })
-                    .color(theme::ACCENT),
-            );
-            ui.label(
-                egui::RichText::new(i18n.t("app-tagline"))
-                    .size(22.0)
-                    .color(theme::MUTED),
-            );
+            heading(ui, &i18n, narrow);
             ui.add_space(36.0);
-            // In a browser the page's own server comes first: its lobby.
-            if let Some((url, tokens)) = web::page_server() {
-                let play_here = widgets::menu_button(ui, &i18n.t("menu-play-here"), true);
-                web::publish_target("play-here", &play_here);
-                if play_here.clicked() {
-                    hosted.0.clear();
-                    session.connect_pinned(Target::WebSocketUrl { url, tokens }, web::page_pin());
-                    next.set(Screen::Lobby);
-                }
-            }
-            let play_local = widgets::menu_button(ui, &i18n.t("menu-play-local"), true);
-            web::publish_target("play-local", &play_local);
-            if play_local.clicked() {
-                next.set(Screen::Picker);
-            }
-            if !web::IN_BROWSER
-                && widgets::menu_button(ui, &i18n.t("menu-host-lan"), true).clicked()
-            {
-                // The server in this app starts listening on the LAN, and
-                // this player joins it like everyone else.
-                match host_on_lan(&mut listeners) {
-                    Ok(addresses) => {
-                        hosted.0 = addresses;
-                        if web_at.0.is_none() {
-                            web_at.0 = serve_web_client(issuer.clone()).and_then(|url| {
-                                let qr = foodweb_netcode::web::qr_modules(&url)?;
-                                Some((url, qr))
-                            });
-                        }
-                        session.connect(Target::InProcess);
-                        next.set(Screen::Lobby);
-                    }
-                    Err(e) => *host_error = Some(e),
-                }
-            }
-            if let Some(e) = host_error.as_ref() {
-                ui.label(
-                    egui::RichText::new(i18n.ta("menu-host-failed", &[("why", e.clone().into())]))
-                        .color(theme::BAD),
-                );
-            }
-            if !web::IN_BROWSER
-                && widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked()
-            {
-                next.set(Screen::Join);
-            }
+            play_buttons(ui, &i18n, &mut next, &mut hosted, &mut session);
+            lan_buttons(
+                ui,
+                &i18n,
+                &mut next,
+                &mut listeners,
+                &mut hosted,
+                &mut web_at,
+                &mut session,
+                &issuer,
+                &mut host_error,
+            );
             if widgets::menu_button(ui, &i18n.t("menu-replays"), true).clicked() {
                 replays.ask();
             }
@@ -104,69 +61,162 @@ fn draw(
                 exit.write(AppExit::Success);
             }
             ui.add_space(28.0);
-            let mut lang = settings.lang;
-            let mut scale = settings.ui_scale;
-            let language = |ui: &mut egui::Ui, lang: &mut _| {
-                ui.label(i18n.t("menu-language"));
-                widgets::language_switch(ui, lang);
-            };
-            let text_size = |ui: &mut egui::Ui, scale: &mut f32| {
-                ui.label(i18n.t("menu-ui-scale"));
-                ui.add(
-                    egui::Slider::new(scale, 0.75..=1.75)
-                        .step_by(0.25)
-                        .show_value(false),
-                );
-            };
-            let mut motion = settings.motion;
-            let motion_choice = |ui: &mut egui::Ui, motion: &mut MotionLevel| {
-                ui.label(i18n.t("menu-motion"));
-                for (level, key) in [
-                    (MotionLevel::Full, "menu-motion-full"),
-                    (MotionLevel::Reduced, "menu-motion-reduced"),
-                    (MotionLevel::Off, "menu-motion-off"),
-                ] {
-                    ui.selectable_value(motion, level, i18n.t(key));
-                }
-            };
-            if narrow {
-                // A phone: one setting a line, each centred.
-                for row in 0..3 {
-                    ui.horizontal(|ui| {
-                        let width = [230.0, 260.0, 250.0][row];
-                        ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                        match row {
-                            0 => language(ui, &mut lang),
-                            1 => text_size(ui, &mut scale),
-                            _ => motion_choice(ui, &mut motion),
-                        }
-                    });
-                }
-            } else {
-                ui.horizontal(|ui| {
-                    let width = 420.0;
-                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-                    language(ui, &mut lang);
-                    ui.add_space(18.0);
-                    text_size(ui, &mut scale);
-                });
-                ui.horizontal(|ui| {
-                    ui.add_space(((ui.available_width() - 250.0) / 2.0).max(0.0));
-                    motion_choice(ui, &mut motion);
-                });
-            }
-            if motion != settings.motion {
-                settings.motion = motion;
-            }
-            if lang != settings.lang {
-                settings.lang = lang;
-            }
-            if scale != settings.ui_scale {
-                settings.ui_scale = scale;
-            }
+            preferences(ui, &i18n, &mut settings, narrow);
         });
     });
     Ok(())
+}
+
+/// Draws the game's name and its tagline.
+fn heading(ui: &mut egui::Ui, i18n: &I18n, narrow: bool) {
+    ui.label(
+        egui::RichText::new("Foodweb · 食物网")
+            .size(if narrow { 40.0 } else { 56.0 })
+            .color(theme::ACCENT),
+    );
+    ui.label(
+        egui::RichText::new(i18n.t("app-tagline"))
+            .size(22.0)
+            .color(theme::MUTED),
+    );
+}
+
+/// Draws the play buttons: the page's own server in a browser, then bots.
+fn play_buttons(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    next: &mut ResMut<NextState<Screen>>,
+    hosted: &mut ResMut<HostedAt>,
+    session: &mut ResMut<Session>,
+) {
+    // In a browser the page's own server comes first: its lobby.
+    if let Some((url, tokens)) = web::page_server() {
+        let play_here = widgets::menu_button(ui, &i18n.t("menu-play-here"), true);
+        web::publish_target("play-here", &play_here);
+        if play_here.clicked() {
+            hosted.0.clear();
+            session.connect_pinned(Target::WebSocketUrl { url, tokens }, web::page_pin());
+            next.set(Screen::Lobby);
+        }
+    }
+    let play_local = widgets::menu_button(ui, &i18n.t("menu-play-local"), true);
+    web::publish_target("play-local", &play_local);
+    if play_local.clicked() {
+        next.set(Screen::Picker);
+    }
+}
+
+/// Draws the LAN buttons (host, with why hosting failed, and join); none
+/// in a browser.
+fn lan_buttons(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    next: &mut ResMut<NextState<Screen>>,
+    listeners: &mut ResMut<Listeners>,
+    hosted: &mut ResMut<HostedAt>,
+    web_at: &mut ResMut<WebAt>,
+    session: &mut ResMut<Session>,
+    issuer: &foodweb_netcode::tokens::TokenIssuer,
+    host_error: &mut Option<String>,
+) {
+    if !web::IN_BROWSER && widgets::menu_button(ui, &i18n.t("menu-host-lan"), true).clicked() {
+        // The server in this app starts listening on the LAN, and
+        // this player joins it like everyone else.
+        match host_on_lan(listeners) {
+            Ok(addresses) => {
+                hosted.0 = addresses;
+                if web_at.0.is_none() {
+                    web_at.0 = serve_web_client(issuer.clone()).and_then(|url| {
+                        let qr = foodweb_netcode::web::qr_modules(&url)?;
+                        Some((url, qr))
+                    });
+                }
+                session.connect(Target::InProcess);
+                next.set(Screen::Lobby);
+            }
+            Err(e) => *host_error = Some(e),
+        }
+    }
+    if let Some(e) = host_error.as_ref() {
+        ui.label(
+            egui::RichText::new(i18n.ta("menu-host-failed", &[("why", e.clone().into())]))
+                .color(theme::BAD),
+        );
+    }
+    if !web::IN_BROWSER && widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked() {
+        next.set(Screen::Join);
+    }
+}
+
+/// Draws the language, text size and motion settings, a line each on a
+/// phone, and keeps what changed.
+fn preferences(ui: &mut egui::Ui, i18n: &I18n, settings: &mut ResMut<UserSettings>, narrow: bool) {
+    let mut lang = settings.lang;
+    let mut scale = settings.ui_scale;
+    let mut motion = settings.motion;
+    if narrow {
+        // A phone: one setting a line, each centred.
+        for row in 0..3 {
+            ui.horizontal(|ui| {
+                let width = [230.0, 260.0, 250.0][row];
+                ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                match row {
+                    0 => language_choice(ui, i18n, &mut lang),
+                    1 => text_size_choice(ui, i18n, &mut scale),
+                    _ => motion_choice(ui, i18n, &mut motion),
+                }
+            });
+        }
+    } else {
+        ui.horizontal(|ui| {
+            let width = 420.0;
+            ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+            language_choice(ui, i18n, &mut lang);
+            ui.add_space(18.0);
+            text_size_choice(ui, i18n, &mut scale);
+        });
+        ui.horizontal(|ui| {
+            ui.add_space(((ui.available_width() - 250.0) / 2.0).max(0.0));
+            motion_choice(ui, i18n, &mut motion);
+        });
+    }
+    if motion != settings.motion {
+        settings.motion = motion;
+    }
+    if lang != settings.lang {
+        settings.lang = lang;
+    }
+    if scale != settings.ui_scale {
+        settings.ui_scale = scale;
+    }
+}
+
+/// Draws the language switch with its label.
+fn language_choice(ui: &mut egui::Ui, i18n: &I18n, lang: &mut Lang) {
+    ui.label(i18n.t("menu-language"));
+    widgets::language_switch(ui, lang);
+}
+
+/// Draws the text size slider with its label.
+fn text_size_choice(ui: &mut egui::Ui, i18n: &I18n, scale: &mut f32) {
+    ui.label(i18n.t("menu-ui-scale"));
+    ui.add(
+        egui::Slider::new(scale, 0.75..=1.75)
+            .step_by(0.25)
+            .show_value(false),
+    );
+}
+
+/// Draws the motion levels to choose from, with their label.
+fn motion_choice(ui: &mut egui::Ui, i18n: &I18n, motion: &mut MotionLevel) {
+    ui.label(i18n.t("menu-motion"));
+    for (level, key) in [
+        (MotionLevel::Full, "menu-motion-full"),
+        (MotionLevel::Reduced, "menu-motion-reduced"),
+        (MotionLevel::Off, "menu-motion-off"),
+    ] {
+        ui.selectable_value(motion, level, i18n.t(key));
+    }
 }
 
 pub fn plugin(app: &mut App) {

@@ -4,12 +4,13 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::{AnyAction, AnyView};
 use foodweb_rules::gene::{
     self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
     SettleFact, SettleLine, items, map, numbers,
 };
-use foodweb_rules::table::SeatId;
+use foodweb_rules::table::{GameResult, SeatId};
 
 use super::scene::{self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph};
 use crate::client::net::SeatSide;
@@ -333,7 +334,6 @@ fn hand(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
 }
 
 /// What the player can do now, by phase.
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn controls(
     ui: &mut egui::Ui,
     view: &GeneView,
@@ -352,117 +352,12 @@ fn controls(
             );
             None
         }
-        GenePhase::Setup if view.to_act => {
-            ui.label(egui::RichText::new(i18n.t("gene-setup-hint")).strong());
-            genes_editor(ui, &mut state.genes, i18n);
-            let ready = state.genes.check(numbers().gene_points).is_ok() && state.spawn.is_some();
-            let label = match state.spawn {
-                Some(r) => i18n.ta(
-                    "gene-confirm-spawn",
-                    &[("room", i18n.pick(&map().room(r).name).into())],
-                ),
-                None => i18n.t("gene-pick-spawn"),
-            };
-            let prepare = ui.add_enabled(
-                ready,
-                egui::Button::new(egui::RichText::new(label).size(18.0)),
-            );
-            reach::control(&prepare, "prepare", Does::Move);
-            if prepare.clicked() || (ready && state.keys.confirm) {
-                return Some(GeneAction::Prepare {
-                    genes: state.genes,
-                    spawn: state.spawn?,
-                });
-            }
-            None
-        }
+        GenePhase::Setup if view.to_act => setup_controls(ui, state, i18n),
         GenePhase::Setup => {
             ui.label(i18n.t("gene-setup-waiting"));
             None
         }
-        GenePhase::Free => {
-            let mut action = None;
-            ui.horizontal(|ui| {
-                if !view.ready {
-                    let ready =
-                        egui::Button::new(egui::RichText::new(i18n.t("gene-ready")).size(18.0));
-                    let ready = ui.add(ready);
-                    reach::control(&ready, "ready", Does::Move);
-                    if ready.clicked() || state.keys.confirm {
-                        action = Some(GeneAction::Ready);
-                    }
-                } else {
-                    ui.label(i18n.t("gene-you-are-ready"));
-                }
-                if ui.button(i18n.t("gene-trade-open")).clicked() {
-                    state.trade.open = true;
-                }
-            });
-            for o in &view.offers {
-                let give = o
-                    .give
-                    .cards
-                    .iter()
-                    .map(|k| card_name(*k, i18n))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let want = o
-                    .want
-                    .cards
-                    .iter()
-                    .map(|k| card_name(*k, i18n))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let nothing = i18n.t("gene-nothing");
-                let give = if give.is_empty() {
-                    nothing.clone()
-                } else {
-                    give
-                };
-                let want = if want.is_empty() { nothing } else { want };
-                let order = if o.swaps_order() {
-                    i18n.t("gene-offer-swap")
-                } else {
-                    String::new()
-                };
-                ui.horizontal_wrapped(|ui| {
-                    if o.to == me {
-                        ui.label(
-                            egui::RichText::new(i18n.ta(
-                                "gene-offer-to-you",
-                                &[
-                                    ("name", name(view, o.from).into()),
-                                    ("give", give.as_str().into()),
-                                    ("want", want.as_str().into()),
-                                    ("swap", order.as_str().into()),
-                                ],
-                            ))
-                            .color(theme::ACCENT),
-                        );
-                        if ui.button(i18n.t("gene-accept")).clicked() {
-                            action = Some(GeneAction::Accept { from: o.from });
-                        }
-                        if ui.button(i18n.t("gene-decline")).clicked() {
-                            action = Some(GeneAction::Decline { from: o.from });
-                        }
-                    } else {
-                        ui.label(i18n.ta(
-                            "gene-offer-from-you",
-                            &[
-                                ("name", name(view, o.to).into()),
-                                ("give", give.as_str().into()),
-                                ("want", want.as_str().into()),
-                                ("swap", order.as_str().into()),
-                            ],
-                        ));
-                        if ui.button(i18n.t("gene-withdraw")).clicked() {
-                            action = Some(GeneAction::Withdraw { to: o.to });
-                        }
-                    }
-                });
-            }
-            action
-        }
+        GenePhase::Free => free_controls(ui, view, state, i18n, me),
         GenePhase::Action if !view.to_act => {
             let acted = view.acted.get(me.index()).copied().unwrap_or(false);
             ui.label(if acted {
@@ -472,154 +367,329 @@ fn controls(
             });
             None
         }
-        GenePhase::Action if !view.moved => {
-            let mut action = None;
-            ui.label(egui::RichText::new(i18n.t("gene-move-hint")).strong());
-            if view.hand.contains(&ItemKind::Adrenaline)
-                && !view.changed_state
-                && ui.button(i18n.t("gene-use-adrenaline")).clicked()
-            {
-                action = Some(GeneAction::Use {
-                    kind: ItemKind::Adrenaline,
-                    room: None,
-                });
-            }
-            action
-        }
-        GenePhase::Action => {
-            let mut action = None;
-            if shadow {
-                ui.label(i18n.t("gene-shadow-cannot"));
-                let end = ui.button(egui::RichText::new(i18n.t("gene-end-turn")).size(18.0));
-                reach::control(&end, "end-turn", Does::Move);
-                if end.clicked() {
-                    action = Some(GeneAction::EndTurn);
-                }
-                return action;
-            }
-            ui.horizontal_wrapped(|ui| {
-                if !view.can_draw.is_empty() {
-                    ui.label(i18n.t("gene-draw"));
-                    for &k in &view.can_draw {
-                        let chip = card_chip(ui, k, i18n, false);
-                        reach::control(&chip, &format!("draw:{k:?}").to_lowercase(), Does::Move);
-                        if chip.clicked() {
-                            action = Some(GeneAction::Draw { kind: k });
-                        }
-                    }
-                }
-                if !view.can_take.is_empty() {
-                    ui.label(i18n.t("gene-take"));
-                    for &k in &view.can_take {
-                        let chip = card_chip(ui, k, i18n, false);
-                        reach::control(&chip, &format!("take:{k:?}").to_lowercase(), Does::Move);
-                        if chip.clicked() {
-                            action = Some(GeneAction::Take { kind: k });
-                        }
-                    }
-                }
-            });
-            ui.horizontal_wrapped(|ui| {
-                for kind in [ItemKind::Medicine, ItemKind::Alcohol] {
-                    if view.hand.contains(&kind)
-                        && !view.changed_state
-                        && ui
-                            .button(i18n.ta("gene-use", &[("card", card_name(kind, i18n).into())]))
-                            .clicked()
-                    {
-                        action = Some(GeneAction::Use { kind, room: None });
-                    }
-                }
-                if view.hand.contains(&ItemKind::Rocket) {
-                    if !state.aiming {
-                        if ui.button(i18n.t("gene-fire-rocket")).clicked() {
-                            state.aiming = true;
-                            state.target = None;
-                        }
-                    } else {
-                        match state.target {
-                            None => {
-                                ui.label(
-                                    egui::RichText::new(i18n.t("gene-fire-pick"))
-                                        .color(theme::ACCENT),
-                                );
-                            }
-                            Some(r) => {
-                                if ui
-                                    .button(i18n.ta(
-                                        "gene-fire-at",
-                                        &[("room", i18n.pick(&map().room(r).name).into())],
-                                    ))
-                                    .clicked()
-                                {
-                                    action = Some(GeneAction::Use {
-                                        kind: ItemKind::Rocket,
-                                        room: Some(r),
-                                    });
-                                    state.aiming = false;
-                                }
-                            }
-                        }
-                        if ui.button(i18n.t("gene-cancel")).clicked() {
-                            state.aiming = false;
-                        }
-                    }
-                }
-                let here = view.room.map(|r| map().room(r));
-                if here.is_some_and(|r| !r.draws.is_empty()) && !view.hand.is_empty() {
-                    ui.menu_button(i18n.t("gene-leave-card"), |ui| {
-                        for &k in &view.hand {
-                            if ui.button(card_name(k, i18n)).clicked() {
-                                action = Some(GeneAction::Discard { kind: k });
-                                ui.close();
-                            }
-                        }
-                    });
-                }
-                if here.is_some_and(|r| r.function == Some(RoomFunction::Surgery)) {
-                    let open = state.surgery.is_some();
-                    if ui
-                        .selectable_label(open, i18n.t("gene-surgery-open"))
-                        .clicked()
-                    {
-                        state.surgery = if open { None } else { view.genes };
-                    }
-                }
-            });
-            if let Some(mut g) = state.surgery {
-                ui.label(i18n.t("gene-surgery-hint"));
-                genes_editor(ui, &mut g, i18n);
-                state.surgery = Some(g);
-                if ui.button(i18n.t("gene-operate")).clicked() {
-                    action = Some(GeneAction::Surgery { genes: g });
-                    state.surgery = None;
-                }
-            }
-            ui.horizontal_wrapped(|ui| {
-                if view.open_floors.is_empty() {
-                    let end = ui.button(i18n.t("gene-end-turn"));
-                    reach::control(&end, "end-turn", Does::Move);
-                    if end.clicked() || state.keys.confirm {
-                        action = Some(GeneAction::EndTurn);
-                    }
-                } else {
-                    ui.label(egui::RichText::new(i18n.t("gene-vote-hint")).strong());
-                    for &f in &view.open_floors {
-                        if ui
-                            .small_button(gene_map::floor_label(f, i18n.lang))
-                            .clicked()
-                        {
-                            action = Some(GeneAction::Vote { floor: f });
-                        }
-                    }
-                }
-            });
-            action
-        }
+        GenePhase::Action if !view.moved => move_controls(ui, view, i18n),
+        GenePhase::Action if shadow => shadow_controls(ui, i18n),
+        GenePhase::Action => action_controls(ui, view, state, i18n),
         GenePhase::GameOver | GenePhase::Idle => None,
     }
 }
 
+/// Setup: the genes to share out and the spawn room to confirm.
+fn setup_controls(ui: &mut egui::Ui, state: &mut GeneUi, i18n: &I18n) -> Option<GeneAction> {
+    ui.label(egui::RichText::new(i18n.t("gene-setup-hint")).strong());
+    genes_editor(ui, &mut state.genes, i18n);
+    let ready = state.genes.check(numbers().gene_points).is_ok() && state.spawn.is_some();
+    let label = match state.spawn {
+        Some(r) => i18n.ta(
+            "gene-confirm-spawn",
+            &[("room", i18n.pick(&map().room(r).name).into())],
+        ),
+        None => i18n.t("gene-pick-spawn"),
+    };
+    let prepare = ui.add_enabled(
+        ready,
+        egui::Button::new(egui::RichText::new(label).size(18.0)),
+    );
+    reach::control(&prepare, "prepare", Does::Move);
+    if prepare.clicked() || (ready && state.keys.confirm) {
+        return Some(GeneAction::Prepare {
+            genes: state.genes,
+            spawn: state.spawn?,
+        });
+    }
+    None
+}
+
+/// The free phase: ready, open a trade, and the offers made.
+fn free_controls(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    state: &mut GeneUi,
+    i18n: &I18n,
+    me: SeatId,
+) -> Option<GeneAction> {
+    let mut action = None;
+    ui.horizontal(|ui| {
+        if !view.ready {
+            let ready = egui::Button::new(egui::RichText::new(i18n.t("gene-ready")).size(18.0));
+            let ready = ui.add(ready);
+            reach::control(&ready, "ready", Does::Move);
+            if ready.clicked() || state.keys.confirm {
+                action = Some(GeneAction::Ready);
+            }
+        } else {
+            ui.label(i18n.t("gene-you-are-ready"));
+        }
+        if ui.button(i18n.t("gene-trade-open")).clicked() {
+            state.trade.open = true;
+        }
+    });
+    for o in &view.offers {
+        action = offer_row(ui, view, i18n, me, o).or(action);
+    }
+    action
+}
+
+/// Cards named in a list, or the word for nothing.
+fn cards_words(cards: &[ItemKind], i18n: &I18n) -> String {
+    let words = cards
+        .iter()
+        .map(|k| card_name(*k, i18n))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if words.is_empty() {
+        i18n.t("gene-nothing")
+    } else {
+        words
+    }
+}
+
+/// One offer: to the player (accept or decline) or from them (withdraw).
+fn offer_row(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    i18n: &I18n,
+    me: SeatId,
+    o: &gene::Offer,
+) -> Option<GeneAction> {
+    let mut action = None;
+    let give = cards_words(&o.give.cards, i18n);
+    let want = cards_words(&o.want.cards, i18n);
+    let order = if o.swaps_order() {
+        i18n.t("gene-offer-swap")
+    } else {
+        String::new()
+    };
+    ui.horizontal_wrapped(|ui| {
+        if o.to == me {
+            ui.label(
+                egui::RichText::new(i18n.ta(
+                    "gene-offer-to-you",
+                    &[
+                        ("name", name(view, o.from).into()),
+                        ("give", give.as_str().into()),
+                        ("want", want.as_str().into()),
+                        ("swap", order.as_str().into()),
+                    ],
+                ))
+                .color(theme::ACCENT),
+            );
+            if ui.button(i18n.t("gene-accept")).clicked() {
+                action = Some(GeneAction::Accept { from: o.from });
+            }
+            if ui.button(i18n.t("gene-decline")).clicked() {
+                action = Some(GeneAction::Decline { from: o.from });
+            }
+        } else {
+            ui.label(i18n.ta(
+                "gene-offer-from-you",
+                &[
+                    ("name", name(view, o.to).into()),
+                    ("give", give.as_str().into()),
+                    ("want", want.as_str().into()),
+                    ("swap", order.as_str().into()),
+                ],
+            ));
+            if ui.button(i18n.t("gene-withdraw")).clicked() {
+                action = Some(GeneAction::Withdraw { to: o.to });
+            }
+        }
+    });
+    action
+}
+
+/// The action phase before moving: the hint, and adrenaline to use.
+fn move_controls(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) -> Option<GeneAction> {
+    let mut action = None;
+    ui.label(egui::RichText::new(i18n.t("gene-move-hint")).strong());
+    if view.hand.contains(&ItemKind::Adrenaline)
+        && !view.changed_state
+        && ui.button(i18n.t("gene-use-adrenaline")).clicked()
+    {
+        action = Some(GeneAction::Use {
+            kind: ItemKind::Adrenaline,
+            room: None,
+        });
+    }
+    action
+}
+
+/// A shadow after moving: it can only end its turn.
+fn shadow_controls(ui: &mut egui::Ui, i18n: &I18n) -> Option<GeneAction> {
+    let mut action = None;
+    ui.label(i18n.t("gene-shadow-cannot"));
+    let end = ui.button(egui::RichText::new(i18n.t("gene-end-turn")).size(18.0));
+    reach::control(&end, "end-turn", Does::Move);
+    if end.clicked() {
+        action = Some(GeneAction::EndTurn);
+    }
+    action
+}
+
+/// The action phase after moving: draw or take, use cards, surgery, then
+/// end the turn or vote.
+fn action_controls(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    state: &mut GeneUi,
+    i18n: &I18n,
+) -> Option<GeneAction> {
+    let mut action = draw_and_take(ui, view, i18n);
+    action = card_uses(ui, view, state, i18n).or(action);
+    if let Some(mut g) = state.surgery {
+        ui.label(i18n.t("gene-surgery-hint"));
+        genes_editor(ui, &mut g, i18n);
+        state.surgery = Some(g);
+        if ui.button(i18n.t("gene-operate")).clicked() {
+            action = Some(GeneAction::Surgery { genes: g });
+            state.surgery = None;
+        }
+    }
+    end_or_vote(ui, view, state, i18n).or(action)
+}
+
+/// The cards the room lets the player draw, and those left there to take.
+fn draw_and_take(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) -> Option<GeneAction> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        if !view.can_draw.is_empty() {
+            ui.label(i18n.t("gene-draw"));
+            for &k in &view.can_draw {
+                let chip = card_chip(ui, k, i18n, false);
+                reach::control(&chip, &format!("draw:{k:?}").to_lowercase(), Does::Move);
+                if chip.clicked() {
+                    action = Some(GeneAction::Draw { kind: k });
+                }
+            }
+        }
+        if !view.can_take.is_empty() {
+            ui.label(i18n.t("gene-take"));
+            for &k in &view.can_take {
+                let chip = card_chip(ui, k, i18n, false);
+                reach::control(&chip, &format!("take:{k:?}").to_lowercase(), Does::Move);
+                if chip.clicked() {
+                    action = Some(GeneAction::Take { kind: k });
+                }
+            }
+        }
+    });
+    action
+}
+
+/// Cards to use (medicine, alcohol, the rocket), a card to leave in the
+/// room, and the surgery to open.
+fn card_uses(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    state: &mut GeneUi,
+    i18n: &I18n,
+) -> Option<GeneAction> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        for kind in [ItemKind::Medicine, ItemKind::Alcohol] {
+            if view.hand.contains(&kind)
+                && !view.changed_state
+                && ui
+                    .button(i18n.ta("gene-use", &[("card", card_name(kind, i18n).into())]))
+                    .clicked()
+            {
+                action = Some(GeneAction::Use { kind, room: None });
+            }
+        }
+        if view.hand.contains(&ItemKind::Rocket)
+            && let Some(a) = rocket(ui, state, i18n)
+        {
+            action = Some(a);
+        }
+        let here = view.room.map(|r| map().room(r));
+        if here.is_some_and(|r| !r.draws.is_empty()) && !view.hand.is_empty() {
+            ui.menu_button(i18n.t("gene-leave-card"), |ui| {
+                for &k in &view.hand {
+                    if ui.button(card_name(k, i18n)).clicked() {
+                        action = Some(GeneAction::Discard { kind: k });
+                        ui.close();
+                    }
+                }
+            });
+        }
+        if here.is_some_and(|r| r.function == Some(RoomFunction::Surgery)) {
+            let open = state.surgery.is_some();
+            if ui
+                .selectable_label(open, i18n.t("gene-surgery-open"))
+                .clicked()
+            {
+                state.surgery = if open { None } else { view.genes };
+            }
+        }
+    });
+    action
+}
+
+/// The rocket launcher: aim, pick a room on the map, fire or cancel.
+fn rocket(ui: &mut egui::Ui, state: &mut GeneUi, i18n: &I18n) -> Option<GeneAction> {
+    let mut action = None;
+    if !state.aiming {
+        if ui.button(i18n.t("gene-fire-rocket")).clicked() {
+            state.aiming = true;
+            state.target = None;
+        }
+        return action;
+    }
+    match state.target {
+        None => {
+            ui.label(egui::RichText::new(i18n.t("gene-fire-pick")).color(theme::ACCENT));
+        }
+        Some(r) => {
+            if ui
+                .button(i18n.ta(
+                    "gene-fire-at",
+                    &[("room", i18n.pick(&map().room(r).name).into())],
+                ))
+                .clicked()
+            {
+                action = Some(GeneAction::Use {
+                    kind: ItemKind::Rocket,
+                    room: Some(r),
+                });
+                state.aiming = false;
+            }
+        }
+    }
+    if ui.button(i18n.t("gene-cancel")).clicked() {
+        state.aiming = false;
+    }
+    action
+}
+
+/// End the turn, or, with floors open to the vote, a ballot per floor.
+fn end_or_vote(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    state: &GeneUi,
+    i18n: &I18n,
+) -> Option<GeneAction> {
+    let mut action = None;
+    ui.horizontal_wrapped(|ui| {
+        if view.open_floors.is_empty() {
+            let end = ui.button(i18n.t("gene-end-turn"));
+            reach::control(&end, "end-turn", Does::Move);
+            if end.clicked() || state.keys.confirm {
+                action = Some(GeneAction::EndTurn);
+            }
+        } else {
+            ui.label(egui::RichText::new(i18n.t("gene-vote-hint")).strong());
+            for &f in &view.open_floors {
+                if ui
+                    .small_button(gene_map::floor_label(f, i18n.lang))
+                    .clicked()
+                {
+                    action = Some(GeneAction::Vote { floor: f });
+                }
+            }
+        }
+    });
+    action
+}
 fn trade_window(
     ctx: &egui::Context,
     view: &GeneView,
@@ -760,7 +830,8 @@ struct GeneScene<'w> {
     close: ResMut<'w, gene_map::MapClose>,
 }
 
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
+/// The Gene table screen: its bars and panels around the map, the marks
+/// the map shows, and the settlement, trade, rules and ranking windows.
 fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,
@@ -788,12 +859,7 @@ fn draw(
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
     said.choice = format!("spawn={:?} target={:?}", state.spawn, state.target);
     state.refusals.update(&frame.model);
-    state.keys = *ask;
-    if ask.cancel {
-        state.spawn = None;
-        state.aiming = false;
-        state.target = None;
-    }
+    follow_keys(&mut state, &ask);
     let progress = frame.art_progress();
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let mut screen = widgets::screen(ctx);
@@ -803,50 +869,10 @@ fn draw(
         top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut exit);
     });
     let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
-        players(ui, &view, i18n);
-        ui.separator();
-        widgets::log_and_notes(ui, i18n, model, 0.45, 70.0);
-        ui.separator();
-        let hearers = view
-            .audience
-            .iter()
-            .filter(|s| Some(**s) != view.me)
-            .count();
-        let hint = if view.me.is_none() {
-            i18n.t("gene-chat-spectator")
-        } else if view.audience.is_empty() {
-            i18n.t("gene-chat-alone")
-        } else {
-            i18n.ta("gene-chat-hint", &[("n", hearers.into())])
-        };
-        ui.horizontal(|ui| {
-            let edit = ui.add(
-                egui::TextEdit::singleline(&mut state.chat)
-                    .hint_text(hint)
-                    .char_limit(gene::state::CHAT_CHARS)
-                    .desired_width(220.0),
-            );
-            let send_now = ui.button(i18n.t("gene-send")).clicked()
-                || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
-            if send_now && !state.chat.trim().is_empty() {
-                action = Some(GeneAction::Chat {
-                    text: state.chat.trim().to_string(),
-                });
-                state.chat.clear();
-            }
-        });
-    });
-    let hand_and_controls = |ui: &mut egui::Ui| {
-        hand(ui, &view, i18n);
-        ui.separator();
-        if let Some(a) = controls(ui, &view, &mut state, i18n) {
+        if let Some(a) = side(ui, &view, model, &mut state, i18n) {
             action = Some(a);
         }
-        if let Some(e) = &state.refusals.error {
-            ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
-        }
-        widgets::keys_help(ui, i18n, "keys-help-gene");
-    };
+    });
     if table_shown {
         widgets::table_bottom(
             &mut screen,
@@ -854,10 +880,133 @@ fn draw(
             150.0,
             300.0,
             |ui| my_panel(ui, &view, i18n),
-            hand_and_controls,
+            |ui| {
+                if let Some(a) = hand_and_controls(ui, &view, &mut state, i18n) {
+                    action = Some(a);
+                }
+            },
         );
     }
-    // The settlement being played out, line by line.
+    let shown = play_settlement(&mut state, &view, now);
+    let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
+    let mut rest = None;
+    if table_shown {
+        let (map_rest, clicked) = map_area(
+            ctx,
+            &mut screen,
+            (&view, model, i18n),
+            &mut state,
+            current,
+            (&mut scene_io, &mut commands),
+            progress,
+        );
+        rest = map_rest;
+        action = clicked.or(action);
+    }
+    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
+    if let (Some((round, _)), Some(n)) = (state.playing, shown) {
+        settlement_window(ctx, &view, &mut state, i18n, current, (round, n), now);
+    }
+    if let Some(a) = trade_window(ctx, &view, &mut state, i18n) {
+        action = Some(a);
+    }
+    table::rules_window(ctx, i18n, &mut state.show_rules, gene::RULES_MD);
+    // The ranking, once the last settlement has been played out.
+    let played_out = shown.is_none_or(|n| n >= view.settlement.len());
+    if let Some(result) = &view.result
+        && played_out
+    {
+        ranking_window(ctx, &view, result, i18n, &mut exit);
+    }
+    if let Some(action) = action {
+        frame.act(AnyAction::Gene(action));
+        state.refusals.error = None;
+    }
+    frame.go(exit);
+    Ok(())
+}
+
+/// Keeps what the keyboard asked this frame for the controls; a cancel
+/// drops the spawn or target being chosen.
+fn follow_keys(state: &mut GeneUi, ask: &KeyAsk) {
+    state.keys = *ask;
+    if ask.cancel {
+        state.spawn = None;
+        state.aiming = false;
+        state.target = None;
+    }
+}
+
+/// The side panel: the players, the log and notes, and the chat.
+fn side(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    model: &ClientModel,
+    state: &mut GeneUi,
+    i18n: &I18n,
+) -> Option<GeneAction> {
+    players(ui, view, i18n);
+    ui.separator();
+    widgets::log_and_notes(ui, i18n, model, 0.45, 70.0);
+    ui.separator();
+    chat(ui, view, state, i18n)
+}
+
+/// The chat line: what to say to those in the room, and Send.
+fn chat(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, i18n: &I18n) -> Option<GeneAction> {
+    let mut action = None;
+    let hearers = view
+        .audience
+        .iter()
+        .filter(|s| Some(**s) != view.me)
+        .count();
+    let hint = if view.me.is_none() {
+        i18n.t("gene-chat-spectator")
+    } else if view.audience.is_empty() {
+        i18n.t("gene-chat-alone")
+    } else {
+        i18n.ta("gene-chat-hint", &[("n", hearers.into())])
+    };
+    ui.horizontal(|ui| {
+        let edit = ui.add(
+            egui::TextEdit::singleline(&mut state.chat)
+                .hint_text(hint)
+                .char_limit(gene::state::CHAT_CHARS)
+                .desired_width(220.0),
+        );
+        let send_now = ui.button(i18n.t("gene-send")).clicked()
+            || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        if send_now && !state.chat.trim().is_empty() {
+            action = Some(GeneAction::Chat {
+                text: state.chat.trim().to_string(),
+            });
+            state.chat.clear();
+        }
+    });
+    action
+}
+
+/// The bottom's right part: the hand, what the player can do now, the
+/// last refusal and the keys.
+fn hand_and_controls(
+    ui: &mut egui::Ui,
+    view: &GeneView,
+    state: &mut GeneUi,
+    i18n: &I18n,
+) -> Option<GeneAction> {
+    hand(ui, view, i18n);
+    ui.separator();
+    let action = controls(ui, view, state, i18n);
+    if let Some(e) = &state.refusals.error {
+        ui.label(egui::RichText::new(i18n.pick(e)).color(theme::BAD));
+    }
+    widgets::keys_help(ui, i18n, "keys-help-gene");
+    action
+}
+
+/// Plays the settlement out line by line: starts a fresh one, closes one
+/// played out when the action phase begins, and says how many lines show.
+fn play_settlement(state: &mut GeneUi, view: &GeneView, now: f64) -> Option<usize> {
     let fresh = view.settlement.first().map_or(0, |l| l.round);
     if fresh > state.settled_seen && state.playing.is_none_or(|(r, _)| r != fresh) {
         state.playing = Some((fresh, now));
@@ -873,198 +1022,239 @@ fn draw(
         state.settled_seen = round;
         state.playing = None;
     }
-    let shown = state.playing.and(shown);
-    let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
-    let mut rest = None;
-    if table_shown {
-        let mut marks = Marks {
-            me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
-            my_number: view.me.map(|s| s.index() + 1),
-            gassed: view.gassed.clone(),
-            my_vote: view.vote,
-            hand: view.hand.clone(),
-            hand_clickable: view.hand.len() > view.carry && view.can_discard,
-            ..Default::default()
-        };
-        match view.phase {
-            GenePhase::Setup if view.to_act => {
-                marks.pickable = map().spawn_rooms().collect();
-                marks.selected = state.spawn;
-            }
-            GenePhase::Action if view.to_act && !view.moved => {
-                marks.reach = view.reach.iter().copied().collect();
-            }
-            GenePhase::Action if view.to_act && state.aiming => {
-                marks.pickable = map().ids().collect();
-                marks.selected = state.target;
-            }
-            // A shadow does not vote (rules.md): no ballot is offered.
-            GenePhase::Action
-                if view.to_act && !view.me.is_some_and(|s| view.shadows[s.index()]) =>
-            {
-                marks.votable = view.open_floors.clone();
-            }
-            _ => {}
-        }
-        if let Some(line) = current {
-            marks.flash_rooms = line.rooms();
-            marks.flash_floors = line.floors();
-            marks.flash_colour = Some(line_colour(line));
-        }
-        for v in &model.host_views {
-            if let AnyView::Gene(v) = v
-                && let (Some(s), Some(r)) = (v.me, v.room)
-            {
-                marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
-            }
-        }
-        // A phone shows the whole map, or a closer view dragged along.
-        if widgets::narrow(ctx) {
-            screen.horizontal(|ui| {
-                let close = scene_io.close.0;
-                let words = if close {
-                    i18n.t("gene-map-whole")
-                } else {
-                    i18n.t("gene-map-closer")
-                };
-                let zoom = ui.button(words);
-                reach::control(&zoom, "map-zoom", Does::Pick);
-                if zoom.clicked() {
-                    scene_io.close.0 = !close;
-                }
-                if close {
-                    ui.label(
-                        egui::RichText::new(i18n.t("gene-map-drag"))
-                            .small()
-                            .color(theme::MUTED),
-                    );
-                }
-            });
-        }
-        // The map is the scene's; what the pointer is on shows here.
-        let free = screen.available_rect_before_wrap();
-        if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, i18n) {
-            egui::Area::new(egui::Id::new("gene-hover"))
-                .fixed_pos(free.left_top() + egui::vec2(8.0, 6.0))
-                .show(ctx, |ui| {
-                    egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(words));
-                });
-        }
-        rest = table::scene_or_loading(&mut screen, i18n, scene_io.art.is_some(), progress);
-        if scene_io.marks.as_deref() != Some(&marks) {
-            commands.insert_resource(marks);
-        }
-        let clicks = std::mem::take(&mut *scene_io.clicks);
-        if let Some(room) = clicks.room {
-            match view.phase {
-                GenePhase::Setup => state.spawn = Some(room),
-                GenePhase::Action if state.aiming => state.target = Some(room),
-                GenePhase::Action => action = Some(GeneAction::Move { to: room }),
-                _ => {}
-            }
-        }
-        if let Some(floor) = clicks.floor {
-            action = Some(GeneAction::Vote { floor });
-        }
-        if let Some(kind) = clicks.card {
-            action = Some(GeneAction::Discard { kind });
-        }
-    }
-    scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
-    if let (Some((round, _)), Some(n)) = (state.playing, shown) {
-        egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())]))
-            .collapsible(false)
-            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
-            .default_width(320.0)
-            .show(ctx, |ui| {
-                for line in view.settlement.iter().take(n) {
-                    let step = if line.step <= 7 {
-                        format!("{}. ", line.step)
-                    } else {
-                        String::new()
-                    };
-                    let words = gene::news::settle_words(line, |s| {
-                        view.names.get(s.index()).cloned().unwrap_or_default()
-                    });
-                    let mut text = egui::RichText::new(format!("{step}{}", i18n.pick(&words)));
-                    if Some(line) == current {
-                        text = text.strong().color(line_colour(line));
-                    }
-                    ui.label(text);
-                }
-                let done = n >= view.settlement.len();
-                ui.horizontal(|ui| {
-                    if ui
-                        .button(if done {
-                            i18n.t("table-continue")
-                        } else {
-                            i18n.t("gene-skip")
-                        })
-                        .clicked()
-                    {
-                        if done {
-                            state.settled_seen = round;
-                            state.playing = None;
-                        } else if let Some(p) = state.playing.as_mut() {
-                            p.1 = now - LINE_SECS * view.settlement.len() as f64;
-                        }
-                    }
-                });
-            });
-    }
-    if let Some(a) = trade_window(ctx, &view, &mut state, i18n) {
-        action = Some(a);
-    }
-    table::rules_window(ctx, i18n, &mut state.show_rules, gene::RULES_MD);
-    // The ranking, once the last settlement has been played out.
-    let played_out = shown.is_none_or(|n| n >= view.settlement.len());
-    if let Some(result) = &view.result
-        && played_out
-    {
-        egui::Window::new(i18n.t("table-game-over"))
-            .collapsible(false)
-            .anchor(egui::Align2::RIGHT_TOP, [-360.0, 60.0])
-            .show(ctx, |ui| {
-                let mut order: Vec<usize> = (0..result.places.len()).collect();
-                order.sort_by_key(|&i| (result.places[i], i));
-                egui::Grid::new("gene-ranking")
-                    .striped(true)
-                    .show(ui, |ui| {
-                        ui.label(i18n.t("gene-place"));
-                        ui.label(i18n.t("gene-player"));
-                        ui.label(i18n.t("gene-hp-header"));
-                        ui.label(i18n.t("gene-gold"));
-                        ui.end_row();
-                        for i in order {
-                            let seat = SeatId(i as u8);
-                            let place = result.places[i];
-                            let mut who = egui::RichText::new(name(&view, seat));
-                            if place == 1 {
-                                who = who.color(theme::ACCENT).strong().size(19.0);
-                            }
-                            ui.label(i18n.ta("table-place", &[("n", place.into())]));
-                            ui.label(who);
-                            let hp = view.hp[i];
-                            ui.label(if view.shadows[i] {
-                                i18n.ta("gene-hp-shadow", &[("hp", hp.into())])
-                            } else {
-                                hp.to_string()
-                            });
-                            ui.label(result.scores[i].to_string());
-                            ui.end_row();
-                        }
-                    });
-                table::after_game_buttons(ui, i18n, &mut exit);
-            });
-    }
-    if let Some(action) = action {
-        frame.act(AnyAction::Gene(action));
-        state.refusals.error = None;
-    }
-    frame.go(exit);
-    Ok(())
+    state.playing.and(shown)
 }
 
+/// The map's part of the screen: the marks it shows, the phone's zoom, the
+/// hovered room's words, and what was clicked on it. Returns the rect left
+/// to the scene and the action a click asks for.
+fn map_area(
+    ctx: &egui::Context,
+    screen: &mut egui::Ui,
+    (view, model, i18n): (&GeneView, &ClientModel, &I18n),
+    state: &mut GeneUi,
+    current: Option<&SettleLine>,
+    (scene_io, commands): (&mut GeneScene, &mut Commands),
+    progress: f32,
+) -> (Option<egui::Rect>, Option<GeneAction>) {
+    let marks = marks(view, state, model, current);
+    // A phone shows the whole map, or a closer view dragged along.
+    if widgets::narrow(ctx) {
+        zoom_row(screen, i18n, &mut scene_io.close);
+    }
+    // The map is the scene's; what the pointer is on shows here.
+    let free = screen.available_rect_before_wrap();
+    if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, i18n) {
+        egui::Area::new(egui::Id::new("gene-hover"))
+            .fixed_pos(free.left_top() + egui::vec2(8.0, 6.0))
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(words));
+            });
+    }
+    let rest = table::scene_or_loading(screen, i18n, scene_io.art.is_some(), progress);
+    if scene_io.marks.as_deref() != Some(&marks) {
+        commands.insert_resource(marks);
+    }
+    let clicks = std::mem::take(&mut *scene_io.clicks);
+    (rest, map_clicks(view, state, clicks))
+}
+
+/// What the map marks for the seat's view: its token, where it can go or
+/// pick, gas, ballots, the settlement line playing, and its hand.
+fn marks(
+    view: &GeneView,
+    state: &GeneUi,
+    model: &ClientModel,
+    current: Option<&SettleLine>,
+) -> Marks {
+    let mut marks = Marks {
+        me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
+        my_number: view.me.map(|s| s.index() + 1),
+        gassed: view.gassed.clone(),
+        my_vote: view.vote,
+        hand: view.hand.clone(),
+        hand_clickable: view.hand.len() > view.carry && view.can_discard,
+        ..Default::default()
+    };
+    match view.phase {
+        GenePhase::Setup if view.to_act => {
+            marks.pickable = map().spawn_rooms().collect();
+            marks.selected = state.spawn;
+        }
+        GenePhase::Action if view.to_act && !view.moved => {
+            marks.reach = view.reach.iter().copied().collect();
+        }
+        GenePhase::Action if view.to_act && state.aiming => {
+            marks.pickable = map().ids().collect();
+            marks.selected = state.target;
+        }
+        // A shadow does not vote (rules.md): no ballot is offered.
+        GenePhase::Action if view.to_act && !view.me.is_some_and(|s| view.shadows[s.index()]) => {
+            marks.votable = view.open_floors.clone();
+        }
+        _ => {}
+    }
+    if let Some(line) = current {
+        marks.flash_rooms = line.rooms();
+        marks.flash_floors = line.floors();
+        marks.flash_colour = Some(line_colour(line));
+    }
+    for v in &model.host_views {
+        if let AnyView::Gene(v) = v
+            && let (Some(s), Some(r)) = (v.me, v.room)
+        {
+            marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
+        }
+    }
+    marks
+}
+
+/// A phone's map zoom: the whole map or a closer view, and how to move it.
+fn zoom_row(screen: &mut egui::Ui, i18n: &I18n, close: &mut ResMut<gene_map::MapClose>) {
+    screen.horizontal(|ui| {
+        let was_close = close.0;
+        let words = if was_close {
+            i18n.t("gene-map-whole")
+        } else {
+            i18n.t("gene-map-closer")
+        };
+        let zoom = ui.button(words);
+        reach::control(&zoom, "map-zoom", Does::Pick);
+        if zoom.clicked() {
+            close.0 = !was_close;
+        }
+        if was_close {
+            ui.label(
+                egui::RichText::new(i18n.t("gene-map-drag"))
+                    .small()
+                    .color(theme::MUTED),
+            );
+        }
+    });
+}
+
+/// What a click on the map asks for: a spawn or a rocket's target picked,
+/// a move, a vote or a card left.
+fn map_clicks(view: &GeneView, state: &mut GeneUi, clicks: MapClicks) -> Option<GeneAction> {
+    let mut action = None;
+    if let Some(room) = clicks.room {
+        match view.phase {
+            GenePhase::Setup => state.spawn = Some(room),
+            GenePhase::Action if state.aiming => state.target = Some(room),
+            GenePhase::Action => action = Some(GeneAction::Move { to: room }),
+            _ => {}
+        }
+    }
+    if let Some(floor) = clicks.floor {
+        action = Some(GeneAction::Vote { floor });
+    }
+    if let Some(kind) = clicks.card {
+        action = Some(GeneAction::Discard { kind });
+    }
+    action
+}
+
+/// The settlement being played out: its first `n` lines, the current one
+/// in its colour, and Skip or Continue.
+fn settlement_window(
+    ctx: &egui::Context,
+    view: &GeneView,
+    state: &mut GeneUi,
+    i18n: &I18n,
+    current: Option<&SettleLine>,
+    (round, n): (u8, usize),
+    now: f64,
+) {
+    egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())]))
+        .collapsible(false)
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
+        .default_width(320.0)
+        .show(ctx, |ui| {
+            for line in view.settlement.iter().take(n) {
+                let step = if line.step <= 7 {
+                    format!("{}. ", line.step)
+                } else {
+                    String::new()
+                };
+                let words = gene::news::settle_words(line, |s| {
+                    view.names.get(s.index()).cloned().unwrap_or_default()
+                });
+                let mut text = egui::RichText::new(format!("{step}{}", i18n.pick(&words)));
+                if Some(line) == current {
+                    text = text.strong().color(line_colour(line));
+                }
+                ui.label(text);
+            }
+            let done = n >= view.settlement.len();
+            ui.horizontal(|ui| {
+                if ui
+                    .button(if done {
+                        i18n.t("table-continue")
+                    } else {
+                        i18n.t("gene-skip")
+                    })
+                    .clicked()
+                {
+                    if done {
+                        state.settled_seen = round;
+                        state.playing = None;
+                    } else if let Some(p) = state.playing.as_mut() {
+                        p.1 = now - LINE_SECS * view.settlement.len() as f64;
+                    }
+                }
+            });
+        });
+}
+
+/// The ranking at the game's end, and the buttons to leave or play again.
+fn ranking_window(
+    ctx: &egui::Context,
+    view: &GeneView,
+    result: &GameResult,
+    i18n: &I18n,
+    exit: &mut table::Exit,
+) {
+    egui::Window::new(i18n.t("table-game-over"))
+        .collapsible(false)
+        .anchor(egui::Align2::RIGHT_TOP, [-360.0, 60.0])
+        .show(ctx, |ui| {
+            ranking(ui, view, result, i18n);
+            table::after_game_buttons(ui, i18n, exit);
+        });
+}
+
+/// The ranking's table: place, player, HP and gold, best first.
+fn ranking(ui: &mut egui::Ui, view: &GeneView, result: &GameResult, i18n: &I18n) {
+    let mut order: Vec<usize> = (0..result.places.len()).collect();
+    order.sort_by_key(|&i| (result.places[i], i));
+    egui::Grid::new("gene-ranking")
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label(i18n.t("gene-place"));
+            ui.label(i18n.t("gene-player"));
+            ui.label(i18n.t("gene-hp-header"));
+            ui.label(i18n.t("gene-gold"));
+            ui.end_row();
+            for i in order {
+                let seat = SeatId(i as u8);
+                let place = result.places[i];
+                let mut who = egui::RichText::new(name(view, seat));
+                if place == 1 {
+                    who = who.color(theme::ACCENT).strong().size(19.0);
+                }
+                ui.label(i18n.ta("table-place", &[("n", place.into())]));
+                ui.label(who);
+                let hp = view.hp[i];
+                ui.label(if view.shadows[i] {
+                    i18n.ta("gene-hp-shadow", &[("hp", hp.into())])
+                } else {
+                    hp.to_string()
+                });
+                ui.label(result.scores[i].to_string());
+                ui.end_row();
+            }
+        });
+}
 fn reset(mut commands: Commands) {
     commands.insert_resource(GeneUi::default());
 }

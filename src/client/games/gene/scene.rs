@@ -293,431 +293,586 @@ fn token_spot(size: Vec2, room: Rect, slot: usize) -> Vec2 {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
+/// What every part of the map is drawn from.
+struct Draw<'a> {
+    art: &'a GeneArt,
+    font: &'a Handle<Font>,
+    i18n: &'a I18n,
+    lang: Lang,
+    marks: &'a Marks,
+    /// The map's size.
+    size: Vec2,
+    lay: &'a Layout,
+    /// The size of room and floor names.
+    name_size: f32,
+}
+
+impl<'a> Draw<'a> {
+    /// What to draw the map `size` (laid out as `lay`) from.
+    fn new(
+        (art, font, i18n): (&'a GeneArt, &'a Handle<Font>, &'a I18n),
+        marks: &'a Marks,
+        (size, lay): (Vec2, &'a Layout),
+    ) -> Self {
+        let lang = i18n.lang;
+        Self {
+            art,
+            font,
+            i18n,
+            lang,
+            marks,
+            size,
+            lay,
+            name_size: if lang == Lang::Zh { 13.0 } else { 12.0 },
+        }
+    }
+}
+
+/// The map pieces spawned so far, to be made the root's children.
+struct Pieces<'c, 'w, 's> {
+    commands: &'c mut Commands<'w, 's>,
+    spawned: Vec<Entity>,
+}
+
+impl Pieces<'_, '_, '_> {
+    /// Spawns a map piece and keeps it for the root.
+    fn spawn(&mut self, b: impl Bundle) -> Entity {
+        let e = self.commands.spawn((MapPiece, b)).id();
+        self.spawned.push(e);
+        e
+    }
+}
+
+/// A sprite filling `r` (map coordinates) at depth `z`: an image, or plain
+/// colour without one.
+fn rect_sprite(
+    size: Vec2,
+    image: Option<&Handle<Image>>,
+    c: Color,
+    r: Rect,
+    z: f32,
+) -> impl Bundle {
+    let mut s = match image {
+        Some(i) => Sprite::from_image(i.clone()),
+        None => Sprite::from_color(Color::WHITE, Vec2::ONE),
+    };
+    s.color = c;
+    s.custom_size = Some(r.size());
+    (
+        s,
+        Transform::from_translation(at(size, r.center()).extend(z)),
+    )
+}
+
+/// Draws the map's pieces under `root`: sky, walls, bridge, helicopter,
+/// rooms, gas and floor names.
 fn build(
     commands: &mut Commands,
     root: Entity,
-    art: &GeneArt,
-    font: &Handle<Font>,
-    i18n: &I18n,
-    marks: &Marks,
-    (size, lay): (Vec2, &Layout),
+    d: &Draw,
     gassed_before: &[FloorId],
     secs: f32,
     now: f32,
 ) {
-    let lang = i18n.lang;
-    let m = map();
-    let mut pieces: Vec<Entity> = Vec::new();
-    fn spawn(commands: &mut Commands, pieces: &mut Vec<Entity>, b: (Sprite, Transform)) -> Entity {
-        let e = commands.spawn((MapPiece, b.0, b.1)).id();
-        pieces.push(e);
-        e
-    }
-    let rect_sprite = |image: Option<&Handle<Image>>, c: Color, r: Rect, z: f32| {
-        let mut s = match image {
-            Some(i) => Sprite::from_image(i.clone()),
-            None => Sprite::from_color(Color::WHITE, Vec2::ONE),
-        };
-        s.color = c;
-        s.custom_size = Some(r.size());
-        (
-            s,
-            Transform::from_translation(at(size, r.center()).extend(z)),
-        )
+    let (marks, lay) = (d.marks, d.lay);
+    let mut pieces = Pieces {
+        commands,
+        spawned: Vec::new(),
     };
-    // Sky and ground.
-    let sky = spawn(
-        commands,
-        &mut pieces,
-        rect_sprite(
-            None,
-            Color::srgb(0.094, 0.133, 0.2),
-            Rect::new(0.0, 0.0, size.x, size.y),
-            0.0,
-        ),
-    );
-    commands
-        .entity(sky)
-        .insert(Pickable::default())
-        .observe(pan_map);
-    spawn(
-        commands,
-        &mut pieces,
-        rect_sprite(
-            None,
-            Color::srgb(0.18, 0.23, 0.16),
-            Rect::new(0.0, size.y - lay.ground, size.x, size.y),
-            0.5,
-        ),
-    );
-    // Walls: each floor's band; a roof is only its helipad.
-    for (f, band) in &lay.floors {
-        if m.rooms_on(*f).count() > 1 {
-            let e = spawn(
-                commands,
-                &mut pieces,
-                rect_sprite(None, Color::srgb(0.47, 0.36, 0.3), *band, 1.0),
-            );
-            commands.entity(e).insert(Pickable::IGNORE);
-        }
-    }
-    // The bridge between the two bridge ends.
-    let bridges: Vec<RoomId> = m
-        .ids()
-        .filter(|&r| m.room(r).key.ends_with("bridge"))
-        .collect();
-    if let [a, b] = bridges[..] {
-        let (ra, rb) = (lay.rooms[a.0 as usize], lay.rooms[b.0 as usize]);
-        let (l, r) = if ra.center().x < rb.center().x {
-            (ra, rb)
-        } else {
-            (rb, ra)
-        };
-        let y = l.center().y + l.height() * 0.15;
-        let deck = Rect::new(l.max.x, y - 14.0, r.min.x, y + 14.0);
-        let e = spawn(
-            commands,
-            &mut pieces,
-            rect_sprite(Some(&art.bridge), Color::WHITE, deck, 2.0),
-        );
-        commands
-            .entity(e)
-            .insert(Pickable::IGNORE)
-            .with_children(|c| {
-                c.spawn((
-                    text(font, lang, i18n.t("gene-map-bridge"), 11.0, INK),
-                    Transform::from_xyz(0.0, -6.0, 0.5),
-                ));
-            });
-    }
-    // The helicopter above the roofs.
-    let roofs: Vec<Rect> = lay
-        .floors
-        .keys()
-        .filter(|f| m.rooms_on(**f).count() == 1)
-        .filter_map(|f| m.rooms_on(*f).next())
-        .map(|r| lay.rooms[r.0 as usize])
-        .collect();
-    if let [a, b] = roofs[..] {
-        let lift = size.y * 0.07;
-        let (p0, p1) = (
-            Vec2::new(a.center().x, a.min.y),
-            Vec2::new(b.center().x, b.min.y),
-        );
-        let mid = Vec2::new((p0.x + p1.x) / 2.0, p0.y.min(p1.y) - lift);
-        // The route: dots along the arc.
-        for i in 1..24 {
-            let t = i as f32 / 24.0;
-            let u = 1.0 - t;
-            let p = p0 * u * u + mid * 2.0 * u * t + p1 * t * t;
-            let e = spawn(
-                commands,
-                &mut pieces,
-                rect_sprite(
-                    None,
-                    Color::srgb(0.78, 0.82, 0.9),
-                    Rect::from_center_size(p, Vec2::splat(3.0)),
-                    2.0,
-                ),
-            );
-            commands.entity(e).insert(Pickable::IGNORE);
-        }
-        let h = Vec2::new(mid.x, mid.y + lift * 0.5);
-        let e = spawn(
-            commands,
-            &mut pieces,
-            rect_sprite(
-                Some(&art.helicopter),
-                Color::WHITE,
-                Rect::from_center_size(h, Vec2::new(58.0, 34.0)),
-                3.0,
-            ),
-        );
-        let words = i18n.ta("gene-map-helicopter", &[("n", m.costs.helicopter.into())]);
-        commands
-            .entity(e)
-            .insert(Pickable::IGNORE)
-            .with_children(|c| {
-                c.spawn((
-                    text(font, lang, words, 11.0, Color::srgb(0.9, 0.9, 0.9)),
-                    Anchor::TOP_CENTER,
-                    Transform::from_xyz(0.0, -20.0, 0.5),
-                ));
-            });
-    }
-    // Rooms.
-    let name_size = if lang == Lang::Zh { 13.0 } else { 12.0 };
-    for id in m.ids() {
-        let room = m.room(id);
-        let r = lay.rooms[id.0 as usize];
-        let stairs = room.key.ends_with("stairs");
-        let roof = room.key.ends_with("roof");
-        let image = match room.function {
-            Some(RoomFunction::Surgery) => &art.surgery,
-            Some(RoomFunction::Morgue) => &art.morgue,
-            None if stairs => &art.stairs,
-            None if roof => &art.roof,
-            None => &art.room,
-        };
-        let reachable = marks.reach.contains_key(&id) || marks.pickable.contains(&id);
-        let dim = !marks.reach.is_empty() && !reachable && marks.me.map(|m| m.0) != Some(id);
-        let tint = if dim {
-            Color::srgb(0.55, 0.55, 0.55)
-        } else {
-            Color::WHITE
-        };
-        let e = spawn(
-            commands,
-            &mut pieces,
-            rect_sprite(Some(image), tint, r, 4.0),
-        );
-        commands
-            .entity(e)
-            .insert((
-                RoomSpot(id),
-                Pickable::default(),
-                Target::new(
-                    format!("room:{}", room.key),
-                    if marks.reach.contains_key(&id) {
-                        Does::Move
-                    } else if marks.pickable.contains(&id) {
-                        Does::Pick
-                    } else {
-                        Does::Nothing
-                    },
-                ),
-            ))
-            .observe(click_room)
-            .observe(hover_room)
-            .observe(unhover_room)
-            .observe(pan_map);
-        let name_colour = match room.function {
-            Some(RoomFunction::Morgue) => Color::srgb(0.94, 0.94, 0.94),
-            _ if roof => Color::srgb(0.92, 0.92, 0.92),
-            _ => INK,
-        };
-        let (w, h) = (r.width(), r.height());
-        let cost = marks.reach.get(&id).copied();
-        let picked = marks.pickable.contains(&id);
-        let selected = marks.selected == Some(id);
-        let flash = marks.flash_rooms.contains(&id).then(|| {
-            colour(
-                marks
-                    .flash_colour
-                    .unwrap_or(Color32::from_rgb(230, 120, 100)),
-            )
-        });
-        commands.entity(e).with_children(|c| {
-            // A narrow room (a phone's) gets a smaller name, broken only
-            // between words; the whole map on a phone has room for none
-            // (its closer view shows them).
-            let size = if w < 72.0 {
-                name_size * 0.82
-            } else {
-                name_size
-            };
-            let roomy = w >= 44.0;
-            if roomy {
-                c.spawn((
-                    text(font, lang, room.name.get(lang), size, name_colour),
-                    TextBounds::new_horizontal(w - 8.0),
-                    Anchor::TOP_LEFT,
-                    Transform::from_xyz(-w / 2.0 + 4.0, h / 2.0 - 3.0, 0.3),
-                ))
-                .insert(TextLayout::new(
-                    Justify::Left,
-                    crate::client::scene::line_break(lang),
-                ));
-            }
-            // What the room gives, as coloured chips.
-            for (i, kind) in room.draws.iter().enumerate().filter(|_| roomy) {
-                let mut chip = Sprite::from_image(art.chip.clone());
-                chip.color = colour(item_colour(*kind));
-                chip.custom_size = Some(Vec2::splat(20.0));
-                c.spawn((
-                    chip,
-                    Transform::from_xyz(-w / 2.0 + 13.0 + 24.0 * i as f32, -h / 2.0 + 13.0, 0.2),
-                    Pickable::IGNORE,
-                ))
-                .with_children(|c| {
-                    c.spawn((
-                        text(font, lang, item_glyph(*kind, i18n), 11.0, Color::BLACK),
-                        Transform::from_xyz(0.0, 0.0, 0.1),
-                    ));
-                });
-            }
-            // Where the viewer can go, and what it costs: a pulsing frame.
-            let frame = if selected {
-                Some((Color::WHITE, 4.0, 0.0))
-            } else if cost.is_some() {
-                Some((GOLD, 3.0, 0.35))
-            } else if picked {
-                Some((GOLD.with_alpha(0.7), 2.0, 0.0))
-            } else {
-                None
-            };
-            if let Some((col, width, amp)) = frame {
-                for (dx, dy, fw, fh) in [
-                    (0.0, h / 2.0 - width / 2.0, w, width),
-                    (0.0, -h / 2.0 + width / 2.0, w, width),
-                    (-w / 2.0 + width / 2.0, 0.0, width, h),
-                    (w / 2.0 - width / 2.0, 0.0, width, h),
-                ] {
-                    let mut edge = c.spawn((
-                        Sprite::from_color(col, Vec2::new(fw, fh)),
-                        Transform::from_xyz(dx, dy, 0.4),
-                        Pickable::IGNORE,
-                    ));
-                    if amp > 0.0 {
-                        edge.insert(Pulse {
-                            base: 1.0 - amp,
-                            amp,
-                        });
-                    }
-                }
-            }
-            if let Some(cost) = cost {
-                let mut badge = Sprite::from_image(art.chip.clone());
-                badge.color = GOLD;
-                badge.custom_size = Some(Vec2::splat(22.0));
-                c.spawn((
-                    badge,
-                    Transform::from_xyz(w / 2.0 - 14.0, -h / 2.0 + 13.0, 0.5),
-                    Pickable::IGNORE,
-                ))
-                .with_children(|c| {
-                    c.spawn((
-                        text(font, lang, cost.to_string(), 13.0, Color::BLACK),
-                        Transform::from_xyz(0.0, 0.0, 0.1),
-                    ));
-                });
-            }
-            if let Some(col) = flash {
-                c.spawn((
-                    Sprite::from_color(col.with_alpha(0.4), Vec2::new(w, h)),
-                    Transform::from_xyz(0.0, 0.0, 0.35),
-                    Pulse {
-                        base: 0.25,
-                        amp: 0.35,
-                    },
-                    Pickable::IGNORE,
-                ));
-            }
-        });
+    sky_and_ground(&mut pieces, d);
+    walls(&mut pieces, d);
+    bridge(&mut pieces, d);
+    helicopter(&mut pieces, d);
+    for id in map().ids() {
+        room(&mut pieces, d, id);
     }
     // Gas hangs over whole floors; a floor just gassed fills from one end.
     for (f, band) in &lay.floors {
         if marks.gassed.contains(f) {
-            let mut s = Sprite::from_image(art.gas.clone());
-            s.custom_size = Some(band.size());
-            let left = at(size, Vec2::new(band.min.x, band.center().y));
-            let home = Transform::from_translation(left.extend(8.0));
-            let e = commands
-                .spawn((
-                    MapPiece,
-                    s,
-                    Anchor::CENTER_LEFT,
-                    home,
-                    Home(home),
-                    Pickable::IGNORE,
-                ))
-                .id();
-            pieces.push(e);
-            if secs > 0.0 && !gassed_before.contains(f) {
-                let mut from = home;
-                from.scale.x = 0.02;
-                commands
-                    .entity(e)
-                    .insert(Motion::from(from, now, 0.0, secs));
-            }
+            gas(
+                &mut pieces,
+                d,
+                *band,
+                secs > 0.0 && !gassed_before.contains(f),
+                secs,
+                now,
+            );
         }
         if marks.flash_floors.contains(f) {
-            let e = spawn(
-                commands,
-                &mut pieces,
-                rect_sprite(None, Color::srgba(0.47, 0.9, 0.35, 0.25), *band, 8.5),
-            );
-            commands.entity(e).insert((
-                Pickable::IGNORE,
-                Pulse {
-                    base: 0.15,
-                    amp: 0.25,
-                },
-            ));
+            floor_flash(&mut pieces, d, *band);
         }
     }
     // Floor names beside each wing; a floor that can be voted for is a
     // ballot to click.
     for (f, band) in &lay.floors {
-        let left_side = f.building % 2 == 0;
-        let gassed = marks.gassed.contains(f);
-        // On a phone's whole map the margin beside a wing is narrow: the
-        // floor is named short ("E3", "东3"), in a chip that fits it.
-        let margin = if left_side {
-            band.min.x
-        } else {
-            size.x - band.max.x
-        };
-        let short = margin < 80.0;
-        let mut label = if short {
-            let wing = map().buildings[f.building as usize].get(lang);
-            format!("{}{}", wing.chars().next().unwrap_or(' '), f.floor)
-        } else {
-            floor_label(*f, lang)
-        };
-        if gassed {
-            label = format!("{label}\n{}", i18n.t("gene-map-gas"));
-        }
-        let colour_text = if gassed {
-            Color::srgb(0.55, 0.9, 0.43)
-        } else {
-            Color::srgb(0.86, 0.86, 0.86)
-        };
-        let (half, chip_w) = if short {
-            (margin / 2.0, (margin - 6.0).max(24.0))
-        } else {
-            (40.0, 72.0)
-        };
-        let x = if left_side {
-            band.min.x - half
-        } else {
-            band.max.x + half
-        };
-        let chip = Rect::from_center_size(Vec2::new(x, band.center().y), Vec2::new(chip_w, 34.0));
-        let votable = marks.votable.contains(f);
-        let voted = marks.my_vote == Some(*f);
-        let fill = if voted {
-            GOLD.with_alpha(0.45)
-        } else if votable {
-            Color::srgba(0.93, 0.75, 0.36, 0.18)
-        } else {
-            Color::NONE
-        };
-        let e = spawn(commands, &mut pieces, rect_sprite(None, fill, chip, 9.0));
-        commands.entity(e).with_children(|c| {
-            c.spawn((
-                text(font, lang, label, name_size, colour_text),
-                TextBounds::new_horizontal(70.0),
-                Transform::from_xyz(0.0, 0.0, 0.1),
-            ))
-            .insert(TextLayout::new(Justify::Center, LineBreak::AnyCharacter));
-        });
-        if votable {
-            commands
-                .entity(e)
-                .insert((
-                    Ballot(*f),
-                    Pickable::default(),
-                    Target::new(format!("ballot:{}-{}", f.building, f.floor), Does::Move),
-                ))
-                .observe(click_ballot);
-        } else {
-            commands.entity(e).insert(Pickable::IGNORE);
+        floor_name(&mut pieces, d, *f, *band);
+    }
+    let Pieces { commands, spawned } = pieces;
+    commands.entity(root).add_children(&spawned);
+}
+
+/// The sky (dragging it pans the map) and the ground.
+fn sky_and_ground(pieces: &mut Pieces, d: &Draw) {
+    let size = d.size;
+    let sky = pieces.spawn(rect_sprite(
+        size,
+        None,
+        Color::srgb(0.094, 0.133, 0.2),
+        Rect::new(0.0, 0.0, size.x, size.y),
+        0.0,
+    ));
+    pieces
+        .commands
+        .entity(sky)
+        .insert(Pickable::default())
+        .observe(pan_map);
+    pieces.spawn(rect_sprite(
+        size,
+        None,
+        Color::srgb(0.18, 0.23, 0.16),
+        Rect::new(0.0, size.y - d.lay.ground, size.x, size.y),
+        0.5,
+    ));
+}
+
+/// Walls: each floor's band; a roof is only its helipad.
+fn walls(pieces: &mut Pieces, d: &Draw) {
+    let m = map();
+    for (f, band) in &d.lay.floors {
+        if m.rooms_on(*f).count() > 1 {
+            let e = pieces.spawn(rect_sprite(
+                d.size,
+                None,
+                Color::srgb(0.47, 0.36, 0.3),
+                *band,
+                1.0,
+            ));
+            pieces.commands.entity(e).insert(Pickable::IGNORE);
         }
     }
-    commands.entity(root).add_children(&pieces);
+}
+
+/// The bridge between the two bridge ends.
+fn bridge(pieces: &mut Pieces, d: &Draw) {
+    let m = map();
+    let bridges: Vec<RoomId> = m
+        .ids()
+        .filter(|&r| m.room(r).key.ends_with("bridge"))
+        .collect();
+    let [a, b] = bridges[..] else {
+        return;
+    };
+    let (ra, rb) = (d.lay.rooms[a.0 as usize], d.lay.rooms[b.0 as usize]);
+    let (l, r) = if ra.center().x < rb.center().x {
+        (ra, rb)
+    } else {
+        (rb, ra)
+    };
+    let y = l.center().y + l.height() * 0.15;
+    let deck = Rect::new(l.max.x, y - 14.0, r.min.x, y + 14.0);
+    let e = pieces.spawn(rect_sprite(
+        d.size,
+        Some(&d.art.bridge),
+        Color::WHITE,
+        deck,
+        2.0,
+    ));
+    pieces
+        .commands
+        .entity(e)
+        .insert(Pickable::IGNORE)
+        .with_children(|c| {
+            c.spawn((
+                text(d.font, d.lang, d.i18n.t("gene-map-bridge"), 11.0, INK),
+                Transform::from_xyz(0.0, -6.0, 0.5),
+            ));
+        });
+}
+
+/// The helicopter above the roofs, with its route dotted between them.
+fn helicopter(pieces: &mut Pieces, d: &Draw) {
+    let m = map();
+    let roofs: Vec<Rect> = d
+        .lay
+        .floors
+        .keys()
+        .filter(|f| m.rooms_on(**f).count() == 1)
+        .filter_map(|f| m.rooms_on(*f).next())
+        .map(|r| d.lay.rooms[r.0 as usize])
+        .collect();
+    let [a, b] = roofs[..] else {
+        return;
+    };
+    let lift = d.size.y * 0.07;
+    let (p0, p1) = (
+        Vec2::new(a.center().x, a.min.y),
+        Vec2::new(b.center().x, b.min.y),
+    );
+    let mid = Vec2::new((p0.x + p1.x) / 2.0, p0.y.min(p1.y) - lift);
+    // The route: dots along the arc.
+    for i in 1..24 {
+        let t = i as f32 / 24.0;
+        let u = 1.0 - t;
+        let p = p0 * u * u + mid * 2.0 * u * t + p1 * t * t;
+        let e = pieces.spawn(rect_sprite(
+            d.size,
+            None,
+            Color::srgb(0.78, 0.82, 0.9),
+            Rect::from_center_size(p, Vec2::splat(3.0)),
+            2.0,
+        ));
+        pieces.commands.entity(e).insert(Pickable::IGNORE);
+    }
+    let h = Vec2::new(mid.x, mid.y + lift * 0.5);
+    let e = pieces.spawn(rect_sprite(
+        d.size,
+        Some(&d.art.helicopter),
+        Color::WHITE,
+        Rect::from_center_size(h, Vec2::new(58.0, 34.0)),
+        3.0,
+    ));
+    let words = d
+        .i18n
+        .ta("gene-map-helicopter", &[("n", m.costs.helicopter.into())]);
+    pieces
+        .commands
+        .entity(e)
+        .insert(Pickable::IGNORE)
+        .with_children(|c| {
+            c.spawn((
+                text(d.font, d.lang, words, 11.0, Color::srgb(0.9, 0.9, 0.9)),
+                Anchor::TOP_CENTER,
+                Transform::from_xyz(0.0, -20.0, 0.5),
+            ));
+        });
+}
+
+/// A room: its illustration (dimmed when out of reach), to click, with its
+/// name, what it gives, its reach frame, cost and flash.
+fn room(pieces: &mut Pieces, d: &Draw, id: RoomId) {
+    let marks = d.marks;
+    let room = map().room(id);
+    let r = d.lay.rooms[id.0 as usize];
+    let roof = room.key.ends_with("roof");
+    let e = pieces.spawn(rect_sprite(
+        d.size,
+        Some(room_image(d.art, id)),
+        room_tint(marks, id),
+        r,
+        4.0,
+    ));
+    pieces
+        .commands
+        .entity(e)
+        .insert((
+            RoomSpot(id),
+            Pickable::default(),
+            Target::new(
+                format!("room:{}", room.key),
+                if marks.reach.contains_key(&id) {
+                    Does::Move
+                } else if marks.pickable.contains(&id) {
+                    Does::Pick
+                } else {
+                    Does::Nothing
+                },
+            ),
+        ))
+        .observe(click_room)
+        .observe(hover_room)
+        .observe(unhover_room)
+        .observe(pan_map);
+    let name_colour = match room.function {
+        Some(RoomFunction::Morgue) => Color::srgb(0.94, 0.94, 0.94),
+        _ if roof => Color::srgb(0.92, 0.92, 0.92),
+        _ => INK,
+    };
+    let (w, h) = (r.width(), r.height());
+    let cost = marks.reach.get(&id).copied();
+    let flash = marks.flash_rooms.contains(&id).then(|| {
+        colour(
+            marks
+                .flash_colour
+                .unwrap_or(Color32::from_rgb(230, 120, 100)),
+        )
+    });
+    pieces.commands.entity(e).with_children(|c| {
+        // The whole map on a phone has room for no names (its closer view
+        // shows them).
+        let roomy = w >= 44.0;
+        if roomy {
+            room_name(c, d, room.name.get(d.lang), name_colour, w, h);
+        }
+        for (i, kind) in room.draws.iter().enumerate().filter(|_| roomy) {
+            room_item_chip(c, d, *kind, i, w, h);
+        }
+        if let Some((col, width, amp)) = frame_style(
+            marks.selected == Some(id),
+            cost,
+            marks.pickable.contains(&id),
+        ) {
+            reach_frame(c, col, width, amp, w, h);
+        }
+        if let Some(cost) = cost {
+            cost_badge(c, d, cost, w, h);
+        }
+        if let Some(col) = flash {
+            c.spawn(room_flash(col, w, h));
+        }
+    });
+}
+
+/// A room's illustration, by its function or kind.
+fn room_image(art: &GeneArt, id: RoomId) -> &Handle<Image> {
+    let room = map().room(id);
+    let stairs = room.key.ends_with("stairs");
+    let roof = room.key.ends_with("roof");
+    match room.function {
+        Some(RoomFunction::Surgery) => &art.surgery,
+        Some(RoomFunction::Morgue) => &art.morgue,
+        None if stairs => &art.stairs,
+        None if roof => &art.roof,
+        None => &art.room,
+    }
+}
+
+/// A room's tint: dimmed when the viewer has a reach and this room is out
+/// of it.
+fn room_tint(marks: &Marks, id: RoomId) -> Color {
+    let reachable = marks.reach.contains_key(&id) || marks.pickable.contains(&id);
+    let dim = !marks.reach.is_empty() && !reachable && marks.me.map(|m| m.0) != Some(id);
+    if dim {
+        Color::srgb(0.55, 0.55, 0.55)
+    } else {
+        Color::WHITE
+    }
+}
+
+/// A room's name in its top-left corner.
+fn room_name(c: &mut ChildSpawnerCommands, d: &Draw, name: &str, col: Color, w: f32, h: f32) {
+    // A narrow room (a phone's) gets a smaller name, broken only between
+    // words.
+    let size = if w < 72.0 {
+        d.name_size * 0.82
+    } else {
+        d.name_size
+    };
+    c.spawn((
+        text(d.font, d.lang, name, size, col),
+        TextBounds::new_horizontal(w - 8.0),
+        Anchor::TOP_LEFT,
+        Transform::from_xyz(-w / 2.0 + 4.0, h / 2.0 - 3.0, 0.3),
+    ))
+    .insert(TextLayout::new(
+        Justify::Left,
+        crate::client::scene::line_break(d.lang),
+    ));
+}
+
+/// What the room gives, as a coloured chip (the `i`th along its bottom).
+fn room_item_chip(
+    c: &mut ChildSpawnerCommands,
+    d: &Draw,
+    kind: ItemKind,
+    i: usize,
+    w: f32,
+    h: f32,
+) {
+    let mut chip = Sprite::from_image(d.art.chip.clone());
+    chip.color = colour(item_colour(kind));
+    chip.custom_size = Some(Vec2::splat(20.0));
+    c.spawn((
+        chip,
+        Transform::from_xyz(-w / 2.0 + 13.0 + 24.0 * i as f32, -h / 2.0 + 13.0, 0.2),
+        Pickable::IGNORE,
+    ))
+    .with_children(|c| {
+        c.spawn((
+            text(d.font, d.lang, item_glyph(kind, d.i18n), 11.0, Color::BLACK),
+            Transform::from_xyz(0.0, 0.0, 0.1),
+        ));
+    });
+}
+
+/// A room's frame, if any: colour, width and how much it pulses. Where
+/// the viewer can go (and what it costs) pulses.
+fn frame_style(selected: bool, cost: Option<u32>, picked: bool) -> Option<(Color, f32, f32)> {
+    if selected {
+        Some((Color::WHITE, 4.0, 0.0))
+    } else if cost.is_some() {
+        Some((GOLD, 3.0, 0.35))
+    } else if picked {
+        Some((GOLD.with_alpha(0.7), 2.0, 0.0))
+    } else {
+        None
+    }
+}
+
+/// A frame's four edges around a room `w` by `h`.
+fn reach_frame(c: &mut ChildSpawnerCommands, col: Color, width: f32, amp: f32, w: f32, h: f32) {
+    for (dx, dy, fw, fh) in [
+        (0.0, h / 2.0 - width / 2.0, w, width),
+        (0.0, -h / 2.0 + width / 2.0, w, width),
+        (-w / 2.0 + width / 2.0, 0.0, width, h),
+        (w / 2.0 - width / 2.0, 0.0, width, h),
+    ] {
+        let mut edge = c.spawn((
+            Sprite::from_color(col, Vec2::new(fw, fh)),
+            Transform::from_xyz(dx, dy, 0.4),
+            Pickable::IGNORE,
+        ));
+        if amp > 0.0 {
+            edge.insert(Pulse {
+                base: 1.0 - amp,
+                amp,
+            });
+        }
+    }
+}
+
+/// The steps a room costs, on a gold badge in its bottom-right corner.
+fn cost_badge(c: &mut ChildSpawnerCommands, d: &Draw, cost: u32, w: f32, h: f32) {
+    let mut badge = Sprite::from_image(d.art.chip.clone());
+    badge.color = GOLD;
+    badge.custom_size = Some(Vec2::splat(22.0));
+    c.spawn((
+        badge,
+        Transform::from_xyz(w / 2.0 - 14.0, -h / 2.0 + 13.0, 0.5),
+        Pickable::IGNORE,
+    ))
+    .with_children(|c| {
+        c.spawn((
+            text(d.font, d.lang, cost.to_string(), 13.0, Color::BLACK),
+            Transform::from_xyz(0.0, 0.0, 0.1),
+        ));
+    });
+}
+
+/// A pulsing wash over a room a settlement line names.
+fn room_flash(col: Color, w: f32, h: f32) -> impl Bundle {
+    (
+        Sprite::from_color(col.with_alpha(0.4), Vec2::new(w, h)),
+        Transform::from_xyz(0.0, 0.0, 0.35),
+        Pulse {
+            base: 0.25,
+            amp: 0.35,
+        },
+        Pickable::IGNORE,
+    )
+}
+
+/// Gas over a floor's band; `rolls` when just gassed (it fills from the
+/// left end).
+fn gas(pieces: &mut Pieces, d: &Draw, band: Rect, rolls: bool, secs: f32, now: f32) {
+    let mut s = Sprite::from_image(d.art.gas.clone());
+    s.custom_size = Some(band.size());
+    let left = at(d.size, Vec2::new(band.min.x, band.center().y));
+    let home = Transform::from_translation(left.extend(8.0));
+    let e = pieces.spawn((s, Anchor::CENTER_LEFT, home, Home(home), Pickable::IGNORE));
+    if rolls {
+        let mut from = home;
+        from.scale.x = 0.02;
+        pieces
+            .commands
+            .entity(e)
+            .insert(Motion::from(from, now, 0.0, secs));
+    }
+}
+
+/// A pulsing wash over a floor a settlement line names.
+fn floor_flash(pieces: &mut Pieces, d: &Draw, band: Rect) {
+    let e = pieces.spawn(rect_sprite(
+        d.size,
+        None,
+        Color::srgba(0.47, 0.9, 0.35, 0.25),
+        band,
+        8.5,
+    ));
+    pieces.commands.entity(e).insert((
+        Pickable::IGNORE,
+        Pulse {
+            base: 0.15,
+            amp: 0.25,
+        },
+    ));
+}
+
+/// A floor's name beside its wing, on a chip that is a ballot when the
+/// floor can be voted for.
+fn floor_name(pieces: &mut Pieces, d: &Draw, f: FloorId, band: Rect) {
+    let marks = d.marks;
+    let left_side = f.building.is_multiple_of(2);
+    let gassed = marks.gassed.contains(&f);
+    // On a phone's whole map the margin beside a wing is narrow: the
+    // floor is named short ("E3", "东3"), in a chip that fits it.
+    let margin = if left_side {
+        band.min.x
+    } else {
+        d.size.x - band.max.x
+    };
+    let short = margin < 80.0;
+    let label = floor_words(d, f, short, gassed);
+    let colour_text = if gassed {
+        Color::srgb(0.55, 0.9, 0.43)
+    } else {
+        Color::srgb(0.86, 0.86, 0.86)
+    };
+    let (half, chip_w) = if short {
+        (margin / 2.0, (margin - 6.0).max(24.0))
+    } else {
+        (40.0, 72.0)
+    };
+    let x = if left_side {
+        band.min.x - half
+    } else {
+        band.max.x + half
+    };
+    let chip = Rect::from_center_size(Vec2::new(x, band.center().y), Vec2::new(chip_w, 34.0));
+    let votable = marks.votable.contains(&f);
+    let voted = marks.my_vote == Some(f);
+    let fill = if voted {
+        GOLD.with_alpha(0.45)
+    } else if votable {
+        Color::srgba(0.93, 0.75, 0.36, 0.18)
+    } else {
+        Color::NONE
+    };
+    let e = pieces.spawn(rect_sprite(d.size, None, fill, chip, 9.0));
+    pieces.commands.entity(e).with_children(|c| {
+        c.spawn((
+            text(d.font, d.lang, label, d.name_size, colour_text),
+            TextBounds::new_horizontal(70.0),
+            Transform::from_xyz(0.0, 0.0, 0.1),
+        ))
+        .insert(TextLayout::new(Justify::Center, LineBreak::AnyCharacter));
+    });
+    if votable {
+        pieces
+            .commands
+            .entity(e)
+            .insert((
+                Ballot(f),
+                Pickable::default(),
+                Target::new(format!("ballot:{}-{}", f.building, f.floor), Does::Move),
+            ))
+            .observe(click_ballot);
+    } else {
+        pieces.commands.entity(e).insert(Pickable::IGNORE);
+    }
+}
+
+/// A floor's name, short or whole, with a line saying it is gassed.
+fn floor_words(d: &Draw, f: FloorId, short: bool, gassed: bool) -> String {
+    let mut label = if short {
+        let wing = map().buildings[f.building as usize].get(d.lang);
+        format!("{}{}", wing.chars().next().unwrap_or(' '), f.floor)
+    } else {
+        floor_label(f, d.lang)
+    };
+    if gassed {
+        label = format!("{label}\n{}", d.i18n.t("gene-map-gas"));
+    }
+    label
 }
 
 /// Puts the tokens where the marks say; the seat's own walks its path.
@@ -870,7 +1025,6 @@ fn spawn_hand_card(
 
 /// The marks' newest map.
 #[allow(clippy::too_many_arguments)]
-#[expect(clippy::too_many_lines, reason = "issue 36: to be split")]
 fn sync(
     mut commands: Commands,
     marks: Option<Res<Marks>>,
@@ -897,28 +1051,9 @@ fn sync(
     let size = Vec2::new(map_rect.width().max(min_width), map_rect.height());
     let pan_max = (size.x - r.width()).max(0.0);
     built.pan = built.pan.clamp(0.0, pan_max);
-    let root = match roots.iter().next() {
-        Some(e) => e,
-        None => commands
-            .spawn((
-                SceneItem,
-                MapRoot,
-                Transform::default(),
-                Visibility::default(),
-            ))
-            .id(),
-    };
     // The map's centre sits at the rect's centre, shifted by the pan.
     let centre = Vec2::new(r.min.x + size.x / 2.0 - built.pan, map_rect.center().y);
-    if let Ok(mut t) = root_t.get_mut(root)
-        && t.translation.truncate() != centre
-    {
-        t.translation = centre.extend(0.0);
-    } else if roots.is_empty() {
-        commands
-            .entity(root)
-            .insert(Transform::from_translation(centre.extend(0.0)));
-    }
+    let root = place_root(&mut commands, &roots, &mut root_t, centre);
     let relaid = built.rect != Some(r) || built.lang != Some(i18n.lang) || built.size != size;
     if !relaid && built.marks.as_ref() == Some(&*marks) {
         return;
@@ -934,16 +1069,9 @@ fn sync(
     if !relaid {
         settling.update_at = Some(now);
     }
-    for e in &pieces {
-        commands.entity(e).despawn();
-    }
     // Tokens in another language (their numbers' font) are made anew.
     let renew = built.lang.is_some_and(|l| l != i18n.lang);
-    if renew {
-        for (e, _, _) in &tokens {
-            commands.entity(e).despawn();
-        }
-    }
+    clear_map(&mut commands, &pieces, &tokens, renew);
     let gassed_before = built
         .marks
         .as_ref()
@@ -951,18 +1079,8 @@ fn sync(
         .unwrap_or_default();
     // Where every room and floor sits: laid out once for the whole build.
     let lay = layout(size.x, size.y);
-    build(
-        &mut commands,
-        root,
-        &art,
-        &font,
-        &i18n,
-        &marks,
-        (size, &lay),
-        &gassed_before,
-        secs,
-        now,
-    );
+    let d = Draw::new((&art, &font, &i18n), &marks, (size, &lay));
+    build(&mut commands, root, &d, &gassed_before, secs, now);
     let mut placed = std::mem::take(&mut built.tokens);
     if relaid {
         placed.clear();
@@ -983,19 +1101,82 @@ fn sync(
         i18n.lang,
     );
     built.tokens = placed;
-    // The hand: a row of cards under the map; a new card flies in from the
-    // seat's own token.
     let token_at = marks
         .me
         .map(|(room, _)| centre + token_spot(size, lay.rooms[room.0 as usize], 0));
-    let had: Vec<ItemKind> = built
-        .marks
-        .as_ref()
-        .map(|m| m.hand.clone())
-        .unwrap_or_default();
-    for e in &hand {
+    let had = built.marks.as_ref().map_or(&[][..], |m| m.hand.as_slice());
+    lay_hand(&mut commands, &hand, &d, had, r, token_at, (secs, now));
+    built.marks = Some(marks.clone());
+    built.rect = Some(r);
+    built.lang = Some(i18n.lang);
+    built.size = size;
+}
+
+/// Despawns the map's pieces, and its tokens too when they are to be made
+/// anew.
+fn clear_map(
+    commands: &mut Commands,
+    pieces: &Query<Entity, (With<MapPiece>, Without<Token>)>,
+    tokens: &Query<(Entity, &Token, &Transform)>,
+    renew: bool,
+) {
+    for e in pieces {
         commands.entity(e).despawn();
     }
+    if renew {
+        for (e, _, _) in tokens {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// The map's root, spawned if there is none yet, with its centre at
+/// `centre`.
+fn place_root(
+    commands: &mut Commands,
+    roots: &Query<Entity, With<MapRoot>>,
+    root_t: &mut Query<&mut Transform, (With<MapRoot>, Without<Token>)>,
+    centre: Vec2,
+) -> Entity {
+    let root = match roots.iter().next() {
+        Some(e) => e,
+        None => commands
+            .spawn((
+                SceneItem,
+                MapRoot,
+                Transform::default(),
+                Visibility::default(),
+            ))
+            .id(),
+    };
+    if let Ok(mut t) = root_t.get_mut(root)
+        && t.translation.truncate() != centre
+    {
+        t.translation = centre.extend(0.0);
+    } else if roots.is_empty() {
+        commands
+            .entity(root)
+            .insert(Transform::from_translation(centre.extend(0.0)));
+    }
+    root
+}
+
+/// The hand: a row of cards under the map, in place of the `old` ones; a
+/// new card (one more of its kind than the hand `had`) flies in from the
+/// seat's own token.
+fn lay_hand(
+    commands: &mut Commands,
+    old: &Query<Entity, With<HandCard>>,
+    d: &Draw,
+    had: &[ItemKind],
+    r: Rect,
+    token_at: Option<Vec2>,
+    (secs, now): (f32, f32),
+) {
+    for e in old {
+        commands.entity(e).despawn();
+    }
+    let (art, font, i18n, marks) = (d.art, d.font, d.i18n, d.marks);
     let n = marks.hand.len();
     let card = Vec2::new(60.0, 80.0);
     let step = ((r.width() - 16.0 - card.x) / n.saturating_sub(1).max(1) as f32).min(card.x + 8.0);
@@ -1003,7 +1184,7 @@ fn sync(
     for (i, kind) in marks.hand.iter().enumerate() {
         let x = r.center().x - total / 2.0 + card.x / 2.0 + step * i as f32;
         let home = Transform::from_xyz(x, r.min.y + HAND_STRIP / 2.0, 40.0 + i as f32);
-        let e = spawn_hand_card(&mut commands, &art, &font, &i18n, *kind, card, home);
+        let e = spawn_hand_card(commands, art, font, i18n, *kind, card, home);
         commands.entity(e).insert(Target::new(
             format!("card:{kind:?}").to_lowercase(),
             if marks.hand_clickable {
@@ -1024,10 +1205,6 @@ fn sync(
                 .insert(Motion::from(from, now, 0.0, secs));
         }
     }
-    built.marks = Some(marks.clone());
-    built.rect = Some(r);
-    built.lang = Some(i18n.lang);
-    built.size = size;
 }
 
 fn pulse(time: Res<Time<Real>>, mut sprites: Query<(&Pulse, &mut Sprite)>) {
