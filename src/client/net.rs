@@ -14,10 +14,6 @@ use foodweb_netcode::messages::ClientMsg;
 use foodweb_netcode::protocol::ProtocolPlugin;
 use foodweb_netcode::server::{Endpoints, HallServerPlugin, Listeners};
 use foodweb_netcode::{Hall, HallConfig};
-use foodweb_rules::crueler::{CruelerGame, CruelerView};
-use foodweb_rules::forest::{ForestGame, ForestView};
-use foodweb_rules::gene::{GeneGame, GeneView};
-use foodweb_rules::wanning::{WanningGame, WanningView};
 
 pub use foodweb_netcode::client::{LinkState, Session, Target};
 
@@ -27,19 +23,6 @@ use crate::lan::{LAN_PORT, LAN_WS_PORT, lan_addresses};
 /// the seat is at a table of that game.
 pub trait SeatSide {
     fn view_of<G: HostGame>(&self) -> Option<&G::View>;
-
-    fn forest_view(&self) -> Option<&ForestView> {
-        self.view_of::<ForestGame>()
-    }
-    fn gene_view(&self) -> Option<&GeneView> {
-        self.view_of::<GeneGame>()
-    }
-    fn crueler_view(&self) -> Option<&CruelerView> {
-        self.view_of::<CruelerGame>()
-    }
-    fn wanning_view(&self) -> Option<&WanningView> {
-        self.view_of::<WanningGame>()
-    }
 }
 
 impl SeatSide for ClientModel {

@@ -6,7 +6,9 @@
 
 use bevy::prelude::*;
 use foodweb_netcode::client::ClientModel;
+use foodweb_rules::forest::ForestGame;
 use foodweb_rules::forest::ShowdownReveal;
+use foodweb_rules::wanning::WanningGame;
 
 use super::net::SeatSide;
 use super::{Screen, web};
@@ -32,7 +34,9 @@ fn publish_table(model: Res<ClientModel>, mut seen: Local<Seen>) {
     let seat = model.my_seat().map(|s| s.0.to_string()).unwrap_or_default();
     web::publish("seat", &seat);
     web::publish("revision", &model.revision.to_string());
-    let reveal = model.forest_view().and_then(|v| v.last_showdown.clone());
+    let reveal = model
+        .view_of::<ForestGame>()
+        .and_then(|v| v.last_showdown.clone());
     if reveal.is_some() && reveal != seen.last {
         seen.showdowns += 1;
     }
@@ -42,7 +46,7 @@ fn publish_table(model: Res<ClientModel>, mut seen: Local<Seen>) {
     seen.last = reveal;
     web::publish("showdowns", &seen.showdowns.to_string());
     // Wanning Beast Chess: the round under way, and the game's end.
-    let round = model.wanning_view().map_or(0, |v| v.round);
+    let round = model.view_of::<WanningGame>().map_or(0, |v| v.round);
     web::publish("round", &round.to_string());
     let over = model
         .view

@@ -24,10 +24,14 @@ use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::{AnyAction, AnySettings, AnyView, bot_move};
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_netcode::server::Listeners;
+use foodweb_rules::crueler::CruelerGame;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase};
+use foodweb_rules::forest::ForestGame;
 use foodweb_rules::forest::{ForestAction, ForestPhase, ForestTiming, deck};
+use foodweb_rules::gene::GeneGame;
 use foodweb_rules::gene::{GeneAction, GenePhase, GeneTiming, Genes, ItemKind, RoomId, map};
 use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::WanningGame;
 use foodweb_rules::{GameId, Lang};
 use rand::SeedableRng;
 
@@ -200,13 +204,17 @@ fn forest_start(c: &mut Ctx) {
 }
 
 fn forest_table_open(c: &Ctx) -> bool {
-    c.model.forest_view().is_some()
+    c.model.view_of::<ForestGame>().is_some()
 }
 
 /// Asks the next seat for a showdown and lays down the first card; the bot
 /// answers, and the reveal is on screen for the picture.
 fn forest_showdown(c: &mut Ctx) {
-    let Some(card) = c.model.forest_view().and_then(|v| v.hand.first().copied()) else {
+    let Some(card) = c
+        .model
+        .view_of::<ForestGame>()
+        .and_then(|v| v.hand.first().copied())
+    else {
         return;
     };
     c.act(AnyAction::Forest(ForestAction::AskShowdown {
@@ -217,7 +225,7 @@ fn forest_showdown(c: &mut Ctx) {
 
 fn forest_my_turn(c: &Ctx) -> bool {
     c.model
-        .forest_view()
+        .view_of::<ForestGame>()
         .is_some_and(|v| v.me == Some(v.active) && v.phase == ForestPhase::Turn && !v.opening_turn)
 }
 
@@ -225,7 +233,7 @@ fn forest_my_turn(c: &Ctx) -> bool {
 /// table has seen, and a taking card that eats it), so the picture shows
 /// the challenge filled in.
 fn forest_challenge(c: &mut Ctx) {
-    let Some(view) = c.model.forest_view() else {
+    let Some(view) = c.model.view_of::<ForestGame>() else {
         return;
     };
     let legal = |with, named| view.challenge_cards(with, named).is_ok();
@@ -254,7 +262,9 @@ fn forest_challenge(c: &mut Ctx) {
 }
 
 fn forest_over(c: &Ctx) -> bool {
-    c.model.forest_view().is_some_and(|v| v.result.is_some())
+    c.model
+        .view_of::<ForestGame>()
+        .is_some_and(|v| v.result.is_some())
 }
 
 /// Hosts a LAN game, as the title screen's button does.
@@ -307,7 +317,7 @@ const FOREST: &[Step] = &[
 // Gene Survival: a game against five bots.
 
 fn gene_view<'a>(c: &'a Ctx) -> Option<&'a foodweb_rules::gene::GeneView> {
-    c.model.gene_view()
+    c.model.view_of::<GeneGame>()
 }
 
 fn gene_start(c: &mut Ctx) {
@@ -388,7 +398,7 @@ const GENE: &[Step] = &[
 // asked, to show a duel.
 
 fn crueler_view<'a>(c: &'a Ctx) -> Option<&'a foodweb_rules::crueler::CruelerView> {
-    c.model.crueler_view()
+    c.model.view_of::<CruelerGame>()
 }
 
 fn crueler_interlude(c: &Ctx) -> bool {
@@ -495,7 +505,7 @@ fn begin(mut commands: Commands) {
 // end.
 
 fn wanning_view<'a>(c: &'a Ctx) -> Option<&'a foodweb_rules::wanning::WanningView> {
-    c.model.wanning_view()
+    c.model.view_of::<WanningGame>()
 }
 
 /// A deal in which the tour's seat is a level 3 (a bear or a sabre-tooth

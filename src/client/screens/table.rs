@@ -10,9 +10,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fluent_bundle::FluentValue;
 use foodweb_netcode::client::{ClientModel, Outbox};
-use foodweb_netcode::games::{AnyAction, AnyView};
+use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::Bilingual;
+use foodweb_rules::GameId;
 use iyes_progress::ProgressTracker;
 
 use crate::client::assets::ArtLoad;
@@ -28,10 +29,9 @@ pub enum TableScreen {
     /// No view yet: the table is being joined.
     #[default]
     Connecting,
-    Forest,
-    Crueler,
-    Gene,
-    Wanning,
+    /// The game's own screen: each game's plugin runs its panels and scene
+    /// in its own.
+    Game(GameId),
 }
 
 /// What every table screen uses.
@@ -242,13 +242,10 @@ fn pick_screen(
     state: Res<State<TableScreen>>,
     mut next: ResMut<NextState<TableScreen>>,
 ) {
-    let want = match &model.view {
-        Some(AnyView::Forest(_)) => TableScreen::Forest,
-        Some(AnyView::Crueler(_)) => TableScreen::Crueler,
-        Some(AnyView::Gene(_)) => TableScreen::Gene,
-        Some(AnyView::Wanning(_)) => TableScreen::Wanning,
-        _ => TableScreen::Connecting,
-    };
+    let want = model
+        .view
+        .as_ref()
+        .map_or(TableScreen::Connecting, |v| TableScreen::Game(v.game()));
     if *state.get() != want {
         next.set(want);
     }

@@ -9,6 +9,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
+use foodweb_rules::GameId;
+use foodweb_rules::crueler::CruelerGame;
 use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers};
 use foodweb_rules::table::SeatId;
 
@@ -340,7 +342,7 @@ fn draw(
     ask: Res<KeyAsk>,
     art: Option<Res<CruelerArt>>,
 ) -> Result {
-    let Some(view) = frame.model.crueler_view().cloned() else {
+    let Some(view) = frame.model.view_of::<CruelerGame>().cloned() else {
         return Ok(());
     };
     let art_ready = art.is_some();
@@ -571,7 +573,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<CruelerUi>()
         .add_systems(
             EguiPrimaryContextPass,
-            draw.run_if(in_state(TableScreen::Crueler)),
+            draw.run_if(in_state(TableScreen::Game(GameId::Crueler))),
         )
         .add_systems(OnExit(Screen::Table), reset);
 }

@@ -14,6 +14,8 @@ use std::f32::consts::{PI, TAU};
 
 use bevy::prelude::*;
 use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_rules::GameId;
+use foodweb_rules::crueler::CruelerGame;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView, DuelView};
 use foodweb_rules::table::SeatId;
 
@@ -930,7 +932,7 @@ fn sync(
     mut faces: Query<(&mut Visibility, &ChildOf), With<crate::client::scene::FaceOnly>>,
     mut hidden: RollTexts,
 ) {
-    let (Some(view), Some(art), Some(r)) = (model.crueler_view(), art, rect.0) else {
+    let (Some(view), Some(art), Some(r)) = (model.view_of::<CruelerGame>(), art, rect.0) else {
         return;
     };
     let stamp = Stamp {
@@ -1135,7 +1137,7 @@ fn tap(
     mut ui: ResMut<CruelerUi>,
     mut outbox: ResMut<Outbox>,
 ) {
-    let (Ok(pick), Some(view)) = (picks.get(ev.entity), model.crueler_view()) else {
+    let (Ok(pick), Some(view)) = (picks.get(ev.entity), model.view_of::<CruelerGame>()) else {
         return;
     };
     let action = match *pick {
@@ -1200,7 +1202,7 @@ pub fn plugin(app: &mut App) {
                 sync.in_set(SceneSystems::Sync),
                 animate.in_set(SceneSystems::Flourish),
             )
-                .run_if(in_state(TableScreen::Crueler)),
+                .run_if(in_state(TableScreen::Game(GameId::Crueler))),
         )
         .add_systems(OnExit(Screen::Table), reset::<Built>);
 }

@@ -2,7 +2,9 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_rules::GameId;
 use foodweb_rules::Lang;
+use foodweb_rules::forest::ForestGame;
 use foodweb_rules::forest::{self, CardId, ForestAction, ForestPhase, ForestView, deck};
 use foodweb_rules::table::{Rejection, SeatId};
 
@@ -402,7 +404,7 @@ fn draw(
     let progress = frame.art_progress();
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
-    let Some(view) = frame.model.forest_view().cloned() else {
+    let Some(view) = frame.model.view_of::<ForestGame>().cloned() else {
         return Ok(());
     };
     // The clocks count down from the table time the view was made at.
@@ -573,7 +575,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<TableUi>()
         .add_systems(
             EguiPrimaryContextPass,
-            draw.run_if(in_state(TableScreen::Forest)),
+            draw.run_if(in_state(TableScreen::Game(GameId::Forest))),
         )
         .add_systems(OnExit(Screen::Table), reset);
 }

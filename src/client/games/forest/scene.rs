@@ -14,6 +14,8 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy::text::{TextBounds, TextLayout};
+use foodweb_rules::GameId;
+use foodweb_rules::forest::ForestGame;
 use foodweb_rules::forest::{CardId, ForestAction, ForestPhase, ForestView, deck};
 use foodweb_rules::table::SeatId;
 
@@ -643,7 +645,7 @@ fn sync(
     mut faces: Query<(&mut Visibility, &ChildOf), With<FaceOnly>>,
     mut zones_now: ResMut<Zones>,
 ) {
-    let (Some(view), Some(art), Some(r)) = (model.forest_view(), art, rect.0) else {
+    let (Some(view), Some(art), Some(r)) = (model.view_of::<ForestGame>(), art, rect.0) else {
         return;
     };
     let Some(Rebuild { new_update, secs }) =
@@ -698,7 +700,7 @@ fn tap_card(
     mut ui: ResMut<TableUi>,
     mut outbox: ResMut<Outbox>,
 ) {
-    let (Ok(card), Some(view)) = (cards.get(ev.entity), model.forest_view()) else {
+    let (Ok(card), Some(view)) = (cards.get(ev.entity), model.view_of::<ForestGame>()) else {
         return;
     };
     let Some(c) = card.face else { return };
@@ -775,7 +777,7 @@ fn drag_end(
             delay: 0.0,
             secs: motion_secs(&settings).max(0.05),
         });
-    let (Some(view), Some(c)) = (model.forest_view(), card.face) else {
+    let (Some(view), Some(c)) = (model.view_of::<ForestGame>(), card.face) else {
         return;
     };
     let at = t.translation.truncate();
@@ -802,7 +804,7 @@ fn pick_seat(
     mut ui: ResMut<TableUi>,
     mut outbox: ResMut<Outbox>,
 ) {
-    if let (Ok(s), Some(view)) = (seats.get(ev.entity), model.forest_view()) {
+    if let (Ok(s), Some(view)) = (seats.get(ev.entity), model.view_of::<ForestGame>()) {
         tap_seat(view, &mut ui, &mut outbox, s.0);
     }
 }
@@ -821,7 +823,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             sync.in_set(SceneSystems::Sync)
-                .run_if(in_state(TableScreen::Forest)),
+                .run_if(in_state(TableScreen::Game(GameId::Forest))),
         )
         .add_systems(OnExit(Screen::Table), (reset::<Built>, reset::<Zones>));
 }

@@ -6,6 +6,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::{AnyAction, AnyView};
+use foodweb_rules::GameId;
+use foodweb_rules::gene::GeneGame;
 use foodweb_rules::gene::{
     self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
     SettleFact, SettleLine, items, map, numbers,
@@ -843,7 +845,7 @@ fn draw(
     mut commands: Commands,
     mut scene_io: GeneScene,
 ) -> Result {
-    let Some(view) = frame.model.gene_view().cloned() else {
+    let Some(view) = frame.model.view_of::<GeneGame>().cloned() else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
@@ -1263,7 +1265,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<GeneUi>()
         .add_systems(
             EguiPrimaryContextPass,
-            draw.run_if(in_state(TableScreen::Gene)),
+            draw.run_if(in_state(TableScreen::Game(GameId::Gene))),
         )
         .add_systems(OnExit(Screen::Table), reset);
 }

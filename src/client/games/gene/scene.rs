@@ -15,11 +15,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::client::scene::{SceneSystems, reset};
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy::text::{LineBreak, TextBounds, TextLayout};
 use bevy_asset_loader::prelude::*;
 use bevy_egui::egui::Color32;
+use foodweb_rules::GameId;
 use foodweb_rules::Lang;
 use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
 
@@ -1339,9 +1341,8 @@ pub fn hovered_words(hover: Hover, marks: &Marks, i18n: &I18n) -> Option<String>
     Some(tip.join(" · "))
 }
 
-fn forget(mut commands: Commands) {
-    commands.insert_resource(Built::default());
-    commands.insert_resource(Hover::default());
+/// The panel's marks go with the table: the next is drawn from its own.
+fn forget_marks(mut commands: Commands) {
     commands.remove_resource::<Marks>();
 }
 
@@ -1355,10 +1356,13 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (sync, pulse)
-                .run_if(in_state(TableScreen::Gene))
-                .before(crate::client::scene::animate),
+                .in_set(SceneSystems::Sync)
+                .run_if(in_state(TableScreen::Game(GameId::Gene))),
         )
-        .add_systems(OnExit(Screen::Table), forget);
+        .add_systems(
+            OnExit(Screen::Table),
+            (reset::<Built>, reset::<Hover>, forget_marks),
+        );
 }
 
 #[cfg(test)]

@@ -13,7 +13,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::{ClientMsg, Pace};
+use foodweb_rules::GameId;
 use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::WanningGame;
 use foodweb_rules::wanning::state::{Compare, Learned, LuckDraw, TalkLine};
 use foodweb_rules::wanning::view::Settled;
 use foodweb_rules::wanning::{
@@ -1173,7 +1175,7 @@ fn draw(
     ask: Res<KeyAsk>,
     art: Option<Res<WanningArt>>,
 ) -> Result {
-    let Some(view) = frame.model.wanning_view().cloned() else {
+    let Some(view) = frame.model.view_of::<WanningGame>().cloned() else {
         return Ok(());
     };
     let art_ready = art.is_some();
@@ -1420,7 +1422,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<WanningUi>()
         .add_systems(
             EguiPrimaryContextPass,
-            draw.run_if(in_state(TableScreen::Wanning)),
+            draw.run_if(in_state(TableScreen::Game(GameId::Wanning))),
         )
         .add_systems(OnExit(Screen::Table), reset);
 }

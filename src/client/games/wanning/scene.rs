@@ -15,8 +15,10 @@ use std::f32::consts::TAU;
 
 use bevy::prelude::*;
 use foodweb_netcode::client::ClientModel;
+use foodweb_rules::GameId;
 use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::WanningGame;
 use foodweb_rules::wanning::{Form, InstinctId, WanningPhase, WanningView, data};
 
 use super::art::{Img, WanningArt};
@@ -642,7 +644,7 @@ fn sync(
     mut settling: ResMut<Settling>,
     pieces: Query<(Entity, &Piece, &Transform, Has<Motion>)>,
 ) {
-    let (Some(view), Some(art), Some(r)) = (model.wanning_view(), art, rect.0) else {
+    let (Some(view), Some(art), Some(r)) = (model.view_of::<WanningGame>(), art, rect.0) else {
         return;
     };
     let marks = ui.marks(view, &i18n);
@@ -750,7 +752,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             sync.in_set(SceneSystems::Sync)
-                .run_if(in_state(TableScreen::Wanning)),
+                .run_if(in_state(TableScreen::Game(GameId::Wanning))),
         )
         .add_systems(OnExit(Screen::Table), reset::<Built>);
 }
