@@ -445,6 +445,42 @@ pub fn verify_heard(world: &World, check: Heard<'_>) -> Result<(), String> {
     }
 }
 
+/// A game's check enum: its own checks, then the ones every game shares
+/// (`Score`, what was said and told, what a seat is sent), which
+/// [`verify_common_check!`] verifies the same way in every game.
+#[macro_export]
+macro_rules! check_enum {
+    (
+        $(#[$m:meta])*
+        pub enum $name:ident about $fact:ty {
+            $($own:tt)*
+        }
+    ) => {
+        $(#[$m])*
+        pub enum $name {
+            $($own)*
+            /// The game is over and the seat's final score is this (Forest:
+            /// total energy; Gene: gold cubes; Crueler: life left; Wanning: 1
+            /// for the winning level's players).
+            Score($crate::table::SeatId, i64),
+            /// What the referee said (`scenario::Heard`): a public
+            /// announcement so far contains the text (either language), or
+            /// does not.
+            Said(String),
+            NotSaid(String),
+            /// A private note to the seat contains the text, or none does.
+            Told($crate::table::SeatId, String),
+            NotTold($crate::table::SeatId, String),
+            /// The announcements contain these texts in this order.
+            SaidInOrder(Vec<String>),
+            /// Something the first seat is sent shows the fact (`Trace`), or
+            /// nothing does.
+            Sees($crate::table::SeatId, $fact),
+            NotSees($crate::table::SeatId, $fact),
+        }
+    };
+}
+
 /// The checks every game's scenarios share, verified the same way in
 /// every game: `Score`, `Said`, `NotSaid`, `Told`, `NotTold`,
 /// `SaidInOrder`, `Sees` and `NotSees` of the game's check enum. A game's

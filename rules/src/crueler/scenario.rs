@@ -141,32 +141,23 @@ impl CruelerSetup {
     }
 }
 
-/// A statement about a Crueler World table that a scenario checks.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum CruelerCheck {
-    Phase(CruelerPhase),
-    Round(u8),
-    PhaseNo(u8),
-    Life(SeatId, i32),
-    /// How many tokens in the seat's box came from `from` (`None`: bank).
-    TokensFrom(SeatId, Option<SeatId>, u32),
-    Alive(SeatId, bool),
-    Reserve(SeatId, bool),
-    Asked(SeatId),
-    Holds(SeatId, SeatId),
-    Lacks(SeatId, SeatId),
-    Place(SeatId, u8),
-    /// The game is over and the seat finished with this much life (0 if out).
-    Score(SeatId, i64),
-    /// What the referee said (`scenario::Heard`).
-    Said(String),
-    NotSaid(String),
-    Told(SeatId, String),
-    NotTold(SeatId, String),
-    SaidInOrder(Vec<String>),
-    /// The first seat's own view shows the fact (or does not).
-    Sees(SeatId, CruelerFact),
-    NotSees(SeatId, CruelerFact),
+crate::check_enum! {
+    /// A statement about a Crueler World table that a scenario checks.
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    pub enum CruelerCheck about CruelerFact {
+        Phase(CruelerPhase),
+        Round(u8),
+        PhaseNo(u8),
+        Life(SeatId, i32),
+        /// How many tokens in the seat's box came from `from` (`None`: bank).
+        TokensFrom(SeatId, Option<SeatId>, u32),
+        Alive(SeatId, bool),
+        Reserve(SeatId, bool),
+        Asked(SeatId),
+        Holds(SeatId, SeatId),
+        Lacks(SeatId, SeatId),
+        Place(SeatId, u8),
+    }
 }
 
 /// Something a seat's view may show (`CruelerView::traces`).

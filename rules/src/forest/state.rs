@@ -225,33 +225,24 @@ pub struct ForestDeal {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ScriptedDeals(pub std::collections::VecDeque<ForestDeal>);
 
-/// Statements a scenario can check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ForestCheck {
-    Holds(SeatId, CardId),
-    Lacks(SeatId, CardId),
-    HandSize(SeatId, usize),
-    /// The public record shows this seat holding this card.
-    KnownHolds(SeatId, CardId),
-    Active(SeatId),
-    Phase(ForestPhase),
-    Round(u8),
-    /// The score of a finished round (1-based).
-    RoundScore(SeatId, u8, i64),
-    ShortHand(SeatId, bool),
-    /// Places at the end of the game, by seat.
-    Places(Vec<u8>),
-    /// The game is over and the seat's total energy is this.
-    Score(SeatId, i64),
-    /// What the referee said (`scenario::Heard`).
-    Said(String),
-    NotSaid(String),
-    Told(SeatId, String),
-    NotTold(SeatId, String),
-    SaidInOrder(Vec<String>),
-    /// The first seat's own view shows the fact (or does not).
-    Sees(SeatId, ForestFact),
-    NotSees(SeatId, ForestFact),
+crate::check_enum! {
+    /// Statements a scenario can check.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum ForestCheck about ForestFact {
+        Holds(SeatId, CardId),
+        Lacks(SeatId, CardId),
+        HandSize(SeatId, usize),
+        /// The public record shows this seat holding this card.
+        KnownHolds(SeatId, CardId),
+        Active(SeatId),
+        Phase(ForestPhase),
+        Round(u8),
+        /// The score of a finished round (1-based).
+        RoundScore(SeatId, u8, i64),
+        ShortHand(SeatId, bool),
+        /// Places at the end of the game, by seat.
+        Places(Vec<u8>),
+    }
 }
 
 /// Something a seat's view may show (`ForestView::traces`).

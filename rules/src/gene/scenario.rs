@@ -192,43 +192,32 @@ impl GeneSetup {
     }
 }
 
-/// A statement about a Gene Survival table that a scenario checks.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum GeneCheck {
-    Phase(GenePhase),
-    Round(u8),
-    Hp(SeatId, i32),
-    /// HP as the last settlement made it public.
-    PublicHp(SeatId, i32),
-    Shadow(SeatId, bool),
-    Immune(SeatId, bool),
-    Room(SeatId, RoomId),
-    /// The hand, in any order.
-    Hand(SeatId, Vec<ItemKind>),
-    Genes(SeatId, Genes),
-    /// Exactly these floors are gassed.
-    Gassed(Vec<FloorId>),
-    /// Exactly these cards lie in the room, in any order.
-    Lying(RoomId, Vec<ItemKind>),
-    Active(SeatId),
-    Order(Vec<SeatId>),
-    /// The game is over and the seat finished in this place.
-    Place(SeatId, u8),
-    /// The game is over and the seat won this many gold cubes.
-    Score(SeatId, i64),
-    /// What the referee said (`scenario::Heard`): a public announcement so
-    /// far contains the text (either language), or a note to the seat does.
-    Said(String),
-    NotSaid(String),
-    Told(SeatId, String),
-    NotTold(SeatId, String),
-    /// The announcements contain these texts in this order.
-    SaidInOrder(Vec<String>),
-    /// The seat's gas vote this round (`None`: none cast yet).
-    Voted(SeatId, Option<FloorId>),
-    /// Something the first seat is sent shows the fact (or nothing does).
-    Sees(SeatId, GeneFact),
-    NotSees(SeatId, GeneFact),
+crate::check_enum! {
+    /// A statement about a Gene Survival table that a scenario checks.
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    pub enum GeneCheck about GeneFact {
+        Phase(GenePhase),
+        Round(u8),
+        Hp(SeatId, i32),
+        /// HP as the last settlement made it public.
+        PublicHp(SeatId, i32),
+        Shadow(SeatId, bool),
+        Immune(SeatId, bool),
+        Room(SeatId, RoomId),
+        /// The hand, in any order.
+        Hand(SeatId, Vec<ItemKind>),
+        Genes(SeatId, Genes),
+        /// Exactly these floors are gassed.
+        Gassed(Vec<FloorId>),
+        /// Exactly these cards lie in the room, in any order.
+        Lying(RoomId, Vec<ItemKind>),
+        Active(SeatId),
+        Order(Vec<SeatId>),
+        /// The game is over and the seat finished in this place.
+        Place(SeatId, u8),
+        /// The seat's gas vote this round (`None`: none cast yet).
+        Voted(SeatId, Option<FloorId>),
+    }
 }
 
 /// Something a seat's view may show (`GeneView::traces`).

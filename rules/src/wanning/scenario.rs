@@ -449,51 +449,44 @@ pub enum WanningFact {
     Shields(SeatId, i32),
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum WanningCheck {
-    Phase(WanningPhase),
-    Round(u8),
-    Level(SeatId, u8),
-    /// The seat's true HP.
-    Hp(SeatId, i32),
-    /// The HP the table last heard for the seat.
-    Announced(SeatId, i32),
-    Shields(SeatId, i32),
-    Dead(SeatId),
-    Alive(SeatId),
-    Instinct(SeatId, Option<InstinctId>),
-    Banned(InstinctId),
-    NotBanned(InstinctId),
-    /// How many players the deal gave a level.
-    LevelCount(u8, usize),
-    /// Uses the seat's instinct has left.
-    UsesLeft(SeatId, u8),
-    /// An invalid state stopped the seat's instinct in the last round
-    /// settled.
-    InstinctStopped(SeatId),
-    /// The seat has an instinct and nothing stopped it in the last round
-    /// settled.
-    InstinctWorked(SeatId),
-    /// The seat's attacks were invalid in the last round settled.
-    AttackInvalid(SeatId),
-    /// 替身力量's scarecrows.
-    Scarecrows(SeatId, u8),
-    /// The seat's own settlement of the last round, step by step, as its
-    /// screen shows it: each amount given must match.
-    Settlement(SeatId, Breakdown),
-    /// The seat's animal (its key in the data: "mammoth").
-    Animal(SeatId, String),
-    /// The level that won.
-    Winner(u8),
-    /// The seat's score (1 for the winning level's players).
-    Score(SeatId, i64),
-    Said(String),
-    NotSaid(String),
-    Told(SeatId, String),
-    NotTold(SeatId, String),
-    SaidInOrder(Vec<String>),
-    Sees(SeatId, WanningFact),
-    NotSees(SeatId, WanningFact),
+crate::check_enum! {
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    pub enum WanningCheck about WanningFact {
+        Phase(WanningPhase),
+        Round(u8),
+        Level(SeatId, u8),
+        /// The seat's true HP.
+        Hp(SeatId, i32),
+        /// The HP the table last heard for the seat.
+        Announced(SeatId, i32),
+        Shields(SeatId, i32),
+        Dead(SeatId),
+        Alive(SeatId),
+        Instinct(SeatId, Option<InstinctId>),
+        Banned(InstinctId),
+        NotBanned(InstinctId),
+        /// How many players the deal gave a level.
+        LevelCount(u8, usize),
+        /// Uses the seat's instinct has left.
+        UsesLeft(SeatId, u8),
+        /// An invalid state stopped the seat's instinct in the last round
+        /// settled.
+        InstinctStopped(SeatId),
+        /// The seat has an instinct and nothing stopped it in the last round
+        /// settled.
+        InstinctWorked(SeatId),
+        /// The seat's attacks were invalid in the last round settled.
+        AttackInvalid(SeatId),
+        /// 替身力量's scarecrows.
+        Scarecrows(SeatId, u8),
+        /// The seat's own settlement of the last round, step by step, as its
+        /// screen shows it: each amount given must match.
+        Settlement(SeatId, Breakdown),
+        /// The seat's animal (its key in the data: "mammoth").
+        Animal(SeatId, String),
+        /// The level that won.
+        Winner(u8),
+    }
 }
 
 /// A seat's settlement, step by step (`view::Settled`); `None`: not checked.
