@@ -1,7 +1,7 @@
 //! Gene Survival's item cards: the seed's names, one card one point of
 //! carry, the document's table in step with the data.
 
-use foodweb_rules::gene::items::{ALL_KINDS, ItemsError};
+use foodweb_rules::gene::items::ItemsError;
 use foodweb_rules::gene::{ItemKind, Items, items};
 
 /// Issue: "at least water, food, gold bar, medicine, alcohol, adrenaline and
@@ -14,7 +14,7 @@ fn every_card_the_seed_names_is_there_with_an_effect_and_a_step() {
     for zh in ["水", "粮", "金条", "药品", "酒", "肾上腺素", "火箭筒"] {
         assert!(names.contains(&zh), "{zh} is missing");
     }
-    for kind in ALL_KINDS {
+    for kind in ItemKind::ALL {
         let item = it.get(kind);
         assert!(!item.effect.en.is_empty() && !item.effect.zh.is_empty());
     }

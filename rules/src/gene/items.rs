@@ -26,16 +26,6 @@ pub struct Items {
     pub items: Vec<Item>,
 }
 
-pub const ALL_KINDS: [ItemKind; 7] = [
-    ItemKind::Water,
-    ItemKind::Food,
-    ItemKind::Gold,
-    ItemKind::Medicine,
-    ItemKind::Alcohol,
-    ItemKind::Adrenaline,
-    ItemKind::Rocket,
-];
-
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ItemsError {
     #[error("items file is not valid RON: {0}")]
@@ -69,7 +59,7 @@ impl Items {
                 return Err(ItemsError::Empty(item.kind));
             }
         }
-        if let Some(kind) = ALL_KINDS
+        if let Some(kind) = ItemKind::ALL
             .into_iter()
             .find(|k| !items.items.iter().any(|i| i.kind == *k))
         {

@@ -92,6 +92,19 @@ pub enum ItemKind {
     Rocket,
 }
 
+impl ItemKind {
+    /// Every kind of card, in the order the rules list them.
+    pub const ALL: [ItemKind; 7] = [
+        ItemKind::Water,
+        ItemKind::Food,
+        ItemKind::Gold,
+        ItemKind::Medicine,
+        ItemKind::Alcohol,
+        ItemKind::Adrenaline,
+        ItemKind::Rocket,
+    ];
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RoomFunction {
     /// 手术室: surgery moves gene points (rules document).
@@ -249,15 +262,7 @@ impl Map {
                 return Err(MapError::Function(f));
             }
         }
-        for kind in [
-            ItemKind::Water,
-            ItemKind::Food,
-            ItemKind::Gold,
-            ItemKind::Medicine,
-            ItemKind::Alcohol,
-            ItemKind::Adrenaline,
-            ItemKind::Rocket,
-        ] {
+        for kind in ItemKind::ALL {
             if !self.rooms.iter().any(|r| r.draws.contains(&kind)) {
                 return Err(MapError::NoSource(kind));
             }

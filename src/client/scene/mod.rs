@@ -25,8 +25,10 @@ use bevy::text::{LineBreak, TextBounds, TextLayout};
 use bevy_egui::egui;
 use foodweb_rules::Lang;
 
+use foodweb_netcode::client::ClientModel;
+
 use super::assets::{FullFont, UiAssets};
-use super::{Screen, UserSettings};
+use super::{I18n, Screen, UserSettings};
 
 /// Every motion ends this long after the update that started it: under
 /// 300 ms with a frame to spare, so the newest state shows within 300 ms.
@@ -350,6 +352,20 @@ fn show_or_hide(
             *v = want;
         }
     }
+}
+
+/// What every game's scene sync reads: the seat's side of the table, the
+/// room on screen, the words, the player's settings, the fonts and the
+/// time; and where it notes that an update arrived.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct SceneInputs<'w> {
+    pub model: Res<'w, ClientModel>,
+    pub rect: Res<'w, SceneRect>,
+    pub i18n: Res<'w, I18n>,
+    pub settings: Res<'w, UserSettings>,
+    pub fonts: SceneFonts<'w>,
+    pub time: Res<'w, Time<Real>>,
+    pub settling: ResMut<'w, Settling>,
 }
 
 /// The fonts of the scene's text.

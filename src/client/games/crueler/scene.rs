@@ -12,6 +12,7 @@
 
 use std::f32::consts::{PI, TAU};
 
+use crate::client::scene::SceneInputs;
 use bevy::prelude::*;
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_rules::GameId;
@@ -26,11 +27,9 @@ use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
     self, Change, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, Veiled, spawn_want,
 };
-use crate::client::scene::{
-    Home, Lift, Motion, SceneRect, SceneSystems, Settling, finish_motions, reset,
-};
+use crate::client::scene::{Home, Lift, Motion, SceneSystems, Settling, finish_motions, reset};
 use crate::client::screens::table::TableScreen;
-use crate::client::{I18n, Screen, UserSettings, theme};
+use crate::client::{I18n, Screen, theme};
 
 /// A predator card at its full size, in world units.
 pub const CARD: Vec2 = Vec2::new(74.0, 104.0);
@@ -917,21 +916,24 @@ struct Moves {
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
-    model: Res<ClientModel>,
-    rect: Res<SceneRect>,
+    scene: SceneInputs,
     ui: Res<CruelerUi>,
-    i18n: Res<I18n>,
-    settings: Res<UserSettings>,
     art: Option<Res<CruelerArt>>,
-    fonts: crate::client::scene::SceneFonts,
-    time: Res<Time<Real>>,
     mut built: ResMut<Built>,
-    mut settling: ResMut<Settling>,
     pieces: Pieces,
     mut sprites: Query<&mut Sprite>,
     mut faces: Query<(&mut Visibility, &ChildOf), With<crate::client::scene::FaceOnly>>,
     mut hidden: RollTexts,
 ) {
+    let SceneInputs {
+        model,
+        rect,
+        i18n,
+        settings,
+        fonts,
+        time,
+        mut settling,
+    } = scene;
     let (Some(view), Some(art), Some(r)) = (model.view_of::<CruelerGame>(), art, rect.0) else {
         return;
     };

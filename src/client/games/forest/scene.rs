@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use crate::client::scene::SceneInputs;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy::text::{TextBounds, TextLayout};
@@ -25,11 +26,11 @@ use super::panels::{TableUi, submit};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target, Zones};
 use crate::client::scene::{
-    Dragging, FaceOnly, Flip, Home, Lift, Motion, SceneItem, SceneRect, SceneSystems, Settling,
-    finish_motions, motion_secs, reset,
+    Dragging, FaceOnly, Flip, Home, Lift, Motion, SceneItem, SceneSystems, finish_motions,
+    motion_secs, reset,
 };
 use crate::client::screens::table::TableScreen;
-use crate::client::{I18n, Screen, UserSettings};
+use crate::client::{Screen, UserSettings};
 use foodweb_netcode::client::{ClientModel, Outbox};
 
 /// A card at its full size, in world units.
@@ -629,22 +630,25 @@ fn seat_rects(decos: &[Deco]) -> Vec<(SeatId, Rect)> {
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
-    model: Res<ClientModel>,
-    rect: Res<SceneRect>,
+    scene: SceneInputs,
     ui: Res<TableUi>,
-    i18n: Res<I18n>,
-    settings: Res<UserSettings>,
     art: Option<Res<ForestArt>>,
-    fonts: crate::client::scene::SceneFonts,
-    time: Res<Time<Real>>,
     mut built: ResMut<Built>,
-    mut settling: ResMut<Settling>,
     cards: Cards,
     decor: Query<Entity, With<Decor>>,
     mut sprites: Query<&mut Sprite>,
     mut faces: Query<(&mut Visibility, &ChildOf), With<FaceOnly>>,
     mut zones_now: ResMut<Zones>,
 ) {
+    let SceneInputs {
+        model,
+        rect,
+        i18n,
+        settings,
+        fonts,
+        time,
+        mut settling,
+    } = scene;
     let (Some(view), Some(art), Some(r)) = (model.view_of::<ForestGame>(), art, rect.0) else {
         return;
     };

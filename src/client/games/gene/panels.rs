@@ -753,15 +753,7 @@ fn trade_window(
             });
             ui.label(i18n.t("gene-trade-want"));
             ui.horizontal_wrapped(|ui| {
-                for kind in [
-                    ItemKind::Water,
-                    ItemKind::Food,
-                    ItemKind::Gold,
-                    ItemKind::Medicine,
-                    ItemKind::Alcohol,
-                    ItemKind::Adrenaline,
-                    ItemKind::Rocket,
-                ] {
+                for kind in ItemKind::ALL {
                     let n = state.trade.want.iter().filter(|k| **k == kind).count();
                     let r = card_chip(ui, kind, i18n, n > 0);
                     if r.clicked() {

@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::client::scene::SceneInputs;
 use crate::client::scene::{SceneSystems, reset};
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
@@ -28,7 +29,7 @@ use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
 use crate::client::reach::{Does, Target};
 use crate::client::scene::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
 use crate::client::screens::table::TableScreen;
-use crate::client::{I18n, Screen, UserSettings};
+use crate::client::{I18n, Screen};
 
 /// The narrowest the map is laid out, in world units (logical pixels).
 pub const MIN_WIDTH: f32 = 660.0;
@@ -1029,14 +1030,10 @@ fn spawn_hand_card(
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
+    scene: SceneInputs,
     marks: Option<Res<Marks>>,
-    rect: Res<SceneRect>,
-    i18n: Res<I18n>,
-    settings: Res<UserSettings>,
     art: Option<Res<GeneArt>>,
-    fonts: crate::client::scene::SceneFonts,
-    time: Res<Time<Real>>,
-    (mut built, mut settling): (ResMut<Built>, ResMut<crate::client::scene::Settling>),
+    mut built: ResMut<Built>,
     roots: Query<Entity, With<MapRoot>>,
     pieces: Query<Entity, (With<MapPiece>, Without<Token>)>,
     hand: Query<Entity, With<HandCard>>,
@@ -1044,6 +1041,15 @@ fn sync(
     mut root_t: Query<&mut Transform, (With<MapRoot>, Without<Token>)>,
     close: Res<MapClose>,
 ) {
+    let SceneInputs {
+        rect,
+        i18n,
+        settings,
+        fonts,
+        time,
+        mut settling,
+        ..
+    } = scene;
     let (Some(marks), Some(art), Some(r)) = (marks, art, rect.0) else {
         return;
     };

@@ -13,8 +13,8 @@
 
 use std::f32::consts::TAU;
 
+use crate::client::scene::SceneInputs;
 use bevy::prelude::*;
-use foodweb_netcode::client::ClientModel;
 use foodweb_rules::GameId;
 use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
@@ -29,9 +29,9 @@ use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
     self, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, spawn_want,
 };
-use crate::client::scene::{Lift, Motion, SceneRect, SceneSystems, Settling, reset};
+use crate::client::scene::{Lift, Motion, SceneSystems, reset};
 use crate::client::screens::table::TableScreen;
-use crate::client::{I18n, Screen, UserSettings, theme};
+use crate::client::{I18n, Screen, theme};
 
 /// A card at its full size, in world units.
 pub const CARD: Vec2 = Vec2::new(184.0, 256.0);
@@ -632,18 +632,21 @@ struct Built {
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
-    model: Res<ClientModel>,
-    rect: Res<SceneRect>,
+    scene: SceneInputs,
     ui: Res<WanningUi>,
-    i18n: Res<I18n>,
-    settings: Res<UserSettings>,
     art: Option<Res<WanningArt>>,
-    fonts: crate::client::scene::SceneFonts,
-    time: Res<Time<Real>>,
     mut built: ResMut<Built>,
-    mut settling: ResMut<Settling>,
     pieces: Query<(Entity, &Piece, &Transform, Has<Motion>)>,
 ) {
+    let SceneInputs {
+        model,
+        rect,
+        i18n,
+        settings,
+        fonts,
+        time,
+        mut settling,
+    } = scene;
     let (Some(view), Some(art), Some(r)) = (model.view_of::<WanningGame>(), art, rect.0) else {
         return;
     };
