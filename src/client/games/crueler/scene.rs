@@ -916,7 +916,7 @@ struct Moves {
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
-    scene: SceneInputs,
+    mut scene: SceneInputs,
     ui: Res<CruelerUi>,
     art: Option<Res<CruelerArt>>,
     mut built: ResMut<Built>,
@@ -925,32 +925,28 @@ fn sync(
     mut faces: Query<(&mut Visibility, &ChildOf), With<crate::client::scene::FaceOnly>>,
     mut hidden: RollTexts,
 ) {
-    let SceneInputs {
-        model,
-        rect,
-        i18n,
-        settings,
-        fonts,
-        time,
-        mut settling,
-    } = scene;
-    let (Some(view), Some(art), Some(r)) = (model.view_of::<CruelerGame>(), art, rect.0) else {
+    let (Some(view), Some(art), Some(r)) =
+        (scene.model.view_of::<CruelerGame>(), art, scene.rect.0)
+    else {
         return;
     };
     let stamp = Stamp {
-        revision: model.revision,
+        revision: scene.model.revision,
         rect: Some(r),
-        lang: Some(i18n.lang),
-        typed_font: fonts.typed_ready(),
+        lang: Some(scene.i18n.lang),
+        typed_font: scene.fonts.typed_ready(),
     };
-    let Some(change) = built.stamp.change(&stamp, built.card != ui.card, &settings) else {
+    let Some(change) = built
+        .stamp
+        .change(&stamp, built.card != ui.card, &scene.settings)
+    else {
         return;
     };
     let fonts = PieceFonts {
-        ui: fonts.ui(),
-        typed: fonts.typed(),
+        ui: scene.fonts.ui(),
+        typed: scene.fonts.typed(),
     };
-    let now = time.elapsed_secs();
+    let now = scene.time.elapsed_secs();
     if change.new_update {
         // Whatever still moves from the last update goes where it was going.
         let moving: Vec<(Entity, Option<crate::client::scene::Flip>)> = pieces
@@ -967,9 +963,9 @@ fn sync(
             }
         }
         finish_motions(&mut commands, moving.into_iter(), &mut sprites, &mut faces);
-        settling.update_at = Some(now);
+        scene.settling.update_at = Some(now);
     }
-    let Layout { wants, middle } = layout(view, ui.card, &i18n, r);
+    let Layout { wants, middle } = layout(view, ui.card, &scene.i18n, r);
     let moves = moves(view, &built, &change, middle);
     // A token leaving the box is gone at once when a newer update arrives;
     // a resize lets it finish its way.
@@ -984,7 +980,7 @@ fn sync(
     for want in &wants {
         let rolling = moves.rolls && want.key == Key::Die;
         let placed = matcher.place(&mut commands, want, change.relabel, |c| {
-            spawn_want(c, &*art, &fonts, i18n.lang, want, rolling, tap)
+            spawn_want(c, &*art, &fonts, scene.i18n.lang, want, rolling, tap)
         });
         if let Placed::Made { entity, was } = placed {
             let from = match (was, want.key) {

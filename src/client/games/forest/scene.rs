@@ -630,7 +630,7 @@ fn seat_rects(decos: &[Deco]) -> Vec<(SeatId, Rect)> {
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
-    scene: SceneInputs,
+    mut scene: SceneInputs,
     ui: Res<TableUi>,
     art: Option<Res<ForestArt>>,
     mut built: ResMut<Built>,
@@ -640,53 +640,49 @@ fn sync(
     mut faces: Query<(&mut Visibility, &ChildOf), With<FaceOnly>>,
     mut zones_now: ResMut<Zones>,
 ) {
-    let SceneInputs {
-        model,
-        rect,
-        i18n,
-        settings,
-        fonts,
-        time,
-        mut settling,
-    } = scene;
-    let (Some(view), Some(art), Some(r)) = (model.view_of::<ForestGame>(), art, rect.0) else {
-        return;
-    };
-    let Some(Rebuild { new_update, secs }) =
-        built.rebuild(model.revision, r, i18n.lang, &ui, &settings)
+    let (Some(view), Some(art), Some(r)) = (scene.model.view_of::<ForestGame>(), art, scene.rect.0)
     else {
         return;
     };
-    let font = fonts.typed();
+    let Some(Rebuild { new_update, secs }) = built.rebuild(
+        scene.model.revision,
+        r,
+        scene.i18n.lang,
+        &ui,
+        &scene.settings,
+    ) else {
+        return;
+    };
+    let font = scene.fonts.typed();
     if new_update {
         finish_moving(&mut commands, &cards, &mut sprites, &mut faces);
-        settling.update_at = Some(time.elapsed_secs());
+        scene.settling.update_at = Some(scene.time.elapsed_secs());
     }
-    let (wants, decos, middle) = layout(view, &ui, &i18n, r);
+    let (wants, decos, middle) = layout(view, &ui, &scene.i18n, r);
     let sources = Sources::new(view, &cards, &wants, &built, middle);
     // Cards in another language are made anew.
-    let relabel = built.lang.is_some_and(|l| l != i18n.lang);
+    let relabel = built.lang.is_some_and(|l| l != scene.i18n.lang);
     let current = current_cards(&mut commands, &cards, relabel);
     let placer = Placer {
         view,
         ui: &ui,
         art: &art,
         font: &font,
-        lang: i18n.lang,
-        now: time.elapsed_secs(),
+        lang: scene.i18n.lang,
+        now: scene.time.elapsed_secs(),
         secs,
     };
     let keep = placer.place_all(&mut commands, &current, &wants, &sources);
     despawn_gone(&mut commands, &current, &keep);
-    redecorate(&mut commands, &decor, &font, i18n.lang, &decos);
+    redecorate(&mut commands, &decor, &font, scene.i18n.lang, &decos);
     let zones = Zones(vec![("middle".into(), middle)]);
     if *zones_now != zones {
         *zones_now = zones;
     }
     *built = Built {
-        revision: model.revision,
+        revision: scene.model.revision,
         rect: Some(r),
-        lang: Some(i18n.lang),
+        lang: Some(scene.i18n.lang),
         selected: ui.selected,
         target: ui.target,
         cards: keep,

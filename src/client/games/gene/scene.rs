@@ -1030,7 +1030,7 @@ fn spawn_hand_card(
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
-    scene: SceneInputs,
+    mut scene: SceneInputs,
     marks: Option<Res<Marks>>,
     art: Option<Res<GeneArt>>,
     mut built: ResMut<Built>,
@@ -1041,16 +1041,7 @@ fn sync(
     mut root_t: Query<&mut Transform, (With<MapRoot>, Without<Token>)>,
     close: Res<MapClose>,
 ) {
-    let SceneInputs {
-        rect,
-        i18n,
-        settings,
-        fonts,
-        time,
-        mut settling,
-        ..
-    } = scene;
-    let (Some(marks), Some(art), Some(r)) = (marks, art, rect.0) else {
+    let (Some(marks), Some(art), Some(r)) = (marks, art, scene.rect.0) else {
         return;
     };
     // The hand takes a strip under the map.
@@ -1062,23 +1053,23 @@ fn sync(
     // The map's centre sits at the rect's centre, shifted by the pan.
     let centre = Vec2::new(r.min.x + size.x / 2.0 - built.pan, map_rect.center().y);
     let root = place_root(&mut commands, &roots, &mut root_t, centre);
-    let relaid = built.rect != Some(r) || built.lang != Some(i18n.lang) || built.size != size;
+    let relaid = built.rect != Some(r) || built.lang != Some(scene.i18n.lang) || built.size != size;
     if !relaid && built.marks.as_ref() == Some(&*marks) {
         return;
     }
-    let font = fonts.typed();
+    let font = scene.fonts.typed();
     let first = built.marks.is_none();
     let secs = if first || relaid {
         0.0
     } else {
-        motion_secs(&settings)
+        motion_secs(&scene.settings)
     };
-    let now = time.elapsed_secs();
+    let now = scene.time.elapsed_secs();
     if !relaid {
-        settling.update_at = Some(now);
+        scene.settling.update_at = Some(now);
     }
     // Tokens in another language (their numbers' font) are made anew.
-    let renew = built.lang.is_some_and(|l| l != i18n.lang);
+    let renew = built.lang.is_some_and(|l| l != scene.i18n.lang);
     clear_map(&mut commands, &pieces, &tokens, renew);
     let gassed_before = built
         .marks
@@ -1087,7 +1078,7 @@ fn sync(
         .unwrap_or_default();
     // Where every room and floor sits: laid out once for the whole build.
     let lay = layout(size.x, size.y);
-    let d = Draw::new((&art, &font, &i18n), &marks, (size, &lay));
+    let d = Draw::new((&art, &font, &scene.i18n), &marks, (size, &lay));
     build(&mut commands, root, &d, &gassed_before, secs, now);
     let mut placed = std::mem::take(&mut built.tokens);
     if relaid {
@@ -1106,7 +1097,7 @@ fn sync(
         renew,
         secs,
         now,
-        i18n.lang,
+        scene.i18n.lang,
     );
     built.tokens = placed;
     let token_at = marks
@@ -1116,7 +1107,7 @@ fn sync(
     lay_hand(&mut commands, &hand, &d, had, r, token_at, (secs, now));
     built.marks = Some(marks.clone());
     built.rect = Some(r);
-    built.lang = Some(i18n.lang);
+    built.lang = Some(scene.i18n.lang);
     built.size = size;
 }
 

@@ -632,48 +632,44 @@ struct Built {
 #[allow(clippy::too_many_arguments)]
 fn sync(
     mut commands: Commands,
-    scene: SceneInputs,
+    mut scene: SceneInputs,
     ui: Res<WanningUi>,
     art: Option<Res<WanningArt>>,
     mut built: ResMut<Built>,
     pieces: Query<(Entity, &Piece, &Transform, Has<Motion>)>,
 ) {
-    let SceneInputs {
-        model,
-        rect,
-        i18n,
-        settings,
-        fonts,
-        time,
-        mut settling,
-    } = scene;
-    let (Some(view), Some(art), Some(r)) = (model.view_of::<WanningGame>(), art, rect.0) else {
+    let (Some(view), Some(art), Some(r)) =
+        (scene.model.view_of::<WanningGame>(), art, scene.rect.0)
+    else {
         return;
     };
-    let marks = ui.marks(view, &i18n);
+    let marks = ui.marks(view, &scene.i18n);
     let stamp = Stamp {
-        revision: model.revision,
+        revision: scene.model.revision,
         rect: Some(r),
-        lang: Some(i18n.lang),
-        typed_font: fonts.typed_ready(),
+        lang: Some(scene.i18n.lang),
+        typed_font: scene.fonts.typed_ready(),
     };
-    let Some(change) = built.stamp.change(&stamp, built.marks != marks, &settings) else {
+    let Some(change) = built
+        .stamp
+        .change(&stamp, built.marks != marks, &scene.settings)
+    else {
         return;
     };
-    let now = time.elapsed_secs();
+    let now = scene.time.elapsed_secs();
     if change.new_update {
         for (e, .., moving) in &pieces {
             if moving {
                 commands.entity(e).remove::<Motion>();
             }
         }
-        settling.update_at = Some(now);
+        scene.settling.update_at = Some(now);
     }
     let fonts = PieceFonts {
-        ui: fonts.ui(),
-        typed: fonts.typed(),
+        ui: scene.fonts.ui(),
+        typed: scene.fonts.typed(),
     };
-    let Layout { wants } = layout(view, &marks, &i18n, r);
+    let Layout { wants } = layout(view, &marks, &scene.i18n, r);
     // A new settlement's chips grow in one after another.
     let settled = view.settled.as_ref().map(|s| s.round);
     let play_out = change.secs > 0.0 && settled.is_some() && settled != built.settled;
@@ -685,7 +681,7 @@ fn sync(
     for want in &wants {
         let remake = change.relabel || (play_out && step(want).is_some());
         let placed = matcher.place(&mut commands, want, remake, |c| {
-            spawn_want(c, &*art, &fonts, i18n.lang, want, false, tap)
+            spawn_want(c, &*art, &fonts, scene.i18n.lang, want, false, tap)
         });
         if let Some(t) = target_of(view, &marks, want) {
             commands.entity(placed.entity()).insert(t);
@@ -697,7 +693,7 @@ fn sync(
             // A settlement chip: from nothing at the viewer's plate.
             (_, Some(k)) if play_out => Some((
                 my_plate.unwrap_or(want.at).with_scale(Vec3::splat(0.05)),
-                k as f32 * STEP_SECS * settings.motion.factor(),
+                k as f32 * STEP_SECS * scene.settings.motion.factor(),
             )),
             (Some(t), _) => Some((t, 0.0)),
             _ => None,
