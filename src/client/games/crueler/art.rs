@@ -1,6 +1,7 @@
 //! Crueler World's art: the table, plates, boxes, tokens, die, cards and
 //! beasts, loaded when a Crueler World table is chosen.
 
+use crate::client::scene::pieces::PieceArt;
 use bevy::prelude::*;
 use bevy_asset_loader::prelude::*;
 use foodweb_rules::crueler::Beast;
@@ -52,8 +53,11 @@ pub enum Img {
     Beast(Beast),
 }
 
-impl CruelerArt {
-    pub(super) fn image(&self, img: Img) -> Option<Handle<Image>> {
+/// The picture for each piece of the scene.
+impl PieceArt for CruelerArt {
+    type Img = Img;
+
+    fn image(&self, img: Img) -> Option<Handle<Image>> {
         Some(
             match img {
                 Img::None => return None,

@@ -25,7 +25,7 @@ use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
-    self, Change, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, Veiled, spawn_want,
+    self, Change, Matcher, PieceFonts, PiecePick, Placed, Stamp, Veiled, spawn_want,
 };
 use crate::client::scene::{Home, Lift, Motion, SceneSystems, Settling, finish_motions, reset};
 use crate::client::screens::table::TableScreen;
@@ -86,13 +86,6 @@ pub struct Leaving;
 type Want = pieces::Want<Key, Img, Pick>;
 type Part = pieces::Part<Img>;
 type Piece = pieces::Piece<Key>;
-
-impl PieceArt for CruelerArt {
-    type Img = Img;
-    fn image(&self, img: Img) -> Option<Handle<Image>> {
-        CruelerArt::image(self, img)
-    }
-}
 
 impl PiecePick for Pick {
     fn lift(&self) -> Lift {

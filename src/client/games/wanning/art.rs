@@ -2,6 +2,7 @@
 //! animal, a frame per instinct type and the status icons, loaded when a
 //! Wanning table is chosen.
 
+use crate::client::scene::pieces::PieceArt;
 use bevy::prelude::*;
 use bevy_asset_loader::prelude::*;
 use foodweb_rules::wanning::Kind;
@@ -79,8 +80,11 @@ pub enum Img {
     Claw,
 }
 
-impl WanningArt {
-    pub(super) fn image(&self, img: Img) -> Option<Handle<Image>> {
+/// The picture for each piece of the scene.
+impl PieceArt for WanningArt {
+    type Img = Img;
+
+    fn image(&self, img: Img) -> Option<Handle<Image>> {
         let frame = |k: Kind| match k {
             Kind::Information | Kind::Drawn => 0,
             Kind::Defence => 1,

@@ -27,7 +27,7 @@ use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
-    self, Matcher, PieceArt, PieceFonts, PiecePick, Placed, Stamp, spawn_want,
+    self, Matcher, PieceFonts, PiecePick, Placed, Stamp, spawn_want,
 };
 use crate::client::scene::{Lift, Motion, SceneSystems, reset};
 use crate::client::screens::table::TableScreen;
@@ -60,13 +60,6 @@ pub enum Key {
 pub type Want = pieces::Want<Key, Img, Pick>;
 type Part = pieces::Part<Img>;
 type Piece = pieces::Piece<Key>;
-
-impl PieceArt for WanningArt {
-    type Img = Img;
-    fn image(&self, img: Img) -> Option<Handle<Image>> {
-        WanningArt::image(self, img)
-    }
-}
 
 impl PiecePick for Pick {
     fn lift(&self) -> Lift {
