@@ -233,14 +233,6 @@ impl Game for CruelerGame {
         moves::check(world, seat, action).map_err(Rejection::from)
     }
 
-    fn capture(world: &World) -> CruelerState {
-        CruelerState::take(world)
-    }
-
-    fn restore(world: &mut World, state: CruelerState) {
-        state.put(world);
-    }
-
     fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
         super::view::view(world, seat)
     }

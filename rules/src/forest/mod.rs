@@ -202,14 +202,6 @@ impl Game for ForestGame {
         judge::judge(world, seat, action).map_err(|r| news::refusal(r, world.resource::<Seats>()))
     }
 
-    fn capture(world: &World) -> ForestState {
-        ForestState::take(world)
-    }
-
-    fn restore(world: &mut World, state: ForestState) {
-        state.put(world);
-    }
-
     fn view(world: &World, seat: Option<SeatId>) -> ForestView {
         view::view(world, seat)
     }

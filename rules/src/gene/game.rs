@@ -343,13 +343,11 @@ impl Game for GeneGame {
         moves::check(world, seat, action)
     }
 
-    fn capture(world: &World) -> GeneState {
-        GeneState::take(world)
-    }
-
+    /// A settlement under way is not part of a snapshot: a restored table
+    /// starts with none.
     fn restore(world: &mut World, state: GeneState) {
         world.insert_resource(Settling::default());
-        state.put(world);
+        crate::table::TablePart::put(state, world);
     }
 
     fn view(world: &World, seat: Option<SeatId>) -> GeneView {

@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use bevy_state::state::FreelyMutableState;
 use serde::{Serialize, de::DeserializeOwned};
 
-use super::{Rejection, SeatId};
+use super::{Rejection, SeatId, TablePart};
 use crate::game_id::GameId;
 
 /// Where a seat finished. Equal scores share a place.
@@ -83,8 +83,9 @@ pub trait Game: Sized + Send + Sync + 'static {
     type Phase: FreelyMutableState + Copy + Default + Serialize + DeserializeOwned;
     /// The kinds of deadline the game sets.
     type Timer: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
-    /// Everything of the game's own world that a snapshot must hold.
-    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// Everything of the game's own world that a snapshot must hold
+    /// (listed once with `game_state!`).
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + TablePart;
     /// What one seat may know.
     type View: Clone + Debug + Serialize + SeatView;
     /// A scripted start (for example dealt hands), for scenarios and tests.
@@ -99,8 +100,14 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn start(world: &mut World, setup: Option<&Self::Setup>) -> Result<(), Rejection>;
     /// The one place input is judged. It reads the world and cannot change it.
     fn check(world: &World, seat: SeatId, action: &Self::Action) -> Result<(), Rejection>;
-    fn capture(world: &World) -> Self::State;
-    fn restore(world: &mut World, state: Self::State);
+    /// The game's state as the table holds it now, for a snapshot.
+    fn capture(world: &World) -> Self::State {
+        Self::State::take(world)
+    }
+    /// Puts a snapshot's state back in place of the table's.
+    fn restore(world: &mut World, state: Self::State) {
+        state.put(world);
+    }
     /// What `seat` may know; `None` gives what a spectator may know.
     fn view(world: &World, seat: Option<SeatId>) -> Self::View;
     /// What the host seat (which sees everything and plays nothing) is

@@ -72,9 +72,9 @@ macro_rules! game_state {
             $( $(#[$gfm])* pub $gf: $gt, )*
         }
 
-        impl $state {
+        impl $crate::table::TablePart for $state {
             /// Everything of the table a snapshot holds, as it is now.
-            pub fn take(world: &::bevy_ecs::world::World) -> Self {
+            fn take(world: &::bevy_ecs::world::World) -> Self {
                 let seats = world.resource::<$crate::table::SeatEntities>();
                 Self {
                     seats: seats.iter().map(|(_, e)| $seat2::take(world.entity(e))).collect(),
@@ -83,7 +83,7 @@ macro_rules! game_state {
             }
 
             /// Puts a snapshot's state back in place of the table's.
-            pub fn put(self, world: &mut ::bevy_ecs::world::World) {
+            fn put(self, world: &mut ::bevy_ecs::world::World) {
                 let seats = world.resource::<$crate::table::SeatEntities>().clone();
                 for ((_, e), seat) in seats.iter().zip(self.seats) {
                     seat.put(&mut world.entity_mut(e));

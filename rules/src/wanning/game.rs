@@ -226,14 +226,6 @@ impl Game for WanningGame {
         moves::judge(world, seat, action).map_err(news::refusal)
     }
 
-    fn capture(world: &World) -> WanningState {
-        WanningState::take(world)
-    }
-
-    fn restore(world: &mut World, state: WanningState) {
-        state.put(world);
-    }
-
     fn view(world: &World, seat: Option<SeatId>) -> WanningView {
         super::view::view(world, seat)
     }
