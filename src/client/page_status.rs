@@ -1,16 +1,13 @@
 //! What the client shows, written on the page it runs in (`data-*`
 //! attributes of `<body>`) for a browser test to wait on: the screen, the
-//! server's name once it welcomed us, the seat, the table's revision, how many showdowns this seat has seen
-//! resolved, a Wanning table's round and whether the game is over, and where the title screen's buttons are. Nothing here is
-//! more than the seat's own screen shows. A no-op on the desktop.
+//! server's name once it welcomed us, the seat, the table's revision, the
+//! round and whether the game is over, and where the title screen's
+//! buttons are; a game adds its own (Forest's showdowns seen resolved).
+//! Nothing here is more than the seat's own screen shows. A no-op on the
+//! desktop.
 
 use bevy::prelude::*;
 use foodweb_netcode::client::ClientModel;
-use foodweb_rules::forest::ForestGame;
-use foodweb_rules::forest::ShowdownReveal;
-use foodweb_rules::wanning::WanningGame;
-
-use super::net::SeatSide;
 use super::{Screen, web};
 
 fn publish_screen(screen: Res<State<Screen>>) {
@@ -19,14 +16,7 @@ fn publish_screen(screen: Res<State<Screen>>) {
     }
 }
 
-/// Showdowns seen resolved at this table: each new reveal counts once.
-#[derive(Default)]
-struct Seen {
-    last: Option<ShowdownReveal>,
-    showdowns: u32,
-}
-
-fn publish_table(model: Res<ClientModel>, mut seen: Local<Seen>) {
+fn publish_table(model: Res<ClientModel>) {
     if !model.is_changed() {
         return;
     }
@@ -34,19 +24,7 @@ fn publish_table(model: Res<ClientModel>, mut seen: Local<Seen>) {
     let seat = model.my_seat().map(|s| s.0.to_string()).unwrap_or_default();
     web::publish("seat", &seat);
     web::publish("revision", &model.revision.to_string());
-    let reveal = model
-        .view_of::<ForestGame>()
-        .and_then(|v| v.last_showdown.clone());
-    if reveal.is_some() && reveal != seen.last {
-        seen.showdowns += 1;
-    }
-    if model.view.is_none() {
-        seen.showdowns = 0;
-    }
-    seen.last = reveal;
-    web::publish("showdowns", &seen.showdowns.to_string());
-    // Wanning Beast Chess: the round under way, and the game's end.
-    let round = model.view_of::<WanningGame>().map_or(0, |v| v.round);
+    let round = model.view.as_ref().map_or(0, |v| v.seat().round());
     web::publish("round", &round.to_string());
     let over = model
         .view

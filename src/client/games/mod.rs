@@ -9,6 +9,8 @@ pub mod gene;
 pub mod wanning;
 
 use bevy::prelude::*;
+#[cfg(feature = "dev")]
+use foodweb_rules::GameId;
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((
@@ -17,4 +19,15 @@ pub fn plugin(app: &mut App) {
         crueler::plugin,
         wanning::plugin,
     ));
+}
+
+/// Each game's screenshot tour (`dev` feature), which `tour.rs` runs.
+#[cfg(feature = "dev")]
+pub fn tour(game: GameId) -> &'static [crate::client::tour::Step] {
+    match game {
+        GameId::Forest => forest::tour::STEPS,
+        GameId::Gene => gene::tour::STEPS,
+        GameId::Crueler => crueler::tour::STEPS,
+        GameId::Wanning => wanning::tour::STEPS,
+    }
 }

@@ -4,6 +4,8 @@
 pub mod art;
 pub mod panels;
 pub mod scene;
+#[cfg(feature = "dev")]
+pub mod tour;
 
 use bevy::prelude::*;
 use foodweb_rules::GameId;

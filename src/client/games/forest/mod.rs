@@ -1,10 +1,14 @@
-//! Forest Showdown at the table: its play area of sprites (`scene.rs`)
-//! its layout (`layout.rs`) and its panels (`panels.rs`).
+//! Forest Showdown at the table: its play area of sprites (`scene.rs`),
+//! its layout (`layout.rs`), its panels (`panels.rs`) and what it adds to
+//! the page's status (`status.rs`).
 
 pub mod art;
 mod layout;
 pub mod panels;
 pub mod scene;
+mod status;
+#[cfg(feature = "dev")]
+pub mod tour;
 
 use bevy::prelude::*;
 use foodweb_rules::GameId;
@@ -12,6 +16,6 @@ use foodweb_rules::GameId;
 use crate::client::assets::game_art;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((scene::plugin, panels::plugin));
+    app.add_plugins((scene::plugin, panels::plugin, status::plugin));
     game_art::<art::ForestArt>(app, GameId::Forest);
 }

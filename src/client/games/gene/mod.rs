@@ -3,6 +3,8 @@
 
 pub mod panels;
 pub mod scene;
+#[cfg(feature = "dev")]
+pub mod tour;
 
 use bevy::prelude::*;
 use foodweb_rules::GameId;

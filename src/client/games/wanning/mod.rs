@@ -5,6 +5,8 @@ pub mod art;
 pub mod board;
 pub mod panels;
 pub mod scene;
+#[cfg(feature = "dev")]
+pub mod tour;
 
 use bevy::prelude::*;
 use foodweb_rules::GameId;
