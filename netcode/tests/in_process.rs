@@ -114,3 +114,83 @@ fn a_host_client_plays_a_whole_game_with_bots_in_process() {
         app.world().resource::<Outbox>().0
     );
 }
+
+/// Updates the app until `done` holds (or panics saying what did not).
+fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    for _ in 0..5_000 {
+        app.update();
+        if done(app) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("{what}: {:?}", app.world().resource::<ClientModel>());
+}
+
+/// What a player does while the link is being made again goes after the
+/// place is taken back: a `Leave` queued between the new connection and
+/// its `Welcome` leaves the table (it was refused as a stranger's, and the
+/// `Resume` then put the player back at the table they had left).
+#[test]
+fn a_move_queued_while_reconnecting_follows_the_place_taken_back() {
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
+        .try_init();
+    let mut app = host_app();
+    app.update();
+    let local = app
+        .world()
+        .resource::<Endpoints>()
+        .local
+        .expect("an in-process endpoint");
+    app.insert_resource(LocalServer(local));
+    app.world_mut()
+        .resource_mut::<Session>()
+        .connect(Target::InProcess);
+    app.world_mut()
+        .resource_mut::<Outbox>()
+        .0
+        .push(ClientMsg::CreateTable {
+            settings: AnySettings::Forest(ForestSettings::timed(1)),
+            seats: 3,
+            host_seat: false,
+            seed: Some(4),
+            open_replays: false,
+        });
+    until(&mut app, "seated at the new table", |a| {
+        let m = a.world().resource::<ClientModel>();
+        m.place.is_some() && m.token.is_some()
+    });
+    let first = app
+        .world()
+        .resource::<ClientModel>()
+        .place
+        .expect("a place")
+        .0;
+    // The link is made again; before its `Welcome`, the player leaves.
+    app.world_mut()
+        .resource_mut::<Session>()
+        .connect(Target::InProcess);
+    until(&mut app, "connected again", |a| {
+        a.world().resource::<Session>().is_connected()
+    });
+    assert!(
+        app.world().resource::<ClientModel>().challenge.is_none(),
+        "the test needs the moment before Welcome"
+    );
+    app.world_mut()
+        .resource_mut::<Outbox>()
+        .0
+        .push(ClientMsg::Leave);
+    until(&mut app, "left the table", |a| {
+        let m = a.world().resource::<ClientModel>();
+        m.challenge.is_some() && m.place.is_none() && a.world().resource::<Outbox>().0.is_empty()
+    });
+    // Some updates later the player is still not at the table.
+    for _ in 0..50 {
+        app.update();
+    }
+    let model = app.world().resource::<ClientModel>();
+    assert_eq!(model.place, None, "back at table {first:?}");
+    assert_eq!(model.rejected, 0, "{:?}", model.last_rejection);
+}

@@ -79,6 +79,10 @@ pub struct Session {
     /// taken back (its proof needs the connection's challenge, which comes
     /// in `Welcome`).
     held: Vec<ClientMsg>,
+    /// This connection has a place to take back and no `Welcome` yet:
+    /// only `Hello` goes, and whatever is queued meanwhile follows the
+    /// `Resume`, in the order it was queued.
+    awaiting_welcome: bool,
 }
 
 impl Default for Session {
@@ -95,6 +99,7 @@ impl Default for Session {
             pin: None,
             server_key: None,
             held: Vec::new(),
+            awaiting_welcome: false,
         }
     }
 }
@@ -386,10 +391,15 @@ fn on_connected(
         version: PROTOCOL_VERSION,
     }];
     model.bypass_change_detection().challenge = None;
-    if model.token.is_some() {
-        session.held = std::mem::take(&mut outbox.0);
+    // A `Hello` an earlier connection never sent is not said twice.
+    let queued = std::mem::take(&mut outbox.0)
+        .into_iter()
+        .filter(|m| !matches!(m, ClientMsg::Hello { .. }));
+    session.awaiting_welcome = model.token.is_some();
+    if session.awaiting_welcome {
+        session.held.extend(queued);
     } else {
-        first.append(&mut outbox.0);
+        first.extend(queued);
     }
     outbox.0 = first;
 }
@@ -437,6 +447,7 @@ fn receive(
             first.append(&mut session.held);
             first.append(&mut outbox.0);
             outbox.0 = first;
+            session.awaiting_welcome = false;
         }
         inbox.0.push(msg);
     }
@@ -454,6 +465,19 @@ fn send(
     let Ok(mut sender) = senders.get_mut(entity) else {
         return;
     };
+    if session.awaiting_welcome {
+        // A move sent before our place is taken back would be judged as a
+        // stranger's (a `Leave` refused, then the place taken back).
+        let (hello, rest): (Vec<ClientMsg>, Vec<ClientMsg>) = outbox
+            .0
+            .drain(..)
+            .partition(|m| matches!(m, ClientMsg::Hello { .. }));
+        outbox.0 = rest;
+        for msg in hello {
+            sender.send::<TableChannel>(msg);
+        }
+        return;
+    }
     for msg in outbox.0.drain(..) {
         sender.send::<TableChannel>(msg);
     }
