@@ -174,6 +174,18 @@ impl Replaying {
         send(outbox, ClientMsg::GetReplay { from: 0, past });
     }
 
+    /// Closes the replay as its Close button does: a replay from a file
+    /// goes back to the title, a past table's to the lobby, a live table's
+    /// to its table.
+    pub fn close_and_return(&mut self, model: &mut ClientModel, next: &mut NextState<Screen>) {
+        if self.offline {
+            next.set(Screen::Title);
+        } else if self.past.is_some() {
+            next.set(Screen::Lobby);
+        }
+        self.close(model);
+    }
+
     /// Closes the replay: the live view comes back (or none, if there was
     /// none: a past table, a file).
     pub fn close(&mut self, model: &mut ClientModel) {
@@ -388,12 +400,7 @@ fn timeline(
             }
         });
     if close {
-        if replay.offline {
-            next.set(Screen::Title);
-        } else if replay.past.is_some() {
-            next.set(Screen::Lobby);
-        }
-        replay.close(&mut model);
+        replay.close_and_return(&mut model, &mut next);
     }
     Ok(())
 }

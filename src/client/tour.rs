@@ -142,7 +142,7 @@ pub fn replay_middle(c: &mut Ctx) {
 
 pub fn replay_close(c: &mut Ctx) {
     let model = &mut *c.model;
-    c.replay.close(model);
+    c.replay.close_and_return(model, &mut c.next);
 }
 
 /// Saves the replay as a player would ("Save as a file").
