@@ -284,39 +284,7 @@ fn my_cards(
                 Color::srgb(0.85, 0.82, 0.8)
             };
         }
-        if card == Some(c) {
-            w.parts.push(Part::Sprite {
-                img: Img::Card,
-                at: Vec2::ZERO,
-                size: size + Vec2::splat(8.0),
-                tint: colour(theme::ACCENT),
-                z: -0.5,
-            });
-        }
-        w.parts.push(Part::text(
-            c.to_string(),
-            Vec2::new(-size.x / 2.0 + 18.0 * scale, size.y / 2.0 - 22.0 * scale),
-            24.0 * scale,
-            CREAM,
-            30.0 * scale,
-        ));
-        w.parts.push(Part::text(
-            c.to_string(),
-            Vec2::new(0.0, -2.0 * scale),
-            34.0 * scale,
-            CREAM,
-            size.x,
-        ));
-        w.parts.push(Part::Text {
-            text: name(view, c),
-            at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
-            size: (12.0 * scale).max(9.0),
-            colour: CREAM,
-            width: size.x - 8.0,
-            left: false,
-            typed: true,
-            veiled: false,
-        });
+        card_face(&mut w, view, c, card == Some(c), scale);
         if enabled {
             w.pick = Some(Pick::Card(c));
         }
@@ -359,6 +327,45 @@ fn my_cards(
     } else {
         cards_top + 18.0
     }
+}
+
+/// A predator card's face: its seat number in the corner and the middle,
+/// the seat's name, and an outline when it is picked to give away.
+fn card_face(w: &mut Want, view: &CruelerView, c: SeatId, picked: bool, scale: f32) {
+    let size = w.size;
+    if picked {
+        w.parts.push(Part::Sprite {
+            img: Img::Card,
+            at: Vec2::ZERO,
+            size: size + Vec2::splat(8.0),
+            tint: colour(theme::ACCENT),
+            z: -0.5,
+        });
+    }
+    w.parts.push(Part::text(
+        c.to_string(),
+        Vec2::new(-size.x / 2.0 + 18.0 * scale, size.y / 2.0 - 22.0 * scale),
+        24.0 * scale,
+        CREAM,
+        30.0 * scale,
+    ));
+    w.parts.push(Part::text(
+        c.to_string(),
+        Vec2::new(0.0, -2.0 * scale),
+        34.0 * scale,
+        CREAM,
+        size.x,
+    ));
+    w.parts.push(Part::Text {
+        text: name(view, c),
+        at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
+        size: (12.0 * scale).max(9.0),
+        colour: CREAM,
+        width: size.x - 8.0,
+        left: false,
+        typed: true,
+        veiled: false,
+    });
 }
 
 /// The wooden oval in the room the strip left, and the plates round it.
