@@ -6,9 +6,9 @@
 //! Nothing here is more than the seat's own screen shows. A no-op on the
 //! desktop.
 
+use super::{Screen, web};
 use bevy::prelude::*;
 use foodweb_netcode::client::ClientModel;
-use super::{Screen, web};
 
 fn publish_screen(screen: Res<State<Screen>>) {
     if screen.is_changed() {
