@@ -192,6 +192,10 @@ pub fn host_lan(c: &mut Ctx) {
     c.next.set(Screen::Lobby);
 }
 
+/// Every game's tour, by game (the games' registry fills it).
+#[derive(Resource, Default)]
+pub struct Tours(pub Vec<(GameId, &'static [Step])>);
+
 /// The tour under way.
 #[derive(Resource)]
 struct Tour {
@@ -210,7 +214,7 @@ struct Tour {
     acted_at: u64,
 }
 
-fn begin(mut commands: Commands) {
+fn begin(mut commands: Commands, tours: Res<Tours>) {
     let Ok(dir) = std::env::var("FOODWEB_TOUR") else {
         return;
     };
@@ -218,7 +222,10 @@ fn begin(mut commands: Commands) {
         .ok()
         .and_then(|k| GameId::from_key(&k))
         .unwrap_or(GameId::Forest);
-    let steps = super::games::tour(game);
+    let Some(&(_, steps)) = tours.0.iter().find(|(g, _)| *g == game) else {
+        error!("tour: no tour for {}", game.key());
+        return;
+    };
     let _ = std::fs::create_dir_all(&dir);
     commands.insert_resource(Tour {
         steps,
@@ -321,6 +328,7 @@ fn park_pointer(mut windows: Query<&mut Window>, tour: Option<Res<Tour>>) {
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, begin)
+    app.init_resource::<Tours>()
+        .add_systems(Startup, begin)
         .add_systems(Update, (park_pointer, run).chain());
 }

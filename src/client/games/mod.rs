@@ -19,15 +19,12 @@ pub fn plugin(app: &mut App) {
         crueler::plugin,
         wanning::plugin,
     ));
-}
-
-/// Each game's screenshot tour (`dev` feature), which `tour.rs` runs.
-#[cfg(feature = "dev")]
-pub fn tour(game: GameId) -> &'static [crate::client::tour::Step] {
-    match game {
-        GameId::Forest => forest::tour::STEPS,
-        GameId::Gene => gene::tour::STEPS,
-        GameId::Crueler => crueler::tour::STEPS,
-        GameId::Wanning => wanning::tour::STEPS,
-    }
+    // Each game's screenshot tour, which `tour.rs` runs.
+    #[cfg(feature = "dev")]
+    app.insert_resource(crate::client::tour::Tours(vec![
+        (GameId::Forest, forest::tour::STEPS),
+        (GameId::Gene, gene::tour::STEPS),
+        (GameId::Crueler, crueler::tour::STEPS),
+        (GameId::Wanning, wanning::tour::STEPS),
+    ]));
 }

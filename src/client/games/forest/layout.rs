@@ -10,7 +10,6 @@ use foodweb_rules::forest::{
 use foodweb_rules::table::SeatId;
 
 use super::panels::TableUi;
-use super::scene::{CARD, Place, seat_does};
 use crate::client::I18n;
 use crate::client::reach::Does;
 
@@ -509,6 +508,48 @@ fn challenge_caption(ctx: &Ctx, c: &ChallengeReveal) -> String {
             ctx.i18n.t("table-wrong")
         }
     )
+}
+
+/// A card at its full size, in world units.
+pub const CARD: Vec2 = Vec2::new(92.0, 128.0);
+
+/// Where a card sits on the table; one sprite per place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// In the seat's own hand.
+    Mine(CardId),
+    /// Face up among another seat's cards (the table saw it there).
+    Known(SeatId, CardId),
+    /// One of another seat's unseen cards.
+    Back(SeatId, u16),
+    /// A showdown card put down, face down (the seat's own: face up).
+    Staged(SeatId),
+    /// The last showdown's cards: 0 the asker's, 1 the target's.
+    Reveal(u8),
+    /// The last challenge: 0 the taking card, 1 the card named.
+    Challenge(u8),
+}
+
+/// Whether it is this seat's turn to ask or challenge.
+pub(super) fn my_turn(view: &ForestView) -> bool {
+    view.phase == ForestPhase::Turn && view.me == Some(view.active) && view.to_act
+}
+
+/// What tapping another seat's area does now: asks that player for a
+/// showdown; with a taking card picked (a challenge), makes them its
+/// target.
+pub(super) fn seat_does(view: &ForestView, ui: &TableUi, seat: SeatId) -> Does {
+    let has_cards = view
+        .seats
+        .get(seat.index())
+        .is_some_and(|s| s.hand_size > 0);
+    if !my_turn(view) || !has_cards {
+        Does::Nothing
+    } else if ui.selected.is_some() && !view.opening_turn {
+        Does::Pick
+    } else {
+        Does::Move
+    }
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use foodweb_rules::forest::{CardId, ForestAction, ForestPhase, ForestView, deck}
 use foodweb_rules::table::SeatId;
 
 use super::art::ForestArt;
-use super::layout::{Deco, Want, layout, place_at};
+use super::layout::{CARD, Deco, Place, Want, layout, my_turn, place_at, seat_does};
 use super::panels::{TableUi, submit};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target, Zones};
@@ -32,26 +32,6 @@ use crate::client::scene::{
 use crate::client::screens::table::TableScreen;
 use crate::client::{Screen, UserSettings};
 use foodweb_netcode::client::{ClientModel, Outbox};
-
-/// A card at its full size, in world units.
-pub const CARD: Vec2 = Vec2::new(92.0, 128.0);
-
-/// Where a card sits on the table; one sprite per place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Place {
-    /// In the seat's own hand.
-    Mine(CardId),
-    /// Face up among another seat's cards (the table saw it there).
-    Known(SeatId, CardId),
-    /// One of another seat's unseen cards.
-    Back(SeatId, u16),
-    /// A showdown card put down, face down (the seat's own: face up).
-    Staged(SeatId),
-    /// The last showdown's cards: 0 the asker's, 1 the target's.
-    Reveal(u8),
-    /// The last challenge: 0 the taking card, 1 the card named.
-    Challenge(u8),
-}
 
 /// A card of the scene and what it shows.
 #[derive(Component, Clone, Copy, Debug)]
@@ -80,28 +60,6 @@ struct Built {
     /// The centre zone a card is dropped on to play it.
     middle: Option<Rect>,
     seats: Vec<(SeatId, Rect)>,
-}
-
-/// Whether it is this seat's turn to ask or challenge.
-fn my_turn(view: &ForestView) -> bool {
-    view.phase == ForestPhase::Turn && view.me == Some(view.active) && view.to_act
-}
-
-/// What tapping another seat's area does now: asks that player for a
-/// showdown; with a taking card picked (a challenge), makes them its
-/// target.
-pub(super) fn seat_does(view: &ForestView, ui: &TableUi, seat: SeatId) -> Does {
-    let has_cards = view
-        .seats
-        .get(seat.index())
-        .is_some_and(|s| s.hand_size > 0);
-    if !my_turn(view) || !has_cards {
-        Does::Nothing
-    } else if ui.selected.is_some() && !view.opening_turn {
-        Does::Pick
-    } else {
-        Does::Move
-    }
 }
 
 /// A card's name for the screen's account (what its face shows this seat,
