@@ -17,7 +17,10 @@ use bevy::ecs::system::IntoObserverSystem;
 use bevy::prelude::*;
 use foodweb_rules::Lang;
 
-use super::{Home, Lift, Motion, Tap, label, lift_off, lift_on, motion_secs, picture, spawn_piece};
+use super::{
+    Home, Lift, Motion, SceneInputs, Tap, label, lift_off, lift_on, motion_secs, picture,
+    spawn_piece,
+};
 use crate::client::UserSettings;
 
 /// A game's pictures, by its own image key.
@@ -237,6 +240,26 @@ where
         }
     });
     e.id()
+}
+
+impl SceneInputs<'_> {
+    /// What a layout in `r` reads now, to compare with the last one's.
+    pub fn stamp(&self, r: Rect) -> Stamp {
+        Stamp {
+            revision: self.model.revision,
+            rect: Some(r),
+            lang: Some(self.i18n.lang),
+            typed_font: self.fonts.typed_ready(),
+        }
+    }
+
+    /// The two fonts pieces are drawn with.
+    pub fn piece_fonts(&self) -> PieceFonts {
+        PieceFonts {
+            ui: self.fonts.ui(),
+            typed: self.fonts.typed(),
+        }
+    }
 }
 
 /// What a scene was last laid out from, of what every layout reads: the

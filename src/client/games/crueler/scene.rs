@@ -25,7 +25,7 @@ use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
-    self, Change, Matcher, PieceFonts, PiecePick, Placed, Stamp, Veiled, spawn_want,
+    self, Change, Matcher, PiecePick, Placed, Stamp, Veiled, spawn_want,
 };
 use crate::client::scene::{Home, Lift, Motion, SceneSystems, Settling, finish_motions, reset};
 use crate::client::screens::table::TableScreen;
@@ -930,22 +930,14 @@ fn sync(
     else {
         return;
     };
-    let stamp = Stamp {
-        revision: scene.model.revision,
-        rect: Some(r),
-        lang: Some(scene.i18n.lang),
-        typed_font: scene.fonts.typed_ready(),
-    };
+    let stamp = scene.stamp(r);
     let Some(change) = built
         .stamp
         .change(&stamp, built.card != ui.card, &scene.settings)
     else {
         return;
     };
-    let fonts = PieceFonts {
-        ui: scene.fonts.ui(),
-        typed: scene.fonts.typed(),
-    };
+    let fonts = scene.piece_fonts();
     let now = scene.time.elapsed_secs();
     if change.new_update {
         // Whatever still moves from the last update goes where it was going.

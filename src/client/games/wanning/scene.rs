@@ -26,9 +26,7 @@ use super::board::{Marks, Pick, kind_key, settlement_steps};
 use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
-use crate::client::scene::pieces::{
-    self, Matcher, PieceFonts, PiecePick, Placed, Stamp, spawn_want,
-};
+use crate::client::scene::pieces::{self, Matcher, PiecePick, Placed, Stamp, spawn_want};
 use crate::client::scene::{Lift, Motion, SceneSystems, reset};
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, theme};
@@ -637,12 +635,7 @@ fn sync(
         return;
     };
     let marks = ui.marks(view, &scene.i18n);
-    let stamp = Stamp {
-        revision: scene.model.revision,
-        rect: Some(r),
-        lang: Some(scene.i18n.lang),
-        typed_font: scene.fonts.typed_ready(),
-    };
+    let stamp = scene.stamp(r);
     let Some(change) = built
         .stamp
         .change(&stamp, built.marks != marks, &scene.settings)
@@ -658,10 +651,7 @@ fn sync(
         }
         scene.settling.update_at = Some(now);
     }
-    let fonts = PieceFonts {
-        ui: scene.fonts.ui(),
-        typed: scene.fonts.typed(),
-    };
+    let fonts = scene.piece_fonts();
     let Layout { wants } = layout(view, &marks, &scene.i18n, r);
     // A new settlement's chips grow in one after another.
     let settled = view.settled.as_ref().map(|s| s.round);
