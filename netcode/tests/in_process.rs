@@ -36,8 +36,8 @@ fn host_app() -> App {
     app
 }
 
-#[test]
-fn a_host_client_plays_a_whole_game_with_bots_in_process() {
+/// A host app whose client is connecting to its own in-process server.
+fn connected_app() -> App {
     let _ = tracing_subscriber::fmt()
         .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
         .try_init();
@@ -52,6 +52,12 @@ fn a_host_client_plays_a_whole_game_with_bots_in_process() {
     app.world_mut()
         .resource_mut::<Session>()
         .connect(Target::InProcess);
+    app
+}
+
+#[test]
+fn a_host_client_plays_a_whole_game_with_bots_in_process() {
+    let mut app = connected_app();
     app.world_mut().resource_mut::<Outbox>().0.extend([
         ClientMsg::CreateTable {
             settings: AnySettings::Forest(ForestSettings {
@@ -133,20 +139,7 @@ fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
 /// `Resume` then put the player back at the table they had left).
 #[test]
 fn a_move_queued_while_reconnecting_follows_the_place_taken_back() {
-    let _ = tracing_subscriber::fmt()
-        .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
-        .try_init();
-    let mut app = host_app();
-    app.update();
-    let local = app
-        .world()
-        .resource::<Endpoints>()
-        .local
-        .expect("an in-process endpoint");
-    app.insert_resource(LocalServer(local));
-    app.world_mut()
-        .resource_mut::<Session>()
-        .connect(Target::InProcess);
+    let mut app = connected_app();
     app.world_mut()
         .resource_mut::<Outbox>()
         .0

@@ -192,9 +192,19 @@ pub fn host_lan(c: &mut Ctx) {
     c.next.set(Screen::Lobby);
 }
 
-/// Every game's tour, by game (the games' registry fills it).
+/// Every game's tour, by game: each game's plugin adds its own
+/// ([`add_tour`]).
 #[derive(Resource, Default)]
-pub struct Tours(pub Vec<(GameId, &'static [Step])>);
+pub struct Tours(Vec<(GameId, &'static [Step])>);
+
+/// Adds a game's tour, as its art is registered: from its own plugin.
+pub fn add_tour(app: &mut App, game: GameId, steps: &'static [Step]) {
+    app.init_resource::<Tours>();
+    app.world_mut()
+        .resource_mut::<Tours>()
+        .0
+        .push((game, steps));
+}
 
 /// The tour under way.
 #[derive(Resource)]

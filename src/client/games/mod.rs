@@ -9,8 +9,6 @@ pub mod gene;
 pub mod wanning;
 
 use bevy::prelude::*;
-#[cfg(feature = "dev")]
-use foodweb_rules::GameId;
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((
@@ -19,12 +17,4 @@ pub fn plugin(app: &mut App) {
         crueler::plugin,
         wanning::plugin,
     ));
-    // Each game's screenshot tour, which `tour.rs` runs.
-    #[cfg(feature = "dev")]
-    app.insert_resource(crate::client::tour::Tours(vec![
-        (GameId::Forest, forest::tour::STEPS),
-        (GameId::Gene, gene::tour::STEPS),
-        (GameId::Crueler, crueler::tour::STEPS),
-        (GameId::Wanning, wanning::tour::STEPS),
-    ]));
 }

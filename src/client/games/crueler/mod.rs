@@ -15,4 +15,6 @@ use crate::client::assets::game_art;
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<art::CruelerArt>(app, GameId::Crueler);
+    #[cfg(feature = "dev")]
+    crate::client::tour::add_tour(app, GameId::Crueler, tour::STEPS);
 }

@@ -18,4 +18,6 @@ use crate::client::assets::game_art;
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin, status::plugin));
     game_art::<art::ForestArt>(app, GameId::Forest);
+    #[cfg(feature = "dev")]
+    crate::client::tour::add_tour(app, GameId::Forest, tour::STEPS);
 }

@@ -14,4 +14,6 @@ use crate::client::assets::game_art;
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<scene::GeneArt>(app, GameId::Gene);
+    #[cfg(feature = "dev")]
+    crate::client::tour::add_tour(app, GameId::Gene, tour::STEPS);
 }

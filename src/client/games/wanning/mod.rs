@@ -16,4 +16,6 @@ use crate::client::assets::game_art;
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<art::WanningArt>(app, GameId::Wanning);
+    #[cfg(feature = "dev")]
+    crate::client::tour::add_tour(app, GameId::Wanning, tour::STEPS);
 }
