@@ -60,7 +60,7 @@ macro_rules! wire_types {
             /// check the game makes when a table starts).
             pub fn check(&self) -> Result<(), Rejection> {
                 match self {
-                    $(AnySettings::$id(s) => s.check(),)*
+                    $(AnySettings::$id(s) => foodweb_rules::table::GameSettings::check(s),)*
                 }
             }
 

@@ -365,7 +365,7 @@ fn wanning_settings(
     };
     let s: foodweb_rules::wanning::WanningSettings = ron::from_str(&text)
         .map_err(|e| CliError(format!("bad wanning settings '{text}': {e}")))?;
-    s.check()
+    foodweb_rules::table::GameSettings::check(&s)
         .map_err(|e| CliError(format!("bad wanning settings: {e}")))?;
     Ok(s)
 }

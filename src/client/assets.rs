@@ -11,6 +11,7 @@ use iyes_progress::ProgressPlugin;
 use foodweb_rules::GameId;
 
 use super::Screen;
+use super::game_setup::GameClients;
 
 /// The UI font: Noto Sans CJK SC cut down to the characters of Foodweb's
 /// own texts (`tools/subset-cjk-font.py`): every screen, in 0.6 MB. It is
@@ -35,28 +36,46 @@ fn leave_loading(mut next: ResMut<NextState<Screen>>) {
     next.set(Screen::Title);
 }
 
-/// The game picker's pictures, one a game (`art/picker/`), loaded when
+/// The game picker's pictures, one a game (`art/picker/`, at the path
+/// each game registered: `game_setup::GameClient::picture`), loaded when
 /// the picker first shows.
-#[derive(AssetCollection, Resource)]
-pub struct PickerArt {
-    #[asset(path = "picker/forest.png")]
-    pub forest: Handle<Image>,
-    #[asset(path = "picker/crueler.png")]
-    pub crueler: Handle<Image>,
-    #[asset(path = "picker/gene.png")]
-    pub gene: Handle<Image>,
-    #[asset(path = "picker/wanning.png")]
-    pub wanning: Handle<Image>,
-}
+#[derive(Resource)]
+pub struct PickerArt(Vec<(GameId, Handle<Image>)>);
 
 impl PickerArt {
-    pub fn of(&self, game: GameId) -> &Handle<Image> {
-        match game {
-            GameId::Forest => &self.forest,
-            GameId::Crueler => &self.crueler,
-            GameId::Gene => &self.gene,
-            GameId::Wanning => &self.wanning,
-        }
+    pub fn of(&self, game: GameId) -> Option<&Handle<Image>> {
+        self.0.iter().find(|(g, _)| *g == game).map(|(_, h)| h)
+    }
+
+    fn load_all(world: &mut World) -> Self {
+        let paths: Vec<_> = world
+            .resource::<GameClients>()
+            .games()
+            .filter_map(|g| Some((g, world.resource::<GameClients>().get(g)?.picture)))
+            .collect();
+        let server = world.resource::<AssetServer>();
+        Self(
+            paths
+                .into_iter()
+                .map(|(g, path)| (g, server.load(path)))
+                .collect(),
+        )
+    }
+}
+
+/// By hand, as the pictures' paths are the games' (the derive wants them
+/// written here).
+impl AssetCollection for PickerArt {
+    fn create(world: &mut World) -> Self {
+        Self::load_all(world)
+    }
+
+    fn load(world: &mut World) -> Vec<UntypedHandle> {
+        Self::load_all(world)
+            .0
+            .into_iter()
+            .map(|(_, h)| h.untyped())
+            .collect()
     }
 }
 

@@ -19,13 +19,13 @@
 
 use bevy::prelude::*;
 use foodweb_netcode::client::{ClientModel, Outbox};
-use foodweb_netcode::games::{AnySettings, bot_move, my_turn};
+use foodweb_netcode::games::{bot_move, my_turn};
 use foodweb_netcode::messages::{ClientMsg, SeatKind};
 use foodweb_rules::GameId;
-use foodweb_rules::forest::ForestTiming;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::game_setup::{FormAt, GameClients};
 use super::screens::{TableSetup, request_start};
 use super::{Screen, UserSettings, web};
 
@@ -70,7 +70,7 @@ struct Autoplay {
 /// Seconds a seat waits before it acts: long enough to see the screen.
 const THINK_SECS: f32 = 0.6;
 
-fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
+fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>, clients: Res<GameClients>) {
     let part = match web::page_param("autoplay").as_deref() {
         Some("host") => Part::Host,
         Some("join") => Part::Join,
@@ -94,10 +94,12 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>) {
     {
         settings.name = name.trim().to_string();
     }
+    // The game asked for, or the first the client lists.
     let game = web::page_param("game")
         .and_then(|g| GameId::from_key(&g))
         .filter(|g| g.playable())
-        .unwrap_or(GameId::Forest);
+        .or_else(|| clients.games().next())
+        .unwrap_or(GameId::ALL[0]);
     let best = foodweb_netcode::games::bot_kinds(game)
         .first()
         .copied()
@@ -130,6 +132,7 @@ fn start_local(
     mut on_title: Local<f32>,
     mut auto: ResMut<Autoplay>,
     mut setup: ResMut<TableSetup>,
+    clients: Res<GameClients>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     if auto.part != Part::Local || auto.local_started {
@@ -140,7 +143,12 @@ fn start_local(
     if *on_title < 1.5 {
         return;
     }
-    *setup = TableSetup::for_game(auto.game, "Autoplay".into());
+    let Some(chosen) = TableSetup::for_game(&clients, auto.game, "Autoplay".into()) else {
+        error!("autoplay: this client has no {}", auto.game.key());
+        auto.local_started = true;
+        return;
+    };
+    *setup = chosen;
     setup.seed = auto.seed;
     if let Some(seats) = auto.seats
         && auto.game.seats().contains(&seats)
@@ -148,12 +156,8 @@ fn start_local(
         setup.seats = seats;
     }
     if auto.quickest {
-        // The least time the set-up screen offers: Forest Showdown's
-        // one-minute round, Gene Survival's brisk clocks, Wanning's
-        // shortest round cap.
-        setup.round_secs = 60;
-        setup.gene_timing = foodweb_rules::gene::GeneTiming::Brisk;
-        setup.wanning.round_cap = 3;
+        // The least time the set-up screen offers.
+        setup.form.quickest();
     }
     next.set(Screen::Setup);
     request_start(&mut commands);
@@ -166,6 +170,7 @@ fn in_lobby(
     mut auto: ResMut<Autoplay>,
     model: Res<ClientModel>,
     mut outbox: ResMut<Outbox>,
+    clients: Res<GameClients>,
 ) {
     auto.cooldown -= time.delta_secs();
     if auto.cooldown > 0.0 || model.server.is_none() {
@@ -175,11 +180,11 @@ fn in_lobby(
     let Some(_) = model.place else {
         match auto.part {
             Part::Host if !auto.created => {
-                let settings = match auto.game {
-                    GameId::Forest => Some(AnySettings::Forest(ForestTiming::Quick.settings())),
-                    other => AnySettings::default_for(other),
+                // The set-up screen's defaults (a quick Forest round).
+                let Some(settings) = clients.form(auto.game, FormAt::Setup).map(|f| f.settings())
+                else {
+                    return;
                 };
-                let Some(settings) = settings else { return };
                 outbox.0.push(ClientMsg::CreateTable {
                     settings,
                     seats: *auto.game.seats().start() as u8,

@@ -116,41 +116,4 @@ mod tests {
         i18n.lang = Lang::En;
         assert_eq!(i18n.ta("setup-seat", &[("n", 3.into())]), "Seat 3");
     }
-
-    /// The Gene table's words read as they did inline (issue 19): the
-    /// swap note keeps its leading space, numbers and names are arguments.
-    #[test]
-    fn gene_words_keep_their_wording() {
-        let mut i18n = I18n::default();
-        let offer = |i18n: &I18n| {
-            let swap = i18n.t("gene-offer-swap");
-            i18n.ta(
-                "gene-offer-to-you",
-                &[
-                    ("name", "Ann".into()),
-                    ("give", "Water".into()),
-                    ("want", "Food".into()),
-                    ("swap", swap.into()),
-                ],
-            )
-        };
-        i18n.lang = Lang::En;
-        assert_eq!(
-            offer(&i18n),
-            "Ann offers Water for your Food + swap order cards"
-        );
-        assert_eq!(
-            i18n.ta("gene-hp-shadow", &[("hp", (-2).into())]),
-            "-2 (shadow)"
-        );
-        i18n.lang = Lang::Zh;
-        assert_eq!(
-            offer(&i18n),
-            "Ann提议：给你 Water，换你的 Food + 交换顺位卡"
-        );
-        assert_eq!(
-            i18n.ta("gene-map-helicopter", &[("n", 4.into())]),
-            "直升机 · 4 步"
-        );
-    }
 }

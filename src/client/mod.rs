@@ -4,6 +4,7 @@
 
 mod assets;
 mod autoplay;
+mod game_setup;
 mod games;
 mod i18n;
 mod net;

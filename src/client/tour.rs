@@ -29,6 +29,7 @@ use foodweb_netcode::server::Listeners;
 use foodweb_rules::{GameId, Lang};
 use rand::SeedableRng;
 
+use super::game_setup::GameClients;
 use super::net::{Session, Target, host_on_lan};
 use super::screens::{HostedAt, TableSetup};
 use super::{LaunchedAt, Screen, UserSettings};
@@ -41,6 +42,7 @@ pub struct Ctx<'w, 's> {
     pub outbox: ResMut<'w, Outbox>,
     pub settings: ResMut<'w, UserSettings>,
     pub setup: ResMut<'w, TableSetup>,
+    pub clients: Res<'w, GameClients>,
     pub next: ResMut<'w, NextState<Screen>>,
     pub replay: ResMut<'w, super::replay::Replaying>,
     pub picker: ResMut<'w, super::replay::ReplayPicker>,
@@ -65,14 +67,32 @@ impl Ctx<'_, '_> {
         self.outbox.0.push(ClientMsg::Act { action });
     }
 
+    /// Shows the set-up screen of `game` on its defaults, for Ann.
+    pub fn set_up(&mut self, game: GameId) {
+        match TableSetup::for_game(&self.clients, game, "Ann".into()) {
+            Some(chosen) => *self.setup = chosen,
+            None => error!("tour: this client has no {}", game.key()),
+        }
+        self.next.set(Screen::Setup);
+    }
+
     /// Sets up a table of `game` against bots and starts it.
     pub fn start(&mut self, game: GameId, seats: usize, seed: u64) {
         self.settings.lang = Lang::En;
-        *self.setup = TableSetup::for_game(game, "Ann".into());
+        self.set_up(game);
         self.setup.seats = seats;
         self.setup.seed = seed;
-        self.next.set(Screen::Setup);
         super::screens::request_start(&mut self.commands);
+    }
+
+    /// The set-up form of the game being set up, to change as a player
+    /// would.
+    pub fn form<F: super::game_setup::SetupForm>(&mut self) -> &mut F {
+        self.setup
+            .form
+            .as_any_mut()
+            .downcast_mut()
+            .expect("a tour changes its own game's form")
     }
 }
 
@@ -228,12 +248,15 @@ fn begin(mut commands: Commands, tours: Res<Tours>) {
     let Ok(dir) = std::env::var("FOODWEB_TOUR") else {
         return;
     };
-    let game = std::env::var("FOODWEB_TOUR_GAME")
-        .ok()
-        .and_then(|k| GameId::from_key(&k))
-        .unwrap_or(GameId::Forest);
-    let Some(&(_, steps)) = tours.0.iter().find(|(g, _)| *g == game) else {
-        error!("tour: no tour for {}", game.key());
+    // The first game's tour unless another is asked for.
+    let asked = std::env::var("FOODWEB_TOUR_GAME").ok();
+    let game = asked.as_deref().and_then(GameId::from_key);
+    let Some(&(_, steps)) = tours
+        .0
+        .iter()
+        .find(|(g, _)| game.is_none_or(|want| *g == want))
+    else {
+        error!("tour: no tour for {asked:?}");
         return;
     };
     let _ = std::fs::create_dir_all(&dir);

@@ -13,7 +13,6 @@ use super::settings::{CruelerGame, CruelerSettings, CruelerTimer};
 use super::state::*;
 use super::view::CruelerView;
 use super::{duel, interlude, moves, news, predation};
-use crate::game_id::GameId;
 use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
     SeatEntities, SeatId, Settings, TableClock, TablePart, TableRng, TableSet,
@@ -189,23 +188,14 @@ impl Plugin for CruelerPlugin {
 }
 
 impl Game for CruelerGame {
-    const ID: GameId = GameId::Crueler;
-    type Action = CruelerAction;
-    type Settings = CruelerSettings;
-    type Phase = CruelerPhase;
-    type Timer = CruelerTimer;
-    type State = CruelerState;
-    type View = CruelerView;
-    type Setup = CruelerSetup;
-    type Check = CruelerCheck;
-
-    fn build(app: &mut App, _settings: &CruelerSettings) {
-        app.add_plugins(CruelerPlugin);
+    crate::game_types! {
+        id: Crueler, plugin: CruelerPlugin,
+        action: CruelerAction, settings: CruelerSettings, phase: CruelerPhase, timer: CruelerTimer,
+        state: CruelerState, view: CruelerView, setup: CruelerSetup, check: CruelerCheck,
     }
 
     fn start(world: &mut World, setup: Option<&CruelerSetup>) -> Result<(), Rejection> {
         let s = world.resource::<Settings<CruelerGame>>().0.clone();
-        s.check()?;
         let seats = world.resource::<SeatEntities>().clone();
         for (me, e) in seats.iter() {
             let mut seat = world.entity_mut(e);

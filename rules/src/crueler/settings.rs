@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::*;
-use crate::table::Rejection;
+use crate::table::{GameSettings, Rejection};
 
 pub struct CruelerGame;
 
@@ -46,8 +46,8 @@ impl Default for CruelerSettings {
     }
 }
 
-impl CruelerSettings {
-    pub fn check(&self) -> Result<(), Rejection> {
+impl GameSettings for CruelerSettings {
+    fn check(&self) -> Result<(), Rejection> {
         if !(1..=50).contains(&self.start_life) {
             return Err(Rejection::new(
                 "starting life is 1 to 50",

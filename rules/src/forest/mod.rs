@@ -29,8 +29,7 @@ pub use showdown::showdown_outcome;
 pub use state::*;
 pub use view::{ForestView, SeatPublic, ShowdownPublic};
 
-use crate::game_id::GameId;
-use crate::table::{Game, GameResult, Rejection, SeatId, Seats, Settings, TableSet, with_param};
+use crate::table::{Game, GameResult, Rejection, SeatId, Seats, TableSet, with_param};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");
@@ -171,22 +170,13 @@ fn check_setup(world: &World, setup: &ForestSetup) -> Result<(), Rejection> {
 }
 
 impl Game for ForestGame {
-    const ID: GameId = GameId::Forest;
-    type Action = ForestAction;
-    type Settings = ForestSettings;
-    type Phase = ForestPhase;
-    type Timer = ForestTimer;
-    type State = ForestState;
-    type View = ForestView;
-    type Setup = ForestSetup;
-    type Check = ForestCheck;
-
-    fn build(app: &mut App, _settings: &ForestSettings) {
-        app.add_plugins(ForestPlugin);
+    crate::game_types! {
+        id: Forest, plugin: ForestPlugin,
+        action: ForestAction, settings: ForestSettings, phase: ForestPhase, timer: ForestTimer,
+        state: ForestState, view: ForestView, setup: ForestSetup, check: ForestCheck,
     }
 
     fn start(world: &mut World, setup: Option<&ForestSetup>) -> Result<(), Rejection> {
-        world.resource::<Settings<ForestGame>>().0.check()?;
         if let Some(setup) = setup {
             check_setup(world, setup)?;
         }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::table::Rejection;
+use crate::table::{GameSettings, Rejection};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -104,8 +104,10 @@ impl ForestSettings {
             ..Self::timed(1)
         }
     }
+}
 
-    pub fn check(&self) -> Result<(), Rejection> {
+impl GameSettings for ForestSettings {
+    fn check(&self) -> Result<(), Rejection> {
         if !(1..=10).contains(&self.rounds) {
             return Err(Rejection::new(
                 format!("{} rounds: choose 1 to 10", self.rounds),

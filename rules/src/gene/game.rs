@@ -18,7 +18,6 @@ use super::settings::{GeneGame, GeneSettings, GeneTimer};
 use super::state::*;
 use super::view::{GeneView, view};
 use super::{news, settlement, setup};
-use crate::game_id::GameId;
 use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
     SeatEntities, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
@@ -304,22 +303,13 @@ fn remember_piles(
 }
 
 impl Game for GeneGame {
-    const ID: GameId = GameId::Gene;
-    type Action = GeneAction;
-    type Settings = GeneSettings;
-    type Phase = GenePhase;
-    type Timer = GeneTimer;
-    type State = GeneState;
-    type View = GeneView;
-    type Setup = GeneSetup;
-    type Check = GeneCheck;
-
-    fn build(app: &mut App, _settings: &GeneSettings) {
-        app.add_plugins(GenePlugin);
+    crate::game_types! {
+        id: Gene, plugin: GenePlugin,
+        action: GeneAction, settings: GeneSettings, phase: GenePhase, timer: GeneTimer,
+        state: GeneState, view: GeneView, setup: GeneSetup, check: GeneCheck,
     }
 
     fn start(world: &mut World, setup: Option<&GeneSetup>) -> Result<(), Rejection> {
-        world.resource::<Settings<GeneGame>>().0.check()?;
         let mut supply: Vec<ItemKind> = items()
             .items
             .iter()

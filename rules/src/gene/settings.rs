@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::*;
-use crate::table::Rejection;
+use crate::table::{GameSettings, Rejection};
 
 pub struct GeneGame;
 
@@ -33,8 +33,8 @@ impl Default for GeneSettings {
     }
 }
 
-impl GeneSettings {
-    pub fn check(&self) -> Result<(), Rejection> {
+impl GameSettings for GeneSettings {
+    fn check(&self) -> Result<(), Rejection> {
         for secs in [
             self.setup_secs,
             self.free_secs,

@@ -73,12 +73,53 @@ macro_rules! seat_view {
     };
 }
 
+/// A game's rule variant, as a table is set up with it.
+pub trait GameSettings {
+    /// Whether the table can be played with it: checked by the table
+    /// before the game starts, and by the hall when a table is opened.
+    fn check(&self) -> Result<(), Rejection>;
+}
+
+/// The types a game is made of and the plugin that schedules it, named
+/// once at the head of its `impl Game`: `ID`, the associated types, and
+/// `build`, which adds the plugin.
+#[macro_export]
+macro_rules! game_types {
+    (
+        id: $id:ident, plugin: $plugin:expr,
+        action: $action:ty, settings: $settings:ty, phase: $phase:ty, timer: $timer:ty,
+        state: $state:ty, view: $view:ty, setup: $setup:ty, check: $check:ty $(,)?
+    ) => {
+        const ID: $crate::GameId = $crate::GameId::$id;
+        type Action = $action;
+        type Settings = $settings;
+        type Phase = $phase;
+        type Timer = $timer;
+        type State = $state;
+        type View = $view;
+        type Setup = $setup;
+        type Check = $check;
+
+        fn build(app: &mut ::bevy_app::App, _settings: &$settings) {
+            app.add_plugins($plugin);
+        }
+    };
+}
+
 pub trait Game: Sized + Send + Sync + 'static {
     const ID: GameId;
     /// What a seat may ask to do.
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     /// Rule variants chosen when the table is set up.
-    type Settings: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    type Settings: Clone
+        + Debug
+        + Default
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + GameSettings;
     /// The game's phases, a Bevy state.
     type Phase: FreelyMutableState + Copy + Default + Serialize + DeserializeOwned;
     /// The kinds of deadline the game sets.

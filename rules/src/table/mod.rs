@@ -16,7 +16,7 @@ mod trade;
 
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
 pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
-pub use game::{Game, GameResult, SeatView};
+pub use game::{Game, GameResult, GameSettings, SeatView};
 pub use input::{Accepted, ActionRequest, Verdicts, judge_requests};
 pub use log::{ActionLog, LogEntry};
 pub use rejection::Rejection;
@@ -156,6 +156,7 @@ impl<G: Game> Table<G> {
                 ),
             ));
         }
+        config.settings.check()?;
         let mut table = Self::assemble(config, narrate);
         G::start(table.app.world_mut(), setup)?;
         // The opening step: no input, so only the phase the start asked

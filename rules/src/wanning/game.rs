@@ -12,7 +12,6 @@ use super::settings::{WanningGame, WanningSettings, WanningTimer};
 use super::state::*;
 use super::view::WanningView;
 use super::{moves, news, round, settle, setup};
-use crate::game_id::GameId;
 use crate::table::{
     DeadlinePassed, Deadlines, Game, GameResult, Rejection, SeatEntities, SeatId, Settings,
     TableClock, TableSet,
@@ -193,22 +192,13 @@ impl InitStateResources for App {
 }
 
 impl Game for WanningGame {
-    const ID: GameId = GameId::Wanning;
-    type Action = WanningAction;
-    type Settings = WanningSettings;
-    type Phase = WanningPhase;
-    type Timer = WanningTimer;
-    type State = WanningState;
-    type View = WanningView;
-    type Setup = WanningSetup;
-    type Check = WanningCheck;
-
-    fn build(app: &mut App, _settings: &WanningSettings) {
-        app.add_plugins(WanningPlugin);
+    crate::game_types! {
+        id: Wanning, plugin: WanningPlugin,
+        action: WanningAction, settings: WanningSettings, phase: WanningPhase, timer: WanningTimer,
+        state: WanningState, view: WanningView, setup: WanningSetup, check: WanningCheck,
     }
 
     fn start(world: &mut World, setup: Option<&WanningSetup>) -> Result<(), Rejection> {
-        world.resource::<Settings<WanningGame>>().0.check()?;
         if let Some(s) = setup {
             s.check(world)?;
         }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::*;
-use crate::table::Rejection;
+use crate::table::{GameSettings, Rejection};
 
 pub struct WanningGame;
 
@@ -92,8 +92,8 @@ impl Default for WanningSettings {
     }
 }
 
-impl WanningSettings {
-    pub fn check(&self) -> Result<(), Rejection> {
+impl GameSettings for WanningSettings {
+    fn check(&self) -> Result<(), Rejection> {
         if !(1..=50).contains(&self.round_cap) {
             return Err(Rejection::new(
                 "the round cap is 1 to 50",

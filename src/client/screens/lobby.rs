@@ -10,9 +10,9 @@ use foodweb_netcode::messages::{
     ClientMsg, LobbyState, PastSeat, Role, SeatInfo, SeatKind, TableSummary,
 };
 use foodweb_rules::GameId;
-use foodweb_rules::forest::ForestTiming;
 use foodweb_rules::table::SeatId;
 
+use crate::client::game_setup::{FormAt, GameClients, SetupForm};
 use crate::client::net::{LinkState, Session, send};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
@@ -29,9 +29,8 @@ pub struct HostedAt(pub Vec<std::net::SocketAddr>);
 struct NewTable {
     game: GameId,
     seats: u8,
-    timing: ForestTiming,
-    gene_timing: foodweb_rules::gene::GeneTiming,
-    wanning: foodweb_rules::wanning::WanningSettings,
+    /// Each game's form, kept while the player looks at another game.
+    forms: Vec<(GameId, Box<dyn SetupForm>)>,
     host_seat: bool,
     open_replays: bool,
     bot: String,
@@ -39,14 +38,18 @@ struct NewTable {
     host_code: String,
 }
 
-impl Default for NewTable {
-    fn default() -> Self {
+impl FromWorld for NewTable {
+    /// The first game the client lists, each game on its lobby defaults.
+    fn from_world(world: &mut World) -> Self {
+        let clients = world.resource::<GameClients>();
+        let forms: Vec<_> = clients
+            .games()
+            .filter_map(|g| Some((g, clients.form(g, FormAt::Lobby)?)))
+            .collect();
         Self {
-            game: GameId::Forest,
+            game: forms.first().map_or(GameId::ALL[0], |(g, _)| *g),
             seats: 4,
-            timing: ForestTiming::ThreeRounds,
-            gene_timing: foodweb_rules::gene::GeneTiming::Party,
-            wanning: Default::default(),
+            forms,
             host_seat: false,
             open_replays: false,
             bot: "memory".into(),
@@ -362,7 +365,8 @@ fn new_table(
     ui.heading(i18n.t("lobby-open-table"));
     name_row(ui, i18n, model, settings, msgs);
     ui.horizontal(|ui| {
-        for game in GameId::ALL.into_iter().filter(|g| g.playable()) {
+        let games: Vec<_> = form.forms.iter().map(|(g, _)| *g).collect();
+        for game in games.into_iter().filter(|g| g.playable()) {
             ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
         }
     });
@@ -372,10 +376,19 @@ fn new_table(
         egui::Slider::new(&mut form.seats, *range.start() as u8..=*range.end() as u8)
             .text(i18n.t("lobby-seats")),
     );
-    let settings = game_settings(ui, i18n, form);
+    let game = form.game;
+    let settings = match form.forms.iter_mut().find(|(g, _)| *g == game) {
+        Some((_, chosen)) => {
+            chosen.lobby_rows(ui, i18n);
+            Some(chosen.settings())
+        }
+        None => AnySettings::default_for(game),
+    };
     ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
     ui.checkbox(&mut form.open_replays, i18n.t("lobby-open-replays"));
-    if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked() {
+    if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked()
+        && let Some(settings) = settings
+    {
         msgs.push(ClientMsg::CreateTable {
             settings,
             seats: form.seats,
@@ -416,39 +429,6 @@ fn name_row(
             settings.name = name;
         }
     });
-}
-
-/// Draws the chosen game's settings (Wanning's variant, a timing) and
-/// returns them.
-fn game_settings(ui: &mut egui::Ui, i18n: &I18n, form: &mut NewTable) -> AnySettings {
-    if form.game == GameId::Crueler {
-        AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings::default())
-    } else if form.game == GameId::Wanning {
-        egui::CollapsingHeader::new(i18n.t("setup-variant"))
-            .id_salt("lobby-wanning")
-            .show(ui, |ui| {
-                super::setup::wanning_variant(ui, i18n, &mut form.wanning);
-            });
-        AnySettings::Wanning(form.wanning.clone())
-    } else if form.game == GameId::Gene {
-        egui::ComboBox::from_id_salt("lobby-gene-timing")
-            .selected_text(i18n.pick(&form.gene_timing.label()))
-            .show_ui(ui, |ui| {
-                for t in foodweb_rules::gene::GeneTiming::ALL {
-                    ui.selectable_value(&mut form.gene_timing, t, i18n.pick(&t.label()));
-                }
-            });
-        AnySettings::Gene(form.gene_timing.settings())
-    } else {
-        egui::ComboBox::from_id_salt("lobby-timing")
-            .selected_text(i18n.pick(&form.timing.label()))
-            .show_ui(ui, |ui| {
-                for t in ForestTiming::ALL {
-                    ui.selectable_value(&mut form.timing, t, i18n.pick(&t.label()));
-                }
-            });
-        AnySettings::Forest(form.timing.settings())
-    }
 }
 
 /// Draws our table's seating: its heading, seats, host and watchers, the

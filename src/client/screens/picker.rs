@@ -7,6 +7,7 @@ use foodweb_rules::GameId;
 
 use super::TableSetup;
 use crate::client::assets::PickerArt;
+use crate::client::game_setup::GameClients;
 use crate::client::{I18n, Screen, theme, widgets};
 
 fn draw(
@@ -14,6 +15,7 @@ fn draw(
     i18n: Res<I18n>,
     mut next: ResMut<NextState<Screen>>,
     mut setup: ResMut<TableSetup>,
+    clients: Res<GameClients>,
     art: Option<Res<PickerArt>>,
     mut textures: Local<Vec<(GameId, egui::TextureId)>>,
 ) -> Result {
@@ -21,8 +23,10 @@ fn draw(
         && let Some(art) = &art
     {
         for game in GameId::ALL {
-            let id = contexts.add_image(EguiTextureHandle::Strong(art.of(game).clone()));
-            textures.push((game, id));
+            if let Some(handle) = art.of(game) {
+                let id = contexts.add_image(EguiTextureHandle::Strong(handle.clone()));
+                textures.push((game, id));
+            }
         }
     }
     let ctx = contexts.ctx_mut()?;
@@ -97,8 +101,12 @@ fn draw(
                     })
                     .response
                     .interact(egui::Sense::click());
-                if playable && response.clicked() {
-                    *setup = TableSetup::for_game(game, setup.your_name.clone());
+                if playable
+                    && response.clicked()
+                    && let Some(chosen) =
+                        TableSetup::for_game(&clients, game, setup.your_name.clone())
+                {
+                    *setup = chosen;
                     next.set(Screen::Setup);
                 }
                 ui.add_space(16.0);

@@ -3,17 +3,12 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_rules::GameId;
-use foodweb_rules::forest::ForestTiming;
-use foodweb_rules::gene::GeneTiming;
 use foodweb_rules::table::SeatId;
-use foodweb_rules::wanning::{
-    BanOdds, EarlyBirdForm, LastStandUses, SlaughterRest, WanningSettings,
-};
 
+use crate::client::game_setup::{FormAt, GameClients, SetupForm};
 use crate::client::net::{Session, Target};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 use foodweb_netcode::client::{ClientModel, Outbox, PlayerName};
-use foodweb_netcode::games::AnySettings;
 use foodweb_netcode::messages::ClientMsg;
 
 #[derive(Resource, Clone, Debug)]
@@ -22,55 +17,41 @@ pub struct TableSetup {
     pub seats: usize,
     /// Bot kind at each seat after yours (seat 1 is you).
     pub bots: Vec<String>,
-    pub timing: ForestTiming,
-    /// Gene Survival's clocks.
-    pub gene_timing: GeneTiming,
-    /// How Crueler World's duels are fought.
-    pub duel: foodweb_rules::crueler::DuelKind,
-    /// Wanning Beast Chess's variant (rules.md §8).
-    pub wanning: WanningSettings,
-    /// Length of each round; starts from the timing's and can be changed.
-    pub round_secs: u32,
-    pub turn_secs: u32,
-    pub showdown_secs: u32,
+    /// The game's rule variant and clocks, as its own form keeps them.
+    pub form: Box<dyn SetupForm>,
     pub seed: u64,
     pub your_name: String,
 }
 
 impl TableSetup {
-    pub fn for_game(game: GameId, your_name: String) -> Self {
-        let defaults = ForestTiming::Quick.settings();
+    /// A table of `game` against the best bots, on the game's defaults;
+    /// `None` if this client lacks the game.
+    pub fn for_game(clients: &GameClients, game: GameId, your_name: String) -> Option<Self> {
         let best = foodweb_netcode::games::bot_kinds(game)
             .first()
             .copied()
             .unwrap_or("random");
-        Self {
+        Some(Self {
             game,
-            seats: match game {
-                GameId::Gene => 6,
-                GameId::Crueler => 8,
-                GameId::Wanning => 6,
-                _ => 4,
-            },
+            seats: clients.seats(game),
             bots: vec![best.into(); 12],
-            timing: ForestTiming::Quick,
-            gene_timing: GeneTiming::Party,
-            duel: foodweb_rules::crueler::DuelKind::Beasts,
-            wanning: WanningSettings::default(),
-            round_secs: defaults.round_secs,
-            turn_secs: defaults.turn_secs,
-            showdown_secs: defaults.showdown_secs,
+            form: clients.form(game, FormAt::Setup)?,
             seed: web_time::SystemTime::now()
                 .duration_since(web_time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs() % 100_000),
             your_name,
-        }
+        })
     }
 }
 
-impl Default for TableSetup {
-    fn default() -> Self {
-        Self::for_game(GameId::Forest, String::new())
+impl FromWorld for TableSetup {
+    /// The first game the client lists.
+    fn from_world(world: &mut World) -> Self {
+        let clients = world.resource::<GameClients>();
+        clients
+            .games()
+            .find_map(|game| Self::for_game(clients, game, String::new()))
+            .expect("the games' registry lists a game")
     }
 }
 
@@ -186,88 +167,12 @@ fn bot_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
     }
 }
 
-/// Draws the rows of the game's rule variant: its choices, Forest's clocks
-/// and the seed.
+/// Draws the rows of the game's rule variant (the game's own form) and
+/// the seed.
 fn variant_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
-    ui.label(i18n.t("setup-variant"));
-    let forest = match setup.game {
-        GameId::Crueler => {
-            duel_choice(ui, i18n, &mut setup.duel);
-            false
-        }
-        GameId::Wanning => {
-            wanning_variant(ui, i18n, &mut setup.wanning);
-            false
-        }
-        GameId::Gene => {
-            gene_timing_choice(ui, i18n, &mut setup.gene_timing);
-            false
-        }
-        _ => {
-            forest_timing_choice(ui, i18n, setup);
-            true
-        }
-    };
-    ui.end_row();
-    if forest {
-        forest_clock_rows(ui, i18n, setup);
-    }
+    setup.form.setup_rows(ui, i18n);
     ui.label(i18n.t("setup-seed"));
     ui.add(egui::DragValue::new(&mut setup.seed));
-    ui.end_row();
-}
-
-/// Draws Crueler World's duel kinds to choose from.
-fn duel_choice(ui: &mut egui::Ui, i18n: &I18n, duel: &mut foodweb_rules::crueler::DuelKind) {
-    use foodweb_rules::crueler::DuelKind;
-    ui.vertical(|ui| {
-        ui.radio_value(duel, DuelKind::Beasts, i18n.t("setup-duel-beasts"));
-        ui.radio_value(duel, DuelKind::Dice, i18n.t("setup-duel-dice"));
-    });
-}
-
-/// Draws Gene Survival's timings to choose from.
-fn gene_timing_choice(ui: &mut egui::Ui, i18n: &I18n, gene_timing: &mut GeneTiming) {
-    ui.vertical(|ui| {
-        for timing in GeneTiming::ALL {
-            ui.radio_value(gene_timing, timing, i18n.pick(&timing.label()));
-        }
-    });
-}
-
-/// Draws Forest's timings to choose from; choosing one resets the clocks.
-fn forest_timing_choice(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
-    ui.vertical(|ui| {
-        for timing in ForestTiming::ALL {
-            if ui
-                .radio(setup.timing == timing, i18n.pick(&timing.label()))
-                .clicked()
-            {
-                let preset = timing.settings();
-                setup.timing = timing;
-                setup.round_secs = preset.round_secs;
-                setup.turn_secs = preset.turn_secs;
-                setup.showdown_secs = preset.showdown_secs;
-            }
-        }
-    });
-}
-
-/// Draws the rows of Forest's clocks: round minutes, turn and showdown
-/// seconds.
-fn forest_clock_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
-    ui.label(i18n.t("setup-round-minutes"));
-    let mut minutes = (setup.round_secs / 60).max(1);
-    if ui.add(egui::Slider::new(&mut minutes, 1..=60)).changed() {
-        setup.round_secs = minutes * 60;
-    }
-    ui.end_row();
-
-    ui.label(i18n.t("setup-turn-secs"));
-    ui.add(egui::Slider::new(&mut setup.turn_secs, 15..=180));
-    ui.end_row();
-    ui.label(i18n.t("setup-showdown-secs"));
-    ui.add(egui::Slider::new(&mut setup.showdown_secs, 10..=90));
     ui.end_row();
 }
 
@@ -282,71 +187,6 @@ fn start_button(ui: &mut egui::Ui, i18n: &I18n, commands: &mut Commands) {
     if ui.add(start).clicked() {
         commands.insert_resource(StartRequested);
     }
-}
-
-/// Wanning Beast Chess's variant, where the seed is silent or reads two
-/// ways (rules.md §8): shared by the set-up and the LAN lobby.
-pub fn wanning_variant(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) {
-    ui.vertical(|ui| {
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-ban-odds")).strong());
-        ui.radio_value(
-            &mut w.ban_odds,
-            BanOdds::VotesPerPlayer,
-            i18n.t("setup-wanning-ban-per-player"),
-        );
-        ui.radio_value(
-            &mut w.ban_odds,
-            BanOdds::VotesPerVote,
-            i18n.t("setup-wanning-ban-per-vote"),
-        );
-        ui.checkbox(&mut w.same_instinct, i18n.t("setup-wanning-same-instinct"));
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-early-bird")).strong());
-        ui.radio_value(
-            &mut w.early_bird_form,
-            EarlyBirdForm::Drawn,
-            i18n.t("setup-wanning-early-bird-drawn"),
-        );
-        ui.radio_value(
-            &mut w.early_bird_form,
-            EarlyBirdForm::Neither,
-            i18n.t("setup-wanning-early-bird-neither"),
-        );
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-slaughter")).strong());
-        ui.radio_value(
-            &mut w.slaughter_rest,
-            SlaughterRest::NotFirstRound,
-            i18n.t("setup-wanning-slaughter-first"),
-        );
-        ui.radio_value(
-            &mut w.slaughter_rest,
-            SlaughterRest::NotTwiceInARow,
-            i18n.t("setup-wanning-slaughter-twice"),
-        );
-        ui.checkbox(&mut w.sturdy_rest, i18n.t("setup-wanning-sturdy-rest"));
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-last-stand")).strong());
-        ui.radio_value(
-            &mut w.last_stand,
-            LastStandUses::Once,
-            i18n.t("setup-wanning-last-stand-once"),
-        );
-        ui.radio_value(
-            &mut w.last_stand,
-            LastStandUses::Unlimited,
-            i18n.t("setup-wanning-last-stand-unlimited"),
-        );
-        ui.add(egui::Slider::new(&mut w.round_cap, 3..=30).text(i18n.t("setup-wanning-round-cap")));
-        ui.add(
-            egui::Slider::new(&mut w.setup_secs, 0..=300)
-                .step_by(5.0)
-                .text(i18n.t("setup-wanning-setup-secs")),
-        );
-        ui.add(
-            egui::Slider::new(&mut w.orders_secs, 0..=600)
-                .step_by(5.0)
-                .text(i18n.t("setup-wanning-orders-secs")),
-        );
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-no-limit")).small());
-    });
 }
 
 /// A bot kind as the set-up screen names it.
@@ -373,21 +213,7 @@ fn start_table(world: &mut World) {
         return;
     }
     let setup = world.resource::<TableSetup>().clone();
-    let settings = match setup.game {
-        GameId::Gene => AnySettings::Gene(setup.gene_timing.settings()),
-        GameId::Wanning => AnySettings::Wanning(setup.wanning.clone()),
-        GameId::Crueler => AnySettings::Crueler(foodweb_rules::crueler::CruelerSettings {
-            duel: setup.duel,
-            ..Default::default()
-        }),
-        _ => {
-            let mut settings = setup.timing.settings();
-            settings.round_secs = setup.round_secs;
-            settings.turn_secs = setup.turn_secs;
-            settings.showdown_secs = setup.showdown_secs;
-            AnySettings::Forest(settings)
-        }
-    };
+    let settings = setup.form.settings();
     world.resource_mut::<PlayerName>().0 = setup.your_name.clone();
     let mut msgs = Vec::new();
     if world.resource::<ClientModel>().place.is_some() {

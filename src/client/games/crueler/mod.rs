@@ -4,6 +4,7 @@
 pub mod art;
 pub mod panels;
 pub mod scene;
+pub mod setup;
 #[cfg(feature = "dev")]
 pub mod tour;
 
@@ -11,10 +12,20 @@ use bevy::prelude::*;
 use foodweb_rules::GameId;
 
 use crate::client::assets::game_art;
+use crate::client::game_setup::{GameClient, add_game};
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<art::CruelerArt>(app, GameId::Crueler);
+    add_game(
+        app,
+        GameId::Crueler,
+        GameClient {
+            seats: 8,
+            picture: "picker/crueler.png",
+            form: setup::form,
+        },
+    );
     #[cfg(feature = "dev")]
     crate::client::tour::add_tour(app, GameId::Crueler, tour::STEPS);
 }

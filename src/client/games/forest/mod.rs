@@ -6,6 +6,7 @@ pub mod art;
 mod layout;
 pub mod panels;
 pub mod scene;
+pub mod setup;
 mod status;
 #[cfg(feature = "dev")]
 pub mod tour;
@@ -14,10 +15,20 @@ use bevy::prelude::*;
 use foodweb_rules::GameId;
 
 use crate::client::assets::game_art;
+use crate::client::game_setup::{GameClient, add_game};
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin, status::plugin));
     game_art::<art::ForestArt>(app, GameId::Forest);
+    add_game(
+        app,
+        GameId::Forest,
+        GameClient {
+            seats: 4,
+            picture: "picker/forest.png",
+            form: setup::form,
+        },
+    );
     #[cfg(feature = "dev")]
     crate::client::tour::add_tour(app, GameId::Forest, tour::STEPS);
 }

@@ -9,19 +9,19 @@ use foodweb_rules::forest::{ForestAction, ForestGame, ForestPhase, ForestTiming,
 use foodweb_rules::table::SeatId;
 
 use super::panels::TableUi;
+use super::setup::ForestForm;
 use crate::client::Screen;
 use crate::client::net::SeatSide;
-use crate::client::screens::TableSetup;
 use crate::client::tour::*;
 
 fn forest_setup(c: &mut Ctx) {
-    *c.setup = TableSetup::for_game(GameId::Forest, "Ann".into());
+    c.set_up(GameId::Forest);
     c.setup.seed = 7;
     // A short game, so the tour reaches the score screen.
-    c.setup.round_secs = 45;
-    c.setup.turn_secs = 15;
-    c.setup.showdown_secs = 10;
-    c.next.set(Screen::Setup);
+    let clocks = &mut c.form::<ForestForm>().settings;
+    clocks.round_secs = 45;
+    clocks.turn_secs = 15;
+    clocks.showdown_secs = 10;
 }
 
 fn forest_start(c: &mut Ctx) {

@@ -3,6 +3,7 @@
 
 pub mod panels;
 pub mod scene;
+pub mod setup;
 #[cfg(feature = "dev")]
 pub mod tour;
 
@@ -10,10 +11,20 @@ use bevy::prelude::*;
 use foodweb_rules::GameId;
 
 use crate::client::assets::game_art;
+use crate::client::game_setup::{GameClient, add_game};
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<scene::GeneArt>(app, GameId::Gene);
+    add_game(
+        app,
+        GameId::Gene,
+        GameClient {
+            seats: 6,
+            picture: "picker/gene.png",
+            form: setup::form,
+        },
+    );
     #[cfg(feature = "dev")]
     crate::client::tour::add_tour(app, GameId::Gene, tour::STEPS);
 }

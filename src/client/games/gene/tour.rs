@@ -10,6 +10,7 @@ use foodweb_rules::gene::{
 use foodweb_rules::table::SeatId;
 
 use super::panels::GeneUi;
+use super::setup::GeneForm;
 use crate::client::net::SeatSide;
 use crate::client::tour::*;
 
@@ -19,7 +20,7 @@ fn gene_view<'a>(c: &'a Ctx) -> Option<&'a foodweb_rules::gene::GeneView> {
 
 fn gene_start(c: &mut Ctx) {
     c.start(GameId::Gene, 6, 11);
-    c.setup.gene_timing = GeneTiming::Untimed;
+    c.form::<GeneForm>().timing = GeneTiming::Untimed;
 }
 
 fn gene_setting_up(c: &Ctx) -> bool {

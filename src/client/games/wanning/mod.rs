@@ -5,6 +5,7 @@ pub mod art;
 pub mod board;
 pub mod panels;
 pub mod scene;
+pub mod setup;
 #[cfg(feature = "dev")]
 pub mod tour;
 
@@ -12,10 +13,20 @@ use bevy::prelude::*;
 use foodweb_rules::GameId;
 
 use crate::client::assets::game_art;
+use crate::client::game_setup::{GameClient, add_game};
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<art::WanningArt>(app, GameId::Wanning);
+    add_game(
+        app,
+        GameId::Wanning,
+        GameClient {
+            seats: 6,
+            picture: "picker/wanning.png",
+            form: setup::form,
+        },
+    );
     #[cfg(feature = "dev")]
     crate::client::tour::add_tour(app, GameId::Wanning, tour::STEPS);
 }

@@ -1073,22 +1073,26 @@ fn talk(
         });
     let alive = !view.seats[me.index()].dead && !view.seats[with.index()].dead;
     if alive {
+        // The button first, from the right, and the line takes what is
+        // left: a line sized from a guess at the button's width pushed the
+        // panel wider every frame the guess fell short.
         ui.horizontal(|ui| {
-            let edit = ui.add(
-                egui::TextEdit::singleline(&mut state.talk_text)
-                    .hint_text(i18n.t("wanning-talk-hint"))
-                    .desired_width(ui.available_width() - 70.0),
-            );
-            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.button(i18n.t("wanning-talk-send")).clicked() || enter)
-                && !state.talk_text.trim().is_empty()
-            {
-                action = Some(WanningAction::Say {
-                    to: with,
-                    text: state.talk_text.trim().to_string(),
-                });
-                state.talk_text.clear();
-            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let send = ui.button(i18n.t("wanning-talk-send")).clicked();
+                let edit = ui.add(
+                    egui::TextEdit::singleline(&mut state.talk_text)
+                        .hint_text(i18n.t("wanning-talk-hint"))
+                        .desired_width(ui.available_width()),
+                );
+                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if (send || enter) && !state.talk_text.trim().is_empty() {
+                    action = Some(WanningAction::Say {
+                        to: with,
+                        text: state.talk_text.trim().to_string(),
+                    });
+                    state.talk_text.clear();
+                }
+            });
         });
     }
     action

@@ -11,9 +11,8 @@ use foodweb_rules::wanning::{InstinctId, WanningGame};
 use foodweb_rules::{GameId, Lang};
 
 use super::panels::{Side as WanningSide, WanningUi};
-use crate::client::Screen;
+use super::setup::WanningForm;
 use crate::client::net::SeatSide;
-use crate::client::screens::TableSetup;
 use crate::client::tour::*;
 use crate::client::widgets::TableTab;
 
@@ -36,16 +35,16 @@ fn wanning_seed() -> u64 {
 /// The set-up screen with Wanning's house rules, before the table starts.
 fn wanning_setup(c: &mut Ctx) {
     c.settings.lang = Lang::En;
-    *c.setup = TableSetup::for_game(GameId::Wanning, "Ann".into());
+    c.set_up(GameId::Wanning);
     c.setup.seats = 6;
-    c.next.set(Screen::Setup);
 }
 
 fn wanning_start(c: &mut Ctx) {
     c.start(GameId::Wanning, 6, wanning_seed());
     // No clock: the pictures wait for nobody.
-    c.setup.wanning.setup_secs = 0;
-    c.setup.wanning.orders_secs = 0;
+    let form = c.form::<WanningForm>();
+    form.settings.setup_secs = 0;
+    form.settings.orders_secs = 0;
 }
 
 fn wanning_in(phase: foodweb_rules::wanning::WanningPhase, c: &Ctx) -> bool {
