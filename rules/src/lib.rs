@@ -8,6 +8,9 @@
 #![cfg_attr(test, allow(clippy::too_many_lines))]
 
 pub mod bot;
+
+#[doc(hidden)]
+pub use pastey;
 pub mod crueler;
 pub mod forest;
 pub mod game_id;

@@ -188,11 +188,7 @@ impl Plugin for CruelerPlugin {
 }
 
 impl Game for CruelerGame {
-    crate::game_types! {
-        id: Crueler, plugin: CruelerPlugin,
-        action: CruelerAction, settings: CruelerSettings, phase: CruelerPhase, timer: CruelerTimer,
-        state: CruelerState, view: CruelerView, setup: CruelerSetup, check: CruelerCheck,
-    }
+    crate::game_types!(Crueler, CruelerPlugin);
 
     fn start(world: &mut World, setup: Option<&CruelerSetup>) -> Result<(), Rejection> {
         let s = world.resource::<Settings<CruelerGame>>().0.clone();

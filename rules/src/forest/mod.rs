@@ -170,11 +170,7 @@ fn check_setup(world: &World, setup: &ForestSetup) -> Result<(), Rejection> {
 }
 
 impl Game for ForestGame {
-    crate::game_types! {
-        id: Forest, plugin: ForestPlugin,
-        action: ForestAction, settings: ForestSettings, phase: ForestPhase, timer: ForestTimer,
-        state: ForestState, view: ForestView, setup: ForestSetup, check: ForestCheck,
-    }
+    crate::game_types!(Forest, ForestPlugin);
 
     fn start(world: &mut World, setup: Option<&ForestSetup>) -> Result<(), Rejection> {
         if let Some(setup) = setup {

@@ -303,11 +303,7 @@ fn remember_piles(
 }
 
 impl Game for GeneGame {
-    crate::game_types! {
-        id: Gene, plugin: GenePlugin,
-        action: GeneAction, settings: GeneSettings, phase: GenePhase, timer: GeneTimer,
-        state: GeneState, view: GeneView, setup: GeneSetup, check: GeneCheck,
-    }
+    crate::game_types!(Gene, GenePlugin);
 
     fn start(world: &mut World, setup: Option<&GeneSetup>) -> Result<(), Rejection> {
         let mut supply: Vec<ItemKind> = items()

@@ -80,28 +80,27 @@ pub trait GameSettings {
     fn check(&self) -> Result<(), Rejection>;
 }
 
-/// The types a game is made of and the plugin that schedules it, named
-/// once at the head of its `impl Game`: `ID`, the associated types, and
-/// `build`, which adds the plugin.
+/// The head of a game's `impl Game`: `ID` (the `GameId` variant `$id`),
+/// the associated types, named after the game by convention (`$id` then
+/// `Action`, `Settings`, `Phase`, `Timer`, `State`, `View`, `Setup`,
+/// `Check`: `ForestAction` …), and `build`, which adds `$plugin`.
 #[macro_export]
 macro_rules! game_types {
-    (
-        id: $id:ident, plugin: $plugin:expr,
-        action: $action:ty, settings: $settings:ty, phase: $phase:ty, timer: $timer:ty,
-        state: $state:ty, view: $view:ty, setup: $setup:ty, check: $check:ty $(,)?
-    ) => {
-        const ID: $crate::GameId = $crate::GameId::$id;
-        type Action = $action;
-        type Settings = $settings;
-        type Phase = $phase;
-        type Timer = $timer;
-        type State = $state;
-        type View = $view;
-        type Setup = $setup;
-        type Check = $check;
+    ($id:ident, $plugin:expr) => {
+        $crate::pastey::paste! {
+            const ID: $crate::GameId = $crate::GameId::$id;
+            type Action = [<$id Action>];
+            type Settings = [<$id Settings>];
+            type Phase = [<$id Phase>];
+            type Timer = [<$id Timer>];
+            type State = [<$id State>];
+            type View = [<$id View>];
+            type Setup = [<$id Setup>];
+            type Check = [<$id Check>];
 
-        fn build(app: &mut ::bevy_app::App, _settings: &$settings) {
-            app.add_plugins($plugin);
+            fn build(app: &mut ::bevy_app::App, _settings: &[<$id Settings>]) {
+                app.add_plugins($plugin);
+            }
         }
     };
 }

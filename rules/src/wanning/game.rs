@@ -192,11 +192,7 @@ impl InitStateResources for App {
 }
 
 impl Game for WanningGame {
-    crate::game_types! {
-        id: Wanning, plugin: WanningPlugin,
-        action: WanningAction, settings: WanningSettings, phase: WanningPhase, timer: WanningTimer,
-        state: WanningState, view: WanningView, setup: WanningSetup, check: WanningCheck,
-    }
+    crate::game_types!(Wanning, WanningPlugin);
 
     fn start(world: &mut World, setup: Option<&WanningSetup>) -> Result<(), Rejection> {
         if let Some(s) = setup {

@@ -526,6 +526,32 @@ pub fn line_break(lang: Lang) -> LineBreak {
     }
 }
 
+/// Words drawn in the scene: what they say, where, how big, in what
+/// colour, wrapped to `width`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Words {
+    pub text: String,
+    pub at: Vec2,
+    pub size: f32,
+    pub colour: Color,
+    pub width: f32,
+}
+
+impl Words {
+    /// The words as a [`label`] (placed by the caller at `at`).
+    pub fn label(&self, font: Handle<Font>, lang: Lang, left: bool) -> impl Bundle {
+        label(
+            self.text.clone(),
+            font,
+            self.size,
+            self.colour,
+            self.width,
+            lang,
+            left,
+        )
+    }
+}
+
 /// A line of the scene's text, wrapped to `width`: centred on its
 /// transform, or starting there (`left`). Never picked.
 pub fn label(

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use foodweb_rules::Lang;
 
 use super::{
-    Home, Lift, Motion, SceneInputs, Tap, label, lift_off, lift_on, motion_secs, picture,
+    Home, Lift, Motion, SceneInputs, Tap, Words, lift_off, lift_on, motion_secs, picture,
     spawn_piece,
 };
 use crate::client::UserSettings;
@@ -53,11 +53,7 @@ pub struct Veiled;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Part<I> {
     Text {
-        text: String,
-        at: Vec2,
-        size: f32,
-        colour: Color,
-        width: f32,
+        words: Words,
         /// Left-aligned from `at` (otherwise centred on it).
         left: bool,
         /// A player's name or words: the full font once it has loaded.
@@ -78,11 +74,13 @@ impl<I> Part<I> {
     /// A line of text centred on `at`, wrapped to `width`.
     pub fn text(text: impl Into<String>, at: Vec2, size: f32, colour: Color, width: f32) -> Self {
         Part::Text {
-            text: text.into(),
-            at,
-            size,
-            colour,
-            width,
+            words: Words {
+                text: text.into(),
+                at,
+                size,
+                colour,
+                width,
+            },
             left: false,
             typed: false,
             veiled: false,
@@ -193,27 +191,15 @@ where
         for (k, part) in want.parts.iter().enumerate() {
             match part {
                 Part::Text {
-                    text,
-                    at,
-                    size,
-                    colour,
-                    width,
+                    words,
                     left,
                     typed,
                     veiled,
                 } => {
                     let font = if *typed { &fonts.typed } else { &fonts.ui };
                     let mut t = c.spawn((
-                        label(
-                            text.clone(),
-                            font.clone(),
-                            *size,
-                            *colour,
-                            *width,
-                            lang,
-                            *left,
-                        ),
-                        Transform::from_translation(at.extend(0.3 + k as f32 * 0.01)),
+                        words.label(font.clone(), lang, *left),
+                        Transform::from_translation(words.at.extend(0.3 + k as f32 * 0.01)),
                     ));
                     if *veiled {
                         t.insert(Veiled);

@@ -27,7 +27,9 @@ use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{
     self, Change, Matcher, PiecePick, Placed, Stamp, Veiled, spawn_want,
 };
-use crate::client::scene::{Home, Lift, Motion, SceneSystems, Settling, finish_motions, reset};
+use crate::client::scene::{
+    Home, Lift, Motion, SceneSystems, Settling, Words, finish_motions, reset,
+};
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, theme};
 
@@ -357,11 +359,13 @@ fn card_face(w: &mut Want, view: &CruelerView, c: SeatId, picked: bool, scale: f
         size.x,
     ));
     w.parts.push(Part::Text {
-        text: name(view, c),
-        at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
-        size: (12.0 * scale).max(9.0),
-        colour: CREAM,
-        width: size.x - 8.0,
+        words: Words {
+            text: name(view, c),
+            at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
+            size: (12.0 * scale).max(9.0),
+            colour: CREAM,
+            width: size.x - 8.0,
+        },
         left: false,
         typed: true,
         veiled: false,
@@ -534,11 +538,13 @@ fn plate_of(
         24.0 * k,
     ));
     w.parts.push(Part::Text {
-        text: name(view, seat),
-        at: top_left + Vec2::new(32.0, -16.0) * k,
-        size: (14.0 * k).max(9.0),
-        colour: if alive { colour(theme::TEXT) } else { OUT_GREY },
-        width: plate.x - 36.0 * k,
+        words: Words {
+            text: name(view, seat),
+            at: top_left + Vec2::new(32.0, -16.0) * k,
+            size: (14.0 * k).max(9.0),
+            colour: if alive { colour(theme::TEXT) } else { OUT_GREY },
+            width: plate.x - 36.0 * k,
+        },
         left: true,
         typed: true,
         veiled: false,
@@ -554,11 +560,13 @@ fn plate_of(
     }
     if !marks.is_empty() {
         w.parts.push(Part::Text {
-            text: marks.join("\n"),
-            at: top_left + Vec2::new(62.0, -48.0) * k,
-            size: (11.0 * k).max(9.0),
-            colour: colour(theme::MUTED),
-            width: plate.x - 64.0 * k,
+            words: Words {
+                text: marks.join("\n"),
+                at: top_left + Vec2::new(62.0, -48.0) * k,
+                size: (11.0 * k).max(9.0),
+                colour: colour(theme::MUTED),
+                width: plate.x - 64.0 * k,
+            },
             left: true,
             typed: false,
             veiled: false,
@@ -640,15 +648,17 @@ fn duel(view: &CruelerView, d: &DuelView, oval: &Oval, wants: &mut Vec<Want>) {
         60.0,
     ));
     score.parts.push(Part::Text {
-        text: format!(
-            "{} · {}",
-            me.map(|s| name(view, s)).unwrap_or_default(),
-            name(view, opponent)
-        ),
-        at: Vec2::new(0.0, s / 2.0 + 14.0),
-        size: 13.0,
-        colour: colour(theme::TEXT),
-        width: rx * 1.6,
+        words: Words {
+            text: format!(
+                "{} · {}",
+                me.map(|s| name(view, s)).unwrap_or_default(),
+                name(view, opponent)
+            ),
+            at: Vec2::new(0.0, s / 2.0 + 14.0),
+            size: 13.0,
+            colour: colour(theme::TEXT),
+            width: rx * 1.6,
+        },
         left: false,
         typed: true,
         veiled: false,
@@ -699,11 +709,13 @@ fn die_and_n(view: &CruelerView, i18n: &I18n, oval: &Oval, wants: &mut Vec<Want>
             30.0,
         );
         w.parts.push(Part::Text {
-            text: die.to_string(),
-            at: Vec2::ZERO,
-            size: 28.0,
-            colour: Color::srgb_u8(150, 30, 30),
-            width: 50.0,
+            words: Words {
+                text: die.to_string(),
+                at: Vec2::ZERO,
+                size: 28.0,
+                colour: Color::srgb_u8(150, 30, 30),
+                width: 50.0,
+            },
             left: false,
             typed: false,
             veiled: true,

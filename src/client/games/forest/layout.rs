@@ -12,6 +12,7 @@ use foodweb_rules::table::SeatId;
 use super::panels::TableUi;
 use crate::client::I18n;
 use crate::client::reach::Does;
+use crate::client::scene::Words;
 
 /// One card as the layout wants it.
 #[derive(Clone, Copy, Debug)]
@@ -25,13 +26,7 @@ pub(super) struct Want {
 
 /// A label or area as the layout wants it.
 pub(super) enum Deco {
-    Text {
-        text: String,
-        at: Vec2,
-        size: f32,
-        colour: Color,
-        width: f32,
-    },
+    Text(Words),
     Area {
         /// A seat's area, and what tapping it does now.
         seat: Option<(SeatId, Does)>,
@@ -61,13 +56,13 @@ pub(super) fn place_at(pos: Vec2, z: f32, scale: f32, angle: f32) -> Transform {
 
 /// A seat's name over its card in the middle.
 fn name_over(name: String, x: f32, y: f32, gap: f32) -> Deco {
-    Deco::Text {
+    Deco::Text(Words {
         text: name,
         at: Vec2::new(x, y),
         size: 14.0,
         colour: TEXT,
         width: gap * 2.0 - 8.0,
-    }
+    })
 }
 
 /// What every region of a layout reads.
@@ -190,13 +185,13 @@ fn seat_decos(ctx: &Ctx, seat: &SeatPublic, area: Rect) -> [Deco; 2] {
             },
             border: (active || in_showdown).then_some(GOLD),
         },
-        Deco::Text {
+        Deco::Text(Words {
             text: seat_label(ctx, seat),
             at: Vec2::new(area.center().x, area.max.y - 12.0),
             size: if ctx.narrow { 12.0 } else { 15.0 },
             colour: if active { GOLD } else { TEXT },
             width: area.width() - 8.0,
-        },
+        }),
     ]
 }
 
@@ -384,25 +379,25 @@ fn showdown(ctx: &Ctx, m: &Middle, sd: &ShowdownPublic, out: &mut Pieces) {
             });
         }
     }
-    out.decos.push(Deco::Text {
+    out.decos.push(Deco::Text(Words {
         text: "VS".into(),
         at: m.centre,
         size: 26.0,
         colour: GOLD,
         width: 40.0,
-    });
+    }));
 }
 
 /// The last showdown turned over: its heading, each side's name and card,
 /// and who took what.
 fn last_showdown(ctx: &Ctx, m: &Middle, s: &ShowdownReveal, out: &mut Pieces) {
-    out.decos.push(Deco::Text {
+    out.decos.push(Deco::Text(Words {
         text: ctx.i18n.t("table-last-showdown"),
         at: Vec2::new(m.centre.x, m.caption_y + 18.0),
         size: 13.0,
         colour: MUTED,
         width: m.gap * 4.0,
-    });
+    }));
     for (i, (seat, card, at)) in [
         (s.asker, s.asker_card, m.left),
         (s.target, s.target_card, m.right),
@@ -423,13 +418,13 @@ fn last_showdown(ctx: &Ctx, m: &Middle, s: &ShowdownReveal, out: &mut Pieces) {
             playable: false,
         });
     }
-    out.decos.push(Deco::Text {
+    out.decos.push(Deco::Text(Words {
         text: showdown_outcome(ctx, s),
         at: Vec2::new(m.centre.x, m.centre.y - CARD.y * m.scale / 2.0 - 12.0),
         size: 14.0,
         colour: GOLD,
         width: (m.rect.width() * if m.challenge_shown { 0.6 } else { 0.95 }).max(120.0),
-    });
+    }));
 }
 
 /// Who took which card in showdown `s`, or that neither did.
@@ -468,7 +463,7 @@ fn challenge(ctx: &Ctx, m: &Middle, c: &ChallengeReveal, out: &mut Pieces) {
     } else {
         middle.max.y - CARD.y * scale / 2.0 - 24.0
     };
-    out.decos.push(Deco::Text {
+    out.decos.push(Deco::Text(Words {
         text: challenge_caption(ctx, c),
         at: Vec2::new(cx, cy + CARD.y * scale / 2.0 + 12.0),
         size: if m.challenge_shown { 13.0 } else { 10.0 },
@@ -482,7 +477,7 @@ fn challenge(ctx: &Ctx, m: &Middle, c: &ChallengeReveal, out: &mut Pieces) {
         } else {
             middle.width() - 16.0
         },
-    });
+    }));
     for (i, (card, x)) in [(c.with, cx - dx), (c.named, cx + dx)]
         .into_iter()
         .enumerate()

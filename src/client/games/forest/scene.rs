@@ -203,23 +203,12 @@ fn spawn_deco(
     deco: &Deco,
 ) {
     match deco {
-        Deco::Text {
-            text,
-            at,
-            size,
-            colour,
-            width,
-        } => {
+        Deco::Text(words) => {
             commands.spawn((
                 SceneItem,
                 Decor,
-                Text2d::new(text.clone()),
-                TextFont::from(font.clone()).with_font_size(*size),
-                TextColor(*colour),
-                TextLayout::new(Justify::Center, crate::client::scene::line_break(lang)),
-                TextBounds::new_horizontal(*width),
-                Transform::from_translation(at.extend(200.0)),
-                Pickable::IGNORE,
+                words.label(font.clone(), lang, false),
+                Transform::from_translation(words.at.extend(200.0)),
             ));
         }
         Deco::Area {

@@ -27,7 +27,7 @@ use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
 use crate::client::scene::pieces::{self, Matcher, PiecePick, Placed, Stamp, spawn_want};
-use crate::client::scene::{Lift, Motion, SceneSystems, reset};
+use crate::client::scene::{Lift, Motion, SceneSystems, Words, reset};
 use crate::client::screens::table::TableScreen;
 use crate::client::{I18n, Screen, theme};
 
@@ -502,11 +502,13 @@ fn plate_of(
         p.name.clone()
     };
     w.parts.push(Part::Text {
-        text: name,
-        at: Vec2::new(0.0, plate.y * 0.24),
-        size: (20.0 * scale).max(10.0),
-        colour: INK,
-        width: plate.x - 10.0,
+        words: Words {
+            text: name,
+            at: Vec2::new(0.0, plate.y * 0.24),
+            size: (20.0 * scale).max(10.0),
+            colour: INK,
+            width: plate.x - 10.0,
+        },
         left: false,
         typed: true,
         veiled: false,
@@ -806,7 +808,8 @@ mod tests {
             let Key::Seat(s) = w.key else { continue };
             plates += 1;
             for p in &w.parts {
-                if let Part::Text { text, .. } = p {
+                if let Part::Text { words, .. } = p {
+                    let text = &words.text;
                     assert!(
                         !(1..=4).any(|l| text.contains(&format!("L{l} "))),
                         "seat {s} shows a level: {text}"
