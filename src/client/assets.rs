@@ -48,16 +48,12 @@ impl PickerArt {
     }
 
     fn load_all(world: &mut World) -> Self {
-        let paths: Vec<_> = world
-            .resource::<GameClients>()
-            .games()
-            .filter_map(|g| Some((g, world.resource::<GameClients>().get(g)?.picture)))
-            .collect();
+        let clients = world.resource::<GameClients>();
         let server = world.resource::<AssetServer>();
         Self(
-            paths
-                .into_iter()
-                .map(|(g, path)| (g, server.load(path)))
+            clients
+                .games()
+                .filter_map(|g| Some((g, server.load(clients.get(g)?.picture))))
                 .collect(),
         )
     }
