@@ -105,7 +105,6 @@ pub struct Hall {
     clients: BTreeMap<ClientKey, Client>,
     outbox: Vec<(ClientKey, ServerMsg)>,
     next_table: TableId,
-    bot_rng: ChaCha8Rng,
     now: u64,
     tables_changed: bool,
     pub stats: HallStats,
@@ -160,6 +159,15 @@ fn fresh_host_code() -> String {
         .collect()
 }
 
+/// The bots' chance at a table: from the table's seed, on a stream of its
+/// own (independent of the deals), so a table set up with the same seed
+/// and played the same way plays the same (the screenshot tours).
+fn bot_rng(seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(1);
+    rng
+}
+
 fn fresh_seed() -> u64 {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).expect("the system gives random bytes");
@@ -181,7 +189,6 @@ impl Hall {
             clients: BTreeMap::new(),
             outbox: Vec::new(),
             next_table: 1,
-            bot_rng: ChaCha8Rng::seed_from_u64(fresh_seed()),
             now: 0,
             tables_changed: false,
             stats: HallStats::default(),
@@ -326,6 +333,7 @@ impl Hall {
             game,
             anchor: (0, table_now),
             bots_wait_until: 0,
+            bot_rng: bot_rng(record.seed),
             paused: false,
             held_until: None,
             host_runs: false,
@@ -728,10 +736,11 @@ impl Hall {
         self.next_table += 1;
         let token = fresh_token();
         let name = self.clients[&client].name.clone();
+        let seed = seed.unwrap_or_else(fresh_seed);
         let mut table = HallTable {
             id,
             settings,
-            seed: seed.unwrap_or_else(fresh_seed),
+            seed,
             has_host_seat: host_seat,
             host: None,
             host_code: host_seat.then(fresh_host_code),
@@ -741,6 +750,7 @@ impl Hall {
             game: None,
             anchor: (self.now, 0),
             bots_wait_until: 0,
+            bot_rng: bot_rng(seed),
             paused: false,
             held_until: None,
             host_runs: false,
@@ -1370,7 +1380,7 @@ impl Hall {
                     });
                     let Some((seat, kind)) = bot else { break };
                     let game = t.game.as_mut().expect("started");
-                    match game.bot_act(seat, &kind, &mut self.bot_rng) {
+                    match game.bot_act(seat, &kind, &mut t.bot_rng) {
                         Some(Ok(())) => self.stats.accepted += 1,
                         Some(Err(_)) | None => break,
                     }

@@ -84,6 +84,8 @@ pub struct HallTable {
     pub anchor: (u64, u64),
     /// Hall time before which no bot acts (so people can follow).
     pub bots_wait_until: u64,
+    /// What the table's bots and stand-ins draw on (`bot_rng`).
+    pub bot_rng: rand_chacha::ChaCha8Rng,
     /// The table's owner moved to the host seat before the start: the host
     /// seat runs the table (bots, start) and nobody else does.
     pub host_runs: bool,
