@@ -393,12 +393,23 @@ fn draw(
 /// Tells the reach account this frame's clock and choices.
 fn tell_reach(said: &mut reach::Said, state: &CruelerUi, view: &CruelerView, left_ms: Option<u64>) {
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
-    said.choice = format!(
-        "card={:?} throws={} chosen={}",
+    said.choice = choice_words(state, view);
+}
+
+/// The choices on the screen, and which asking the question is: a seat
+/// with no predator card left sees only "Pass" at every asking, but the
+/// question above it changes (your turn, asked once more, the next
+/// phase), and so must the account, or a pass taken looks like nothing.
+fn choice_words(state: &CruelerUi, view: &CruelerView) -> String {
+    format!(
+        "card={:?} throws={} chosen={} asked={}.{}.{}",
         state.card,
         view.duel.as_ref().map_or(0, |d| d.throws.len()),
-        view.duel.as_ref().is_some_and(|d| d.chosen)
-    );
+        view.duel.as_ref().is_some_and(|d| d.chosen),
+        view.round,
+        view.phase_no,
+        if view.second_ask { "again" } else { "first" },
+    )
 }
 
 /// The top bar: the round and phase, N, the clock and the reserve, with
@@ -576,4 +587,40 @@ pub fn plugin(app: &mut App) {
             draw.run_if(in_state(TableScreen::Game(GameId::Crueler))),
         )
         .add_systems(OnExit(Screen::Table), reset);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foodweb_rules::table::{Table, TableConfig};
+
+    /// rules.md §7: "those who have not preyed are asked once more, in the
+    /// same order". When every seat passes, seat 0 is asked twice with the
+    /// same cards (the same pieces and the same "Pass" on the screen), yet
+    /// the question is another one, and the account says so: a pass taken
+    /// at the first asking is seen to be taken.
+    #[test]
+    fn each_asking_is_told_apart() {
+        let mut table = Table::<CruelerGame>::new(TableConfig::new(22, 4)).expect("a table");
+        let ui = CruelerUi::default();
+        let mut asked = Vec::new();
+        while asked.len() < 3 {
+            let seat = *table.to_act().first().expect("someone is waited on");
+            let action = match table.phase() {
+                CruelerPhase::Predation => {
+                    if seat == SeatId(0) {
+                        let view = table.view(seat);
+                        asked.push((view.my_cards.clone(), choice_words(&ui, &view)));
+                    }
+                    CruelerAction::Pass
+                }
+                _ => CruelerAction::Ready,
+            };
+            table.submit(seat, action).expect("a legal move");
+        }
+        // First asking, asked again, the next phase's first asking.
+        assert_eq!(asked[0].0, asked[1].0, "nobody preyed: the same cards");
+        assert_ne!(asked[0].1, asked[1].1);
+        assert_ne!(asked[1].1, asked[2].1);
+    }
 }
