@@ -34,7 +34,8 @@ def base_chars() -> set:
 def own_chars() -> set:
     chars = set()
     for pattern in ("rules/**/*.rs", "rules/**/*.ron", "rules/**/*.md", "src/**/*.rs",
-                    "netcode/**/*.rs", "assets/i18n/*.ftl", "../shared/seeds/*.txt"):
+                    "netcode/**/*.rs", "assets/i18n/*.ftl", "rules/i18n/**/*.ftl",
+                    "../shared/seeds/*.txt"):
         for path in pathlib.Path(".").glob(pattern):
             chars |= set(path.read_text(encoding="utf-8", errors="ignore"))
     return chars

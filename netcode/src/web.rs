@@ -390,6 +390,14 @@ mod http {
         {
             response.headers_mut().insert("x-decoded-length", value);
         }
+        // Kept, and asked about again at each load: a reload or a second
+        // visit gets "304 Not Modified" (the file's Last-Modified) for
+        // every file that has not changed, not the 7 MB again; a new build
+        // is fetched at once.
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static("no-cache"),
+        );
         response.map(|body| body.boxed_unsync())
     }
 

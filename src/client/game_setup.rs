@@ -27,9 +27,15 @@ pub enum FormAt {
 pub trait SetupForm: Send + Sync + 'static {
     /// The settings a table is created with.
     fn settings(&self) -> AnySettings;
-    /// Draws the set-up screen's rows, in its two-column grid: each row
-    /// a label and its control, ended with `ui.end_row()`.
-    fn setup_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n);
+    /// Draws the set-up screen's rows above its start button, in its
+    /// two-column grid (a label and its control, ended with
+    /// `ui.end_row()`): at most the one choice most players make (how long
+    /// a game lasts). Nothing by default.
+    fn main_rows(&mut self, _ui: &mut egui::Ui, _i18n: &I18n) {}
+    /// Draws the house rules, folded away under the start button: each a
+    /// line a player understands, its default marked ([`house_choice`],
+    /// [`house_toggle`], [`house_number`]).
+    fn house_rules(&mut self, ui: &mut egui::Ui, i18n: &I18n);
     /// Draws the lobby's short form under the game's name.
     fn lobby_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n);
     /// Chooses the least time the form offers (autoplay's quick games).
@@ -64,12 +70,62 @@ macro_rules! form_boilerplate {
 }
 pub(crate) use form_boilerplate;
 
-/// Draws the set-up screen's row of the rule variant: its label and, in
-/// the second column, what `body` draws.
-pub fn variant_row(ui: &mut egui::Ui, i18n: &I18n, body: impl FnOnce(&mut egui::Ui)) {
-    ui.label(i18n.t("setup-variant"));
-    ui.vertical(body);
-    ui.end_row();
+/// A choice's words, marked when it is the default.
+fn marked(i18n: &I18n, text: String, default: bool) -> String {
+    if default {
+        i18n.ta("setup-default-mark", &[("choice", text.into())])
+    } else {
+        text
+    }
+}
+
+/// A house rule of a few choices: its line (`line`, a message key), then
+/// one button per choice (`(value, key)`), the default marked.
+pub fn house_choice<T: PartialEq + Copy>(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    line: &str,
+    value: &mut T,
+    default: T,
+    choices: &[(T, &str)],
+) {
+    ui.label(egui::RichText::new(i18n.t(line)).strong());
+    for (v, key) in choices {
+        ui.radio_value(value, *v, marked(i18n, i18n.t(key), *v == default));
+    }
+    ui.add_space(6.0);
+}
+
+/// A house rule that is on or off, its default said.
+pub fn house_toggle(ui: &mut egui::Ui, i18n: &I18n, line: &str, value: &mut bool, default: bool) {
+    let usual = i18n.t(if default {
+        "setup-default-on"
+    } else {
+        "setup-default-off"
+    });
+    ui.checkbox(value, format!("{} ({usual})", i18n.t(line)));
+    ui.add_space(6.0);
+}
+
+/// A house rule that is a number, on a slider, its default said.
+pub fn house_number<T: egui::emath::Numeric + std::fmt::Display>(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    line: &str,
+    value: &mut T,
+    range: std::ops::RangeInclusive<T>,
+    step: f64,
+    default: T,
+) {
+    ui.label(i18n.ta(
+        "setup-default-number",
+        &[
+            ("line", i18n.t(line).into()),
+            ("n", default.to_string().into()),
+        ],
+    ));
+    ui.add(egui::Slider::new(value, range).step_by(step));
+    ui.add_space(6.0);
 }
 
 /// What a game gives the core.

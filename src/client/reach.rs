@@ -89,6 +89,8 @@ struct Account {
     choice: String,
     /// The piece the keyboard is on.
     focus: Option<String>,
+    /// The inspected piece's card.
+    inspect: Option<Inspecting>,
     pieces: Vec<Spot>,
     controls: Vec<Spot>,
 }
@@ -105,6 +107,21 @@ pub struct Said {
     pub clock: String,
     /// The choices on the screen this frame.
     pub choice: String,
+    /// The inspected piece's card, where it is drawn.
+    pub inspect: Option<Inspecting>,
+}
+
+/// An inspected piece's card on the screen (`scene::inspect`): the piece
+/// (its name in the account, if it is a target), every word the card
+/// says, and where it is drawn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Inspecting {
+    pub piece: String,
+    pub text: String,
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
 }
 
 const CONTROLS: &str = "foodweb-reach-controls";
@@ -270,6 +287,7 @@ fn publish(
             .0
             .and_then(|e| targets.get(e).ok())
             .map(|(t, ..)| t.name.clone()),
+        inspect: said.inspect.clone(),
         pieces,
         controls: drawn.0.clone(),
     };

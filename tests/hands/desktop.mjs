@@ -84,6 +84,15 @@ async function client(game, env) {
       await sleep(120);
       xdo('mouseup', '1');
     },
+    // The mouse resting on a piece, then moved off it.
+    async inspect(x, y) {
+      xdo(...at(2, 2));
+      await sleep(120);
+      xdo(...at(x, y));
+    },
+    async putAway() {
+      xdo(...at(2, 2));
+    },
     // XTest key events go to the window with the keyboard focus: ours.
     async key(name) {
       xdo('windowfocus', window);

@@ -26,9 +26,14 @@ const ENTER_PRESSES = ['ban', 'pick', 'peek', 'orders', 'prepare', 'ready', 'end
 
 // The key names of xdotool (desktop) and Playwright (browser) for the same keys.
 export const KEYS = {
-  xdotool: { right: 'Right', enter: 'Return', escape: 'Escape' },
-  playwright: { right: 'ArrowRight', enter: 'Enter', escape: 'Escape' },
+  xdotool: { right: 'Right', enter: 'Return', escape: 'Escape', inspect: 'i' },
+  playwright: { right: 'ArrowRight', enter: 'Enter', escape: 'Escape', inspect: 'KeyI' },
 };
+
+// The piece of each game inspected once a game (src/client/scene/
+// inspect.rs): by resting the mouse on it, a long press of a finger, or
+// the I key on the focused piece.
+const INSPECT = { forest: 'mine:', crueler: 'card:', gene: 'room:', wanning: 'instinct:' };
 
 const rand = (rng, xs) => xs[Math.floor(rng() * xs.length)];
 const centre = s => [s.x + s.w / 2, s.y + s.h / 2];
@@ -219,6 +224,7 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
   const clocks = [];
   const start = Date.now();
   let acted = 0;
+  let inspected = null;
   for (;;) {
     if (moves >= maxMoves) break;
     if (Date.now() - start > maxMs) throw new Error(`[${io.name}] the game was not over after ${maxMs / 1000} s (${acted} actions)`);
@@ -240,6 +246,14 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
     if (!a.to_act) { await io.sleep(150); continue; }
     const b = await settled(io);
     if (!b || !b.to_act || b.over) continue;
+    if (!inspected && (keys || io.inspect)) {
+      const spot = (keys ? on(b.pieces, 'pick').concat(on(b.pieces, 'move')) : b.pieces)
+        .find(p => p.name.startsWith(INSPECT[game]));
+      if (spot) {
+        inspected = await inspect(io, keys, game, b, spot);
+        continue;
+      }
+    }
     if (clocks.length < 40 && b.clock) clocks.push([Date.now(), b.clock]);
     const step = choose(game, b, memo, r);
     if (!step) { await io.sleep(200); continue; }
@@ -281,6 +295,7 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
     acted++;
   }
   if (keys && !cancelled && game !== 'crueler') throw new Error(`[${io.name}] Esc was never tried: no choice came up`);
+  if ((keys || io.inspect) && !inspected) throw new Error(`[${io.name}] no ${INSPECT[game]} piece was ever there to inspect`);
   return {
     actions: acted,
     esc: cancelled,
@@ -288,6 +303,7 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
     p50_ms: percentile(latencies, 0.5),
     p95_ms: percentile(latencies, 0.95),
     clocks,
+    inspected,
     secs: Math.round((Date.now() - start) / 1000),
   };
 }
@@ -333,4 +349,55 @@ async function escDrops(io, keys, a, step) {
     if (now && now.choice === a.choice) return true;
   }
   throw new Error(`[${io.name}] Esc left the choice on the screen: ${made.choice}`);
+}
+
+// Inspects a piece as a person does (the mouse resting on it, a long
+// press, or I on the focused piece), then puts the card away (the mouse
+// moved off, a tap, Esc). The card must name the piece and say more than
+// its name; putting it away must leave the table as it was (the closing
+// tap taps nothing).
+async function inspect(io, keys, game, a, spot) {
+  const t0 = Date.now();
+  if (keys) {
+    const k = KEYS[keys];
+    for (let i = 0; i < 60 && (await io.read())?.focus !== spot.name; i++) {
+      await io.key(k.right);
+      await io.sleep(90);
+    }
+    await io.key(k.inspect);
+  } else {
+    await io.inspect(...aim(spot, a.pieces));
+  }
+  let card = null;
+  while (!card && Date.now() - t0 < STEP_MS + 2000) {
+    await io.sleep(80);
+    const now = await io.read();
+    if (now?.inspect?.piece === spot.name) card = now.inspect;
+  }
+  if (!card) {
+    if (io.screenshot) await io.screenshot(`failed-inspect-${game}`);
+    throw new Error(`[${io.name}] inspecting ${spot.name} showed no card: ${JSON.stringify(await io.read()).slice(0, 800)}`);
+  }
+  const ms = Date.now() - t0;
+  const lines = card.text.split('\n');
+  if (lines.length < 3) throw new Error(`[${io.name}] the card of ${spot.name} says too little: ${card.text}`);
+  // The picture a moment later: the frame that shows the card can follow
+  // the account that tells of it.
+  await io.sleep(700);
+  if (io.screenshot) await io.screenshot(`inspect-${game}-${io.name.replace(/\W+/g, '-')}-${keys ? 'keys' : 'pointer'}`);
+  if (keys) await io.key(KEYS[keys].escape);
+  else await io.putAway(card);
+  const t1 = Date.now();
+  let gone = null;
+  while (!gone && Date.now() - t1 < STEP_MS) {
+    await io.sleep(80);
+    const now = await io.read();
+    if (now && !now.inspect) gone = now;
+  }
+  if (!gone) throw new Error(`[${io.name}] the card of ${spot.name} stayed up`);
+  if (gone.refused !== a.refused || gone.choice !== a.choice) {
+    throw new Error(`[${io.name}] putting the card away did something: choice ${a.choice} -> ${gone.choice}, refused ${a.refused} -> ${gone.refused}`);
+  }
+  io.log(`inspected ${spot.name} in ${ms} ms: ${lines[0]} (${lines.length} lines)`);
+  return { piece: spot.name, ms, title: lines[0], lines: lines.length };
 }

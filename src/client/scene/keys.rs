@@ -3,7 +3,8 @@
 //! something for now, in reading order; Enter uses the focused piece (the
 //! same [`Tap`] a pointer makes, and lets the focus go) or, with none
 //! focused, presses the
-//! screen's main button (ban, pick, give the orders, ready...); Esc drops
+//! screen's main button (ban, pick, give the orders, ready...); I shows
+//! the focused piece's card (`inspect`); Esc puts a card away, or drops
 //! the focus and the choices being made. Tab moves through the panels'
 //! buttons (egui's own focus, Enter or Space presses one). No key acts on
 //! the table while egui has the keyboard (a chat line being typed, a
@@ -12,6 +13,7 @@
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 
+use super::inspect::{By, Inspect, Inspected};
 use super::{SceneItem, Tap};
 use crate::client::Screen;
 use crate::client::reach::{Does, KeyFocus, Target};
@@ -44,17 +46,25 @@ fn usable(targets: &Query<(Entity, &Target, &GlobalTransform, &ViewVisibility)>)
     list.into_iter().map(|(.., e)| e).collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn keys(
     mut commands: Commands,
     input: Res<ButtonInput<KeyCode>>,
     mut contexts: EguiContexts,
     targets: Query<(Entity, &Target, &GlobalTransform, &ViewVisibility)>,
+    inspectable: Query<(), With<Inspect>>,
     mut focus: ResMut<KeyFocus>,
     mut ask: ResMut<KeyAsk>,
+    mut inspected: ResMut<Inspected>,
 ) {
     *ask = KeyAsk::default();
     let Ok(ctx) = contexts.ctx_mut() else { return };
     if input.just_pressed(KeyCode::Escape) {
+        // A card up goes first; the choices stay.
+        if inspected.pinned() {
+            inspected.close();
+            return;
+        }
         focus.0 = None;
         ask.cancel = true;
         // Out of a focused button too, back to the table.
@@ -104,6 +114,17 @@ fn keys(
         && let Some(e) = list.get(n)
     {
         focus.0 = Some(*e);
+    }
+    // I shows the focused piece's card, and I again puts it away.
+    if input.just_pressed(KeyCode::KeyI)
+        && let Some(e) = focus.0
+        && inspectable.contains(e)
+    {
+        if inspected.shown == Some((e, By::Key)) {
+            inspected.close();
+        } else {
+            inspected.pin(e, By::Key);
+        }
     }
     if input.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) {
         // A piece used lets the focus go: Enter again confirms.

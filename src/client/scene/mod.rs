@@ -16,6 +16,7 @@
 
 #[cfg(feature = "dev")]
 pub mod frames;
+pub mod inspect;
 pub mod keys;
 pub mod pieces;
 
@@ -413,14 +414,15 @@ pub struct Tap {
 /// How far (logical pixels) a press may move and still be a tap.
 pub const TAP_SLOP: f32 = 10.0;
 
-/// Pieces under each pointer's press, and where it was pressed.
+/// Pieces under each pointer's press, where and when it was pressed.
 #[derive(Resource, Default)]
-struct Presses(Vec<(bevy::picking::pointer::PointerId, Entity, Vec2)>);
+struct Presses(Vec<(bevy::picking::pointer::PointerId, Entity, Vec2, f32)>);
 
 fn note_press(
     ev: On<Pointer<Press>>,
     pickable: Query<(), With<Pickable>>,
     mut presses: ResMut<Presses>,
+    time: Res<Time<Real>>,
 ) {
     // The piece pressed, not the parents the press bubbles up to (a card
     // on a seat's plate is one tap, not two).
@@ -431,37 +433,77 @@ fn note_press(
         return;
     }
     let at = ev.pointer_location.position;
-    presses.0.push((ev.pointer_id, ev.entity, at));
+    presses
+        .0
+        .push((ev.pointer_id, ev.entity, at, time.elapsed_secs()));
+}
+
+/// A finger held still on a piece for [`inspect::LONG_PRESS_SECS`]
+/// inspects it; its release then taps nothing.
+fn long_presses(
+    time: Res<Time<Real>>,
+    mut presses: ResMut<Presses>,
+    pointers: Query<(
+        &bevy::picking::pointer::PointerId,
+        &bevy::picking::pointer::PointerLocation,
+    )>,
+    pieces: Query<(), With<inspect::Inspect>>,
+    mut inspected: ResMut<inspect::Inspected>,
+) {
+    let now = time.elapsed_secs();
+    let held = presses.0.iter().find(|(pointer, entity, from, at)| {
+        pointer.is_touch()
+            && now - at >= inspect::LONG_PRESS_SECS
+            && pieces.contains(*entity)
+            && pointers.iter().any(|(id, loc)| {
+                id == pointer
+                    && loc
+                        .location()
+                        .is_some_and(|l| l.position.distance(*from) <= TAP_SLOP)
+            })
+    });
+    let Some(&(pointer, entity, ..)) = held else {
+        return;
+    };
+    inspected.pin(entity, inspect::By::Press);
+    presses.0.retain(|p| p.0 != pointer);
 }
 
 /// A press let go near where it started taps what it pressed, unless it
 /// was pressed through a panel (egui's layers as last drawn, or outside
 /// the scene's share of the window).
+/// With an inspected piece's card up to stay, the next tap closes it and
+/// taps nothing.
 fn taps(
     mut commands: Commands,
     mut inputs: MessageReader<bevy::picking::pointer::PointerInput>,
     mut presses: ResMut<Presses>,
     mut panels: Panels,
+    mut inspected: ResMut<inspect::Inspected>,
 ) {
     use bevy::picking::pointer::PointerAction;
     for input in inputs.read() {
-        let PointerAction::Release(PointerButton::Primary) = input.action else {
-            continue;
-        };
         let at = input.location.position;
-        let (mine, rest): (Vec<_>, Vec<_>) = presses
-            .0
-            .drain(..)
-            .partition(|(p, _, _)| *p == input.pointer_id);
-        presses.0 = rest;
-        let Some(&(_, _, from)) = mine.first() else {
-            continue;
-        };
-        if from.distance(at) > TAP_SLOP || panels.at(from) {
-            continue;
-        }
-        for (_, entity, _) in mine {
-            commands.trigger(Tap { entity });
+        match input.action {
+            PointerAction::Press(PointerButton::Primary) => inspected.pressed(input.pointer_id),
+            PointerAction::Release(PointerButton::Primary) => {
+                let (mine, rest): (Vec<_>, Vec<_>) =
+                    presses.0.drain(..).partition(|p| p.0 == input.pointer_id);
+                presses.0 = rest;
+                if inspected.released(input.pointer_id) {
+                    continue;
+                }
+                let Some(&(_, _, from, _)) = mine.first() else {
+                    continue;
+                };
+                if from.distance(at) > TAP_SLOP || panels.at(from) {
+                    continue;
+                }
+                for (_, entity, ..) in mine {
+                    commands.trigger(Tap { entity });
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -625,7 +667,9 @@ pub fn plugin(app: &mut App) {
         .add_observer(note_press)
         .add_systems(
             PreUpdate,
-            taps.after(bevy::picking::PickingSystems::Last)
+            (taps, long_presses)
+                .chain()
+                .after(bevy::picking::PickingSystems::Last)
                 .run_if(in_state(Screen::Table)),
         )
         .init_resource::<Settling>()
@@ -646,7 +690,7 @@ pub fn plugin(app: &mut App) {
                 .in_set(SceneSystems::Animate),
         )
         .add_systems(OnExit(Screen::Table), clear_scene)
-        .add_plugins(keys::plugin);
+        .add_plugins((keys::plugin, inspect::plugin));
     #[cfg(feature = "dev")]
     app.add_plugins(frames::plugin);
 }

@@ -17,6 +17,7 @@ use bevy::ecs::system::IntoObserverSystem;
 use bevy::prelude::*;
 use foodweb_rules::Lang;
 
+use super::inspect::Inspect;
 use super::{
     Home, Lift, Motion, SceneInputs, Tap, Words, lift_off, lift_on, motion_secs, picture,
     spawn_piece,
@@ -98,6 +99,9 @@ pub struct Want<K, I, P> {
     pub at: Transform,
     pub parts: Vec<Part<I>>,
     pub pick: Option<P>,
+    /// What the piece tells when inspected (not part of its look: a kept
+    /// piece takes the new words, see [`dress`]).
+    pub inspect: Option<Inspect>,
 }
 
 impl<K, I: Debug, P: Debug> Want<K, I, P> {
@@ -111,6 +115,7 @@ impl<K, I: Debug, P: Debug> Want<K, I, P> {
             at: Transform::from_translation(at.extend(z)),
             parts: Vec::new(),
             pick: None,
+            inspect: None,
         }
     }
 
@@ -226,6 +231,34 @@ where
         }
     });
     e.id()
+}
+
+/// Gives a placed piece, kept or new, its want's [`Inspect`] (with the
+/// piece's own picture where it asks for it): a piece that only shows
+/// becomes one the pointer can rest on, under any piece that is used.
+pub fn dress<K, A: PieceArt, P>(
+    commands: &mut Commands,
+    art: &A,
+    entity: Entity,
+    want: &Want<K, A::Img, P>,
+) {
+    let mut e = commands.entity(entity);
+    let Some(mut inspect) = want.inspect.clone() else {
+        e.remove::<Inspect>();
+        return;
+    };
+    if inspect.own_picture && inspect.picture.is_none() {
+        inspect.picture = art
+            .image(want.img)
+            .map(|i| (i, want.size.x / want.size.y.max(1.0)));
+    }
+    e.insert(inspect);
+    if want.pick.is_none() {
+        e.insert(Pickable {
+            should_block_lower: false,
+            is_hoverable: true,
+        });
+    }
 }
 
 impl SceneInputs<'_> {

@@ -8,6 +8,7 @@ use foodweb_rules::GameId;
 use super::TableSetup;
 use crate::client::assets::PickerArt;
 use crate::client::game_setup::GameClients;
+use crate::client::reach::{self, Does};
 use crate::client::{I18n, Screen, theme, widgets};
 
 fn draw(
@@ -101,6 +102,11 @@ fn draw(
                     })
                     .response
                     .interact(egui::Sense::click());
+                reach::control(
+                    &response,
+                    &format!("game:{game:?}").to_lowercase(),
+                    if playable { Does::Move } else { Does::Nothing },
+                );
                 if playable
                     && response.clicked()
                     && let Some(chosen) =

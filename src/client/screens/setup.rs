@@ -1,4 +1,7 @@
-//! Table set-up: seats, which bots sit where, the rule variant, then start.
+//! Table set-up, as players of Board Game Arena expect it: your name, how
+//! many play (and, for some games, how long), and a start button in view on
+//! a phone and at 1280x720; the bots and the house rules folded away under
+//! it, each rule in a line a player understands with its default marked.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -7,6 +10,7 @@ use foodweb_rules::table::SeatId;
 
 use crate::client::game_setup::{FormAt, GameClients, SetupForm};
 use crate::client::net::{Session, Target};
+use crate::client::reach::{self, Does};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 use foodweb_netcode::client::{ClientModel, Outbox, PlayerName};
 use foodweb_netcode::messages::ClientMsg;
@@ -92,11 +96,25 @@ fn draw(
                 .show(ui, |ui| {
                     name_row(ui, &i18n, &mut setup, &mut settings);
                     seats_row(ui, &i18n, &mut setup);
-                    bot_rows(ui, &i18n, &mut setup);
-                    variant_rows(ui, &i18n, &mut setup);
+                    setup.form.main_rows(ui, &i18n);
                 });
-            ui.add_space(18.0);
+            ui.add_space(14.0);
             start_button(ui, &i18n, &mut commands);
+            ui.add_space(14.0);
+            let folded =
+                egui::CollapsingHeader::new(egui::RichText::new(i18n.t("setup-more")).strong())
+                    .id_salt("setup-more")
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        egui::Grid::new("setup-bots")
+                            .num_columns(2)
+                            .spacing([24.0, 8.0])
+                            .show(ui, |ui| bot_rows(ui, &i18n, &mut setup));
+                        ui.add_space(10.0);
+                        setup.form.house_rules(ui, &i18n);
+                        deal_row(ui, &i18n, &mut setup);
+                    });
+            reach::control(&folded.header_response, "house-rules", Does::Pick);
         });
     });
     Ok(())
@@ -167,13 +185,13 @@ fn bot_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
     }
 }
 
-/// Draws the rows of the game's rule variant (the game's own form) and
-/// the seed.
-fn variant_rows(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
-    setup.form.setup_rows(ui, i18n);
-    ui.label(i18n.t("setup-seed"));
-    ui.add(egui::DragValue::new(&mut setup.seed));
-    ui.end_row();
+/// Draws the row of the deal's number: the same number deals the same
+/// game again.
+fn deal_row(ui: &mut egui::Ui, i18n: &I18n, setup: &mut TableSetup) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(i18n.t("setup-seed"));
+        ui.add(egui::DragValue::new(&mut setup.seed));
+    });
 }
 
 /// Draws the big start button.
@@ -184,7 +202,9 @@ fn start_button(ui: &mut egui::Ui, i18n: &I18n, commands: &mut Commands) {
             .color(theme::ACCENT),
     )
     .min_size(egui::vec2(280.0, 52.0));
-    if ui.add(start).clicked() {
+    let start = ui.add(start);
+    reach::control(&start, "start", Does::Move);
+    if start.clicked() {
         commands.insert_resource(StartRequested);
     }
 }

@@ -2,6 +2,7 @@
 //! its panels (`panels.rs`).
 
 pub mod art;
+pub mod inspect;
 pub mod panels;
 pub mod scene;
 pub mod setup;

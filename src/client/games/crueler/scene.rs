@@ -15,12 +15,14 @@ use std::f32::consts::{PI, TAU};
 use crate::client::scene::SceneInputs;
 use bevy::prelude::*;
 use foodweb_netcode::client::{ClientModel, Outbox};
+use foodweb_netcode::games::HostGame;
 use foodweb_rules::GameId;
-use foodweb_rules::crueler::CruelerGame;
 use foodweb_rules::crueler::{Beast, CruelerAction, CruelerPhase, CruelerView, DuelView};
+use foodweb_rules::crueler::{CruelerGame, CruelerSettings};
 use foodweb_rules::table::SeatId;
 
 use super::art::{CruelerArt, Img};
+use super::inspect;
 use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
@@ -969,7 +971,17 @@ fn sync(
         finish_motions(&mut commands, moving.into_iter(), &mut sprites, &mut faces);
         scene.settling.update_at = Some(now);
     }
-    let Layout { wants, middle } = layout(view, ui.card, &scene.i18n, r);
+    let Layout { mut wants, middle } = layout(view, ui.card, &scene.i18n, r);
+    let defaults = CruelerSettings::default();
+    let settings = scene
+        .model
+        .lobby
+        .as_ref()
+        .and_then(|l| CruelerGame::unwrap_settings(&l.settings))
+        .unwrap_or(&defaults);
+    for want in &mut wants {
+        want.inspect = inspect::of(want.key, view, settings, &scene.i18n);
+    }
     let moves = moves(view, &built, &change, middle);
     // A token leaving the box is gone at once when a newer update arrives;
     // a resize lets it finish its way.
@@ -1001,6 +1013,7 @@ fn sync(
         if let Some(t) = target_of(view, ui.card, want) {
             commands.entity(entity).insert(t);
         }
+        pieces::dress(&mut commands, &*art, entity, want);
         start_moves(
             &mut commands,
             entity,

@@ -3,6 +3,7 @@
 //! the page's status (`status.rs`).
 
 pub mod art;
+mod inspect;
 mod layout;
 pub mod panels;
 pub mod scene;
@@ -18,7 +19,12 @@ use crate::client::assets::game_art;
 use crate::client::game_setup::{GameClient, add_game};
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((scene::plugin, panels::plugin, status::plugin));
+    app.add_plugins((
+        scene::plugin,
+        panels::plugin,
+        status::plugin,
+        inspect::plugin,
+    ));
     game_art::<art::ForestArt>(app, GameId::Forest);
     add_game(
         app,

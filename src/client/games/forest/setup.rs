@@ -1,12 +1,13 @@
-//! Forest Showdown's set-up form: a timing, then its clocks, which start
-//! from the timing's and can be changed.
+//! Forest Showdown's set-up form: how long a game lasts (a timing), and
+//! folded away its clocks, which start from the timing's and can be
+//! changed.
 
 use bevy_egui::egui;
 use foodweb_netcode::games::AnySettings;
 use foodweb_rules::forest::{ForestSettings, ForestTiming};
 
 use crate::client::I18n;
-use crate::client::game_setup::{FormAt, SetupForm, form_boilerplate, variant_row};
+use crate::client::game_setup::{FormAt, SetupForm, form_boilerplate, house_number};
 
 #[derive(Clone)]
 pub struct ForestForm {
@@ -33,23 +34,51 @@ impl SetupForm for ForestForm {
         AnySettings::Forest(self.settings.clone())
     }
 
-    fn setup_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
-        variant_row(ui, i18n, |ui| self.timing_choice(ui, i18n));
-        self.clock_rows(ui, i18n);
+    fn main_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
+        ui.label(i18n.t("setup-how-long"));
+        self.timing_choice(ui, i18n, "setup-timing");
+        ui.end_row();
+    }
+
+    fn house_rules(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
+        let usual = self.timing.settings();
+        let s = &mut self.settings;
+        let was = (s.round_secs / 60).max(1);
+        let mut minutes = was;
+        house_number(
+            ui,
+            i18n,
+            "setup-round-minutes",
+            &mut minutes,
+            1..=60,
+            1.0,
+            (usual.round_secs / 60).max(1),
+        );
+        if minutes != was {
+            s.round_secs = minutes * 60;
+        }
+        house_number(
+            ui,
+            i18n,
+            "setup-turn-secs",
+            &mut s.turn_secs,
+            15..=180,
+            5.0,
+            usual.turn_secs,
+        );
+        house_number(
+            ui,
+            i18n,
+            "setup-showdown-secs",
+            &mut s.showdown_secs,
+            10..=90,
+            5.0,
+            usual.showdown_secs,
+        );
     }
 
     fn lobby_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
-        let before = self.timing;
-        egui::ComboBox::from_id_salt("lobby-timing")
-            .selected_text(i18n.pick(&self.timing.label()))
-            .show_ui(ui, |ui| {
-                for t in ForestTiming::ALL {
-                    ui.selectable_value(&mut self.timing, t, i18n.pick(&t.label()));
-                }
-            });
-        if self.timing != before {
-            self.settings = self.timing.settings();
-        }
+        self.timing_choice(ui, i18n, "lobby-timing");
     }
 
     /// The set-up screen's one-minute round.
@@ -61,35 +90,18 @@ impl SetupForm for ForestForm {
 }
 
 impl ForestForm {
-    /// Forest's timings to choose from; choosing one resets the clocks.
-    fn timing_choice(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
-        for timing in ForestTiming::ALL {
-            if ui
-                .radio(self.timing == timing, i18n.pick(&timing.label()))
-                .clicked()
-            {
-                self.timing = timing;
-                self.settings = timing.settings();
-            }
+    /// Forest's timings, in a drop-down; choosing one resets the clocks.
+    fn timing_choice(&mut self, ui: &mut egui::Ui, i18n: &I18n, id: &str) {
+        let before = self.timing;
+        egui::ComboBox::from_id_salt(id)
+            .selected_text(i18n.pick(&self.timing.label()))
+            .show_ui(ui, |ui| {
+                for t in ForestTiming::ALL {
+                    ui.selectable_value(&mut self.timing, t, i18n.pick(&t.label()));
+                }
+            });
+        if self.timing != before {
+            self.settings = self.timing.settings();
         }
-    }
-
-    /// The rows of Forest's clocks: round minutes, turn and showdown
-    /// seconds.
-    fn clock_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
-        let s = &mut self.settings;
-        ui.label(i18n.t("setup-round-minutes"));
-        let mut minutes = (s.round_secs / 60).max(1);
-        if ui.add(egui::Slider::new(&mut minutes, 1..=60)).changed() {
-            s.round_secs = minutes * 60;
-        }
-        ui.end_row();
-
-        ui.label(i18n.t("setup-turn-secs"));
-        ui.add(egui::Slider::new(&mut s.turn_secs, 15..=180));
-        ui.end_row();
-        ui.label(i18n.t("setup-showdown-secs"));
-        ui.add(egui::Slider::new(&mut s.showdown_secs, 10..=90));
-        ui.end_row();
     }
 }

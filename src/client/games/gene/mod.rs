@@ -1,6 +1,7 @@
 //! Gene Survival at the table: its map of sprites (`scene.rs`) and its
 //! panels (`panels.rs`).
 
+mod inspect;
 pub mod panels;
 pub mod scene;
 pub mod setup;

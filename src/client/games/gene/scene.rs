@@ -26,6 +26,7 @@ use foodweb_rules::GameId;
 use foodweb_rules::Lang;
 use foodweb_rules::gene::{FloorId, ItemKind, RoomFunction, RoomId, items, map};
 
+use super::inspect;
 use crate::client::reach::{Does, Target};
 use crate::client::scene::{Home, Motion, SceneItem, SceneRect, Walk, motion_secs};
 use crate::client::screens::table::TableScreen;
@@ -1338,6 +1339,30 @@ pub fn hovered_words(hover: Hover, marks: &Marks, i18n: &I18n) -> Option<String>
     Some(tip.join(" · "))
 }
 
+/// Each room's and card's words when inspected: made when the piece is,
+/// and anew when the marks (the steps from the viewer, gas) or the
+/// language change.
+fn tell(
+    mut commands: Commands,
+    rooms: Query<(Entity, Ref<RoomSpot>)>,
+    cards: Query<(Entity, Ref<HandCard>)>,
+    marks: Option<Res<Marks>>,
+    i18n: Res<I18n>,
+) {
+    let Some(marks) = marks else { return };
+    let all = marks.is_changed() || i18n.is_changed();
+    for (e, r) in &rooms {
+        if all || r.is_added() {
+            commands.entity(e).insert(inspect::room(r.0, &marks, &i18n));
+        }
+    }
+    for (e, c) in &cards {
+        if all || c.is_added() {
+            commands.entity(e).insert(inspect::item(c.0, &i18n));
+        }
+    }
+}
+
 /// The panel's marks go with the table: the next is drawn from its own.
 fn forget_marks(mut commands: Commands) {
     commands.remove_resource::<Marks>();
@@ -1352,7 +1377,7 @@ pub fn plugin(app: &mut App) {
         .add_observer(drag_done)
         .add_systems(
             Update,
-            (sync, pulse)
+            (sync, pulse, tell.after(sync))
                 .in_set(SceneSystems::Sync)
                 .run_if(in_state(TableScreen::Game(GameId::Gene))),
         )

@@ -3,6 +3,7 @@
 
 pub mod art;
 pub mod board;
+pub mod inspect;
 pub mod panels;
 pub mod scene;
 pub mod setup;

@@ -15,14 +15,16 @@ use std::f32::consts::TAU;
 
 use crate::client::scene::SceneInputs;
 use bevy::prelude::*;
+use foodweb_netcode::games::HostGame;
 use foodweb_rules::GameId;
 use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
-use foodweb_rules::wanning::WanningGame;
 use foodweb_rules::wanning::{Form, InstinctId, WanningPhase, WanningView, data};
+use foodweb_rules::wanning::{WanningGame, WanningSettings};
 
 use super::art::{Img, WanningArt};
 use super::board::{Marks, Pick, kind_key, settlement_steps};
+use super::inspect;
 use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
@@ -654,7 +656,20 @@ fn sync(
         scene.settling.update_at = Some(now);
     }
     let fonts = scene.piece_fonts();
-    let Layout { wants } = layout(view, &marks, &scene.i18n, r);
+    let Layout { mut wants } = layout(view, &marks, &scene.i18n, r);
+    let defaults = WanningSettings::default();
+    let here = inspect::Here {
+        players: view.seats.len(),
+        settings: scene
+            .model
+            .lobby
+            .as_ref()
+            .and_then(|l| WanningGame::unwrap_settings(&l.settings))
+            .unwrap_or(&defaults),
+    };
+    for want in &mut wants {
+        want.inspect = inspect::of(want.key, view, &here, &scene.i18n);
+    }
     // A new settlement's chips grow in one after another.
     let settled = view.settled.as_ref().map(|s| s.round);
     let play_out = change.secs > 0.0 && settled.is_some() && settled != built.settled;
@@ -671,6 +686,7 @@ fn sync(
         if let Some(t) = target_of(view, &marks, want) {
             commands.entity(placed.entity()).insert(t);
         }
+        pieces::dress(&mut commands, &*art, placed.entity(), want);
         let Placed::Made { entity, was } = placed else {
             continue;
         };

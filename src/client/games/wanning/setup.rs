@@ -1,5 +1,5 @@
-//! Wanning Beast Chess's set-up form: its variant, where the seed is
-//! silent or reads two ways (rules.md §8), and its clocks.
+//! Wanning Beast Chess's set-up form: its house rules, folded away, where
+//! the seed is silent or reads two ways (rules.md §8), and its clocks.
 
 use bevy_egui::egui;
 use foodweb_netcode::games::AnySettings;
@@ -8,7 +8,9 @@ use foodweb_rules::wanning::{
 };
 
 use crate::client::I18n;
-use crate::client::game_setup::{FormAt, SetupForm, form_boilerplate, variant_row};
+use crate::client::game_setup::{
+    FormAt, SetupForm, form_boilerplate, house_choice, house_number, house_toggle,
+};
 
 #[derive(Clone)]
 pub struct WanningForm {
@@ -26,14 +28,14 @@ impl SetupForm for WanningForm {
         AnySettings::Wanning(self.settings.clone())
     }
 
-    fn setup_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
-        variant_row(ui, i18n, |ui| variant(ui, i18n, &mut self.settings));
+    fn house_rules(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
+        house_rules(ui, i18n, &mut self.settings);
     }
 
     fn lobby_rows(&mut self, ui: &mut egui::Ui, i18n: &I18n) {
-        egui::CollapsingHeader::new(i18n.t("setup-variant"))
+        egui::CollapsingHeader::new(i18n.t("setup-more-rules"))
             .id_salt("lobby-wanning")
-            .show(ui, |ui| variant(ui, i18n, &mut self.settings));
+            .show(ui, |ui| house_rules(ui, i18n, &mut self.settings));
     }
 
     /// The shortest round cap.
@@ -44,66 +46,104 @@ impl SetupForm for WanningForm {
     form_boilerplate!();
 }
 
-/// The variant's choices and clocks.
-fn variant(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) {
-    ui.vertical(|ui| {
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-ban-odds")).strong());
-        ui.radio_value(
-            &mut w.ban_odds,
-            BanOdds::VotesPerPlayer,
-            i18n.t("setup-wanning-ban-per-player"),
-        );
-        ui.radio_value(
-            &mut w.ban_odds,
-            BanOdds::VotesPerVote,
-            i18n.t("setup-wanning-ban-per-vote"),
-        );
-        ui.checkbox(&mut w.same_instinct, i18n.t("setup-wanning-same-instinct"));
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-early-bird")).strong());
-        ui.radio_value(
-            &mut w.early_bird_form,
-            EarlyBirdForm::Drawn,
-            i18n.t("setup-wanning-early-bird-drawn"),
-        );
-        ui.radio_value(
-            &mut w.early_bird_form,
-            EarlyBirdForm::Neither,
-            i18n.t("setup-wanning-early-bird-neither"),
-        );
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-slaughter")).strong());
-        ui.radio_value(
-            &mut w.slaughter_rest,
-            SlaughterRest::NotFirstRound,
-            i18n.t("setup-wanning-slaughter-first"),
-        );
-        ui.radio_value(
-            &mut w.slaughter_rest,
-            SlaughterRest::NotTwiceInARow,
-            i18n.t("setup-wanning-slaughter-twice"),
-        );
-        ui.checkbox(&mut w.sturdy_rest, i18n.t("setup-wanning-sturdy-rest"));
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-last-stand")).strong());
-        ui.radio_value(
-            &mut w.last_stand,
-            LastStandUses::Once,
-            i18n.t("setup-wanning-last-stand-once"),
-        );
-        ui.radio_value(
-            &mut w.last_stand,
-            LastStandUses::Unlimited,
-            i18n.t("setup-wanning-last-stand-unlimited"),
-        );
-        ui.add(egui::Slider::new(&mut w.round_cap, 3..=30).text(i18n.t("setup-wanning-round-cap")));
-        ui.add(
-            egui::Slider::new(&mut w.setup_secs, 0..=300)
-                .step_by(5.0)
-                .text(i18n.t("setup-wanning-setup-secs")),
-        );
-        ui.add(
-            egui::Slider::new(&mut w.orders_secs, 0..=600)
-                .step_by(5.0)
-                .text(i18n.t("setup-wanning-orders-secs")),
-        );
-        ui.label(egui::RichText::new(i18n.t("setup-wanning-no-limit")).small());
-    });
+/// The house rules, each where the seed is silent or reads two ways
+/// (rules.md §8), in a line a player understands, its default marked;
+/// then the clocks.
+fn house_rules(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) {
+    let usual = WanningSettings::default();
+    house_choice(
+        ui,
+        i18n,
+        "setup-wanning-ban-odds",
+        &mut w.ban_odds,
+        usual.ban_odds,
+        &[
+            (BanOdds::VotesPerPlayer, "setup-wanning-ban-per-player"),
+            (BanOdds::VotesPerVote, "setup-wanning-ban-per-vote"),
+        ],
+    );
+    house_toggle(
+        ui,
+        i18n,
+        "setup-wanning-same-instinct",
+        &mut w.same_instinct,
+        usual.same_instinct,
+    );
+    house_choice(
+        ui,
+        i18n,
+        "setup-wanning-early-bird",
+        &mut w.early_bird_form,
+        usual.early_bird_form,
+        &[
+            (EarlyBirdForm::Drawn, "setup-wanning-early-bird-drawn"),
+            (EarlyBirdForm::Neither, "setup-wanning-early-bird-neither"),
+        ],
+    );
+    house_choice(
+        ui,
+        i18n,
+        "setup-wanning-slaughter",
+        &mut w.slaughter_rest,
+        usual.slaughter_rest,
+        &[
+            (
+                SlaughterRest::NotFirstRound,
+                "setup-wanning-slaughter-first",
+            ),
+            (
+                SlaughterRest::NotTwiceInARow,
+                "setup-wanning-slaughter-twice",
+            ),
+        ],
+    );
+    house_toggle(
+        ui,
+        i18n,
+        "setup-wanning-sturdy-rest",
+        &mut w.sturdy_rest,
+        usual.sturdy_rest,
+    );
+    house_choice(
+        ui,
+        i18n,
+        "setup-wanning-last-stand",
+        &mut w.last_stand,
+        usual.last_stand,
+        &[
+            (LastStandUses::Once, "setup-wanning-last-stand-once"),
+            (
+                LastStandUses::Unlimited,
+                "setup-wanning-last-stand-unlimited",
+            ),
+        ],
+    );
+    house_number(
+        ui,
+        i18n,
+        "setup-wanning-round-cap",
+        &mut w.round_cap,
+        3..=30,
+        1.0,
+        usual.round_cap,
+    );
+    house_number(
+        ui,
+        i18n,
+        "setup-wanning-setup-secs",
+        &mut w.setup_secs,
+        0..=300,
+        5.0,
+        usual.setup_secs,
+    );
+    house_number(
+        ui,
+        i18n,
+        "setup-wanning-orders-secs",
+        &mut w.orders_secs,
+        0..=600,
+        5.0,
+        usual.orders_secs,
+    );
+    ui.label(egui::RichText::new(i18n.t("setup-no-limit")).small());
 }

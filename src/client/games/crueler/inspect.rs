@@ -1,0 +1,189 @@
+//! What Crueler World's pieces tell when inspected (`scene::inspect`): a
+//! predator card (whose number it bears and what handing it in does at
+//! this N), each beast of a duel (what it beats and loses to, how many
+//! throws win), a seat's plate, the die, N and the viewer's life tokens.
+//! From the seat's own view and the table's settings.
+
+use foodweb_rules::crueler::{Beast, CruelerSettings, CruelerView};
+use foodweb_rules::table::SeatId;
+
+use super::scene::Key;
+use crate::client::I18n;
+use crate::client::scene::inspect::Inspect;
+
+fn name(view: &CruelerView, s: SeatId) -> String {
+    view.names.get(s.index()).cloned().unwrap_or_default()
+}
+
+/// What the piece of `key` tells, if anything.
+pub fn of(
+    key: Key,
+    view: &CruelerView,
+    settings: &CruelerSettings,
+    i18n: &I18n,
+) -> Option<Inspect> {
+    let n = view.n;
+    Some(match key {
+        Key::Card(s) => {
+            let who = format!("{} {}", s, name(view, s));
+            let mut card = Inspect::new(
+                i18n.ta("crueler-inspect-card", &[("who", who.clone().into())]),
+                i18n.t("crueler-inspect-card-kind"),
+            )
+            .with(
+                i18n.t("inspect-does"),
+                i18n.ta(
+                    "crueler-inspect-card-does",
+                    &[("who", who.into()), ("n", n.into())],
+                ),
+            );
+            let now = if !view.alive.get(s.index()).copied().unwrap_or(false) {
+                i18n.t("crueler-inspect-card-out")
+            } else if view.reserve.get(s.index()).copied().unwrap_or(false) {
+                i18n.t("crueler-inspect-card-reserve")
+            } else {
+                String::new()
+            };
+            card.add(i18n.t("crueler-inspect-now"), now);
+            card
+        }
+        Key::Choice(b) => beast_card(b, settings, i18n),
+        Key::Throw(_) => beast_card(thrown(view, key)?, settings, i18n),
+        Key::Seat(s) => seat(view, s, i18n),
+        Key::Die => Inspect::new(i18n.t("crueler-die"), "")
+            .with(i18n.t("inspect-does"), i18n.t("crueler-inspect-die")),
+        Key::N => Inspect::new(format!("N = {n}"), "").with(
+            i18n.t("inspect-does"),
+            i18n.ta("crueler-inspect-n", &[("n", n.into())]),
+        ),
+        Key::Token(from, _) => {
+            let from = match from {
+                Some(s) => name(view, s),
+                None => i18n.t("crueler-bank"),
+            };
+            Inspect::new(i18n.t("crueler-inspect-token"), "").with(
+                i18n.t("inspect-does"),
+                i18n.ta("crueler-inspect-token-does", &[("from", from.into())]),
+            )
+        }
+        Key::Table | Key::Tray | Key::Label(_) => return None,
+    })
+}
+
+/// The beast the viewer's last throw showed (0 theirs, 1 the opponent's).
+fn thrown(view: &CruelerView, key: Key) -> Option<Beast> {
+    let Key::Throw(k) = key else { return None };
+    let (a, b) = *view.duel.as_ref()?.throws.last()?;
+    Some(if k == 0 { a } else { b })
+}
+
+fn beast_card(b: Beast, settings: &CruelerSettings, i18n: &I18n) -> Inspect {
+    let lang = i18n.lang;
+    let beats = Beast::ALL
+        .into_iter()
+        .find(|o| b.beats(*o))
+        .expect("one each");
+    let loses = Beast::ALL
+        .into_iter()
+        .find(|o| o.beats(b))
+        .expect("one each");
+    Inspect::new(b.name().get(lang), i18n.t("crueler-inspect-beast-kind"))
+        .pictured()
+        .with(
+            i18n.t("inspect-does"),
+            i18n.ta(
+                "crueler-inspect-beast",
+                &[
+                    ("beats", beats.name().get(lang).to_string().into()),
+                    ("loses", loses.name().get(lang).to_string().into()),
+                ],
+            ),
+        )
+        .with(
+            i18n.t("crueler-inspect-duel"),
+            i18n.ta(
+                "crueler-inspect-wins",
+                &[("n", settings.wins_needed.into())],
+            ),
+        )
+}
+
+/// A seat's plate: what the table knows of the player (in or out, in the
+/// Nature Reserve), never their life.
+fn seat(view: &CruelerView, s: SeatId, i18n: &I18n) -> Inspect {
+    let mut state = vec![if view.alive.get(s.index()).copied().unwrap_or(false) {
+        i18n.t("crueler-inspect-in")
+    } else {
+        i18n.t("crueler-inspect-out")
+    }];
+    if view.reserve.get(s.index()).copied().unwrap_or(false) {
+        state.push(i18n.t("crueler-inspect-reserve"));
+    }
+    if view.me == Some(s) {
+        if let Some(life) = view.my_life {
+            state.push(i18n.ta("crueler-your-life", &[("life", life.into())]));
+        }
+    } else {
+        state.push(i18n.t("crueler-inspect-life-secret"));
+    }
+    Inspect::new(format!("{} {}", s, name(view, s)), "")
+        .with(i18n.t("crueler-inspect-known"), state.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foodweb_rules::Lang;
+    use foodweb_rules::crueler::CruelerGame;
+    use foodweb_rules::table::{Table, TableConfig};
+
+    fn english() -> I18n {
+        let mut i = I18n::default();
+        i.lang = Lang::En;
+        i
+    }
+
+    /// rules.md §5: "the elephant tramples the tiger, the tiger eats the
+    /// rat, the rat creeps into the elephant's trunk … the first to win
+    /// **2** throws (setting `wins_needed`)".
+    #[test]
+    fn each_beast_says_what_it_beats_and_how_a_duel_is_won() {
+        let view = Table::<CruelerGame>::new(TableConfig::new(3, 5))
+            .expect("a table")
+            .view(SeatId(0));
+        let mut s = CruelerSettings::default();
+        let text =
+            |s: &CruelerSettings, b| of(Key::Choice(b), &view, s, &english()).unwrap().text();
+        assert!(text(&s, Beast::Elephant).contains("beats the Tiger and loses to the Rat"));
+        assert!(text(&s, Beast::Tiger).contains("beats the Rat and loses to the Elephant"));
+        assert!(text(&s, Beast::Rat).contains("beats the Elephant and loses to the Tiger"));
+        assert!(text(&s, Beast::Rat).contains("first to win 2 throws"));
+        s.wins_needed = 3;
+        assert!(text(&s, Beast::Rat).contains("first to win 3 throws"));
+    }
+
+    /// rules.md §3 and §5: a predator card preys on the seat it bears, and
+    /// the duel moves N (2 in round 1); §6: "Nobody ever sees another
+    /// player's life": another seat's plate says it is secret, the
+    /// viewer's own says it.
+    #[test]
+    fn a_card_names_its_prey_and_n_and_no_plate_tells_anothers_life() {
+        let t = Table::<CruelerGame>::new(TableConfig::new(3, 5)).expect("a table");
+        let view = t.view(SeatId(0));
+        let s = CruelerSettings::default();
+        let i18n = english();
+        let card = of(Key::Card(SeatId(2)), &view, &s, &i18n).unwrap().text();
+        assert!(
+            card.contains(&format!("prey on 3 {}", view.names[2])),
+            "{card}"
+        );
+        assert!(card.contains(&format!("N = {}", view.n)), "{card}");
+        let theirs = of(Key::Seat(SeatId(3)), &view, &s, &i18n).unwrap().text();
+        assert!(theirs.contains("Their life is secret"), "{theirs}");
+        let mine = of(Key::Seat(SeatId(0)), &view, &s, &i18n).unwrap().text();
+        assert!(
+            mine.contains(&format!("Your life: {}", view.my_life.unwrap())),
+            "{mine}"
+        );
+    }
+}
