@@ -20,7 +20,7 @@ picker-players = { $min }–{ $max } players
 picker-playable = Playable
 picker-not-yet = Not yet playable
 setup-title = Table set-up
-setup-seats = Seats
+setup-seats = Players
 setup-seat = Seat { $n }
 setup-you = You
 setup-your-name = Your name
@@ -467,7 +467,7 @@ inspect-does = What it does
 inspect-here = At this table ({ $n } players)
 inspect-yours = Yours
 inspect-quote = Its words
-wanning-inspect-instinct = { $form } · { $kind } instinct
+wanning-inspect-instinct = { $form } · { $kind }
 wanning-inspect-no-instinct = Your instinct
 wanning-inspect-no-instinct-yet = Not picked yet: after the ban you pick one of the instincts nobody banned. Only you will know which.
 wanning-inspect-uses = { $n ->
@@ -573,3 +573,7 @@ setup-crueler-starve-phase = afresh in each phase
 setup-crueler-ask-secs = Seconds to prey or pass when asked
 setup-crueler-duel-secs = Seconds to choose a beast
 setup-crueler-interlude-secs = Seconds between predation phases, at most
+setup-summary = { $bots ->
+    [one] You and one bot, on the usual rules: change them below if you like.
+   *[other] You and { $bots } bots, on the usual rules: change them below if you like.
+}

@@ -133,9 +133,45 @@ const KINDS = {
   gene: [['pick a spawn room'], ['spend the genes and take the room'], ['ready'], ['move to a room']],
 };
 
+// Issue 37: a game started as a newcomer starts one, by X pointer events:
+// the title's "play against bots", the game in the picker, the set-up
+// screen's start button, in view without scrolling, on the defaults.
+async function fromSetUp(game) {
+  const { child, io } = await client(game, { FOODWEB_AUTOPLAY: '' });
+  try {
+    const control = async name => {
+      const t0 = Date.now();
+      while (Date.now() - t0 < 90_000) {
+        const c = io.read()?.controls.find(x => x.name === name && x.does !== 'nothing');
+        if (c) return c;
+        await sleep(200);
+      }
+      await io.screenshot(`failed-set-up-${game}`);
+      throw new Error(`[desktop ${game}] no ${name} on the screen: ${JSON.stringify(io.read()).slice(0, 500)}`);
+    };
+    const centre = c => [c.x + c.w / 2, c.y + c.h / 2];
+    await io.tap(...centre(await control('play-local')));
+    await io.tap(...centre(await control(`game:${game}`)));
+    const start = await control('start');
+    const [, height] = (process.env.FOODWEB_WINDOW || '1280x720').split('x').map(Number);
+    await sleep(700);
+    await io.screenshot(`set-up-${game}`);
+    if (start.y < 0 || start.y + start.h > height) {
+      throw new Error(`[desktop ${game}] the start button is not in view (${height} px high): ${JSON.stringify(start)}`);
+    }
+    await io.tap(...centre(start));
+    await waitTable(io);
+    return { start };
+  } finally {
+    await stop(child);
+  }
+}
+
 for (const game of games.length ? games : ['forest', 'wanning', 'crueler', 'gene']) {
   const entry = report.games[game] = {};
   try {
+    entry.setUp = await fromSetUp(game);
+    console.log(`[desktop ${game}] started from the set-up screen: ${JSON.stringify(entry.setUp)}`);
     // A table for the pointer, another for keys: each has its set-up.
     for (const [how, seed] of [['pointer', '7'], ['keys', '8']]) {
       const { child, io } = await client(game, { FOODWEB_SEED: seed });

@@ -360,6 +360,9 @@ async function inspect(io, keys, game, a, spot) {
   const t0 = Date.now();
   if (keys) {
     const k = KEYS[keys];
+    // The mouse off the table: resting on a piece it would show that
+    // piece's card too.
+    if (io.putAway) await io.putAway();
     for (let i = 0; i < 60 && (await io.read())?.focus !== spot.name; i++) {
       await io.key(k.right);
       await io.sleep(90);

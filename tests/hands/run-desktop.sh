@@ -19,7 +19,9 @@ mkdir -p "$out"
 # A display number nobody uses.
 n=91
 while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
-Xvfb ":$n" -screen 0 1280x720x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+# FOODWEB_SCREEN: the X screen (the client's window is FOODWEB_WINDOW,
+# 1280x720 unless set; tools/inspect-shots.sh runs a phone's 390x844).
+Xvfb ":$n" -screen 0 "${FOODWEB_SCREEN:-1280x720}x24" -nolisten tcp >"$out/xvfb.log" 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done

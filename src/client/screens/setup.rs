@@ -100,7 +100,14 @@ fn draw(
                 });
             ui.add_space(14.0);
             start_button(ui, &i18n, &mut commands);
-            ui.add_space(14.0);
+            ui.label(
+                egui::RichText::new(i18n.ta(
+                    "setup-summary",
+                    &[("bots", (setup.seats.saturating_sub(1)).into())],
+                ))
+                .color(theme::MUTED),
+            );
+            ui.add_space(10.0);
             let folded =
                 egui::CollapsingHeader::new(egui::RichText::new(i18n.t("setup-more")).strong())
                     .id_salt("setup-more")
@@ -126,12 +133,9 @@ fn header(ui: &mut egui::Ui, i18n: &I18n, game: GameId, next: &mut ResMut<NextSt
         if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
             next.set(Screen::Picker);
         }
-        ui.heading(format!(
-            "{} · {}",
-            i18n.t("setup-title"),
-            i18n.pick(&game.title())
-        ));
+        ui.heading(i18n.pick(&game.title()));
     });
+    ui.label(egui::RichText::new(i18n.t("setup-title")).color(theme::MUTED));
 }
 
 /// Draws the row of the player's name, kept in the settings as it is typed.

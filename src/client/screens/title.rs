@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::client::net::{Session, Target, host_on_lan, serve_web_client};
+use crate::client::reach::{self, Does};
 use crate::client::screens::{HostedAt, WebAt};
 use crate::client::settings::MotionLevel;
 use crate::client::{I18n, LaunchedAt, Screen, UserSettings, theme, web, widgets};
@@ -101,6 +102,7 @@ fn play_buttons(
     }
     let play_local = widgets::menu_button(ui, &i18n.t("menu-play-local"), true);
     web::publish_target("play-local", &play_local);
+    reach::control(&play_local, "play-local", Does::Move);
     if play_local.clicked() {
         next.set(Screen::Picker);
     }
