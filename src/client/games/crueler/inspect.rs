@@ -7,7 +7,6 @@
 use foodweb_rules::crueler::{Beast, CruelerSettings, CruelerView};
 use foodweb_rules::table::SeatId;
 
-use super::scene::Key;
 use crate::client::I18n;
 use crate::client::scene::inspect::Inspect;
 
@@ -15,69 +14,60 @@ fn name(view: &CruelerView, s: SeatId) -> String {
     view.names.get(s.index()).cloned().unwrap_or_default()
 }
 
-/// What the piece of `key` tells, if anything.
-pub fn of(
-    key: Key,
-    view: &CruelerView,
-    settings: &CruelerSettings,
-    i18n: &I18n,
-) -> Option<Inspect> {
-    let n = view.n;
-    Some(match key {
-        Key::Card(s) => {
-            let who = format!("{} {}", s, name(view, s));
-            let mut card = Inspect::new(
-                i18n.ta("crueler-inspect-card", &[("who", who.clone().into())]),
-                i18n.t("crueler-inspect-card-kind"),
-            )
-            .with(
-                i18n.t("inspect-does"),
-                i18n.ta(
-                    "crueler-inspect-card-does",
-                    &[("who", who.into()), ("n", n.into())],
-                ),
-            );
-            let now = if !view.alive.get(s.index()).copied().unwrap_or(false) {
-                i18n.t("crueler-inspect-card-out")
-            } else if view.reserve.get(s.index()).copied().unwrap_or(false) {
-                i18n.t("crueler-inspect-card-reserve")
-            } else {
-                String::new()
-            };
-            card.add(i18n.t("crueler-inspect-now"), now);
-            card
-        }
-        Key::Choice(b) => beast_card(b, settings, i18n),
-        Key::Throw(_) => beast_card(thrown(view, key)?, settings, i18n),
-        Key::Seat(s) => seat(view, s, i18n),
-        Key::Die => Inspect::new(i18n.t("crueler-die"), "")
-            .with(i18n.t("inspect-does"), i18n.t("crueler-inspect-die")),
-        Key::N => Inspect::new(format!("N = {n}"), "").with(
-            i18n.t("inspect-does"),
-            i18n.ta("crueler-inspect-n", &[("n", n.into())]),
+/// A predator card of the viewer's: whose number it bears, what handing it
+/// in does at this N, and whether that player can be preyed on now.
+pub fn card(s: SeatId, view: &CruelerView, i18n: &I18n) -> Inspect {
+    let who = format!("{} {}", s, name(view, s));
+    let mut card = Inspect::new(
+        i18n.ta("crueler-inspect-card", &[("who", who.clone().into())]),
+        i18n.t("crueler-inspect-card-kind"),
+    )
+    .with(
+        i18n.t("inspect-does"),
+        i18n.ta(
+            "crueler-inspect-card-does",
+            &[("who", who.into()), ("n", view.n.into())],
         ),
-        Key::Token(from, _) => {
-            let from = match from {
-                Some(s) => name(view, s),
-                None => i18n.t("crueler-bank"),
-            };
-            Inspect::new(i18n.t("crueler-inspect-token"), "").with(
-                i18n.t("inspect-does"),
-                i18n.ta("crueler-inspect-token-does", &[("from", from.into())]),
-            )
-        }
-        Key::Table | Key::Tray | Key::Label(_) => return None,
-    })
+    );
+    let now = if !view.alive.get(s.index()).copied().unwrap_or(false) {
+        i18n.t("crueler-inspect-card-out")
+    } else if view.reserve.get(s.index()).copied().unwrap_or(false) {
+        i18n.t("crueler-inspect-card-reserve")
+    } else {
+        String::new()
+    };
+    card.add(i18n.t("crueler-inspect-now"), now);
+    card
 }
 
-/// The beast the viewer's last throw showed (0 theirs, 1 the opponent's).
-fn thrown(view: &CruelerView, key: Key) -> Option<Beast> {
-    let Key::Throw(k) = key else { return None };
-    let (a, b) = *view.duel.as_ref()?.throws.last()?;
-    Some(if k == 0 { a } else { b })
+/// The die in the middle.
+pub fn die(i18n: &I18n) -> Inspect {
+    Inspect::new(i18n.t("crueler-die"), "")
+        .with(i18n.t("inspect-does"), i18n.t("crueler-inspect-die"))
 }
 
-fn beast_card(b: Beast, settings: &CruelerSettings, i18n: &I18n) -> Inspect {
+/// N, what a duel or starving moves now.
+pub fn n(n: i32, i18n: &I18n) -> Inspect {
+    Inspect::new(format!("N = {n}"), "").with(
+        i18n.t("inspect-does"),
+        i18n.ta("crueler-inspect-n", &[("n", n.into())]),
+    )
+}
+
+/// A life token of the viewer's box, and whose mark it bears.
+pub fn token(from: Option<SeatId>, view: &CruelerView, i18n: &I18n) -> Inspect {
+    let from = match from {
+        Some(s) => name(view, s),
+        None => i18n.t("crueler-bank"),
+    };
+    Inspect::new(i18n.t("crueler-inspect-token"), "").with(
+        i18n.t("inspect-does"),
+        i18n.ta("crueler-inspect-token-does", &[("from", from.into())]),
+    )
+}
+
+/// A beast of a duel: what it beats and loses to, and how a duel is won.
+pub fn beast(b: Beast, settings: &CruelerSettings, i18n: &I18n) -> Inspect {
     let lang = i18n.lang;
     let beats = Beast::ALL
         .into_iter()
@@ -110,7 +100,7 @@ fn beast_card(b: Beast, settings: &CruelerSettings, i18n: &I18n) -> Inspect {
 
 /// A seat's plate: what the table knows of the player (in or out, in the
 /// Nature Reserve), never their life.
-fn seat(view: &CruelerView, s: SeatId, i18n: &I18n) -> Inspect {
+pub fn seat(view: &CruelerView, s: SeatId, i18n: &I18n) -> Inspect {
     let mut state = vec![if view.alive.get(s.index()).copied().unwrap_or(false) {
         i18n.t("crueler-inspect-in")
     } else {
@@ -148,12 +138,8 @@ mod tests {
     /// **2** throws (setting `wins_needed`)".
     #[test]
     fn each_beast_says_what_it_beats_and_how_a_duel_is_won() {
-        let view = Table::<CruelerGame>::new(TableConfig::new(3, 5))
-            .expect("a table")
-            .view(SeatId(0));
         let mut s = CruelerSettings::default();
-        let text =
-            |s: &CruelerSettings, b| of(Key::Choice(b), &view, s, &english()).unwrap().text();
+        let text = |s: &CruelerSettings, b| beast(b, s, &english()).text();
         assert!(text(&s, Beast::Elephant).contains("beats the Tiger and loses to the Rat"));
         assert!(text(&s, Beast::Tiger).contains("beats the Rat and loses to the Elephant"));
         assert!(text(&s, Beast::Rat).contains("beats the Elephant and loses to the Tiger"));
@@ -170,17 +156,16 @@ mod tests {
     fn a_card_names_its_prey_and_n_and_no_plate_tells_anothers_life() {
         let t = Table::<CruelerGame>::new(TableConfig::new(3, 5)).expect("a table");
         let view = t.view(SeatId(0));
-        let s = CruelerSettings::default();
         let i18n = english();
-        let card = of(Key::Card(SeatId(2)), &view, &s, &i18n).unwrap().text();
+        let card = card(SeatId(2), &view, &i18n).text();
         assert!(
             card.contains(&format!("prey on 3 {}", view.names[2])),
             "{card}"
         );
         assert!(card.contains(&format!("N = {}", view.n)), "{card}");
-        let theirs = of(Key::Seat(SeatId(3)), &view, &s, &i18n).unwrap().text();
+        let theirs = seat(&view, SeatId(3), &i18n).text();
         assert!(theirs.contains("Their life is secret"), "{theirs}");
-        let mine = of(Key::Seat(SeatId(0)), &view, &s, &i18n).unwrap().text();
+        let mine = seat(&view, SeatId(0), &i18n).text();
         assert!(
             mine.contains(&format!("Your life: {}", view.my_life.unwrap())),
             "{mine}"

@@ -26,6 +26,7 @@ use super::inspect;
 use super::panels::{CruelerUi, act};
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
+use crate::client::scene::inspect::Inspect;
 use crate::client::scene::pieces::{
     self, Change, Matcher, PiecePick, Placed, Stamp, Veiled, spawn_want,
 };
@@ -980,7 +981,7 @@ fn sync(
         .and_then(|l| CruelerGame::unwrap_settings(&l.settings))
         .unwrap_or(&defaults);
     for want in &mut wants {
-        want.inspect = inspect::of(want.key, view, settings, &scene.i18n);
+        want.inspect = inspect_of(want.key, view, settings, &scene.i18n);
     }
     let moves = moves(view, &built, &change, middle);
     // A token leaving the box is gone at once when a newer update arrives;
@@ -1181,6 +1182,28 @@ fn tap(
         Pick::Beast(beast) => CruelerAction::Choose { beast },
     };
     act(&mut outbox, &mut ui, action);
+}
+
+/// What the piece of `key` tells when inspected (`inspect.rs`).
+fn inspect_of(
+    key: Key,
+    view: &CruelerView,
+    settings: &CruelerSettings,
+    i18n: &I18n,
+) -> Option<Inspect> {
+    Some(match key {
+        Key::Card(s) => inspect::card(s, view, i18n),
+        Key::Choice(b) => inspect::beast(b, settings, i18n),
+        Key::Throw(k) => {
+            let (a, b) = *view.duel.as_ref()?.throws.last()?;
+            inspect::beast(if k == 0 { a } else { b }, settings, i18n)
+        }
+        Key::Seat(s) => inspect::seat(view, s, i18n),
+        Key::Die => inspect::die(i18n),
+        Key::N => inspect::n(view.n, i18n),
+        Key::Token(from, _) => inspect::token(from, view, i18n),
+        Key::Table | Key::Tray | Key::Label(_) => return None,
+    })
 }
 
 /// A piece a tap means something for, named for the screen's account: a

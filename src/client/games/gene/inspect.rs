@@ -5,16 +5,25 @@
 
 use foodweb_rules::gene::{ItemKind, RoomFunction, RoomId, items, map};
 
-use super::scene::{Marks, floor_label};
 use crate::client::I18n;
 use crate::client::scene::inspect::Inspect;
 
+/// Where a room stands for the viewer now.
+pub struct Near {
+    /// The viewer is in it.
+    pub here: bool,
+    /// The steps a move there costs, if the viewer may go there.
+    pub steps: Option<u32>,
+    /// Its floor is gassed.
+    pub gassed: bool,
+}
+
 /// A room of the map.
-pub fn room(id: RoomId, marks: &Marks, i18n: &I18n) -> Inspect {
+pub fn room(id: RoomId, near: Near, i18n: &I18n) -> Inspect {
     let lang = i18n.lang;
     let m = map();
     let r = m.room(id);
-    let mut card = Inspect::new(r.name.get(lang), floor_label(r.floor, lang));
+    let mut card = Inspect::new(r.name.get(lang), m.floor_name(r.floor).get(lang));
     let draws: Vec<&str> = r
         .draws
         .iter()
@@ -42,12 +51,12 @@ pub fn room(id: RoomId, marks: &Marks, i18n: &I18n) -> Inspect {
         );
     }
     let mut now = Vec::new();
-    if marks.me.is_some_and(|(at, _)| at == id) {
+    if near.here {
         now.push(i18n.t("gene-inspect-you-are-here"));
-    } else if let Some(steps) = marks.reach.get(&id) {
-        now.push(i18n.ta("gene-inspect-steps", &[("n", (*steps).into())]));
+    } else if let Some(steps) = near.steps {
+        now.push(i18n.ta("gene-inspect-steps", &[("n", steps.into())]));
     }
-    if marks.gassed.contains(&r.floor) {
+    if near.gassed {
         now.push(i18n.t("gene-inspect-gassed"));
     }
     card.add(i18n.t("crueler-inspect-now"), now.join("\n"));

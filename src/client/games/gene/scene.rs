@@ -1353,7 +1353,12 @@ fn tell(
     let all = marks.is_changed() || i18n.is_changed();
     for (e, r) in &rooms {
         if all || r.is_added() {
-            commands.entity(e).insert(inspect::room(r.0, &marks, &i18n));
+            let near = inspect::Near {
+                here: marks.me.is_some_and(|(at, _)| at == r.0),
+                steps: marks.reach.get(&r.0).copied(),
+                gassed: marks.gassed.contains(&map().room(r.0).floor),
+            };
+            commands.entity(e).insert(inspect::room(r.0, near, &i18n));
         }
     }
     for (e, c) in &cards {

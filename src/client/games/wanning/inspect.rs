@@ -11,7 +11,6 @@ use foodweb_rules::wanning::{
     data,
 };
 
-use super::scene::Key;
 use crate::client::I18n;
 use crate::client::scene::inspect::Inspect;
 
@@ -22,29 +21,27 @@ pub struct Here<'a> {
     pub settings: &'a WanningSettings,
 }
 
-/// What the piece of `key` tells, if anything.
-pub fn of(key: Key, view: &WanningView, here: &Here, i18n: &I18n) -> Option<Inspect> {
-    match key {
-        Key::Choice(id) => Some(instinct(id, view, here, i18n, false)),
-        Key::MyInstinct => Some(match view.instinct {
-            Some(id) => instinct(id, view, here, i18n, true),
-            None => Inspect::new(i18n.t("wanning-inspect-no-instinct"), "").with(
-                i18n.t("inspect-does"),
-                i18n.t("wanning-inspect-no-instinct-yet"),
-            ),
-        }),
-        Key::MyAnimal => level_card(view, here, i18n),
-        Key::Seat(s) => plate(view, s, i18n),
-        Key::Status(k) => Some(status(k, view, i18n)),
-        Key::Step(_) => view.settled.as_ref().map(|s| {
-            Inspect::new(
-                i18n.ta("wanning-inspect-settled", &[("round", s.round.into())]),
-                "",
-            )
-            .with(i18n.t("inspect-does"), i18n.t("wanning-inspect-steps"))
-        }),
-        Key::Board | Key::Caption(_) => None,
+/// The viewer's instinct card: its instinct's, or a note while none is
+/// picked.
+pub fn mine(view: &WanningView, here: &Here, i18n: &I18n) -> Inspect {
+    match view.instinct {
+        Some(id) => instinct(id, view, here, i18n, true),
+        None => Inspect::new(i18n.t("wanning-inspect-no-instinct"), "").with(
+            i18n.t("inspect-does"),
+            i18n.t("wanning-inspect-no-instinct-yet"),
+        ),
     }
+}
+
+/// A chip of the viewer's last settlement.
+pub fn settlement(view: &WanningView, i18n: &I18n) -> Option<Inspect> {
+    view.settled.as_ref().map(|s| {
+        Inspect::new(
+            i18n.ta("wanning-inspect-settled", &[("round", s.round.into())]),
+            "",
+        )
+        .with(i18n.t("inspect-does"), i18n.t("wanning-inspect-steps"))
+    })
 }
 
 fn form_name(form: Option<Form>) -> &'static str {
@@ -57,7 +54,13 @@ fn form_name(form: Option<Form>) -> &'static str {
 
 /// An instinct card: its words, then what it is at this table, then (the
 /// viewer's own) its uses left.
-fn instinct(id: InstinctId, view: &WanningView, here: &Here, i18n: &I18n, mine: bool) -> Inspect {
+pub fn instinct(
+    id: InstinctId,
+    view: &WanningView,
+    here: &Here,
+    i18n: &I18n,
+    mine: bool,
+) -> Inspect {
     let info = data().instinct(id);
     let lang = i18n.lang;
     let kind = i18n.ta(
@@ -123,7 +126,7 @@ fn instinct(id: InstinctId, view: &WanningView, here: &Here, i18n: &I18n, mine: 
 
 /// The viewer's animal card: its level's abilities, with this table's
 /// numbers.
-fn level_card(view: &WanningView, here: &Here, i18n: &I18n) -> Option<Inspect> {
+pub fn level_card(view: &WanningView, here: &Here, i18n: &I18n) -> Option<Inspect> {
     let (animal, level) = (view.animal?, view.level?);
     let name = data().animals.get(animal)?.name.get(i18n.lang).to_string();
     let n = here.players;
@@ -181,7 +184,7 @@ fn level_card(view: &WanningView, here: &Here, i18n: &I18n) -> Option<Inspect> {
 
 /// A seat's plate: the name, the HP the table heard, and whether the seat
 /// has given its orders.
-fn plate(view: &WanningView, seat: SeatId, i18n: &I18n) -> Option<Inspect> {
+pub fn plate(view: &WanningView, seat: SeatId, i18n: &I18n) -> Option<Inspect> {
     let p = view.seats.iter().find(|p| p.seat == seat)?;
     let kind = if view.me == Some(seat) {
         i18n.t("wanning-you")
@@ -197,7 +200,7 @@ fn plate(view: &WanningView, seat: SeatId, i18n: &I18n) -> Option<Inspect> {
 }
 
 /// The viewer's shields, scarecrows and HP.
-fn status(k: u8, view: &WanningView, i18n: &I18n) -> Inspect {
+pub fn status(k: u8, view: &WanningView, i18n: &I18n) -> Inspect {
     let (title, text) = match k {
         0 => (
             i18n.ta("wanning-shields", &[("n", view.shields.into())]),
@@ -227,7 +230,7 @@ mod tests {
     use foodweb_rules::wanning::{WanningGame, WanningPhase};
 
     use super::super::board::Marks;
-    use super::super::scene::layout;
+    use super::super::scene::{Key, inspect_of, layout};
 
     fn english() -> I18n {
         let mut i = I18n::default();
@@ -247,7 +250,9 @@ mod tests {
 
     fn card(key: Key, view: &WanningView, players: usize, settings: &WanningSettings) -> String {
         let here = Here { players, settings };
-        of(key, view, &here, &english()).expect("a card").text()
+        inspect_of(key, view, &here, &english())
+            .expect("a card")
+            .text()
     }
 
     /// Data (rules.md §6): 合縱連橫's 「最大受到傷害為2/3/4」 at 4-5/6-8/9-10
@@ -338,7 +343,7 @@ mod tests {
             let texts: Vec<String> = layout(&view, &Marks::default(), &i18n, r)
                 .wants
                 .iter()
-                .filter_map(|w| of(w.key, &view, &here, &i18n))
+                .filter_map(|w| inspect_of(w.key, &view, &here, &i18n))
                 .map(|c| c.text())
                 .collect();
             for other in (0..n).filter(|o| *o != me) {

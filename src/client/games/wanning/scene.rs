@@ -28,6 +28,7 @@ use super::inspect;
 use super::panels::WanningUi;
 use crate::client::net::SeatSide;
 use crate::client::reach::{Does, Target};
+use crate::client::scene::inspect::Inspect;
 use crate::client::scene::pieces::{self, Matcher, PiecePick, Placed, Stamp, spawn_want};
 use crate::client::scene::{Lift, Motion, SceneSystems, Words, reset};
 use crate::client::screens::table::TableScreen;
@@ -668,7 +669,7 @@ fn sync(
             .unwrap_or(&defaults),
     };
     for want in &mut wants {
-        want.inspect = inspect::of(want.key, view, &here, &scene.i18n);
+        want.inspect = inspect_of(want.key, view, &here, &scene.i18n);
     }
     // A new settlement's chips grow in one after another.
     let settled = view.settled.as_ref().map(|s| s.round);
@@ -711,6 +712,24 @@ fn sync(
         marks,
         settled,
     };
+}
+
+/// What the piece of `key` tells when inspected (`inspect.rs`).
+pub(super) fn inspect_of(
+    key: Key,
+    view: &WanningView,
+    here: &inspect::Here,
+    i18n: &I18n,
+) -> Option<Inspect> {
+    match key {
+        Key::Choice(id) => Some(inspect::instinct(id, view, here, i18n, false)),
+        Key::MyInstinct => Some(inspect::mine(view, here, i18n)),
+        Key::MyAnimal => inspect::level_card(view, here, i18n),
+        Key::Seat(s) => inspect::plate(view, s, i18n),
+        Key::Status(k) => Some(inspect::status(k, view, i18n)),
+        Key::Step(_) => inspect::settlement(view, i18n),
+        Key::Board | Key::Caption(_) => None,
+    }
 }
 
 /// A piece a tap means something for, named for the screen's account:
