@@ -48,6 +48,20 @@ const SIZES = {
   small: { viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 },
 };
 
+// The moment the client first says it shows the title, on the page's
+// clock (`window.__titleAt`): seen by an observer, not by polling, because
+// a page told to open a table at once (`autoplay=local`) leaves the title
+// within a frame, which a poll every 100 ms can miss.
+function watchTitle(page) {
+  return page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (!window.__titleAt && document.body?.dataset.screen === 'title') {
+        window.__titleAt = performance.now();
+      }
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-screen'] });
+  });
+}
+
 async function open(name, size, params) {
   const url = new URL(base);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
@@ -59,13 +73,7 @@ async function open(name, size, params) {
   // open a table at once (`autoplay=local`) leaves the title within a
   // frame, which a poll every 100 ms can miss (it once waited 3 minutes
   // for a title the page had already left).
-  await page.addInitScript(() => {
-    new MutationObserver(() => {
-      if (!window.__titleAt && document.body?.dataset.screen === 'title') {
-        window.__titleAt = performance.now();
-      }
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-screen'] });
-  });
+  await watchTitle(page);
   const slow = [];
   page.on('console', m => {
     if (m.type() === 'error' && !/exceptions for control flow/.test(m.text())) {
@@ -117,13 +125,7 @@ async function coldLoad(i) {
   const page = await context.newPage();
   page.on('pageerror', e => problems.push(`[cold ${i}] page error: ${e}`));
   // The moment the client says it shows the title, on the page's clock.
-  await page.addInitScript(() => {
-    new MutationObserver(() => {
-      if (!window.__titleAt && document.body?.dataset.screen === 'title') {
-        window.__titleAt = performance.now();
-      }
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-screen'] });
-  });
+  await watchTitle(page);
   await page.goto(base);
   await page.waitForFunction(() => window.__titleAt, null, { timeout: 3 * MINUTE, polling: 50 });
   // A request is recorded once its response has ended.
@@ -156,13 +158,7 @@ async function warmReload() {
   const profile = mkdtempSync(`${tmpdir()}/foodweb-profile-`);
   const context = await chromium.launchPersistentContext(profile, { ...LAUNCH, ...SIZES.phone });
   const page = context.pages()[0] || await context.newPage();
-  await page.addInitScript(() => {
-    new MutationObserver(() => {
-      if (!window.__titleAt && document.body?.dataset.screen === 'title') {
-        window.__titleAt = performance.now();
-      }
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-screen'] });
-  });
+  await watchTitle(page);
   await page.goto(base);
   await page.waitForFunction(() => window.__titleAt, null, { timeout: 3 * MINUTE, polling: 50 });
   await page.waitForTimeout(1500);
