@@ -93,7 +93,11 @@ impl ForestForm {
     /// Forest's timings, in a drop-down; choosing one resets the clocks.
     fn timing_choice(&mut self, ui: &mut egui::Ui, i18n: &I18n, id: &str) {
         let before = self.timing;
+        // As wide as the room left (a phone's is narrow): a long label
+        // is cut short, not the screen widened.
         egui::ComboBox::from_id_salt(id)
+            .width((ui.available_width() - 8.0).clamp(120.0, 320.0))
+            .truncate()
             .selected_text(i18n.pick(&self.timing.label()))
             .show_ui(ui, |ui| {
                 for t in ForestTiming::ALL {
