@@ -158,14 +158,26 @@ fn hover_off(ev: On<Pointer<Out>>, mut ins: ResMut<Inspected>) {
 
 /// The card under the mouse shows once the mouse has rested there (at
 /// once when another card was up: moving along a row reads each), and
-/// goes when it leaves; a piece gone takes its card with it.
+/// goes when it leaves or a button is pressed; a piece gone takes its
+/// card with it.
 fn dwell(
     time: Res<Time<Real>>,
     on_ui: Res<PointerOnUi>,
+    buttons: Res<ButtonInput<MouseButton>>,
     pieces: Query<&GlobalTransform, With<Inspect>>,
     mut ins: ResMut<Inspected>,
 ) {
     let now = time.elapsed_secs();
+    // A press or a drag puts a hover card away (it would stand between
+    // the card dragged and where it is dropped) until the mouse rests
+    // again.
+    if buttons.pressed(MouseButton::Left) {
+        ins.top = None;
+        if matches!(ins.shown, Some((_, By::Hover))) {
+            ins.shown = None;
+        }
+        return;
+    }
     ins.hovered.retain(|e| pieces.contains(*e));
     if let Some((e, _)) = ins.shown
         && !pieces.contains(e)
