@@ -79,6 +79,29 @@ fn marked(i18n: &I18n, text: String, default: bool) -> String {
     }
 }
 
+/// A drop-down of `all`, as wide as the room left (a phone's is narrow:
+/// a long label is cut short, not the screen widened); whether the choice
+/// changed.
+pub fn drop_down<T: PartialEq + Copy>(
+    ui: &mut egui::Ui,
+    id: &str,
+    value: &mut T,
+    all: &[T],
+    label: impl Fn(T) -> String,
+) -> bool {
+    let before = *value;
+    egui::ComboBox::from_id_salt(id)
+        .width((ui.available_width() - 8.0).clamp(120.0, 320.0))
+        .truncate()
+        .selected_text(label(*value))
+        .show_ui(ui, |ui| {
+            for t in all {
+                ui.selectable_value(value, *t, label(*t));
+            }
+        });
+    *value != before
+}
+
 /// A house rule of a few choices: its line (`line`, a message key), then
 /// one button per choice (`(value, key)`), the default marked.
 pub fn house_choice<T: PartialEq + Copy>(

@@ -7,7 +7,7 @@ use foodweb_netcode::games::AnySettings;
 use foodweb_rules::forest::{ForestSettings, ForestTiming};
 
 use crate::client::I18n;
-use crate::client::game_setup::{FormAt, SetupForm, form_boilerplate, house_number};
+use crate::client::game_setup::{FormAt, SetupForm, drop_down, form_boilerplate, house_number};
 
 #[derive(Clone)]
 pub struct ForestForm {
@@ -92,19 +92,8 @@ impl SetupForm for ForestForm {
 impl ForestForm {
     /// Forest's timings, in a drop-down; choosing one resets the clocks.
     fn timing_choice(&mut self, ui: &mut egui::Ui, i18n: &I18n, id: &str) {
-        let before = self.timing;
-        // As wide as the room left (a phone's is narrow): a long label
-        // is cut short, not the screen widened.
-        egui::ComboBox::from_id_salt(id)
-            .width((ui.available_width() - 8.0).clamp(120.0, 320.0))
-            .truncate()
-            .selected_text(i18n.pick(&self.timing.label()))
-            .show_ui(ui, |ui| {
-                for t in ForestTiming::ALL {
-                    ui.selectable_value(&mut self.timing, t, i18n.pick(&t.label()));
-                }
-            });
-        if self.timing != before {
+        let label = |t: ForestTiming| i18n.pick(&t.label()).to_string();
+        if drop_down(ui, id, &mut self.timing, &ForestTiming::ALL, label) {
             self.settings = self.timing.settings();
         }
     }
