@@ -87,6 +87,11 @@ struct Account {
     clock: String,
     /// The choices on the screen (what is picked), in the game's words.
     choice: String,
+    /// What the seat may do now, as the screen's now line says it.
+    now: String,
+    /// What the screen says beside the pointer (a refusal, "not now").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
     /// The piece the keyboard is on.
     focus: Option<String>,
     /// The inspected piece's card.
@@ -107,6 +112,10 @@ pub struct Said {
     pub clock: String,
     /// The choices on the screen this frame.
     pub choice: String,
+    /// What the seat may do now (the screen's now line) this frame.
+    pub now: String,
+    /// What the screen says beside the pointer, while it shows.
+    pub hint: Option<String>,
     /// The inspected piece's card, where it is drawn.
     pub inspect: Option<Inspecting>,
 }
@@ -283,6 +292,8 @@ fn publish(
         over: view.is_some_and(foodweb_netcode::games::view_over),
         clock: said.clock.clone(),
         choice: said.choice.clone(),
+        now: said.now.clone(),
+        hint: said.hint.clone(),
         focus: focus
             .0
             .and_then(|e| targets.get(e).ok())

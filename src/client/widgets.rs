@@ -71,6 +71,17 @@ pub fn keys_help(ui: &mut egui::Ui, i18n: &I18n, key: &str) {
     }
 }
 
+/// The now line (issue 38): one line under the top bar naming what the
+/// seat may do at this moment (or whom the table waits on), in every
+/// game, guided or not; the marked pieces are the ones it speaks of. Told
+/// to the screen's account too.
+pub fn now_line(ui: &mut egui::Ui, said: &mut crate::client::reach::Said, text: String) {
+    if !text.is_empty() {
+        ui.add(egui::Label::new(egui::RichText::new(&text).color(theme::ACCENT).strong()).wrap());
+    }
+    said.now = text;
+}
+
 /// A step's deadline in the top bar: "⏱ m:ss", red in its last 15 s.
 pub fn deadline(ui: &mut egui::Ui, left_ms: u64) {
     let colour = if left_ms < 15_000 {

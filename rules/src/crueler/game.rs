@@ -219,6 +219,10 @@ impl Game for CruelerGame {
         moves::check(world, seat, action).map_err(Rejection::from)
     }
 
+    fn candidates(world: &World, seat: SeatId) -> Vec<CruelerAction> {
+        moves::candidates(world, seat)
+    }
+
     fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
         super::view::view(world, seat)
     }

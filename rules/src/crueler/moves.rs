@@ -167,6 +167,47 @@ pub fn check(world: &World, seat: SeatId, action: &CruelerAction) -> Result<(), 
     }
 }
 
+/// Every move `seat` might make now (`Game::candidates`): each seat named
+/// as prey, offeree, giver or receiver, each predator card given, each
+/// beast; a life offer in its plainest form (asking one point, giving
+/// none). The judge picks.
+pub fn candidates(world: &World, seat: SeatId) -> Vec<CruelerAction> {
+    let phase = *world.resource::<State<CruelerPhase>>().get();
+    let seats: Vec<SeatId> = (0..world.resource::<SeatEntities>().0.len())
+        .map(|i| SeatId(i as u8))
+        .collect();
+    let cards = &part::<PredatorCards>(world, seat).0;
+    let mut out = Vec::new();
+    for kind in moves(phase) {
+        match kind {
+            Move::Ready => out.push(CruelerAction::Ready),
+            Move::Pass => out.push(CruelerAction::Pass),
+            Move::Choose => out.extend(Beast::ALL.map(|beast| CruelerAction::Choose { beast })),
+            Move::GiveCard => {
+                for &card in cards {
+                    out.extend(seats.iter().map(|&to| CruelerAction::GiveCard { to, card }));
+                }
+            }
+            _ => {}
+        }
+        for &s in &seats {
+            out.push(match kind {
+                Move::Prey => CruelerAction::Prey { target: s },
+                Move::OfferLife => CruelerAction::OfferLife {
+                    to: s,
+                    give: 0,
+                    want: 1,
+                },
+                Move::Accept => CruelerAction::Accept { from: s },
+                Move::Decline => CruelerAction::Decline { from: s },
+                Move::Withdraw => CruelerAction::Withdraw { to: s },
+                _ => break,
+            });
+        }
+    }
+    out
+}
+
 fn another(world: &World, seat: SeatId, other: SeatId) -> Result<(), Refusal> {
     if other == seat || other.index() >= world.resource::<SeatEntities>().0.len() {
         return Err(Refusal::NameAnother);

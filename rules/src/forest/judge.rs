@@ -134,6 +134,39 @@ pub fn judge(world: &World, seat: SeatId, action: &ForestAction) -> Result<(), R
     }
 }
 
+/// Every move `seat` might make now (`Game::candidates`): a showdown
+/// asked of any seat; a challenge of any seat, naming any card, with any
+/// card of its hand; any card laid in a showdown. The judge picks.
+pub fn candidates(world: &World, seat: SeatId) -> Vec<ForestAction> {
+    let phase = *world.resource::<State<ForestPhase>>().get();
+    let seats: Vec<SeatId> = world.resource::<Seats>().ids().collect();
+    let mut out = Vec::new();
+    for kind in moves(phase) {
+        match kind {
+            Move::AskShowdown => {
+                out.extend(
+                    seats
+                        .iter()
+                        .map(|&target| ForestAction::AskShowdown { target }),
+                );
+            }
+            Move::Challenge => {
+                for &with in hand(world, seat) {
+                    for named in deck().ids() {
+                        out.extend(seats.iter().map(|&target| ForestAction::Challenge {
+                            target,
+                            named,
+                            with,
+                        }));
+                    }
+                }
+            }
+            Move::PlayCard => out.extend(deck().ids().map(|card| ForestAction::PlayCard { card })),
+        }
+    }
+    out
+}
+
 fn ask_showdown(world: &World, seat: SeatId, target: SeatId) -> Result<(), Refusal> {
     if world.resource::<Turn>().active != seat {
         return Err(Refusal::NotYourTurn);

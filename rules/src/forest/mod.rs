@@ -188,6 +188,10 @@ impl Game for ForestGame {
         judge::judge(world, seat, action).map_err(|r| news::refusal(r, world.resource::<Seats>()))
     }
 
+    fn candidates(world: &World, seat: SeatId) -> Vec<ForestAction> {
+        judge::candidates(world, seat)
+    }
+
     fn view(world: &World, seat: Option<SeatId>) -> ForestView {
         view::view(world, seat)
     }

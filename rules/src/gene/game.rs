@@ -336,6 +336,10 @@ impl Game for GeneGame {
         crate::table::TablePart::put(state, world);
     }
 
+    fn candidates(world: &World, seat: SeatId) -> Vec<GeneAction> {
+        moves::candidates(world, seat)
+    }
+
     fn view(world: &World, seat: Option<SeatId>) -> GeneView {
         view(world, seat)
     }

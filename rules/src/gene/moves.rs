@@ -264,6 +264,96 @@ pub fn judge(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Ref
     }
 }
 
+/// Every move `seat` might make now (`Game::candidates`), over the pieces
+/// a player uses: set-up in each room with the plain panel (4/3/3); in the
+/// free phase readiness, each card kind left, an answer to each seat and
+/// an offer to each in its plainest form (a swap of order cards, which
+/// shadows may make too); in the action phase a move to each room, each
+/// card kind used (the rocket launcher aimed at each room), taken, drawn
+/// or left, a surgery moving one point from any gene to any other, a vote
+/// for each floor, and the turn's end. Table talk names no piece and is
+/// left out. The judge picks.
+pub fn candidates(world: &World, seat: SeatId) -> Vec<GeneAction> {
+    let phase = *world.resource::<State<GenePhase>>().get();
+    let seats: Vec<SeatId> = Seated::new(world).seats.iter().map(|(s, _)| s).collect();
+    let panel = Seated::new(world).get::<Panel>(seat).genes;
+    let mut out = Vec::new();
+    for kind in moves(phase) {
+        match kind {
+            Move::Prepare => {
+                let genes = Genes::balanced(numbers().gene_points);
+                out.extend(
+                    map()
+                        .ids()
+                        .map(|spawn| GeneAction::Prepare { genes, spawn }),
+                );
+            }
+            Move::Ready => out.push(GeneAction::Ready),
+            Move::EndTurn => out.push(GeneAction::EndTurn),
+            Move::Offer => out.extend(seats.iter().map(|&to| GeneAction::Offer {
+                to,
+                give: Vec::new(),
+                want: Vec::new(),
+                swap_order: true,
+            })),
+            Move::Accept => out.extend(seats.iter().map(|&from| GeneAction::Accept { from })),
+            Move::Decline => out.extend(seats.iter().map(|&from| GeneAction::Decline { from })),
+            Move::Withdraw => out.extend(seats.iter().map(|&to| GeneAction::Withdraw { to })),
+            Move::Move => out.extend(map().ids().map(|to| GeneAction::Move { to })),
+            Move::Use => {
+                for kind in ItemKind::ALL {
+                    if kind == ItemKind::Rocket {
+                        out.extend(map().ids().map(|r| GeneAction::Use {
+                            kind,
+                            room: Some(r),
+                        }));
+                    } else {
+                        out.push(GeneAction::Use { kind, room: None });
+                    }
+                }
+            }
+            Move::Take => out.extend(ItemKind::ALL.map(|kind| GeneAction::Take { kind })),
+            Move::Draw => out.extend(ItemKind::ALL.map(|kind| GeneAction::Draw { kind })),
+            Move::Discard => out.extend(ItemKind::ALL.map(|kind| GeneAction::Discard { kind })),
+            Move::Surgery => out.extend(panel.into_iter().flat_map(one_point_moves)),
+            Move::Vote => out.extend(
+                map()
+                    .floors()
+                    .into_iter()
+                    .map(|floor| GeneAction::Vote { floor }),
+            ),
+            Move::Chat => {}
+        }
+    }
+    out
+}
+
+/// Every panel one gene point away from `genes` (one taken from a gene
+/// that has it, given to another), as a surgery.
+fn one_point_moves(genes: Genes) -> Vec<GeneAction> {
+    let parts = |g: &Genes| [g.strength, g.speed, g.carry];
+    let mut out = Vec::new();
+    for from in 0..3 {
+        for to in (0..3).filter(|&t| t != from) {
+            let mut p = parts(&genes);
+            let Some(less) = p[from].checked_sub(1) else {
+                continue;
+            };
+            p[from] = less;
+            p[to] += 1;
+            let [strength, speed, carry] = p;
+            out.push(GeneAction::Surgery {
+                genes: Genes {
+                    strength,
+                    speed,
+                    carry,
+                },
+            });
+        }
+    }
+    out
+}
+
 /// Set-up: a panel that spends every point, and a spawn room (not the
 /// morgue), once.
 fn prepare(me: &Mover, genes: &Genes, spawn: RoomId) -> Result<(), Refusal> {

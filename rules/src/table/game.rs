@@ -140,6 +140,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn start(world: &mut World, setup: Option<&Self::Setup>) -> Result<(), Rejection>;
     /// The one place input is judged. It reads the world and cannot change it.
     fn check(world: &World, seat: SeatId, action: &Self::Action) -> Result<(), Rejection>;
+    /// What `seat` might ask for now, over the pieces a player uses: every
+    /// seat, card, room, floor, beast or instinct the current phase's moves
+    /// can name, each compound part (an offer's amounts, a round's other
+    /// orders) in one plain form. A superset of what is legal, which
+    /// [`legal`] asks the judge; never shown to a seat as it is.
+    fn candidates(world: &World, seat: SeatId) -> Vec<Self::Action>;
     /// The game's state as the table holds it now, for a snapshot.
     fn capture(world: &World) -> Self::State {
         Self::State::take(world)
@@ -163,4 +169,15 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn result(world: &World) -> Option<GameResult>;
     /// Judges a scenario's check against the table.
     fn verify(world: &World, check: &Self::Check) -> Result<(), String>;
+}
+
+/// The judge's legal actions for `seat` now: the game's
+/// [`Game::candidates`] that [`Game::check`] accepts. What a screen marks
+/// as usable must be exactly what these use (each client's tests compare
+/// them over whole bot games).
+pub fn legal<G: Game>(world: &World, seat: SeatId) -> Vec<G::Action> {
+    G::candidates(world, seat)
+        .into_iter()
+        .filter(|a| G::check(world, seat, a).is_ok())
+        .collect()
 }

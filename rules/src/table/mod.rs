@@ -16,7 +16,7 @@ mod trade;
 
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
 pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
-pub use game::{Game, GameResult, GameSettings, SeatView};
+pub use game::{Game, GameResult, GameSettings, SeatView, legal};
 pub use input::{Accepted, ActionRequest, Verdicts, judge_requests};
 pub use log::{ActionLog, LogEntry};
 pub use rejection::Rejection;
@@ -343,6 +343,11 @@ impl<G: Game> Table<G> {
 
     pub fn to_act(&self) -> Vec<SeatId> {
         G::to_act(self.world())
+    }
+
+    /// What `seat` may do now, as the judge sees it ([`legal`]).
+    pub fn legal(&self, seat: SeatId) -> Vec<G::Action> {
+        legal::<G>(self.world(), seat)
     }
 
     pub fn result(&self) -> Option<GameResult> {

@@ -212,6 +212,10 @@ impl Game for WanningGame {
         moves::judge(world, seat, action).map_err(news::refusal)
     }
 
+    fn candidates(world: &World, seat: SeatId) -> Vec<WanningAction> {
+        moves::candidates(world, seat)
+    }
+
     fn view(world: &World, seat: Option<SeatId>) -> WanningView {
         super::view::view(world, seat)
     }

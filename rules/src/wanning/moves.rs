@@ -222,6 +222,210 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
     }
 }
 
+/// Every move `seat` might make now (`Game::candidates`), over the pieces
+/// a player uses; the judge picks. For each move the phase accepts: each
+/// instinct banned alone, and no ban (the ban's two instincts are two
+/// such pieces); each instinct picked; each seat peeked, and no peek; each
+/// seat foreseen, with the seat itself as the other (「可以包括自己的」);
+/// each seat guessed by 警惕 (at level 1), and no guess. Orders in their
+/// plainest forms: none at all; each seat as the target, as the target
+/// with the second attack on it too, as 殺戮's target; the seat's own
+/// instinct on each seat (外交部發言人 on each pair), or with nothing
+/// named where it names nobody (仁慈 with each target); a wisdom guess
+/// and a 大智若愚 guess, each in one shape that fits the table (the
+/// seat's own level in its place, the other levels 1, or as the deal
+/// gives them; every form AT). 趨吉避兇's owner's orders all carry it:
+/// 吉 without a curse and with level 1 cursed, or 兇 on each seat. Talk
+/// not at all.
+pub fn candidates(world: &World, seat: SeatId) -> Vec<WanningAction> {
+    let seats: Vec<SeatId> = (0..world.resource::<SeatEntities>().0.len())
+        .map(|i| SeatId(i as u8))
+        .collect();
+    let mut out = Vec::new();
+    for kind in moves(phase(world)) {
+        match kind {
+            Move::Ban => {
+                out.push(WanningAction::Ban { instincts: vec![] });
+                out.extend(data().instincts.iter().map(|i| WanningAction::Ban {
+                    instincts: vec![i.id],
+                }));
+            }
+            Move::Pick => out.extend(
+                data()
+                    .instincts
+                    .iter()
+                    .map(|i| WanningAction::Pick { instinct: i.id }),
+            ),
+            Move::Peek => {
+                out.push(WanningAction::Peek { target: None });
+                out.extend(
+                    seats
+                        .iter()
+                        .map(|&t| WanningAction::Peek { target: Some(t) }),
+                );
+            }
+            Move::Foresee => {
+                out.extend(seats.iter().map(|&a| WanningAction::Foresee { a, b: seat }));
+            }
+            Move::Guard => {
+                out.push(WanningAction::Guard { guess: None });
+                out.extend(seats.iter().map(|&t| WanningAction::Guard {
+                    guess: Some((t, 1)),
+                }));
+            }
+            Move::Orders => out.extend(
+                plain_plans(world, seat, &seats)
+                    .into_iter()
+                    .map(WanningAction::Orders),
+            ),
+            Move::Say => {}
+        }
+    }
+    out
+}
+
+/// The plainest orders naming each seat in each part (`candidates`).
+fn plain_plans(world: &World, seat: SeatId, seats: &[SeatId]) -> Vec<Plan> {
+    let at = Seated::new(world);
+    let id = at.get::<Instinct>(seat).id;
+    // 趨吉避兇's owner must use it (「每回合必須發動」): every plan carries
+    // 吉, with and without a curse.
+    let bases: Vec<Option<InstinctUse>> = if id == Some(InstinctId::Omens) {
+        [None, Some(1)]
+            .map(|curse| Some(InstinctUse::Omens { ill: None, curse }))
+            .to_vec()
+    } else {
+        vec![None]
+    };
+    let mut plans = Vec::new();
+    for instinct in &bases {
+        let plan = Plan {
+            instinct: instinct.clone(),
+            ..Plan::default()
+        };
+        plans.push(plan.clone());
+        for &t in seats {
+            plans.push(Plan {
+                target: Some(t),
+                ..plan.clone()
+            });
+            plans.push(Plan {
+                target: Some(t),
+                second: Some(t),
+                ..plan.clone()
+            });
+            plans.push(Plan {
+                slaughter: Some(t),
+                ..plan.clone()
+            });
+        }
+        plans.push(Plan {
+            wisdom: Some(plain_wisdom(world, seat)),
+            ..plan
+        });
+    }
+    let with = |instinct: InstinctUse| Plan {
+        instinct: Some(instinct),
+        ..Plan::default()
+    };
+    let Some(id) = id else { return plans };
+    match id {
+        InstinctId::Sturdy => plans.push(with(InstinctUse::Sturdy)),
+        InstinctId::Poison => plans.push(with(InstinctUse::Poison)),
+        InstinctId::Balance => plans.push(with(InstinctUse::Balance)),
+        InstinctId::Diva => plans.push(with(InstinctUse::Diva)),
+        InstinctId::Independence => plans.push(with(InstinctUse::Independence)),
+        InstinctId::LastStand => plans.push(with(InstinctUse::LastStand)),
+        InstinctId::Survive => plans.push(with(InstinctUse::Survive)),
+        InstinctId::Mercy => plans.extend(seats.iter().map(|&t| Plan {
+            target: Some(t),
+            ..with(InstinctUse::Mercy)
+        })),
+        InstinctId::Spokesman => {
+            for &a in seats {
+                plans.extend(seats.iter().map(|&b| with(InstinctUse::Mark { a, b })));
+            }
+        }
+        InstinctId::FoolWise => plans.push(with(plain_fool_wise(world, seat))),
+        InstinctId::Omens => {
+            for curse in [None, Some(1)] {
+                plans.extend(seats.iter().map(|&t| {
+                    with(InstinctUse::Omens {
+                        ill: Some(t),
+                        curse,
+                    })
+                }));
+            }
+        }
+        InstinctId::Alliance
+        | InstinctId::Bluff
+        | InstinctId::Beast
+        | InstinctId::Ruins
+        | InstinctId::Luck
+        | InstinctId::Grudge
+        | InstinctId::Pair
+        | InstinctId::Stand => {
+            plans.extend(seats.iter().map(|&target| {
+                with(match id {
+                    InstinctId::Alliance => InstinctUse::Alliance { target },
+                    InstinctId::Bluff => InstinctUse::Bluff { target },
+                    InstinctId::Beast => InstinctUse::Beast { target },
+                    InstinctId::Ruins => InstinctUse::Ruins { target },
+                    InstinctId::Luck => InstinctUse::Luck { target },
+                    InstinctId::Grudge => InstinctUse::Grudge { target },
+                    InstinctId::Pair => InstinctUse::Pair { target },
+                    _ => InstinctUse::Stand { target },
+                })
+            }));
+        }
+        // Automatic, their own moves, or spent at the pick.
+        InstinctId::Rage
+        | InstinctId::Bloodlust
+        | InstinctId::EarlyBird
+        | InstinctId::Foresight
+        | InstinctId::Vigilance => {}
+    }
+    plans
+}
+
+/// A wisdom guess of the shape the table asks now: the seat's own level
+/// in its place and 1 elsewhere; the forms of the first seats after it,
+/// all AT.
+fn plain_wisdom(world: &World, seat: SeatId) -> Guess {
+    let at = Seated::new(world);
+    let n = at.seats.0.len();
+    let round = world.resource::<Round>().0;
+    let own = at.get::<Beast>(seat).level;
+    let forms = n / 2 + usize::from(round as usize >= n.div_ceil(2));
+    Guess {
+        levels: (0..n)
+            .map(|i| if i == seat.index() { own } else { 1 })
+            .collect(),
+        forms: (1..n)
+            .map(|k| SeatId(((seat.index() + k) % n) as u8))
+            .take(forms)
+            .map(|s| (s, Form::At))
+            .collect(),
+    }
+}
+
+/// A 大智若愚 guess that fits the deal: the levels dealt, the seat's own
+/// in its place; every form AT.
+fn plain_fool_wise(world: &World, seat: SeatId) -> InstinctUse {
+    let at = Seated::new(world);
+    let n = at.seats.0.len();
+    let own = at.get::<Beast>(seat).level;
+    let mut levels = data().levels_for(n);
+    if let Some(k) = levels.iter().position(|l| *l == own) {
+        levels.remove(k);
+    }
+    levels.insert(seat.index().min(levels.len()), own);
+    InstinctUse::FoolWise {
+        levels,
+        forms: vec![Form::At; n],
+    }
+}
+
 /// 預知's uses: 「每局觸發次數在人數達到4-5/6-8/9時為1/2/3」 (data).
 pub fn foresights(players: usize) -> u8 {
     data().uses(InstinctId::Foresight, players).unwrap_or(0)

@@ -6,6 +6,8 @@
 pub mod crueler;
 pub mod forest;
 pub mod gene;
+#[cfg(test)]
+pub mod marks;
 pub mod wanning;
 
 use bevy::prelude::*;

@@ -16,8 +16,10 @@
 
 #[cfg(feature = "dev")]
 pub mod frames;
+pub mod hint;
 pub mod inspect;
 pub mod keys;
+pub mod marks;
 pub mod pieces;
 
 use bevy::prelude::*;
@@ -480,6 +482,7 @@ fn taps(
     mut presses: ResMut<Presses>,
     mut panels: Panels,
     mut inspected: ResMut<inspect::Inspected>,
+    mut last: ResMut<hint::LastTap>,
 ) {
     use bevy::picking::pointer::PointerAction;
     for input in inputs.read() {
@@ -499,7 +502,10 @@ fn taps(
                 if from.distance(at) > TAP_SLOP || panels.at(from) {
                     continue;
                 }
+                last.pieces.clear();
+                last.at = at;
                 for (_, entity, ..) in mine {
+                    last.pieces.push(entity);
                     commands.trigger(Tap { entity });
                 }
             }
@@ -690,7 +696,7 @@ pub fn plugin(app: &mut App) {
                 .in_set(SceneSystems::Animate),
         )
         .add_systems(OnExit(Screen::Table), clear_scene)
-        .add_plugins((keys::plugin, inspect::plugin));
+        .add_plugins((keys::plugin, inspect::plugin, marks::plugin, hint::plugin));
     #[cfg(feature = "dev")]
     app.add_plugins(frames::plugin);
 }

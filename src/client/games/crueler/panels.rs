@@ -113,12 +113,6 @@ fn duel_panel(ui: &mut egui::Ui, view: &CruelerView, i18n: &I18n) {
             );
         }
     });
-    let key = if d.chosen {
-        "crueler-chosen"
-    } else {
-        "crueler-choose-beast"
-    };
-    ui.label(egui::RichText::new(i18n.t(key)).color(theme::ACCENT));
 }
 
 fn controls(
@@ -131,7 +125,7 @@ fn controls(
     let alive = view.alive[me.index()];
     let mut action = None;
     if !alive && view.phase != CruelerPhase::GameOver {
-        ui.label(i18n.t("crueler-you-are-out"));
+        // The now line says what an out seat may still do.
         return None;
     }
     match view.phase {
@@ -189,17 +183,7 @@ fn controls(
             }
         }
         CruelerPhase::Predation if view.to_act => {
-            let text = if view.second_ask && !view.preyed_upon {
-                i18n.ta("crueler-asked-again-starve", &[("n", view.n.into())])
-            } else if view.second_ask {
-                i18n.t("crueler-asked-again-safe")
-            } else {
-                i18n.t("crueler-your-turn")
-            };
-            ui.label(egui::RichText::new(text).strong().color(theme::ACCENT));
-            if view.targets.is_empty() {
-                ui.label(i18n.t("crueler-no-targets"));
-            }
+            // What to do is the now line's (`now`).
             let pass = if view.second_ask && !view.preyed_upon {
                 i18n.ta("crueler-pass-starve", &[("n", view.n.into())])
             } else {
@@ -368,6 +352,7 @@ fn draw(
     let mut action = None;
     egui::Panel::top("crueler-top").show(&mut screen, |ui| {
         top_bar(ui, &view, left_ms, i18n, settings, &mut state, &mut exit);
+        widgets::now_line(ui, &mut said, now(&view, &state, i18n));
     });
     let table_shown = widgets::side_panel(&mut screen, "crueler-side", state.tab, |ui| {
         side(ui, &view, model, i18n);
@@ -388,6 +373,58 @@ fn draw(
     }
     frame.go(exit);
     Ok(())
+}
+
+/// The now line: what the seat may do at this moment, or what the table
+/// is doing.
+pub(super) fn now(view: &CruelerView, state: &CruelerUi, i18n: &I18n) -> String {
+    let Some(me) = view.me else {
+        return String::new();
+    };
+    if view.result.is_some() || view.phase == CruelerPhase::GameOver {
+        return i18n.t("now-crueler-over");
+    }
+    if !view.alive[me.index()] {
+        let can_give = view
+            .my_cards
+            .iter()
+            .any(|&c| super::scene::givable(view, c));
+        return match state.card {
+            Some(c) if can_give => i18n.ta("now-crueler-give-to", &[("n", (c.0 + 1).into())]),
+            _ if can_give => i18n.t("now-crueler-give"),
+            _ => i18n.t("now-crueler-out"),
+        };
+    }
+    match view.phase {
+        CruelerPhase::Interlude if view.ready => i18n.t("now-crueler-ready"),
+        CruelerPhase::Interlude => i18n.ta("now-crueler-interlude", &[("n", view.n.into())]),
+        // rules.md §7: asked once more and not preyed upon, a pass starves.
+        CruelerPhase::Predation if view.to_act => {
+            let starves = view.second_ask && !view.preyed_upon;
+            let key = match (view.targets.is_empty(), starves, view.second_ask) {
+                (true, true, _) => "now-crueler-no-prey-starve",
+                (true, false, _) => "now-crueler-no-prey",
+                (false, true, _) => "now-crueler-prey-starve",
+                (false, false, true) => "now-crueler-prey-again",
+                (false, false, false) => "now-crueler-prey",
+            };
+            i18n.ta(key, &[("n", view.n.into())])
+        }
+        CruelerPhase::Predation => i18n.t("now-crueler-asking"),
+        CruelerPhase::Duel => match &view.duel {
+            Some(d) => {
+                let other = if d.predator == me { d.prey } else { d.predator };
+                let key = if d.chosen {
+                    "now-crueler-beast-chosen"
+                } else {
+                    "now-crueler-beast"
+                };
+                i18n.ta(key, &[("name", name(view, other).into())])
+            }
+            None => i18n.t("now-crueler-duel"),
+        },
+        CruelerPhase::Idle | CruelerPhase::GameOver => String::new(),
+    }
 }
 
 /// Tells the reach account this frame's clock and choices.

@@ -127,13 +127,23 @@ pub fn giving(view: &CruelerView) -> bool {
         && view.phase != CruelerPhase::Duel
 }
 
+/// Whether the viewer, out of the game, may give away the card engraved
+/// with `c`: a card of a living player, to some other living player
+/// (rules.md §3: "a card that could prey on nobody ... is refused").
+pub fn givable(view: &CruelerView, c: SeatId) -> bool {
+    let alive = |s: SeatId| view.alive.get(s.index()).copied().unwrap_or(false);
+    giving(view)
+        && alive(c)
+        && (0..view.alive.len()).any(|i| SeatId(i as u8) != c && alive(SeatId(i as u8)))
+}
+
 /// The seats a tap on a plate acts on: those the viewer may prey on, or,
-/// with a card picked to give away, every living seat.
+/// with a card picked to give away, every other living seat.
 pub fn clickable(view: &CruelerView, card: Option<SeatId>) -> Vec<SeatId> {
     if giving(view) && card.is_some() {
         (0..view.alive.len())
             .map(|i| SeatId(i as u8))
-            .filter(|s| view.alive[s.index()])
+            .filter(|s| view.alive[s.index()] && card != Some(*s))
             .collect()
     } else {
         view.targets.clone()
@@ -257,7 +267,6 @@ fn my_cards(
     let size = CARD * scale;
     let row_h = size.y + 6.0;
     let preying = view.phase == CruelerPhase::Predation && view.to_act;
-    let gives = giving(view);
     for (k, &c) in view.my_cards.iter().enumerate() {
         let (row, k_in) = (k / per_row, k % per_row);
         let in_row = if row + 1 < rows {
@@ -274,7 +283,7 @@ fn my_cards(
         let x = r.center().x - total / 2.0 + size.x / 2.0 + step * k_in as f32;
         let y = r.min.y + 6.0 + size.y / 2.0 + (rows - 1 - row) as f32 * row_h;
         let preyable = view.targets.contains(&c);
-        let enabled = preyable || gives;
+        let enabled = preyable || givable(view, c);
         let mut w = Want::new(
             Key::Card(c),
             Img::Card,
@@ -1222,7 +1231,7 @@ fn target_of(view: &CruelerView, card: Option<SeatId>, want: &Want) -> Option<Ta
             format!("card:{}", s.0),
             if view.targets.contains(&s) {
                 Does::Move
-            } else if giving(view) {
+            } else if givable(view, s) {
                 Does::Pick
             } else {
                 Does::Nothing
@@ -1230,6 +1239,26 @@ fn target_of(view: &CruelerView, card: Option<SeatId>, want: &Want) -> Option<Ta
         ),
         Pick::Beast(b) => Target::new(format!("beast:{b:?}").to_lowercase(), Does::Move),
     })
+}
+
+/// The pieces the seat's screen marks as usable with no choice made yet,
+/// named as [`marks`](crate::client::games::marks) compares them: `seat:N`
+/// for a seat to prey on (its plate, or the card engraved with it),
+/// `card:N` for a card to give away, `beast:x` for a beast to throw.
+#[cfg(test)]
+pub(super) fn marked(view: &CruelerView) -> std::collections::BTreeSet<String> {
+    let i18n = I18n::default();
+    let area = Rect::new(-640.0, -300.0, 640.0, 320.0);
+    layout(view, None, &i18n, area)
+        .wants
+        .iter()
+        .filter_map(|w| Some((w.pick?, target_of(view, None, w)?)))
+        .filter(|(_, t)| t.does != Does::Nothing)
+        .map(|(pick, t)| match pick {
+            Pick::Card(s) if t.does == Does::Move => format!("seat:{}", s.0),
+            _ => t.name,
+        })
+        .collect()
 }
 
 pub fn plugin(app: &mut App) {
@@ -1370,5 +1399,32 @@ mod tests {
         assert_eq!(tokens(&view), 9);
         view.my_tokens.clear();
         assert_eq!(tokens(&view), 0);
+    }
+
+    /// Issue 38: what the table marks is what the judge accepts. rules.md
+    /// §3: "preying needs that card, which is gone afterwards"; "an
+    /// eliminated player ... may give any of them to a living player at
+    /// any time but during a duel"; §5: "both duelists secretly choose one
+    /// of three beasts"; §8: a loser of round 1 or 2 "cannot be preyed upon
+    /// again that round"; §9: the eliminated "are never asked again".
+    #[test]
+    fn the_marked_pieces_are_the_judges_legal_moves() {
+        use foodweb_rules::crueler::CruelerAction;
+        let configs = (1..=3).map(|seed| TableConfig::<CruelerGame>::new(seed, 7));
+        let piece = |_: &_, a: &CruelerAction| match *a {
+            CruelerAction::Prey { target } => Some(format!("seat:{}", target.0)),
+            CruelerAction::GiveCard { card, .. } => Some(format!("card:{}", card.0)),
+            CruelerAction::Choose { beast } => Some(format!("beast:{beast:?}").to_lowercase()),
+            _ => None,
+        };
+        let i18n = I18n::default();
+        let now = |v: &_| super::super::panels::now(v, &Default::default(), &i18n);
+        let (compared, marking) = crate::client::games::marks::marks_and_now_are_the_judges(
+            configs, "random", marked, piece, now,
+        );
+        assert!(
+            marking > 50,
+            "{marking} of {compared} seat-steps marked a piece"
+        );
     }
 }

@@ -210,12 +210,6 @@ fn showdown_status(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
                 i18n.pick(&deck().card(card).name).to_string().into(),
             )],
         ));
-    } else if view.to_act {
-        ui.label(
-            egui::RichText::new(i18n.t("table-choose-card"))
-                .size(20.0)
-                .color(theme::ACCENT),
-        );
     }
 }
 
@@ -230,9 +224,6 @@ fn my_turn(
     ask: KeyAsk,
 ) -> Option<ForestAction> {
     let mut action = None;
-    if view.opening_turn {
-        ui.label(egui::RichText::new(i18n.t("table-opening")).color(theme::ACCENT));
-    }
     ui.horizontal_wrapped(|ui| {
         action = ask_showdown(ui, view, me, i18n);
     });
@@ -427,6 +418,7 @@ fn draw(
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
         top_bar(ui, &view, &clocks, i18n, settings, &mut state, &mut exit);
+        widgets::now_line(ui, &mut said, now(&view, &state, i18n));
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));
@@ -450,6 +442,60 @@ fn draw(
     }
     frame.go(exit);
     Ok(())
+}
+
+/// The now line: what the seat may do at this moment, with the choices
+/// made so far, or whom the table waits on.
+pub(super) fn now(view: &ForestView, state: &TableUi, i18n: &I18n) -> String {
+    let card = |c: CardId| i18n.pick(&deck().card(c).name).to_string();
+    let name = |s: SeatId| seat_name(view, s);
+    if view.result.is_some() {
+        return i18n.t("now-forest-over");
+    }
+    match view.phase {
+        ForestPhase::Turn if super::layout::my_turn(view) => {
+            if view.opening_turn {
+                i18n.t("now-forest-opening")
+            } else if let (Some(with), Some(target)) = (state.selected, state.target) {
+                i18n.ta(
+                    "now-forest-with-target",
+                    &[("card", card(with).into()), ("name", name(target).into())],
+                )
+            } else if let Some(with) = state.selected {
+                i18n.ta("now-forest-with", &[("card", card(with).into())])
+            } else {
+                i18n.t("now-forest-turn")
+            }
+        }
+        ForestPhase::Turn => i18n.ta(
+            "now-forest-wait-turn",
+            &[("name", name(view.active).into())],
+        ),
+        ForestPhase::Showdown => {
+            let Some(sd) = view.showdown.as_ref() else {
+                return String::new();
+            };
+            let other = if view.me == Some(sd.asker) {
+                Some(sd.target)
+            } else if view.me == Some(sd.target) {
+                Some(sd.asker)
+            } else {
+                None
+            };
+            match (other, sd.my_card) {
+                (Some(o), None) => i18n.ta("now-forest-lay", &[("name", name(o).into())]),
+                (Some(o), Some(c)) => i18n.ta(
+                    "now-forest-laid",
+                    &[("card", card(c).into()), ("name", name(o).into())],
+                ),
+                (None, _) => i18n.ta(
+                    "now-forest-watch-showdown",
+                    &[("a", name(sd.asker).into()), ("b", name(sd.target).into())],
+                ),
+            }
+        }
+        ForestPhase::Idle | ForestPhase::GameOver => String::new(),
+    }
 }
 
 /// Tells the reach account this frame's clocks and choices.

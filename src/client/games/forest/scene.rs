@@ -71,7 +71,12 @@ fn card_target(view: &ForestView, ui: &TableUi, want: &Want) -> Target {
         Place::Mine(c) => {
             let does = if view.phase == ForestPhase::Showdown && view.to_act {
                 Does::Move
-            } else if my_turn(view) && !view.opening_turn {
+            } else if my_turn(view)
+                && !view.opening_turn
+                && view.opponents_with_cards().next().is_some()
+                && !view.challengeable(c).is_empty()
+            {
+                // A taking card for a challenge: one that may take some card.
                 Does::Pick
             } else {
                 Does::Nothing
@@ -100,6 +105,39 @@ fn card_target(view: &ForestView, ui: &TableUi, want: &Want) -> Target {
         Place::Challenge(i) => (format!("challenge:{i}:{}", face(want.face)), Does::Nothing),
     };
     Target::new(name, does)
+}
+
+/// The pieces the seat's screen marks as usable with no choice made yet,
+/// named as [`marks`](crate::client::games::marks) compares them: `card:N`
+/// for a card of the hand, `seat:N` for another seat's area (its cards
+/// do what the area does).
+#[cfg(test)]
+pub(super) fn marked(view: &ForestView) -> std::collections::BTreeSet<String> {
+    let ui = TableUi::default();
+    let i18n = crate::client::I18n::default();
+    let (cards, decos, _) = layout(view, &ui, &i18n, Rect::new(-640.0, -300.0, 640.0, 320.0));
+    let mut out = std::collections::BTreeSet::new();
+    for want in &cards {
+        if card_target(view, &ui, want).does == Does::Nothing {
+            continue;
+        }
+        out.insert(match want.place {
+            Place::Mine(c) => format!("card:{}", c.0),
+            Place::Known(seat, _) => format!("seat:{}", seat.0),
+            other => format!("{other:?}"),
+        });
+    }
+    for deco in &decos {
+        if let Deco::Area {
+            seat: Some((seat, does)),
+            ..
+        } = deco
+            && *does != Does::Nothing
+        {
+            out.insert(format!("seat:{}", seat.0));
+        }
+    }
+    out
 }
 
 /// Spawns one card: the face's frame, art, name and energy, or a back.
@@ -773,4 +811,43 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(TableScreen::Game(GameId::Forest))),
         )
         .add_systems(OnExit(Screen::Table), (reset::<Built>, reset::<Zones>));
+}
+
+#[cfg(test)]
+mod tests {
+    use foodweb_rules::forest::{ForestAction, ForestGame, ForestSettings};
+    use foodweb_rules::table::{Seats, TableConfig};
+
+    use super::{TableUi, marked};
+    use crate::client::games::marks::marks_and_now_are_the_judges;
+
+    /// Issue 38: what the table marks (a seat's area to ask, a card of the
+    /// hand to challenge with or to lay down) is what the judge accepts.
+    /// rules.md §3: "the player whose turn it is either challenges or asks
+    /// for a showdown"; "players with no cards ... cannot be asked or
+    /// challenged"; §5: "a card from the challenger's hand that eats it";
+    /// §4: "both players choose a card in secret".
+    #[test]
+    fn the_marked_pieces_are_the_judges_legal_moves() {
+        let configs = (1..=3).map(|seed| TableConfig::<ForestGame> {
+            seed,
+            seats: Seats::numbered(4),
+            settings: ForestSettings::default(),
+        });
+        let piece = |_: &_, a: &ForestAction| {
+            Some(match *a {
+                ForestAction::AskShowdown { target } => format!("seat:{}", target.0),
+                ForestAction::Challenge { with, .. } => format!("card:{}", with.0),
+                ForestAction::PlayCard { card } => format!("card:{}", card.0),
+            })
+        };
+        let i18n = crate::client::I18n::default();
+        let now = |v: &_| super::super::panels::now(v, &TableUi::default(), &i18n);
+        let (compared, marking) =
+            marks_and_now_are_the_judges(configs, "random", marked, piece, now);
+        assert!(
+            marking > 50,
+            "{marking} of {compared} seat-steps marked a piece"
+        );
+    }
 }

@@ -376,6 +376,43 @@ fn controls(
     }
 }
 
+/// The now line: what the seat may do at this moment, or whom it waits on.
+pub(super) fn now(view: &GeneView, state: &GeneUi, i18n: &I18n) -> String {
+    let Some(me) = view.me else {
+        return String::new();
+    };
+    if view.result.is_some() || view.phase == GenePhase::GameOver {
+        return i18n.t("now-gene-over");
+    }
+    let shadow = view.shadows.get(me.index()).copied().unwrap_or(false);
+    let acted = view.acted.get(me.index()).copied().unwrap_or(false);
+    match view.phase {
+        GenePhase::Setup if view.to_act => match state.spawn {
+            Some(r) => i18n.ta(
+                "now-gene-spawn-picked",
+                &[("room", i18n.pick(&map().room(r).name).into())],
+            ),
+            None => i18n.t("now-gene-setup"),
+        },
+        GenePhase::Setup => i18n.t("now-gene-setup-waiting"),
+        GenePhase::Free if view.ready => i18n.t("now-gene-ready"),
+        GenePhase::Free => i18n.t("now-gene-free"),
+        GenePhase::Action if view.to_act && view.must_drop > 0 => {
+            i18n.ta("now-gene-must-drop", &[("n", view.must_drop.into())])
+        }
+        GenePhase::Action if !view.to_act && acted => i18n.t("now-gene-acted"),
+        GenePhase::Action if !view.to_act => match view.active {
+            Some(a) => i18n.ta("now-gene-wait-of", &[("name", name(view, a).into())]),
+            None => i18n.t("now-gene-wait"),
+        },
+        GenePhase::Action if !view.moved => i18n.t("now-gene-move"),
+        GenePhase::Action if shadow => i18n.t("now-gene-shadow"),
+        GenePhase::Action if view.open_floors.is_empty() => i18n.t("now-gene-act-end"),
+        GenePhase::Action => i18n.t("now-gene-act-vote"),
+        GenePhase::GameOver | GenePhase::Idle => String::new(),
+    }
+}
+
 /// Setup: the genes to share out and the spawn room to confirm.
 fn setup_controls(ui: &mut egui::Ui, state: &mut GeneUi, i18n: &I18n) -> Option<GeneAction> {
     ui.label(egui::RichText::new(i18n.t("gene-setup-hint")).strong());
@@ -861,6 +898,7 @@ fn draw(
     let mut action = None;
     egui::Panel::top("gene-top").show(&mut screen, |ui| {
         top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut exit);
+        widgets::now_line(ui, &mut said, self::now(&view, &state, i18n));
     });
     let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
         if let Some(a) = side(ui, &view, model, &mut state, i18n) {
@@ -1061,6 +1099,26 @@ fn marks(
     model: &ClientModel,
     current: Option<&SettleLine>,
 ) -> Marks {
+    let mut marks = view_marks(view, state);
+    if let Some(line) = current {
+        marks.flash_rooms = line.rooms();
+        marks.flash_floors = line.floors();
+        marks.flash_colour = Some(line_colour(line));
+    }
+    for v in &model.host_views {
+        if let AnyView::Gene(v) = v
+            && let (Some(s), Some(r)) = (v.me, v.room)
+        {
+            marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
+        }
+    }
+    marks
+}
+
+/// What the seat's own view and its choices on the screen mark: its
+/// token, where it can go or pick, gas, ballots and its hand (and so what
+/// the map's pieces let it do, `scene::marked`).
+pub(super) fn view_marks(view: &GeneView, state: &GeneUi) -> Marks {
     let mut marks = Marks {
         me: view.room.zip(view.me.map(|s| view.shadows[s.index()])),
         my_number: view.me.map(|s| s.index() + 1),
@@ -1075,6 +1133,9 @@ fn marks(
             marks.pickable = map().spawn_rooms().collect();
             marks.selected = state.spawn;
         }
+        // Over the carry (rules.md §6): "until they have left enough, [the
+        // player] may only leave cards": the hand is all the map offers.
+        GenePhase::Action if view.must_drop > 0 => {}
         GenePhase::Action if view.to_act && !view.moved => {
             marks.reach = view.reach.iter().copied().collect();
         }
@@ -1087,18 +1148,6 @@ fn marks(
             marks.votable = view.open_floors.clone();
         }
         _ => {}
-    }
-    if let Some(line) = current {
-        marks.flash_rooms = line.rooms();
-        marks.flash_floors = line.floors();
-        marks.flash_colour = Some(line_colour(line));
-    }
-    for v in &model.host_views {
-        if let AnyView::Gene(v) = v
-            && let (Some(s), Some(r)) = (v.me, v.room)
-        {
-            marks.others.push((r, s.index() + 1, v.shadows[s.index()]));
-        }
     }
     marks
 }

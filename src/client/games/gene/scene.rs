@@ -571,16 +571,9 @@ fn room(pieces: &mut Pieces, d: &Draw, id: RoomId) {
         .insert((
             RoomSpot(id),
             Pickable::default(),
-            Target::new(
-                format!("room:{}", room.key),
-                if marks.reach.contains_key(&id) {
-                    Does::Move
-                } else if marks.pickable.contains(&id) {
-                    Does::Pick
-                } else {
-                    Does::Nothing
-                },
-            ),
+            room_target(marks, id),
+            // Its reach frame, with the cost, is its mark.
+            crate::client::scene::marks::OwnMark,
         ))
         .observe(click_room)
         .observe(hover_room)
@@ -624,6 +617,61 @@ fn room(pieces: &mut Pieces, d: &Draw, id: RoomId) {
             c.spawn(room_flash(col, w, h));
         }
     });
+}
+
+/// What a tap on a room does: go there (in reach), pick it (a spawn, a
+/// rocket's target) or nothing.
+fn room_target(marks: &Marks, id: RoomId) -> Target {
+    let does = if marks.reach.contains_key(&id) {
+        Does::Move
+    } else if marks.pickable.contains(&id) {
+        Does::Pick
+    } else {
+        Does::Nothing
+    };
+    Target::new(format!("room:{}", map().room(id).key), does)
+}
+
+/// A floor's ballot, when the floor can be voted for: a tap votes.
+fn ballot_target(marks: &Marks, f: FloorId) -> Option<Target> {
+    marks
+        .votable
+        .contains(&f)
+        .then(|| Target::new(format!("ballot:{}-{}", f.building, f.floor), Does::Move))
+}
+
+/// What a tap on a card of the hand does: leave it in the room, or nothing.
+fn hand_card_target(marks: &Marks, kind: ItemKind) -> Target {
+    Target::new(
+        format!("card:{kind:?}").to_lowercase(),
+        if marks.hand_clickable {
+            Does::Move
+        } else {
+            Does::Nothing
+        },
+    )
+}
+
+/// The pieces the seat's map marks as usable with no choice made yet (no
+/// spawn or rocket target picked), by their `reach::Target` names as
+/// [`marks`](crate::client::games::marks) compares them: `room:KEY`,
+/// `ballot:B-F`, `card:KIND`. Drawn from the same [`Marks`] the screen
+/// makes of the view and the same targets the pieces get.
+#[cfg(test)]
+pub(super) fn marked(view: &foodweb_rules::gene::GeneView) -> BTreeSet<String> {
+    let marks = super::panels::view_marks(view, &super::panels::GeneUi::default());
+    let rooms = map().ids().map(|id| room_target(&marks, id));
+    let ballots = map()
+        .floors()
+        .into_iter()
+        .filter_map(|f| ballot_target(&marks, f));
+    let cards = marks.hand.iter().map(|&k| hand_card_target(&marks, k));
+    rooms
+        .chain(ballots)
+        .chain(cards)
+        .filter(|t| t.does != Does::Nothing)
+        .map(|t| t.name)
+        .collect()
 }
 
 /// A room's illustration, by its function or kind.
@@ -832,7 +880,8 @@ fn floor_name(pieces: &mut Pieces, d: &Draw, f: FloorId, band: Rect) {
         band.max.x + half
     };
     let chip = Rect::from_center_size(Vec2::new(x, band.center().y), Vec2::new(chip_w, 34.0));
-    let votable = marks.votable.contains(&f);
+    let ballot = ballot_target(marks, f);
+    let votable = ballot.is_some();
     let voted = marks.my_vote == Some(f);
     let fill = if voted {
         GOLD.with_alpha(0.45)
@@ -850,15 +899,11 @@ fn floor_name(pieces: &mut Pieces, d: &Draw, f: FloorId, band: Rect) {
         ))
         .insert(TextLayout::new(Justify::Center, LineBreak::AnyCharacter));
     });
-    if votable {
+    if let Some(target) = ballot {
         pieces
             .commands
             .entity(e)
-            .insert((
-                Ballot(f),
-                Pickable::default(),
-                Target::new(format!("ballot:{}-{}", f.building, f.floor), Does::Move),
-            ))
+            .insert((Ballot(f), Pickable::default(), target))
             .observe(click_ballot);
     } else {
         pieces.commands.entity(e).insert(Pickable::IGNORE);
@@ -1185,14 +1230,7 @@ fn lay_hand(
         let x = r.center().x - total / 2.0 + card.x / 2.0 + step * i as f32;
         let home = Transform::from_xyz(x, r.min.y + HAND_STRIP / 2.0, 40.0 + i as f32);
         let e = spawn_hand_card(commands, art, font, i18n, *kind, card, home);
-        commands.entity(e).insert(Target::new(
-            format!("card:{kind:?}").to_lowercase(),
-            if marks.hand_clickable {
-                Does::Move
-            } else {
-                Does::Nothing
-            },
-        ));
+        commands.entity(e).insert(hand_card_target(marks, *kind));
         let new = had.iter().filter(|k| *k == kind).count()
             < marks.hand[..=i].iter().filter(|k| *k == kind).count();
         if new
@@ -1228,7 +1266,7 @@ fn click_room(
     let (Ok(room), Some(marks)) = (rooms.get(ev.entity), marks) else {
         return;
     };
-    if marks.reach.contains_key(&room.0) || marks.pickable.contains(&room.0) {
+    if room_target(&marks, room.0).does != Does::Nothing {
         clicks.room = Some(room.0);
     }
 }
@@ -1300,7 +1338,7 @@ fn click_card(
     mut clicks: ResMut<MapClicks>,
 ) {
     if let (Ok(c), Some(marks)) = (cards.get(ev.entity), marks)
-        && marks.hand_clickable
+        && hand_card_target(&marks, c.0).does != Does::Nothing
     {
         clicks.card = Some(c.0);
     }
@@ -1395,6 +1433,10 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use foodweb_rules::gene::{GeneAction, GeneGame, GeneSettings, GeneView};
+    use foodweb_rules::table::{Seats, TableConfig};
+
+    use crate::client::games::marks::marks_and_now_are_the_judges;
 
     /// The map fits the area it is given, and no two rooms overlap.
     #[test]
@@ -1406,5 +1448,113 @@ mod tests {
                 assert!(a.intersect(*b).is_empty(), "{a:?} overlaps {b:?}");
             }
         }
+    }
+
+    /// The piece of the map a legal action uses, by its `reach::Target`
+    /// name; `None` for what the panels do (ready, trades, draws, cards
+    /// used, surgery, the turn's end, a card left within the carry from
+    /// the "leave a card" menu).
+    fn piece(view: &GeneView, action: &GeneAction) -> Option<String> {
+        match action {
+            GeneAction::Prepare { spawn: r, .. } | GeneAction::Move { to: r } => {
+                Some(format!("room:{}", map().room(*r).key))
+            }
+            GeneAction::Vote { floor } => {
+                Some(format!("ballot:{}-{}", floor.building, floor.floor))
+            }
+            GeneAction::Discard { kind } if view.hand.len() > view.carry => {
+                Some(format!("card:{kind:?}").to_lowercase())
+            }
+            _ => None,
+        }
+    }
+
+    /// Issue 38: what the map marks (a spawn room, a room in reach, a
+    /// ballot, a card of the hand to leave) is what the judge accepts,
+    /// over whole games of both bots. rules.md §1: "Each player picks a
+    /// spawn room in secret ... any room but the morgue"; §2: "A move must
+    /// end in another room within the player's speed"; §5:
+    /// 「若已成为“毒气”楼层，不能重复被投。」 and "shadows do not vote"; §6:
+    /// "until they have left enough, [the player] may only leave cards ...
+    /// and talk".
+    #[test]
+    fn the_marked_pieces_are_the_judges_legal_moves() {
+        for bot in ["random", "survivor"] {
+            let configs = (1..=12).map(|seed| TableConfig::<GeneGame> {
+                seed,
+                seats: Seats::numbered(6),
+                settings: GeneSettings::default(),
+            });
+            let i18n = I18n::default();
+            let now = |v: &_| super::super::panels::now(v, &Default::default(), &i18n);
+            let (compared, marking) =
+                marks_and_now_are_the_judges(configs, bot, marked, piece, now);
+            assert!(
+                marking > 500,
+                "{bot}: {marking} of {compared} seat-steps marked a piece"
+            );
+        }
+    }
+
+    /// The free phase's cards over the carry, which bot games never reach:
+    /// rules.md §5, "A player over the carry may leave cards during the
+    /// free phase, but only if they stand in a room that gives cards". The
+    /// hand's cards are marked exactly when the judge lets them be left.
+    #[test]
+    fn cards_over_the_carry_are_marked_where_the_judge_lets_them_go() {
+        use foodweb_rules::gene::{GeneSetup, Genes, ItemKind, SeatSetup};
+        use foodweb_rules::table::Table;
+        let room = |key| map().by_key(key).expect("a room of the map");
+        let seat = |carry, key, hand: &[ItemKind]| SeatSetup {
+            genes: Genes {
+                strength: 6 - carry,
+                speed: 4,
+                carry,
+            },
+            room: room(key),
+            hand: hand.to_vec(),
+            hp: None,
+            shadow: false,
+            drained: 0,
+            immune: false,
+        };
+        let three = [ItemKind::Water, ItemKind::Food, ItemKind::Gold];
+        let setup = GeneSetup {
+            players: vec![
+                seat(1, "e1-canteen", &three), // over, where cards are drawn
+                seat(1, "e1-lobby", &three),   // over, where none are
+                seat(3, "e1-canteen", &three), // within the carry
+                seat(3, "w1-store", &[]),
+                seat(3, "w1-garage", &[]),
+                seat(3, "e3-lab", &[]),
+            ],
+            round: None,
+            gassed: Vec::new(),
+            order: None,
+            lying: Vec::new(),
+            later_orders: Vec::new(),
+        };
+        let config = TableConfig::<GeneGame> {
+            seed: 1,
+            seats: Seats::numbered(6),
+            settings: GeneSettings::default(),
+        };
+        let table = Table::with_setup(config, Some(&setup)).expect("the table is set");
+        let mut marking = 0;
+        for s in table.config().seats.ids() {
+            let view = table.view(s);
+            assert_eq!(view.phase, foodweb_rules::gene::GenePhase::Free);
+            let want: BTreeSet<String> = table
+                .legal(s)
+                .iter()
+                .filter_map(|a| piece(&view, a))
+                .collect();
+            assert_eq!(marked(&view), want, "seat {s}");
+            marking += usize::from(!want.is_empty());
+        }
+        assert_eq!(
+            marking, 1,
+            "only the seat over its carry where cards are drawn"
+        );
     }
 }

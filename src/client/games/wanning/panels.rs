@@ -24,7 +24,10 @@ use foodweb_rules::wanning::{
 };
 
 use super::art::WanningArt;
-use super::board::{Marks, Pick, kind_key, settlement_steps};
+use super::board::{
+    Marks, Pick, foresee_open, guard_names, guard_open, kind_key, luck_on_self, orders_open,
+    other_living, settlement_steps, usable_seats,
+};
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;
@@ -204,6 +207,7 @@ impl WanningUi {
             && view.host.is_none()
         {
             m.tappable = view.seats.iter().map(|p| p.seat).collect();
+            m.usable = usable_seats(view);
             m.unread = talk_counts(view, me)
                 .into_iter()
                 .filter(|(s, c)| *c > self.read.get(s).copied().unwrap_or(0))
@@ -233,11 +237,25 @@ impl WanningUi {
                 _ => {}
             },
             Pick::Seat(s) => {
-                let d = &mut self.draft;
-                if view.phase == WanningPhase::Peek {
-                    d.peek = (Some(s) != view.me).then_some(s);
+                let foreseeing = matches!(self.slot, Slot::ForeseeA | Slot::ForeseeB);
+                if view.phase == WanningPhase::Peek
+                    && view.to_act
+                    && Some(s) != view.me
+                    && !(foreseeing && foresee_open(view))
+                {
+                    self.draft.peek = Some(s);
                     return;
                 }
+                let Some(slot) = slot_for(self.slot, view, s) else {
+                    // A plate no move takes now: in the peek, the viewer's
+                    // own passes.
+                    if view.phase == WanningPhase::Peek {
+                        self.draft.peek = None;
+                    }
+                    return;
+                };
+                self.slot = slot;
+                let d = &mut self.draft;
                 let slot = match self.slot {
                     Slot::Target => &mut d.target,
                     Slot::Second => &mut d.second,
@@ -260,6 +278,30 @@ impl WanningUi {
             }
         }
     }
+}
+
+/// The slot a tap on `s`'s plate fills: the one chosen when it can take
+/// `s` now, else the first that can (the target, the instinct's seat, 警惕's
+/// guess, 預知's first seat), so that every plate marked usable does what
+/// the table would take; `None` when none can.
+fn slot_for(chosen: Slot, view: &WanningView, s: SeatId) -> Option<Slot> {
+    let takes = |slot: Slot| match slot {
+        Slot::Target | Slot::Second | Slot::Slaughter | Slot::MarkB => {
+            orders_open(view) && other_living(view, s)
+        }
+        Slot::Instinct => {
+            orders_open(view)
+                && (other_living(view, s) || (Some(s) == view.me && luck_on_self(view)))
+        }
+        Slot::ForeseeA | Slot::ForeseeB => foresee_open(view),
+        Slot::Guard => guard_open(view) && guard_names(view, s),
+    };
+    if takes(chosen) {
+        return Some(chosen);
+    }
+    [Slot::Target, Slot::Instinct, Slot::Guard, Slot::ForeseeA]
+        .into_iter()
+        .find(|k| takes(*k))
 }
 
 fn how_used_of(view: &WanningView) -> Option<Use> {
@@ -356,6 +398,39 @@ fn slot_button(
     }
 }
 
+/// The now line: what the seat may do at this moment (the phase's move,
+/// then 預知 and 警惕 whenever the table would take them), or that it
+/// waits.
+pub(super) fn now(view: &WanningView, i18n: &I18n) -> String {
+    let Some(me) = view.me.filter(|_| view.host.is_none()) else {
+        return String::new();
+    };
+    if view.result.is_some() || view.phase == WanningPhase::GameOver {
+        return i18n.t("now-wanning-over");
+    }
+    let alive = !view.seats[me.index()].dead;
+    let mut line = match view.phase {
+        _ if !alive => i18n.t("now-wanning-dead"),
+        WanningPhase::Ban if view.to_act => i18n.t("now-wanning-ban"),
+        WanningPhase::Pick if view.to_act => i18n.t("now-wanning-pick"),
+        WanningPhase::Peek if view.to_act => i18n.t("now-wanning-peek"),
+        WanningPhase::Orders if view.orders.is_none() && view.to_act => {
+            i18n.t("now-wanning-orders")
+        }
+        WanningPhase::Orders if view.orders.is_some() => i18n.t("now-wanning-orders-given"),
+        _ => i18n.t("now-wanning-wait"),
+    };
+    if super::board::foresee_open(view) {
+        line.push(' ');
+        line.push_str(&i18n.ta("now-wanning-foresee", &[("n", view.foresights_left.into())]));
+    }
+    if super::board::guard_open(view) {
+        line.push(' ');
+        line.push_str(&i18n.t("now-wanning-guard"));
+    }
+    line
+}
+
 /// What the player can do now; the action to send, if one was chosen.
 fn controls(
     ui: &mut egui::Ui,
@@ -367,15 +442,11 @@ fn controls(
     let alive = !view.seats[me.index()].dead;
     let mut action = None;
     if !alive && view.phase != WanningPhase::GameOver && !view.guard_owed {
-        ui.label(egui::RichText::new(i18n.t("wanning-you-are-dead")).color(theme::BAD));
+        // The now line says so.
         return None;
     }
-    let waiting = |ui: &mut egui::Ui| {
-        ui.label(egui::RichText::new(i18n.t("wanning-waiting")).color(theme::MUTED));
-    };
     match view.phase {
         WanningPhase::Ban if view.to_act => {
-            ui.label(egui::RichText::new(i18n.t("wanning-ban-help")).color(theme::ACCENT));
             ui.horizontal_wrapped(|ui| {
                 let names: Vec<String> =
                     state.bans.iter().map(|b| instinct_name(*b, i18n)).collect();
@@ -399,7 +470,6 @@ fn controls(
             });
         }
         WanningPhase::Pick if view.to_act => {
-            ui.label(egui::RichText::new(i18n.t("wanning-pick-help")).color(theme::ACCENT));
             if let Some(id) = state.pick {
                 let info = data().instinct(id);
                 ui.label(
@@ -424,7 +494,6 @@ fn controls(
             }
         }
         WanningPhase::Peek if view.to_act => {
-            ui.label(egui::RichText::new(i18n.t("wanning-peek-help")).color(theme::ACCENT));
             ui.horizontal_wrapped(|ui| {
                 if let Some(t) = state.draft.peek {
                     let peek = ui.button(
@@ -445,14 +514,10 @@ fn controls(
                 }
             });
         }
-        WanningPhase::Orders if view.orders.is_some() => {
-            ui.label(egui::RichText::new(i18n.t("wanning-orders-given")).color(theme::GOOD));
-        }
         WanningPhase::Orders if view.to_act && alive => {
             action = orders(ui, view, state, i18n);
         }
-        WanningPhase::GameOver => {}
-        _ => waiting(ui),
+        _ => {}
     }
     if let Some(a) = extras(ui, view, state, i18n) {
         action = Some(a);
@@ -469,7 +534,6 @@ fn orders(
 ) -> Option<WanningAction> {
     let mut action = None;
     let level = view.level.unwrap_or(1);
-    ui.label(egui::RichText::new(i18n.t("wanning-orders-help")).color(theme::ACCENT));
     ui.horizontal_wrapped(|ui| {
         action_slots(ui, view, state, i18n, level);
     });
@@ -674,8 +738,7 @@ fn extras(
     i18n: &I18n,
 ) -> Option<WanningAction> {
     let mut action = None;
-    let after_pick = matches!(view.phase, WanningPhase::Peek | WanningPhase::Orders);
-    if after_pick && view.instinct == Some(InstinctId::Foresight) && view.foresights_left > 0 {
+    if foresee_open(view) {
         ui.separator();
         ui.horizontal_wrapped(|ui| {
             ui.label(i18n.ta(
@@ -693,7 +756,8 @@ fn extras(
             }
         });
     }
-    if view.phase == WanningPhase::Orders && view.guard_owed && !view.guessed {
+    // The table takes the last guess given before the round settles.
+    if guard_open(view) {
         ui.separator();
         ui.label(egui::RichText::new(i18n.t("wanning-guard-help")).color(theme::ACCENT));
         ui.horizontal_wrapped(|ui| {
@@ -1207,6 +1271,7 @@ fn draw(
         top_bar(
             ui, &view, left_ms, paused, i18n, settings, &mut state, &mut exit,
         );
+        widgets::now_line(ui, &mut said, now(&view, i18n));
     });
     let new_talk = unread(&view, &state.read);
     let table_shown = widgets::side_panel(&mut screen, "wanning-side", state.tab, |ui| {

@@ -733,7 +733,9 @@ pub(super) fn inspect_of(
 }
 
 /// A piece a tap means something for, named for the screen's account:
-/// an instinct card of the ban or the pick, or a seat's plate.
+/// an instinct card of the ban or the pick (usable while the seat is
+/// asked), or a seat's plate (usable when a move the table would take
+/// now names it: `board::usable_seats`).
 fn target_of(view: &WanningView, marks: &Marks, want: &Want) -> Option<Target> {
     let asked = view.to_act;
     Some(match want.pick? {
@@ -747,16 +749,29 @@ fn target_of(view: &WanningView, marks: &Marks, want: &Want) -> Option<Target> {
         ),
         Pick::Seat(s) => Target::new(
             format!("seat:{}", s.0),
-            if asked
-                && marks.tappable.contains(&s)
-                && matches!(view.phase, WanningPhase::Peek | WanningPhase::Orders)
-            {
+            if marks.usable.contains(&s) {
                 Does::Pick
             } else {
                 Does::Nothing
             },
         ),
     })
+}
+
+/// The pieces the scene marks usable for `view` with nothing chosen yet,
+/// by their account names (`target_of`), from the same layout.
+#[cfg(test)]
+pub(super) fn marked(view: &WanningView) -> std::collections::BTreeSet<String> {
+    let i18n = I18n::default();
+    let marks = WanningUi::default().marks(view, &i18n);
+    let r = Rect::new(-640.0, -300.0, 640.0, 320.0);
+    layout(view, &marks, &i18n, r)
+        .wants
+        .iter()
+        .filter_map(|w| target_of(view, &marks, w))
+        .filter(|t| t.does != Does::Nothing)
+        .map(|t| t.name)
+        .collect()
 }
 
 /// A tap on a plate or a card: the screen reads it.
@@ -857,5 +872,62 @@ mod tests {
             }
         }
         assert_eq!(plates, 6);
+    }
+
+    /// Issue 38: what the table marks (an instinct card to ban or pick, a
+    /// plate to peek at, to name in the orders, to foresee or to guess) is
+    /// what the judge accepts. rules.md §1: "each player names 0, 1 or 2
+    /// different instincts, once. 預知 cannot be named"; "Each player picks
+    /// one unbanned instinct"; "each player may name one other player ...
+    /// or may pass". §3: "The target is another living player." §6: 幸運's
+    /// 守 "+1 shield (buff step) to any living player, the owner included";
+    /// 預知 "name two players (yourself allowed)", "the dead cannot use
+    /// it"; 警惕 "an owner who died in that round still guesses", "It may
+    /// not name the player its last revenge hit".
+    #[test]
+    fn the_marked_pieces_are_the_judges_legal_moves() {
+        use foodweb_rules::table::Seats;
+        use foodweb_rules::wanning::WanningAction;
+
+        use crate::client::games::marks::marks_and_now_are_the_judges;
+
+        // Twelve tables of 7 (what the bots' random games reach: 幸運守 on
+        // oneself, a dead 警惕 owner's guess, a guess given again), one of
+        // 4 and one of 10.
+        let sizes = (1..=12).map(|seed| (seed, 7)).chain([(13, 4), (14, 10)]);
+        let configs = sizes.map(|(seed, n)| TableConfig::<WanningGame> {
+            seed,
+            seats: Seats::numbered(n),
+            settings: WanningSettings::default(),
+        });
+        let seat = |s: SeatId| format!("seat:{}", s.0);
+        let piece = |_: &WanningView, a: &WanningAction| match a {
+            WanningAction::Ban { instincts } => {
+                instincts.first().map(|i| format!("instinct:{i:?}"))
+            }
+            WanningAction::Pick { instinct } => Some(format!("instinct:{instinct:?}")),
+            WanningAction::Peek { target } => target.map(seat),
+            WanningAction::Orders(p) => [
+                p.target,
+                p.second,
+                p.slaughter,
+                p.instinct.as_ref().and_then(|i| i.target()),
+            ]
+            .into_iter()
+            .flatten()
+            .next()
+            .map(seat),
+            WanningAction::Foresee { a, .. } => Some(seat(*a)),
+            WanningAction::Guard { guess } => guess.map(|(t, _)| seat(t)),
+            WanningAction::Say { .. } => None,
+        };
+        let i18n = I18n::default();
+        let now = |v: &_| super::super::panels::now(v, &i18n);
+        let (compared, marking) =
+            marks_and_now_are_the_judges(configs, "random", super::marked, piece, now);
+        assert!(
+            marking > 100,
+            "{marking} of {compared} seat-steps marked a piece"
+        );
     }
 }
