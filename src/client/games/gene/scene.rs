@@ -652,28 +652,6 @@ fn hand_card_target(marks: &Marks, kind: ItemKind) -> Target {
     )
 }
 
-/// The pieces the seat's map marks as usable with no choice made yet (no
-/// spawn or rocket target picked), by their `reach::Target` names as
-/// [`marks`](crate::client::games::marks) compares them: `room:KEY`,
-/// `ballot:B-F`, `card:KIND`. Drawn from the same [`Marks`] the screen
-/// makes of the view and the same targets the pieces get.
-#[cfg(test)]
-pub(super) fn marked(view: &foodweb_rules::gene::GeneView) -> BTreeSet<String> {
-    let marks = super::panels::view_marks(view, &super::panels::GeneUi::default());
-    let rooms = map().ids().map(|id| room_target(&marks, id));
-    let ballots = map()
-        .floors()
-        .into_iter()
-        .filter_map(|f| ballot_target(&marks, f));
-    let cards = marks.hand.iter().map(|&k| hand_card_target(&marks, k));
-    rooms
-        .chain(ballots)
-        .chain(cards)
-        .filter(|t| t.does != Does::Nothing)
-        .map(|t| t.name)
-        .collect()
-}
-
 /// A room's illustration, by its function or kind.
 fn room_image(art: &GeneArt, id: RoomId) -> &Handle<Image> {
     let room = map().room(id);
@@ -1435,6 +1413,28 @@ mod tests {
     use super::*;
     use foodweb_rules::gene::{GeneAction, GeneGame, GeneSettings, GeneView};
     use foodweb_rules::table::{Seats, TableConfig};
+
+    /// The pieces the seat's map marks as usable with no choice made yet (no
+    /// spawn or rocket target picked), by their `reach::Target` names as
+    /// [`marks`](crate::client::games::marks) compares them: `room:KEY`,
+    /// `ballot:B-F`, `card:KIND`. Drawn from the same [`Marks`] the screen
+    /// makes of the view and the same targets the pieces get.
+    fn marked(view: &foodweb_rules::gene::GeneView) -> BTreeSet<String> {
+        let marks =
+            super::super::panels::view_marks(view, &super::super::panels::GeneUi::default());
+        let rooms = map().ids().map(|id| room_target(&marks, id));
+        let ballots = map()
+            .floors()
+            .into_iter()
+            .filter_map(|f| ballot_target(&marks, f));
+        let cards = marks.hand.iter().map(|&k| hand_card_target(&marks, k));
+        rooms
+            .chain(ballots)
+            .chain(cards)
+            .filter(|t| t.does != Does::Nothing)
+            .map(|t| t.name)
+            .collect()
+    }
 
     use crate::client::games::marks::marks_and_now_are_the_judges;
 
