@@ -615,3 +615,10 @@ now-wanning-orders-given = Your orders are in. Waiting for the others.
 now-wanning-wait = Waiting for the others.
 now-wanning-foresee = Foresight ({ $n } left): you may compare two players' levels now.
 now-wanning-guard = Vigilance: you lost HP, so guess a player's level (or give no guess).
+
+## Learn to play (issue 38)
+picker-learn = Learn to play
+lesson-step = Lesson, step { $n } of { $total }:
+lesson-done-title = You have learnt { $game }
+lesson-remember = What to remember:
+lesson-real-game = Play a real game

@@ -595,3 +595,10 @@ now-wanning-orders-given = 你的指令已下达，等待其他人。
 now-wanning-wait = 等待其他人。
 now-wanning-foresee = 预知（剩 { $n } 次）：现在可以比较两位玩家的等级。
 now-wanning-guard = 警惕：你失去了血量，猜一位玩家的等级（或不猜）。
+
+## 学习玩法
+picker-learn = 学习玩法
+lesson-step = 教学，第 { $n } 步，共 { $total } 步：
+lesson-done-title = 你学会了{ $game }
+lesson-remember = 要记住的：
+lesson-real-game = 开始一局真正的游戏

@@ -110,6 +110,9 @@ macro_rules! wire_types {
                     #[allow(irrefutable_let_patterns)]
                     if let AnyView::$id(v) = view { Some(v) } else { None }
                 }
+                fn wrap_settings(settings: Self::Settings) -> AnySettings {
+                    AnySettings::$id(settings)
+                }
                 fn unwrap_settings(settings: &AnySettings) -> Option<&Self::Settings> {
                     #[allow(irrefutable_let_patterns)]
                     if let AnySettings::$id(s) = settings { Some(s) } else { None }
@@ -133,6 +136,7 @@ pub trait HostGame: Game<View: for<'de> Deserialize<'de>> + foodweb_rules::bot::
     fn unwrap_action(action: &AnyAction) -> Option<&Self::Action>;
     fn wrap_view(view: Self::View) -> AnyView;
     fn unwrap_view(view: &AnyView) -> Option<&Self::View>;
+    fn wrap_settings(settings: Self::Settings) -> AnySettings;
     fn unwrap_settings(settings: &AnySettings) -> Option<&Self::Settings>;
     fn bot_kinds() -> &'static [&'static str];
 }

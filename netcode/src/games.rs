@@ -10,6 +10,7 @@ use foodweb_rules::bot::Bot;
 use foodweb_rules::crueler::CruelerGame;
 use foodweb_rules::forest::ForestGame;
 use foodweb_rules::gene::GeneGame;
+use foodweb_rules::lesson::{LessonNow, LessonRun, lesson_text};
 use foodweb_rules::table::{
     Announcements, GameResult, LogEntry, Rejection, SeatId, Seats, SnapshotError, Table,
     TableConfig, TableSnapshot,
@@ -41,6 +42,8 @@ trait GameEntry {
         seed: u64,
         names: Vec<String>,
     ) -> Result<Box<dyn HostedTable>, Rejection>;
+    fn new_lesson(&self, names: Vec<String>) -> Result<Box<dyn HostedTable>, Rejection>;
+    fn lesson_players(&self) -> Option<usize>;
     fn restore(&self, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError>;
     fn replay(&self, ron: &str) -> Result<Box<dyn HostedTable>, String>;
     fn bot_move(&self, kind: &str, view: &AnyView, rng: &mut ChaCha8Rng) -> Option<AnyAction>;
@@ -71,6 +74,19 @@ impl<G: HostGame> GameEntry for Entry<G> {
             settings,
         };
         Ok(Box::new(Hosted::new(Table::new(config)?)))
+    }
+    fn new_lesson(&self, names: Vec<String>) -> Result<Box<dyn HostedTable>, Rejection> {
+        let broken = |e: String| Rejection::new(e, "这一课的文件有误");
+        let text = lesson_text(G::ID).ok_or_else(|| no_lesson(G::ID))?;
+        let lesson = LessonRun::<G>::parse(text).map_err(broken)?;
+        let (table, run) = LessonRun::start(lesson, names).map_err(broken)?;
+        let mut hosted = Hosted::new(table);
+        hosted.lesson = Some(run);
+        Ok(Box::new(hosted))
+    }
+    fn lesson_players(&self) -> Option<usize> {
+        let lesson = LessonRun::<G>::parse(lesson_text(G::ID)?).ok()?;
+        Some(lesson.players)
     }
     fn restore(&self, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError> {
         Ok(Box::new(Hosted::new(Table::<G>::from_saved(ron)?)))
@@ -215,6 +231,13 @@ pub trait HostedTable {
     /// Plays a journalled action again: moves the clock to its time (which
     /// fires the same deadlines as before) and submits it.
     fn replay_entry(&mut self, entry: &JournalEntry) -> Result<(), String>;
+    /// The table's rule variant.
+    fn settings(&self) -> AnySettings;
+    /// The lesson this table follows (`Learn`), as the learner is told it.
+    fn lesson(&self) -> Option<LessonNow>;
+    /// A lesson's next step that is not the learner's (a scripted move,
+    /// the clock moved on). `None`: no such step now (or no lesson).
+    fn lesson_step(&mut self) -> Option<Result<(), String>>;
     /// Lets a bot of `kind` act at `seat` if the table waits on it; the
     /// bot sees only that seat's view. `None`: nothing to do.
     fn bot_act(
@@ -231,6 +254,7 @@ type SeatBot<G> = (String, Box<dyn Bot<G>>);
 struct Hosted<G: HostGame> {
     table: Table<G>,
     bots: Vec<Option<SeatBot<G>>>,
+    lesson: Option<LessonRun<G>>,
 }
 
 impl<G: HostGame> Hosted<G> {
@@ -239,6 +263,7 @@ impl<G: HostGame> Hosted<G> {
         Self {
             table,
             bots: (0..seats).map(|_| None).collect(),
+            lesson: None,
         }
     }
 }
@@ -257,7 +282,10 @@ impl<G: HostGame> HostedTable for Hosted<G> {
                 format!("这不是{}的行动", G::ID.title().zh),
             ));
         };
-        self.table.submit(seat, action.clone())
+        match &mut self.lesson {
+            Some(lesson) => lesson.submit(&mut self.table, seat, action.clone()),
+            None => self.table.submit(seat, action.clone()),
+        }
     }
     fn advance_to(&mut self, now_ms: u64) {
         self.table.advance_to(now_ms);
@@ -282,7 +310,9 @@ impl<G: HostGame> HostedTable for Hosted<G> {
     }
     fn revision(&self) -> u64 {
         let said = self.table.announcements();
-        (self.table.log().entries.len() + said.public.len() + said.private.len()) as u64
+        // A lesson's steps count too: its last words change no table.
+        let lesson = self.lesson.as_ref().map_or(0, LessonRun::position);
+        (self.table.log().entries.len() + said.public.len() + said.private.len() + lesson) as u64
     }
     fn snapshot_ron(&self) -> String {
         self.table.snapshot().to_ron()
@@ -320,13 +350,22 @@ impl<G: HostGame> HostedTable for Hosted<G> {
         self.submit(entry.seat, &entry.action)
             .map_err(|e| format!("journal entry {} is refused: {e}", entry.index))
     }
+    fn settings(&self) -> AnySettings {
+        G::wrap_settings(self.table.config().settings.clone())
+    }
+    fn lesson(&self) -> Option<LessonNow> {
+        self.lesson.as_ref().map(LessonRun::now)
+    }
+    fn lesson_step(&mut self) -> Option<Result<(), String>> {
+        self.lesson.as_mut()?.auto_step(&mut self.table)
+    }
     fn bot_act(
         &mut self,
         seat: SeatId,
         kind: &str,
         rng: &mut ChaCha8Rng,
     ) -> Option<Result<(), Rejection>> {
-        if !self.table.to_act().contains(&seat) {
+        if self.lesson.is_some() || !self.table.to_act().contains(&seat) {
             return None;
         }
         let slot = self.bots.get_mut(seat.index())?;
@@ -345,6 +384,24 @@ fn unknown_game(game: GameId) -> Rejection {
         format!("{} cannot be played here yet", game.title().en),
         format!("这里还不能玩{}", game.title().zh),
     )
+}
+
+fn no_lesson(game: GameId) -> Rejection {
+    Rejection::new(
+        format!("{} has no guided game yet", game.title().en),
+        format!("{}还没有教学对局", game.title().zh),
+    )
+}
+
+/// Deals the game's lesson table (`Learn`): the learner at seat 1, the
+/// scripted players named `names` at the others.
+pub fn new_lesson(game: GameId, names: Vec<String>) -> Result<Box<dyn HostedTable>, Rejection> {
+    entry(game).ok_or_else(|| no_lesson(game))?.new_lesson(names)
+}
+
+/// How many seats the game's lesson has, if it has one.
+pub fn lesson_players(game: GameId) -> Option<usize> {
+    entry(game)?.lesson_players()
 }
 
 /// Deals a new table of the game the settings belong to.

@@ -15,7 +15,7 @@ use crate::games::{AnyAction, AnySettings, AnyView};
 pub use crate::replay::REPLAY_PART_STEPS;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -107,6 +107,14 @@ pub enum ClientMsg {
     /// 600), which gives every running deadline that much more time.
     Pace {
         pace: Pace,
+    },
+    /// "Learn to play": opens the game's guided first game, the sender
+    /// at seat 1 and scripted players named `names` at the others, and
+    /// starts it. It is kept in memory only, and over when the sender
+    /// leaves.
+    Learn {
+        game: GameId,
+        names: Vec<String>,
     },
     /// Asks for the replay of the table the sender is at, from step
     /// `from` on: its own seat's views (the host seat, or anyone at a
@@ -290,6 +298,12 @@ pub enum ServerMsg {
         total: u32,
         from: u32,
         steps: Vec<crate::replay::ReplayStep>,
+    },
+    /// The lesson at your table, when it moves on (`Learn`): the step,
+    /// what to do and why, what the screen marks, or its summary.
+    Lesson {
+        table: TableId,
+        now: foodweb_rules::lesson::LessonNow,
     },
     /// Your last `Act` was accepted.
     Accepted,

@@ -15,6 +15,7 @@ pub mod crueler;
 pub mod forest;
 pub mod game_id;
 pub mod gene;
+pub mod lesson;
 pub mod narrate;
 pub mod scenario;
 pub mod sim;

@@ -7,6 +7,7 @@ mod autoplay;
 mod game_setup;
 mod games;
 mod i18n;
+mod lesson;
 mod net;
 mod page_status;
 pub mod reach;
@@ -126,6 +127,7 @@ pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
             page_status::plugin,
             reach::plugin,
             replay::plugin,
+            lesson::plugin,
         ))
         // Development aids, out of release builds: the screenshot tours.
         .add_plugins(dev_plugins)

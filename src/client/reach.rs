@@ -96,6 +96,10 @@ struct Account {
     focus: Option<String>,
     /// The inspected piece's card.
     inspect: Option<Inspecting>,
+    /// The lesson at this table, if it is one: its step, what to do, what
+    /// it points at, or its summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lesson: Option<foodweb_rules::lesson::LessonNow>,
     pieces: Vec<Spot>,
     controls: Vec<Spot>,
 }
@@ -158,10 +162,37 @@ pub fn control(response: &egui::Response, name: &str, does: Does) {
             Does::Nothing
         },
     };
+    // A lesson's step points at it: a gold frame around it.
+    let pointed = response
+        .ctx
+        .data(|d| d.get_temp::<Vec<String>>(egui::Id::new(POINT)))
+        .is_some_and(|p| p.iter().any(|p| foodweb_rules::lesson::matches(p, name)));
+    if pointed && spot.does != Does::Nothing {
+        response.ctx.layer_painter(response.layer_id).rect_stroke(
+            response.rect.expand(3.0),
+            5.0,
+            egui::Stroke::new(2.5, crate::client::theme::ACCENT),
+            egui::StrokeKind::Outside,
+        );
+    }
     response.ctx.data_mut(|d| {
         let spots = d.get_temp_mut_or_default::<Vec<Spot>>(egui::Id::new(CONTROLS));
         spots.retain(|s| s.name != spot.name);
         spots.push(spot);
+    });
+}
+
+const POINT: &str = "foodweb-lesson-point";
+
+/// What a lesson's step points at this frame (`None`: no lesson, or no
+/// step of the learner's): the controls [`control`] registers by those
+/// names get a frame.
+pub fn point_at(ctx: &egui::Context, point: Option<Vec<String>>) {
+    ctx.data_mut(|d| match point {
+        Some(p) => {
+            d.insert_temp(egui::Id::new(POINT), p);
+        }
+        None => d.remove::<Vec<String>>(egui::Id::new(POINT)),
     });
 }
 
@@ -299,6 +330,7 @@ fn publish(
             .and_then(|e| targets.get(e).ok())
             .map(|(t, ..)| t.name.clone()),
         inspect: said.inspect.clone(),
+        lesson: model.lesson.clone(),
         pieces,
         controls: drawn.0.clone(),
     };

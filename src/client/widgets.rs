@@ -73,11 +73,50 @@ pub fn keys_help(ui: &mut egui::Ui, i18n: &I18n, key: &str) {
 
 /// The now line (issue 38): one line under the top bar naming what the
 /// seat may do at this moment (or whom the table waits on), in every
-/// game, guided or not; the marked pieces are the ones it speaks of. Told
-/// to the screen's account too.
-pub fn now_line(ui: &mut egui::Ui, said: &mut crate::client::reach::Said, text: String) {
-    if !text.is_empty() {
-        ui.add(egui::Label::new(egui::RichText::new(&text).color(theme::ACCENT).strong()).wrap());
+/// game, guided or not; the marked pieces are the ones it speaks of. At a
+/// lesson's table the lesson's step takes its place: what to do and why,
+/// and how far the lesson has come. Told to the screen's account too.
+pub fn now_line(
+    ui: &mut egui::Ui,
+    said: &mut crate::client::reach::Said,
+    lesson: Option<&foodweb_rules::lesson::LessonNow>,
+    i18n: &I18n,
+    text: String,
+) {
+    let step = lesson.filter(|l| !l.done).and_then(|l| Some((l, l.say.as_ref()?)));
+    crate::client::reach::point_at(ui.ctx(), step.map(|(l, _)| l.point.clone()));
+    match step {
+        Some((l, say)) => {
+            egui::Frame::new()
+                .stroke(egui::Stroke::new(1.5, theme::ACCENT))
+                .corner_radius(6.0)
+                .inner_margin(egui::Margin::symmetric(8, 4))
+                .show(ui, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(
+                            egui::RichText::new(i18n.ta(
+                                "lesson-step",
+                                &[("n", l.step.into()), ("total", l.steps.into())],
+                            ))
+                            .color(theme::MUTED),
+                        );
+                        ui.add(
+                            egui::Label::new(
+                                egui::RichText::new(say.get(i18n.lang))
+                                    .color(theme::ACCENT)
+                                    .strong(),
+                            )
+                            .wrap(),
+                        );
+                    });
+                });
+        }
+        None if !text.is_empty() => {
+            ui.add(
+                egui::Label::new(egui::RichText::new(&text).color(theme::ACCENT).strong()).wrap(),
+            );
+        }
+        None => {}
     }
     said.now = text;
 }

@@ -15,6 +15,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { playSeat } from './policy.mjs';
+import { learn } from './lesson.mjs';
 import { keyChecks } from './keys.mjs';
 
 const [bin, out = '/var/tmp/foodweb-desktop-test', ...games] = process.argv.slice(2);
@@ -167,7 +168,29 @@ async function fromSetUp(game) {
   }
 }
 
+// `lesson:GAME` among the games: that game's "Learn to play" from the
+// title, by X pointer events (tests/hands/lesson.mjs), with a picture of
+// its first step and of its summary (LANG=zh_CN.UTF-8: in Chinese).
+async function lesson(game) {
+  const { child, io } = await client(`lesson-${game}`, { FOODWEB_AUTOPLAY: '' });
+  try {
+    const tag = `lesson-${game}-desktop${/^zh/.test(process.env.LANG || '') ? '-zh' : ''}`;
+    return await learn(io, game, { shots: { 1: `${tag}-first`, 3: `${tag}-step`, done: `${tag}-done` } });
+  } finally {
+    await stop(child);
+  }
+}
+
 for (const game of games.length ? games : ['forest', 'wanning', 'crueler', 'gene']) {
+  if (game.startsWith('lesson:')) {
+    try {
+      report.games[game] = await lesson(game.slice('lesson:'.length));
+      console.log(`[desktop ${game}] learnt: ${JSON.stringify(report.games[game])}`);
+    } catch (e) {
+      problems.push(String(e.message || e));
+    }
+    continue;
+  }
   const entry = report.games[game] = {};
   try {
     entry.setUp = await fromSetUp(game);

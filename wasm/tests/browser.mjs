@@ -22,6 +22,7 @@ import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { aim, playSeat } from '../../tests/hands/policy.mjs';
+import { learn } from '../../tests/hands/lesson.mjs';
 
 const base = process.argv[2] || 'http://127.0.0.1:8080/';
 const out = process.argv[3] || 'browser-shots';
@@ -275,6 +276,22 @@ async function play() {
   report.hands = {};
   await Promise.all([handsGame('forest', 'phone', 21), handsGame('crueler', 'desktop', 22), fromSetUp()]);
   await Promise.all([handsGame('wanning', 'phone', 23), handsGame('gene', 'desktop', 24), geneMapOnAPhone()]);
+  // Issue 38: each game's guided first game, from the picker to the
+  // summary and a real game's set-up, by pointer.
+  report.lessons = {};
+  await Promise.all(LESSONS.map(([game, size]) => lesson(game, size)));
+}
+
+// The games with a lesson, and the page each is learnt on.
+const LESSONS = [['forest', 'desktop']];
+
+async function lesson(game, size) {
+  const p = await open(`lesson-${game}-${size}`, size, { name: 'Newcomer' });
+  const io = await pointer(p, size === 'phone');
+  const taken = await learn(io, game, { shots: { 1: `lesson-${game}-${size}-first`, done: `lesson-${game}-${size}-done` } });
+  report.lessons[`${game}-${size}`] = taken;
+  console.log(`[${p.name}] learnt: ${JSON.stringify(taken)}`);
+  await p.context.close();
 }
 
 // Gene Survival's map on a phone: the whole map fitted to the screen, both
@@ -386,12 +403,9 @@ async function fromSetUp() {
   }
 }
 
-// One game played by hand (tests/hands/policy.mjs) in a page of its own.
-async function handsGame(game, size, seed) {
-  const p = await open(`hands-${game}`, size, {
-    autoplay: 'local', hands: 1, game, seats: 4, quickest: 1, seed, name: 'Hands',
-  });
-  const touch = size === 'phone';
+// The page's pointer as policy.mjs and lesson.mjs use it: Playwright's
+// mouse, or a finger (taps, and drags of CDP touch events) on a phone.
+async function pointer(p, touch) {
   const cdp = touch ? await p.context.newCDPSession(p.page) : null;
   const sleep = ms => p.page.waitForTimeout(ms);
   const touchAt = async (type, x, y) => cdp.send('Input.dispatchTouchEvent', {
@@ -452,6 +466,16 @@ async function handsGame(game, size, seed) {
     },
     screenshot: file => shot(p, file),
   };
+  return io;
+}
+
+// One game played by hand (tests/hands/policy.mjs) in a page of its own.
+async function handsGame(game, size, seed) {
+  const p = await open(`hands-${game}`, size, {
+    autoplay: 'local', hands: 1, game, seats: 4, quickest: 1, seed, name: 'Hands',
+  });
+  const touch = size === 'phone';
+  const io = await pointer(p, touch);
   await waitFor(p, 'at a table of its own', () => document.body.dataset.screen === 'table');
   await waitFor(p, 'dealt', () => { try { return JSON.parse(document.body.dataset.reach).revision > 0; } catch { return false; } });
   await shot(p, `web-hands-${game}-${size}`);

@@ -42,6 +42,8 @@ pub struct ClientModel {
     /// The replay of our table, as far as its parts have come, and how
     /// many steps it has in all.
     pub replay: Option<(crate::replay::Replay, u32)>,
+    /// The lesson at our table, if it is one (`Learn`).
+    pub lesson: Option<foodweb_rules::lesson::LessonNow>,
 }
 
 impl ClientModel {
@@ -170,6 +172,11 @@ impl ClientModel {
                 self.notes.truncate(*notes_from as usize);
                 self.notes.extend(notes.iter().cloned());
             }
+            ServerMsg::Lesson { table, now } => {
+                if self.place.map(|(t, _)| t) == Some(*table) {
+                    self.lesson = Some(now.clone());
+                }
+            }
             ServerMsg::HostCode { table, code } => {
                 self.host_code = Some((*table, code.clone()));
             }
@@ -192,6 +199,7 @@ impl ClientModel {
         self.public.clear();
         self.notes.clear();
         self.replay = None;
+        self.lesson = None;
     }
 
     pub fn my_seat(&self) -> Option<foodweb_rules::table::SeatId> {

@@ -162,7 +162,7 @@ fn fresh_host_code() -> String {
 /// The bots' chance at a table: from the table's seed, on a stream of its
 /// own (independent of the deals), so a table set up with the same seed
 /// and played the same way plays the same (the screenshot tours).
-fn bot_rng(seed: u64) -> ChaCha8Rng {
+pub(crate) fn bot_rng(seed: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(1);
     rng
@@ -344,6 +344,7 @@ impl Hall {
             last_lobby: None,
             unsaved: None,
             held: Vec::new(),
+            lesson: false,
         };
         Ok((table, recovered))
     }
@@ -615,6 +616,7 @@ impl Hall {
             ClientMsg::Act { action } => self.act(client, action),
             ClientMsg::Pace { pace } => self.pace(client, pace),
             ClientMsg::GetReplay { from, past } => self.send_replay(client, from, past),
+            ClientMsg::Learn { game, names } => self.learn(client, game, names),
         }
     }
 
@@ -737,32 +739,62 @@ impl Hall {
         let token = fresh_token();
         let name = self.clients[&client].name.clone();
         let seed = seed.unwrap_or_else(fresh_seed);
-        let mut table = HallTable {
-            id,
-            settings,
-            seed,
-            has_host_seat: host_seat,
-            host: None,
-            host_code: host_seat.then(fresh_host_code),
-            host_code_misses: Default::default(),
-            seats: (0..seats).map(|_| Seat::open()).collect(),
-            owner: Some(SeatId(0)),
-            game: None,
-            anchor: (self.now, 0),
-            bots_wait_until: 0,
-            bot_rng: bot_rng(seed),
-            paused: false,
-            held_until: None,
-            host_runs: false,
-            open_replays,
-            journaled: 0,
-            snapshot_len: 0,
-            spectators: Vec::new(),
-            last_lobby: None,
-            unsaved: None,
-            held: Vec::new(),
-        };
-        table.seats[0] = Seat::person(name, token.clone(), client);
+        let mut seats_of = vec![Seat::person(name, token.clone(), client)];
+        seats_of.extend((1..seats).map(|_| Seat::open()));
+        let mut table = HallTable::new(id, settings, seed, host_seat, seats_of, open_replays, self.now);
+        table.host_code = host_seat.then(fresh_host_code);
+        self.tables.insert(id, table);
+        self.attach(client, id, Role::Player(SeatId(0)), Some(token));
+        self.table_changed(id);
+        Ok(())
+    }
+
+    /// "Learn to play": the game's guided first game, the sender at seat
+    /// 1 and the lesson's scripted players at the others, started at once.
+    /// Kept in memory only: a lesson left is over.
+    fn learn(&mut self, client: ClientKey, game: GameId, names: Vec<String>) -> Result<(), Rejection> {
+        self.not_seated(client)?;
+        let players = games::lesson_players(game).ok_or_else(|| {
+            reject(
+                format!("{} has no guided game yet", game.title().en),
+                format!("{}还没有教学对局", game.title().zh),
+            )
+        })?;
+        if names.len() + 1 != players {
+            return Err(reject(
+                format!("the lesson seats {players}: name the {} others", players - 1),
+                format!("这一课有 {players} 个座位：请为另外 {} 位起名", players - 1),
+            ));
+        }
+        let mut all = vec![self.clients[&client].name.clone()];
+        for n in &names {
+            all.push(valid_name(n)?);
+        }
+        let max = self.config.max_tables;
+        if self.tables.len() >= max {
+            return Err(reject(
+                format!("this server has {max} tables already: join one, or wait for one to end"),
+                format!("这个服务器已有 {max} 张桌子：加入其中一张，或等一张结束"),
+            ));
+        }
+        let table_game = games::new_lesson(game, all.clone())?;
+        let id = self.next_table;
+        self.next_table += 1;
+        let token = fresh_token();
+        let mut seats = vec![Seat::person(all[0].clone(), token.clone(), client)];
+        seats.extend(all[1..].iter().map(|name| Seat {
+            occupant: Occupant::Bot {
+                kind: "lesson".into(),
+                name: Some(name.clone()),
+            },
+            client: None,
+            away_since: None,
+        }));
+        let now = self.now;
+        let mut table = HallTable::new(id, table_game.settings(), 0, false, seats, false, now);
+        table.lesson = true;
+        table.game = Some(table_game);
+        table.bots_wait_until = now + self.config.bot_delay_ms;
         self.tables.insert(id, table);
         self.attach(client, id, Role::Player(SeatId(0)), Some(token));
         self.table_changed(id);
@@ -1072,8 +1104,9 @@ impl Hall {
             }
             Role::Spectator => t.spectators.retain(|&s| s != client),
         }
-        let abandoned = !t.started()
-            && t.host.is_none()
+        let abandoned = t.lesson
+            || !t.started()
+                && t.host.is_none()
             && !t
                 .seats
                 .iter()
@@ -1197,6 +1230,11 @@ impl Hall {
             }
         };
         let t = &self.tables[&tid];
+        if t.lesson {
+            // Its deal is the lesson's, which a replay from the seed would
+            // not make again.
+            return Err(reject("a lesson keeps no replay", "教学对局没有回放"));
+        }
         let Some(game) = t.game.as_ref() else {
             return Err(reject("the game has not started", "游戏还没开始"));
         };
@@ -1370,7 +1408,25 @@ impl Hall {
                 let at = t.anchor.1 + now.saturating_sub(t.anchor.0);
                 game.advance_to(at);
             }
-            if playing && !stopped && now >= t.bots_wait_until {
+            if t.lesson && !stopped && now >= t.bots_wait_until {
+                // A lesson's script moves the other seats, one visible
+                // move at a time so the learner can follow.
+                let game = t.game.as_mut().expect("started");
+                for _ in 0..1_000 {
+                    let logged = game.log_len();
+                    match game.lesson_step() {
+                        Some(Ok(())) => {
+                            t.anchor = (now, game.now_ms());
+                            if game.log_len() != logged {
+                                t.bots_wait_until = now + delay;
+                                break;
+                            }
+                        }
+                        Some(Err(e)) => eprintln!("foodweb: {e}"),
+                        None => break,
+                    }
+                }
+            } else if playing && !stopped && now >= t.bots_wait_until {
                 // With no pause, bots play on until a person must act.
                 for _ in 0..10_000 {
                     let game = t.game.as_ref().expect("started");
@@ -1423,7 +1479,7 @@ impl Hall {
     /// Writes the table's whole record (seating and game snapshot),
     /// atomically, and empties its journal.
     fn save_record(&mut self, tid: TableId) {
-        let Some(t) = self.tables.get_mut(&tid) else {
+        let Some(t) = self.tables.get_mut(&tid).filter(|t| !t.lesson) else {
             return;
         };
         let logged = t.game.as_ref().map_or(0, |g| g.log_len());
@@ -1454,7 +1510,7 @@ impl Hall {
     /// anything; an error if the store could not write them (they are
     /// written with the next ones, in order, when it can).
     fn commit(&mut self, tid: TableId) -> Result<bool, String> {
-        let Some(t) = self.tables.get_mut(&tid) else {
+        let Some(t) = self.tables.get_mut(&tid).filter(|t| !t.lesson) else {
             return Ok(false);
         };
         let Some(game) = t.game.as_ref() else {
@@ -1578,11 +1634,18 @@ impl Hall {
         let public_len = said.public.len();
         let notes_len = notes.len();
         let c = self.clients.get_mut(&k).expect("known client");
+        let lesson = match role {
+            Role::Player(_) => game.lesson(),
+            _ => None,
+        };
         c.sent_revision = Some(revision);
         c.sent_public = public_len;
         c.sent_notes = notes_len;
         self.outbox.push((k, view));
         self.outbox.push((k, feed));
+        if let Some(now) = lesson {
+            self.outbox.push((k, ServerMsg::Lesson { table: tid, now }));
+        }
     }
 }
 

@@ -109,9 +109,51 @@ pub struct HallTable {
     /// What was not sent while `unsaved`: the answers and views about
     /// actions not yet on disk, sent once they are.
     pub held: Vec<(ClientKey, crate::messages::ServerMsg)>,
+    /// A guided first game (`Learn`): its script moves the other seats,
+    /// it is never saved, and it is over when its learner leaves.
+    pub lesson: bool,
 }
 
 impl HallTable {
+    /// A new table, not started, its seats `seats` (the creator's
+    /// first), at hall time `now`.
+    pub fn new(
+        id: TableId,
+        settings: AnySettings,
+        seed: u64,
+        has_host_seat: bool,
+        seats: Vec<Seat>,
+        open_replays: bool,
+        now: u64,
+    ) -> Self {
+        Self {
+            id,
+            settings,
+            seed,
+            has_host_seat,
+            host: None,
+            host_code: None,
+            host_code_misses: Default::default(),
+            seats,
+            owner: Some(SeatId(0)),
+            game: None,
+            anchor: (now, 0),
+            bots_wait_until: 0,
+            bot_rng: super::bot_rng(seed),
+            paused: false,
+            held_until: None,
+            host_runs: false,
+            open_replays,
+            journaled: 0,
+            snapshot_len: 0,
+            spectators: Vec::new(),
+            last_lobby: None,
+            unsaved: None,
+            held: Vec::new(),
+            lesson: false,
+        }
+    }
+
     pub fn started(&self) -> bool {
         self.game.is_some()
     }

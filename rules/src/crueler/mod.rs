@@ -36,3 +36,9 @@ pub use view::{CruelerView, DuelView};
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");
+
+/// "Learn to play": the guided first game (`crate::lesson`), once it is
+/// written.
+pub fn lesson() -> Option<&'static str> {
+    None
+}

@@ -33,6 +33,10 @@ use crate::table::{Game, GameResult, Rejection, SeatId, Seats, TableSet, with_pa
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");
+/// "Learn to play": the guided first game (`crate::lesson`).
+pub fn lesson() -> Option<&'static str> {
+    Some(include_str!("lesson.ron"))
+}
 
 pub struct ForestGame;
 

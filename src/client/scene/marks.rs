@@ -13,6 +13,8 @@
 //! (`games::marks`).
 
 use bevy::prelude::*;
+use foodweb_netcode::client::ClientModel;
+use foodweb_rules::lesson::matches;
 
 use super::SceneSystems;
 use crate::client::reach::{Does, Target};
@@ -38,30 +40,49 @@ pub fn usable(target: &Target) -> bool {
     target.does != Does::Nothing
 }
 
-/// The pieces whose target changed, with their frames (among their
-/// children), unless they mark themselves.
-type Retargeted<'w, 's> = Query<
+/// Every piece that may be marked, with its frames (among its children),
+/// unless it marks itself.
+type Markable<'w, 's> = Query<
     'w,
     's,
-    (
-        Entity,
-        &'static Target,
-        &'static Sprite,
-        Option<&'static Children>,
-    ),
-    (Changed<Target>, Without<OwnMark>),
+    (Entity, Ref<'static, Target>, &'static Sprite, Option<&'static Children>),
+    Without<OwnMark>,
 >;
 
-/// Adds or takes away each piece's frame when its target changes.
-fn mark(mut commands: Commands, pieces: Retargeted, frames: Query<(), With<MarkFrame>>) {
+/// Adds or takes away each piece's frame when its target changes, or when
+/// a lesson's step points elsewhere: at a lesson's table only the pieces
+/// its step names are marked (the one move it teaches).
+fn mark(
+    mut commands: Commands,
+    pieces: Markable,
+    frames: Query<(), With<MarkFrame>>,
+    model: Res<ClientModel>,
+    mut pointed: Local<Option<Vec<String>>>,
+) {
+    let point = model
+        .lesson
+        .as_ref()
+        .filter(|l| !l.done && l.say.is_some())
+        .map(|l| l.point.clone());
+    let again = *pointed != point;
+    if again {
+        pointed.clone_from(&point);
+    }
     for (piece, target, sprite, children) in &pieces {
+        if !again && !target.is_changed() {
+            continue;
+        }
         let old: Vec<Entity> = children
             .into_iter()
             .flatten()
             .copied()
             .filter(|c| frames.contains(*c))
             .collect();
-        let size = sprite.custom_size.filter(|_| usable(target));
+        let on = usable(&target)
+            && point
+                .as_ref()
+                .is_none_or(|p| p.iter().any(|p| matches(p, &target.name)));
+        let size = sprite.custom_size.filter(|_| on);
         match (size, old.is_empty()) {
             (Some(size), true) => {
                 commands.entity(piece).with_children(|c| {

@@ -12,7 +12,7 @@ mod title;
 use bevy::prelude::*;
 
 pub use lobby::{HostedAt, WebAt};
-pub use setup::{TableSetup, request_start};
+pub use setup::{TableSetup, bot_name, request_start};
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((

@@ -8,6 +8,7 @@ use foodweb_rules::GameId;
 use super::TableSetup;
 use crate::client::assets::PickerArt;
 use crate::client::game_setup::GameClients;
+use crate::client::lesson;
 use crate::client::reach::{self, Does};
 use crate::client::{I18n, Screen, theme, widgets};
 
@@ -19,6 +20,7 @@ fn draw(
     clients: Res<GameClients>,
     art: Option<Res<PickerArt>>,
     mut textures: Local<Vec<(GameId, egui::TextureId)>>,
+    mut commands: Commands,
 ) -> Result {
     if textures.is_empty()
         && let Some(art) = &art
@@ -114,6 +116,17 @@ fn draw(
                 {
                     *setup = chosen;
                     next.set(Screen::Setup);
+                }
+                // A guided first game, under the game's card (a button
+                // inside the card would lose its clicks to the card).
+                if playable && lesson::has_lesson(game) {
+                    let learn = ui.button(
+                        egui::RichText::new(i18n.t("picker-learn")).size(17.0),
+                    );
+                    reach::control(&learn, &format!("learn:{game:?}").to_lowercase(), Does::Move);
+                    if learn.clicked() {
+                        commands.insert_resource(lesson::LearnRequested(game));
+                    }
                 }
                 ui.add_space(16.0);
             }

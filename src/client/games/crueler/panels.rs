@@ -352,7 +352,7 @@ fn draw(
     let mut action = None;
     egui::Panel::top("crueler-top").show(&mut screen, |ui| {
         top_bar(ui, &view, left_ms, i18n, settings, &mut state, &mut exit);
-        widgets::now_line(ui, &mut said, now(&view, &state, i18n));
+        widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, now(&view, &state, i18n));
     });
     let table_shown = widgets::side_panel(&mut screen, "crueler-side", state.tab, |ui| {
         side(ui, &view, model, i18n);
@@ -367,7 +367,10 @@ fn draw(
         action = Some(a);
     }
     table::rules_window(ctx, i18n, &mut state.show_rules, crueler::RULES_MD);
-    game_over_window(ctx, &view, i18n, &mut exit);
+    // A lesson's end has its own window (`lesson.rs`).
+    if model.lesson.is_none() {
+        game_over_window(ctx, &view, i18n, &mut exit);
+    }
     if let Some(action) = action {
         act(&mut frame.outbox, &mut state, action);
     }

@@ -317,13 +317,15 @@ fn target_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut 
     let target_text = state
         .target
         .map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(view, t));
-    egui::ComboBox::from_id_salt("target")
+    let combo = egui::ComboBox::from_id_salt("target")
         .selected_text(target_text)
         .show_ui(ui, |ui| {
             for s in view.opponents_with_cards() {
-                ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
+                let item = ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
+                reach::control(&item, &format!("target:{}", s.seat.0), Does::Pick);
             }
         });
+    reach::control(&combo.response, "target", Does::Pick);
 }
 
 /// The card the challenge names: a list of the deck, only the cards the
@@ -333,7 +335,7 @@ fn named_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut T
         || i18n.t("table-pick-named"),
         |c| i18n.pick(&deck().card(c).name).to_string(),
     );
-    egui::ComboBox::from_id_salt("named")
+    let combo = egui::ComboBox::from_id_salt("named")
         .selected_text(named_text)
         .height(400.0)
         .show_ui(ui, |ui| {
@@ -348,10 +350,13 @@ fn named_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut T
                     deck().card(c).energy
                 );
                 ui.add_enabled_ui(ok, |ui| {
-                    ui.selectable_value(&mut state.named, Some(c), label)
+                    let item = ui.selectable_value(&mut state.named, Some(c), label);
+                    let name = format!("named:{}", deck().card(c).key);
+                    reach::control(&item, &name, Does::Pick);
                 });
             }
         });
+    reach::control(&combo.response, "named", Does::Pick);
 }
 
 fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
@@ -418,7 +423,7 @@ fn draw(
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
         top_bar(ui, &view, &clocks, i18n, settings, &mut state, &mut exit);
-        widgets::now_line(ui, &mut said, now(&view, &state, i18n));
+        widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, now(&view, &state, i18n));
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));
@@ -436,7 +441,10 @@ fn draw(
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     table::rules_window(ctx, i18n, &mut state.show_rules, forest::RULES_MD);
     round_over_window(ctx, &view, i18n, &mut state, *ask);
-    game_over_window(ctx, &view, i18n, &mut exit);
+    // A lesson's end has its own window (`lesson.rs`).
+    if model.lesson.is_none() {
+        game_over_window(ctx, &view, i18n, &mut exit);
+    }
     if let Some(action) = action {
         submit(&mut frame.outbox, &mut state, action);
     }

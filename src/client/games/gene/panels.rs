@@ -898,7 +898,7 @@ fn draw(
     let mut action = None;
     egui::Panel::top("gene-top").show(&mut screen, |ui| {
         top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut exit);
-        widgets::now_line(ui, &mut said, self::now(&view, &state, i18n));
+        widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, self::now(&view, &state, i18n));
     });
     let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
         if let Some(a) = side(ui, &view, model, &mut state, i18n) {
@@ -947,6 +947,8 @@ fn draw(
     let played_out = shown.is_none_or(|n| n >= view.settlement.len());
     if let Some(result) = &view.result
         && played_out
+        // A lesson's end has its own window (`lesson.rs`).
+        && frame.model.lesson.is_none()
     {
         ranking_window(ctx, &view, result, i18n, &mut exit);
     }

@@ -1271,7 +1271,7 @@ fn draw(
         top_bar(
             ui, &view, left_ms, paused, i18n, settings, &mut state, &mut exit,
         );
-        widgets::now_line(ui, &mut said, now(&view, i18n));
+        widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, now(&view, i18n));
     });
     let new_talk = unread(&view, &state.read);
     let table_shown = widgets::side_panel(&mut screen, "wanning-side", state.tab, |ui| {
@@ -1289,7 +1289,10 @@ fn draw(
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
     guess_window(ctx, &view, &mut state, i18n);
     table::rules_window(ctx, i18n, &mut state.show_rules, wanning::RULES_MD);
-    game_over_window(ctx, &view, i18n, &mut exit);
+    // A lesson's end has its own window (`lesson.rs`).
+    if model.lesson.is_none() {
+        game_over_window(ctx, &view, i18n, &mut exit);
+    }
     if let Some(action) = action {
         frame.act(AnyAction::Wanning(action));
         state.refusals.error = None;

@@ -1,0 +1,100 @@
+// Plays a game's "Learn to play" lesson (issue 38) the way a newcomer
+// does: from the game picker's button, each step by pointing where the
+// step points (the screen's account names what its lesson marks,
+// `lesson.point`, `*` standing for any part) with real input events
+// through the caller's `io` (as policy.mjs: Playwright's mouse or finger,
+// or X events), until the lesson's summary shows; then its button to a
+// real game, which must open the game's set-up screen.
+//
+// Each step must be taken (the lesson moves on, nothing refused) within
+// STEP_MS of its last touch once the step shows.
+
+import { aim, STEP_MS } from './policy.mjs';
+
+// A lesson's pattern against a name of the account (`*`: any part).
+export function matches(pattern, name) {
+  const parts = pattern.split('*').map(p => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`).test(name);
+}
+
+const sleep = (io, ms) => io.sleep(ms);
+
+async function until(io, what, test, ms = 60_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const a = await io.read();
+    const got = a && test(a);
+    if (got) return got;
+    if (Date.now() - t0 > ms) {
+      throw new Error(`[${io.name}] lesson: never ${what}: ${JSON.stringify(a && { screen: a.screen, lesson: a.lesson, refusal: a.refusal, hint: a.hint }).slice(0, 700)}`);
+    }
+    await sleep(io, 150);
+  }
+}
+
+// Where a name is on the screen now: a control, or a piece (aimed where
+// nothing covers it), if it can be used.
+function find(a, pattern) {
+  const control = a.controls.find(c => matches(pattern, c.name) && c.does !== 'nothing');
+  if (control) return [control.x + control.w / 2, control.y + control.h / 2, control.name];
+  const piece = a.pieces.find(p => matches(pattern, p.name) && p.does !== 'nothing');
+  if (piece) return [...aim(piece, a.pieces), piece.name];
+  return null;
+}
+
+// From the title screen: the picker, the game's lesson, every step, the
+// summary and its real game. Returns the steps taken and the time each
+// took from its last touch to the next step.
+export async function learn(io, game, { shots = {} } = {}) {
+  const log = t => io.log(`lesson ${game}: ${t}`);
+  const tapName = async (a, pattern) => {
+    const at = find(a, pattern);
+    if (!at) return false;
+    await io.tap(at[0], at[1]);
+    return at[2];
+  };
+  let a = await until(io, 'the title screen', b => b.screen === 'title' && b.controls.some(c => c.name === 'play-local') && b);
+  await tapName(a, 'play-local');
+  a = await until(io, `the picker's "learn:${game}"`, b => b.screen === 'picker' && find(b, `learn:${game}`) && b);
+  await tapName(a, `learn:${game}`);
+  a = await until(io, 'at the lesson\'s table', b => b.screen === 'table' && b.lesson && b);
+  const steps = [];
+  let shot = 0;
+  for (;;) {
+    a = await until(io, 'a step of the learner\'s, or the summary',
+      b => b.lesson && (b.lesson.done || (b.lesson.say && b.to_act !== undefined)) && b, 3 * 60_000);
+    const lesson = a.lesson;
+    if (lesson.done) break;
+    const step = lesson.step;
+    if (shots[step] && io.screenshot) await io.screenshot(`${shots[step]}`);
+    const refused = a.refused;
+    log(`step ${step}/${lesson.steps}: ${lesson.say.en.slice(0, 90)} [${lesson.point.join(', ')}]`);
+    let last = 0;
+    for (const pattern of lesson.point) {
+      // The next thing to touch shows once the last one took effect (a
+      // list opened, a card picked).
+      const b = await until(io, `"${pattern}" usable on the screen (step ${step})`, c => find(c, pattern) && c, STEP_MS * 2);
+      const name = await tapName(b, pattern);
+      last = Date.now();
+      log(`  touched ${name}`);
+      await sleep(io, 250);
+    }
+    const moved = await until(io, `step ${step} taken`, b => {
+      if (b.refused > refused) throw new Error(`[${io.name}] lesson ${game}, step ${step}: refused: ${b.refusal}`);
+      return b.lesson && (b.lesson.done || b.lesson.step > step || !b.lesson.say) && b;
+    }, STEP_MS + 10_000);
+    steps.push({ step, point: lesson.point, ms: Date.now() - last });
+    shot++;
+    void moved;
+  }
+  log(`done: ${a.lesson.summary.length} things to remember`);
+  a = await until(io, 'the summary\'s real-game button', b => find(b, 'lesson-real-game') && b);
+  if (shots.done && io.screenshot) {
+    await sleep(io, 400);
+    await io.screenshot(shots.done);
+  }
+  await tapName(a, 'lesson-real-game');
+  await until(io, 'the set-up screen of a real game', b => b.screen === 'setup' && b);
+  log('a real game\'s set-up screen is open');
+  return { steps: steps.length, of: a.lesson.steps, slowest_ms: Math.max(...steps.map(s => s.ms)) };
+}
