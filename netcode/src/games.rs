@@ -396,7 +396,9 @@ fn no_lesson(game: GameId) -> Rejection {
 /// Deals the game's lesson table (`Learn`): the learner at seat 1, the
 /// scripted players named `names` at the others.
 pub fn new_lesson(game: GameId, names: Vec<String>) -> Result<Box<dyn HostedTable>, Rejection> {
-    entry(game).ok_or_else(|| no_lesson(game))?.new_lesson(names)
+    entry(game)
+        .ok_or_else(|| no_lesson(game))?
+        .new_lesson(names)
 }
 
 /// How many seats the game's lesson has, if it has one.

@@ -3,10 +3,10 @@
 //! each check holds (what the step teaches happened), and the learner
 //! takes every kind of move the game has.
 
+use foodweb_rules::GameId;
 use foodweb_rules::forest::{ForestAction, ForestGame};
 use foodweb_rules::lesson::{LessonRun, lesson_text};
 use foodweb_rules::table::Game;
-use foodweb_rules::GameId;
 
 fn play<G: Game>() -> (foodweb_rules::table::Table<G>, Vec<G::Action>) {
     let text = lesson_text(G::ID).expect("the game has a lesson");
@@ -41,7 +41,11 @@ fn a_move_the_step_does_not_ask_is_refused_with_the_step() {
     let before = table.snapshot().hash();
     let seat3 = foodweb_rules::table::SeatId(2);
     let refused = run
-        .submit(&mut table, foodweb_rules::lesson::LEARNER, ForestAction::AskShowdown { target: seat3 })
+        .submit(
+            &mut table,
+            foodweb_rules::lesson::LEARNER,
+            ForestAction::AskShowdown { target: seat3 },
+        )
         .expect_err("the step asks for Bot 2");
     assert!(refused.reason.en.contains("Bot 2"), "{refused}");
     assert_eq!(table.snapshot().hash(), before);

@@ -78,45 +78,56 @@ fn lesson_over(
     }
     let ctx = contexts.ctx_mut()?;
     let width = (ctx.content_rect().width() - 24.0).min(520.0);
-    egui::Window::new(i18n.ta(
-        "lesson-done-title",
-        &[("game", i18n.pick(&game.title()).to_string().into())],
-    ))
-    .id(egui::Id::new("lesson-over"))
-    .collapsible(false)
-    .resizable(false)
-    .default_width(width)
-    .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
-    .show(ctx, |ui| {
-        ui.set_max_width(width);
-        ui.label(egui::RichText::new(i18n.t("lesson-remember")).strong());
-        for line in &lesson.summary {
-            ui.horizontal_top(|ui| {
-                ui.label(egui::RichText::new("•").color(theme::ACCENT));
-                ui.add(egui::Label::new(line.get(i18n.lang)).wrap());
-            });
-        }
-        ui.add_space(8.0);
-        ui.horizontal_wrapped(|ui| {
-            let real = ui.button(
-                egui::RichText::new(i18n.t("lesson-real-game"))
-                    .size(18.0)
+    // The title inside, where it wraps (a phone's window is narrow).
+    egui::Window::new("lesson-over")
+        .title_bar(false)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(width)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.set_max_width(width);
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(i18n.ta(
+                        "lesson-done-title",
+                        &[("game", i18n.pick(&game.title()).to_string().into())],
+                    ))
+                    .size(24.0)
                     .color(theme::ACCENT),
+                )
+                .wrap(),
             );
-            reach::control(&real, "lesson-real-game", Does::Move);
-            if real.clicked()
-                && let Some(chosen) = TableSetup::for_game(&clients, game, setup.your_name.clone())
-            {
-                *setup = chosen;
-                next.set(Screen::Setup);
+            ui.add_space(4.0);
+            ui.label(egui::RichText::new(i18n.t("lesson-remember")).strong());
+            for line in &lesson.summary {
+                ui.horizontal_top(|ui| {
+                    ui.label(egui::RichText::new("•").color(theme::ACCENT));
+                    ui.add(egui::Label::new(line.get(i18n.lang)).wrap());
+                });
             }
-            let title = ui.button(i18n.t("table-back-to-title"));
-            reach::control(&title, "lesson-title", Does::Move);
-            if title.clicked() {
-                next.set(Screen::Title);
-            }
+            ui.add_space(8.0);
+            ui.horizontal_wrapped(|ui| {
+                let real = ui.button(
+                    egui::RichText::new(i18n.t("lesson-real-game"))
+                        .size(18.0)
+                        .color(theme::ACCENT),
+                );
+                reach::control(&real, "lesson-real-game", Does::Move);
+                if real.clicked()
+                    && let Some(chosen) =
+                        TableSetup::for_game(&clients, game, setup.your_name.clone())
+                {
+                    *setup = chosen;
+                    next.set(Screen::Setup);
+                }
+                let title = ui.button(i18n.t("table-back-to-title"));
+                reach::control(&title, "lesson-title", Does::Move);
+                if title.clicked() {
+                    next.set(Screen::Title);
+                }
+            });
         });
-    });
     Ok(())
 }
 

@@ -83,7 +83,9 @@ pub fn now_line(
     i18n: &I18n,
     text: String,
 ) {
-    let step = lesson.filter(|l| !l.done).and_then(|l| Some((l, l.say.as_ref()?)));
+    let step = lesson
+        .filter(|l| !l.done)
+        .and_then(|l| Some((l, l.say.as_ref()?)));
     crate::client::reach::point_at(ui.ctx(), step.map(|(l, _)| l.point.clone()));
     match step {
         Some((l, say)) => {

@@ -99,6 +99,9 @@ async function client(game, env) {
       xdo('windowfocus', window);
       xdo('key', name);
     },
+    async viewport() {
+      return (process.env.FOODWEB_WINDOW || '1280x720').split('x').map(Number);
+    },
     async screenshot(file) {
       try { execFileSync('import', ['-window', window, `${out}/${file}.png`]); } catch (e) { io.log(`no screenshot: ${e}`); }
     },

@@ -26,6 +26,7 @@ async function until(io, what, test, ms = 60_000) {
     const got = a && test(a);
     if (got) return got;
     if (Date.now() - t0 > ms) {
+      if (io.screenshot) await io.screenshot(`failed-lesson-${io.name.replace(/\W+/g, '-')}`);
       throw new Error(`[${io.name}] lesson: never ${what}: ${JSON.stringify(a && { screen: a.screen, lesson: a.lesson, refusal: a.refusal, hint: a.hint }).slice(0, 700)}`);
     }
     await sleep(io, 150);
@@ -42,6 +43,20 @@ function find(a, pattern) {
   return null;
 }
 
+// A control below the window's bottom (a phone's picker) is brought up
+// as a person would: a drag up the screen scrolls it into view.
+async function inView(io, pattern) {
+  const [w, h] = io.viewport ? await io.viewport() : [1280, 720];
+  for (let i = 0; i < 8; i++) {
+    const a = await io.read();
+    const at = a && find(a, pattern);
+    if (at && at[1] < h - 8) return a;
+    await io.drag(w / 2, h * 0.75, w / 2, h * 0.3);
+    await sleep(io, 400);
+  }
+  return io.read();
+}
+
 // From the title screen: the picker, the game's lesson, every step, the
 // summary and its real game. Returns the steps taken and the time each
 // took from its last touch to the next step.
@@ -55,7 +70,8 @@ export async function learn(io, game, { shots = {} } = {}) {
   };
   let a = await until(io, 'the title screen', b => b.screen === 'title' && b.controls.some(c => c.name === 'play-local') && b);
   await tapName(a, 'play-local');
-  a = await until(io, `the picker's "learn:${game}"`, b => b.screen === 'picker' && find(b, `learn:${game}`) && b);
+  await until(io, `the picker's "learn:${game}"`, b => b.screen === 'picker' && find(b, `learn:${game}`) && b);
+  a = await inView(io, `learn:${game}`);
   await tapName(a, `learn:${game}`);
   a = await until(io, 'at the lesson\'s table', b => b.screen === 'table' && b.lesson && b);
   const steps = [];

@@ -741,7 +741,15 @@ impl Hall {
         let seed = seed.unwrap_or_else(fresh_seed);
         let mut seats_of = vec![Seat::person(name, token.clone(), client)];
         seats_of.extend((1..seats).map(|_| Seat::open()));
-        let mut table = HallTable::new(id, settings, seed, host_seat, seats_of, open_replays, self.now);
+        let mut table = HallTable::new(
+            id,
+            settings,
+            seed,
+            host_seat,
+            seats_of,
+            open_replays,
+            self.now,
+        );
         table.host_code = host_seat.then(fresh_host_code);
         self.tables.insert(id, table);
         self.attach(client, id, Role::Player(SeatId(0)), Some(token));
@@ -752,7 +760,12 @@ impl Hall {
     /// "Learn to play": the game's guided first game, the sender at seat
     /// 1 and the lesson's scripted players at the others, started at once.
     /// Kept in memory only: a lesson left is over.
-    fn learn(&mut self, client: ClientKey, game: GameId, names: Vec<String>) -> Result<(), Rejection> {
+    fn learn(
+        &mut self,
+        client: ClientKey,
+        game: GameId,
+        names: Vec<String>,
+    ) -> Result<(), Rejection> {
         self.not_seated(client)?;
         let players = games::lesson_players(game).ok_or_else(|| {
             reject(
@@ -762,7 +775,10 @@ impl Hall {
         })?;
         if names.len() + 1 != players {
             return Err(reject(
-                format!("the lesson seats {players}: name the {} others", players - 1),
+                format!(
+                    "the lesson seats {players}: name the {} others",
+                    players - 1
+                ),
                 format!("这一课有 {players} 个座位：请为另外 {} 位起名", players - 1),
             ));
         }
@@ -1107,10 +1123,10 @@ impl Hall {
         let abandoned = t.lesson
             || !t.started()
                 && t.host.is_none()
-            && !t
-                .seats
-                .iter()
-                .any(|s| matches!(s.occupant, Occupant::Person { .. }));
+                && !t
+                    .seats
+                    .iter()
+                    .any(|s| matches!(s.occupant, Occupant::Person { .. }));
         if abandoned {
             self.drop_table(tid);
             return;

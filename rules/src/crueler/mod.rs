@@ -15,6 +15,8 @@ pub mod bots;
 pub mod duel;
 pub mod game;
 pub mod interlude;
+#[cfg(test)]
+mod lesson_tests;
 pub mod moves;
 pub mod news;
 pub mod numbers;
@@ -37,8 +39,7 @@ pub use view::{CruelerView, DuelView};
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");
 
-/// "Learn to play": the guided first game (`crate::lesson`), once it is
-/// written.
+/// "Learn to play": the guided first game (`crate::lesson`).
 pub fn lesson() -> Option<&'static str> {
-    None
+    Some(include_str!("lesson.ron"))
 }

@@ -44,8 +44,10 @@ pub use view::GeneView;
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");
 
-/// "Learn to play": the guided first game (`crate::lesson`), once it is
-/// written.
+/// "Learn to play": the guided first game (`crate::lesson`), `lesson.ron`.
 pub fn lesson() -> Option<&'static str> {
-    None
+    Some(include_str!("lesson.ron"))
 }
+
+#[cfg(test)]
+mod lesson_tests;

@@ -65,6 +65,11 @@ where
             for &seat in &seats {
                 let view = table.view(seat);
                 let legal = table.legal(seat);
+                // The table never waits on a seat that can do nothing.
+                assert!(
+                    !legal.is_empty() || !table.to_act().contains(&seat),
+                    "seed {seed}, step {step}: the table waits on seat {seat}, which may do nothing"
+                );
                 let want: BTreeSet<String> = legal.iter().filter_map(|a| piece(&view, a)).collect();
                 let got = marked(&view);
                 assert_eq!(

@@ -45,7 +45,12 @@ pub fn usable(target: &Target) -> bool {
 type Markable<'w, 's> = Query<
     'w,
     's,
-    (Entity, Ref<'static, Target>, &'static Sprite, Option<&'static Children>),
+    (
+        Entity,
+        Ref<'static, Target>,
+        &'static Sprite,
+        Option<&'static Children>,
+    ),
     Without<OwnMark>,
 >;
 

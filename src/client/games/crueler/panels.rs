@@ -37,6 +37,8 @@ pub struct CruelerUi {
     refusals: Refusals,
     /// The controls' height last frame: the bottom panel's.
     controls_height: f32,
+    /// The top panel's content height last pass.
+    top_height: f32,
 }
 
 #[derive(Default)]
@@ -142,7 +144,9 @@ fn controls(
                 } else {
                     ui.label(i18n.t("crueler-ready-waiting"));
                 }
-                if ui.button(i18n.t("crueler-offer-open")).clicked() {
+                let open = ui.button(i18n.t("crueler-offer-open"));
+                reach::control(&open, "offer-open", Does::Pick);
+                if open.clicked() {
                     state.offer.open = true;
                 }
             });
@@ -160,10 +164,14 @@ fn controls(
                             ))
                             .color(theme::ACCENT),
                         );
-                        if ui.button(i18n.t("crueler-accept")).clicked() {
+                        let accept = ui.button(i18n.t("crueler-accept"));
+                        reach::control(&accept, &format!("accept:{}", o.from.0), Does::Move);
+                        if accept.clicked() {
                             action = Some(CruelerAction::Accept { from: o.from });
                         }
-                        if ui.button(i18n.t("crueler-decline")).clicked() {
+                        let decline = ui.button(i18n.t("crueler-decline"));
+                        reach::control(&decline, &format!("decline:{}", o.from.0), Does::Move);
+                        if decline.clicked() {
                             action = Some(CruelerAction::Decline { from: o.from });
                         }
                     } else {
@@ -175,7 +183,9 @@ fn controls(
                                 ("want", o.want.into()),
                             ],
                         ));
-                        if ui.button(i18n.t("crueler-withdraw")).clicked() {
+                        let withdraw = ui.button(i18n.t("crueler-withdraw"));
+                        reach::control(&withdraw, &format!("withdraw:{}", o.to.0), Does::Move);
+                        if withdraw.clicked() {
                             action = Some(CruelerAction::Withdraw { to: o.to });
                         }
                     }
@@ -210,11 +220,14 @@ fn controls(
     action
 }
 
+/// The dialog for a life offer, its top at `below` (the top panel's
+/// bottom).
 fn offer_window(
     ctx: &egui::Context,
     view: &CruelerView,
     state: &mut CruelerUi,
     i18n: &I18n,
+    below: f32,
 ) -> Option<CruelerAction> {
     if !state.offer.open || view.phase != CruelerPhase::Interlude {
         state.offer.open = false;
@@ -223,10 +236,17 @@ fn offer_window(
     let me = view.me?;
     let mut action = None;
     let mut open = true;
+    // Just below the top panel, so that a lesson's words stay in sight
+    // while the offer is made; its width is set and its top fixed, so
+    // nothing in it moves as it first takes its size.
+    let width = (ctx.content_rect().width() - 16.0).min(380.0);
     egui::Window::new(i18n.t("crueler-offer-title"))
         .open(&mut open)
         .collapsible(false)
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .min_width(width)
+        .max_width(width)
+        .anchor(Align2::CENTER_TOP, [0.0, below + 8.0])
         .show(ctx, |ui| {
             ui.label(i18n.t("crueler-offer-note"));
             ui.horizontal_wrapped(|ui| {
@@ -235,29 +255,35 @@ fn offer_window(
                     if s == me || !view.alive[i] {
                         continue;
                     }
-                    if ui
-                        .selectable_label(
-                            state.offer.to == Some(s),
-                            format!("{} {}", s, name(view, s)),
-                        )
-                        .clicked()
-                    {
+                    let whom = ui.selectable_label(
+                        state.offer.to == Some(s),
+                        format!("{} {}", s, name(view, s)),
+                    );
+                    reach::control(&whom, &format!("offer-to:{}", s.0), Does::Pick);
+                    if whom.clicked() {
                         state.offer.to = Some(s);
                     }
                 }
             });
             let max = view.my_life.unwrap_or(1).max(1) as u32 - 1;
-            ui.add(
-                egui::Slider::new(&mut state.offer.give, 0..=max).text(i18n.t("crueler-you-give")),
+            amount(
+                ui,
+                &mut state.offer.give,
+                max,
+                "offer-give",
+                &i18n.t("crueler-you-give"),
             );
-            ui.add(
-                egui::Slider::new(&mut state.offer.want, 0..=20).text(i18n.t("crueler-you-ask")),
+            amount(
+                ui,
+                &mut state.offer.want,
+                20,
+                "offer-want",
+                &i18n.t("crueler-you-ask"),
             );
             let can = state.offer.to.is_some() && (state.offer.give > 0 || state.offer.want > 0);
-            if ui
-                .add_enabled(can, egui::Button::new(i18n.t("crueler-send-offer")))
-                .clicked()
-            {
+            let send = ui.add_enabled(can, egui::Button::new(i18n.t("crueler-send-offer")));
+            reach::control(&send, "offer-send", Does::Move);
+            if send.clicked() {
                 action = Some(CruelerAction::OfferLife {
                     to: state.offer.to?,
                     give: state.offer.give,
@@ -271,6 +297,27 @@ fn offer_window(
         state.offer.open = false;
     }
     action
+}
+
+/// One side of a life offer: its words, then - and + buttons (`NAME-`,
+/// `NAME+`) on either side of a slider (`NAME`), from 0 to `max`.
+fn amount(ui: &mut egui::Ui, value: &mut u32, max: u32, name: &str, label: &str) {
+    *value = (*value).min(max);
+    ui.horizontal(|ui| {
+        ui.label(label);
+        let less = ui.add_enabled(*value > 0, egui::Button::new(" - "));
+        reach::control(&less, &format!("{name}-"), Does::Pick);
+        if less.clicked() {
+            *value -= 1;
+        }
+        let slider = ui.add(egui::Slider::new(value, 0..=max));
+        reach::control(&slider, name, Does::Pick);
+        let more = ui.add_enabled(*value < max, egui::Button::new(" + "));
+        reach::control(&more, &format!("{name}+"), Does::Pick);
+        if more.clicked() {
+            *value += 1;
+        }
+    });
 }
 
 fn history_line(view: &CruelerView, o: &Outcome, i18n: &I18n) -> String {
@@ -350,10 +397,25 @@ fn draw(
     let mut screen = widgets::screen(ctx);
     let mut exit = table::Exit::Stay;
     let mut action = None;
-    egui::Panel::top("crueler-top").show(&mut screen, |ui| {
+    let top = egui::Panel::top("crueler-top").show(&mut screen, |ui| {
         top_bar(ui, &view, left_ms, i18n, settings, &mut state, &mut exit);
-        widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, now(&view, &state, i18n));
+        widgets::now_line(
+            ui,
+            &mut said,
+            model.lesson.as_ref(),
+            i18n,
+            now(&view, &state, i18n),
+        );
+        ui.min_rect().height()
     });
+    // A panel takes its height from what it held last pass: when the top
+    // one's changed (a lesson's step of more lines), this pass is laid out
+    // again, so that the table is not shown (nor told to the screen's
+    // account) where it will not stay.
+    if (top.inner - state.top_height).abs() > 0.5 {
+        state.top_height = top.inner;
+        ctx.request_discard("the top panel changed height");
+    }
     let table_shown = widgets::side_panel(&mut screen, "crueler-side", state.tab, |ui| {
         side(ui, &view, model, i18n);
     });
@@ -363,7 +425,7 @@ fn draw(
         rest = table::scene_or_loading(&mut screen, i18n, art_ready, progress);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
-    if let Some(a) = offer_window(ctx, &view, &mut state, i18n) {
+    if let Some(a) = offer_window(ctx, &view, &mut state, i18n, top.response.rect.bottom()) {
         action = Some(a);
     }
     table::rules_window(ctx, i18n, &mut state.show_rules, crueler::RULES_MD);
@@ -557,6 +619,13 @@ fn bottom_panel(
             });
             state.controls_height = shown.content_size.y;
         });
+    // The panel takes its height from what it held last pass: when that
+    // changed (an offer to answer came), this pass is laid out again, so
+    // that no control is shown (nor told to the screen's account) where it
+    // will not stay.
+    if (state.controls_height + 16.0).clamp(60.0, most) != tall {
+        ctx.request_discard("the controls panel changed height");
+    }
     action
 }
 

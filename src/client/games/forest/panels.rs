@@ -423,7 +423,13 @@ fn draw(
     let mut action = None;
     egui::Panel::top("table-top").show(&mut screen, |ui| {
         top_bar(ui, &view, &clocks, i18n, settings, &mut state, &mut exit);
-        widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, now(&view, &state, i18n));
+        widgets::now_line(
+            ui,
+            &mut said,
+            model.lesson.as_ref(),
+            i18n,
+            now(&view, &state, i18n),
+        );
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));

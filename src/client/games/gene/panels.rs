@@ -47,6 +47,8 @@ pub struct GeneUi {
     settled_seen: u8,
     /// What the keyboard asked this frame (scene/keys.rs).
     keys: KeyAsk,
+    /// Where the bottom panel's top stood last pass.
+    bottom_top: Option<f32>,
 }
 
 impl Default for GeneUi {
@@ -65,6 +67,7 @@ impl Default for GeneUi {
             refusals: Refusals::default(),
             playing: None,
             settled_seen: 0,
+            bottom_top: None,
         }
     }
 }
@@ -222,19 +225,54 @@ fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
         });
 }
 
+/// The gene panel being chosen: each gene with a point less
+/// (`gene-strength-`, ...), its value (drag or type it) and a point more
+/// (`gene-strength+`, ...), then how many points are spent. On one line
+/// where it fits (the bottom panel stays low, and so the map large), else
+/// a gene a line.
 fn genes_editor(ui: &mut egui::Ui, genes: &mut Genes, i18n: &I18n) {
     let points = numbers().gene_points;
-    egui::Grid::new("genes-editor").show(ui, |ui| {
-        for (label, value) in [
-            (i18n.t("gene-strength"), &mut genes.strength),
-            (i18n.t("gene-speed"), &mut genes.speed),
-            (i18n.t("gene-carry"), &mut genes.carry),
-        ] {
-            ui.label(label);
-            ui.add(egui::Slider::new(value, 0..=points));
-            ui.end_row();
+    let one_line = ui.available_width() >= 560.0;
+    let gene = |ui: &mut egui::Ui, key: &str, value: &mut u8| {
+        let step = |ui: &mut egui::Ui, text: &str, name: String, enabled: bool| {
+            let button = egui::Button::new(egui::RichText::new(text).strong())
+                .min_size(egui::vec2(30.0, 0.0));
+            let response = ui.add_enabled(enabled, button);
+            reach::control(&response, &name, Does::Pick);
+            response.clicked()
+        };
+        if step(ui, "-", format!("gene-{key}-"), *value > 0) {
+            *value -= 1;
         }
-    });
+        ui.add(egui::DragValue::new(value).range(0..=points));
+        if step(ui, "+", format!("gene-{key}+"), *value < points) {
+            *value += 1;
+        }
+    };
+    let rows = [
+        ("strength", i18n.t("gene-strength"), &mut genes.strength),
+        ("speed", i18n.t("gene-speed"), &mut genes.speed),
+        ("carry", i18n.t("gene-carry"), &mut genes.carry),
+    ];
+    if one_line {
+        ui.horizontal(|ui| {
+            for (key, label, value) in rows {
+                ui.label(label);
+                gene(ui, key, value);
+                ui.add_space(10.0);
+            }
+        });
+    } else {
+        egui::Grid::new("genes-editor")
+            .spacing([8.0, 4.0])
+            .show(ui, |ui| {
+                for (key, label, value) in rows {
+                    ui.label(label);
+                    ui.horizontal(|ui| gene(ui, key, value));
+                    ui.end_row();
+                }
+            });
+    }
     let total = genes.strength + genes.speed + genes.carry;
     let ok = genes.check(points).is_ok();
     ui.label(
@@ -415,7 +453,11 @@ pub(super) fn now(view: &GeneView, state: &GeneUi, i18n: &I18n) -> String {
 
 /// Setup: the genes to share out and the spawn room to confirm.
 fn setup_controls(ui: &mut egui::Ui, state: &mut GeneUi, i18n: &I18n) -> Option<GeneAction> {
-    ui.label(egui::RichText::new(i18n.t("gene-setup-hint")).strong());
+    // A phone's now line above says the same, and its bottom panel has
+    // no line to spare: the confirm button stays in view.
+    if !widgets::narrow(ui.ctx()) {
+        ui.label(egui::RichText::new(i18n.t("gene-setup-hint")).strong());
+    }
     genes_editor(ui, &mut state.genes, i18n);
     let ready = state.genes.check(numbers().gene_points).is_ok() && state.spawn.is_some();
     let label = match state.spawn {
@@ -459,7 +501,9 @@ fn free_controls(
         } else {
             ui.label(i18n.t("gene-you-are-ready"));
         }
-        if ui.button(i18n.t("gene-trade-open")).clicked() {
+        let trade = ui.button(i18n.t("gene-trade-open"));
+        reach::control(&trade, "trade-open", Does::Pick);
+        if trade.clicked() {
             state.trade.open = true;
         }
     });
@@ -513,10 +557,14 @@ fn offer_row(
                 ))
                 .color(theme::ACCENT),
             );
-            if ui.button(i18n.t("gene-accept")).clicked() {
+            let accept = ui.button(i18n.t("gene-accept"));
+            reach::control(&accept, &format!("accept:{}", o.from.0), Does::Move);
+            if accept.clicked() {
                 action = Some(GeneAction::Accept { from: o.from });
             }
-            if ui.button(i18n.t("gene-decline")).clicked() {
+            let decline = ui.button(i18n.t("gene-decline"));
+            reach::control(&decline, &format!("decline:{}", o.from.0), Does::Move);
+            if decline.clicked() {
                 action = Some(GeneAction::Decline { from: o.from });
             }
         } else {
@@ -529,7 +577,9 @@ fn offer_row(
                     ("swap", order.as_str().into()),
                 ],
             ));
-            if ui.button(i18n.t("gene-withdraw")).clicked() {
+            let withdraw = ui.button(i18n.t("gene-withdraw"));
+            reach::control(&withdraw, &format!("withdraw:{}", o.to.0), Does::Move);
+            if withdraw.clicked() {
                 action = Some(GeneAction::Withdraw { to: o.to });
             }
         }
@@ -718,10 +768,13 @@ fn end_or_vote(
         } else {
             ui.label(egui::RichText::new(i18n.t("gene-vote-hint")).strong());
             for &f in &view.open_floors {
-                if ui
-                    .small_button(gene_map::floor_label(f, i18n.lang))
-                    .clicked()
-                {
+                let vote = ui.small_button(gene_map::floor_label(f, i18n.lang));
+                reach::control(
+                    &vote,
+                    &format!("vote:{}-{}", f.building, f.floor),
+                    Does::Move,
+                );
+                if vote.clicked() {
                     action = Some(GeneAction::Vote { floor: f });
                 }
             }
@@ -757,10 +810,9 @@ fn trade_window(
                         continue;
                     }
                     let label = format!("{} {}", i + 1, name(view, s));
-                    if ui
-                        .selectable_label(state.trade.to == Some(s), label)
-                        .clicked()
-                    {
+                    let whom = ui.selectable_label(state.trade.to == Some(s), label);
+                    reach::control(&whom, &format!("trade-to:{i}"), Does::Pick);
+                    if whom.clicked() {
                         state.trade.to = Some(s);
                     }
                 }
@@ -774,7 +826,13 @@ fn trade_window(
                     let n = counts.entry(k).or_default();
                     *n += 1;
                     let chosen = state.trade.give.iter().filter(|g| **g == k).count() >= *n;
-                    if card_chip(ui, k, i18n, chosen).clicked() {
+                    let chip = card_chip(ui, k, i18n, chosen);
+                    reach::control(
+                        &chip,
+                        &format!("trade-give:{k:?}").to_lowercase(),
+                        Does::Pick,
+                    );
+                    if chip.clicked() {
                         if chosen {
                             if let Some(p) = state.trade.give.iter().position(|g| *g == k) {
                                 state.trade.give.remove(p);
@@ -793,6 +851,11 @@ fn trade_window(
                 for kind in ItemKind::ALL {
                     let n = state.trade.want.iter().filter(|k| **k == kind).count();
                     let r = card_chip(ui, kind, i18n, n > 0);
+                    reach::control(
+                        &r,
+                        &format!("trade-want:{kind:?}").to_lowercase(),
+                        Does::Pick,
+                    );
                     if r.clicked() {
                         state.trade.want.push(kind);
                     }
@@ -811,19 +874,19 @@ fn trade_window(
             {
                 state.trade.want.clear();
             }
-            ui.checkbox(&mut state.trade.swap_order, i18n.t("gene-trade-swap"));
+            let swap = ui.checkbox(&mut state.trade.swap_order, i18n.t("gene-trade-swap"));
+            reach::control(&swap, "trade-swap", Does::Pick);
             ui.separator();
             let can = state.trade.to.is_some()
                 && (!state.trade.give.is_empty()
                     || !state.trade.want.is_empty()
                     || state.trade.swap_order);
-            if ui
-                .add_enabled(
-                    can,
-                    egui::Button::new(egui::RichText::new(i18n.t("gene-trade-send")).size(17.0)),
-                )
-                .clicked()
-            {
+            let send = ui.add_enabled(
+                can,
+                egui::Button::new(egui::RichText::new(i18n.t("gene-trade-send")).size(17.0)),
+            );
+            reach::control(&send, "trade-send", Does::Move);
+            if send.clicked() {
                 action = Some(GeneAction::Offer {
                     to: state.trade.to?,
                     give: std::mem::take(&mut state.trade.give),
@@ -896,9 +959,16 @@ fn draw(
     let mut screen = widgets::screen(ctx);
     let mut exit = table::Exit::Stay;
     let mut action = None;
+    let mut bottom_top = None;
     egui::Panel::top("gene-top").show(&mut screen, |ui| {
         top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut exit);
-        widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, self::now(&view, &state, i18n));
+        widgets::now_line(
+            ui,
+            &mut said,
+            model.lesson.as_ref(),
+            i18n,
+            self::now(&view, &state, i18n),
+        );
     });
     let table_shown = widgets::side_panel(&mut screen, "gene-side", state.tab, |ui| {
         if let Some(a) = side(ui, &view, model, &mut state, i18n) {
@@ -913,11 +983,20 @@ fn draw(
             300.0,
             |ui| my_panel(ui, &view, i18n),
             |ui| {
+                bottom_top = Some(ui.max_rect().top());
                 if let Some(a) = hand_and_controls(ui, &view, &mut state, i18n) {
                     action = Some(a);
                 }
             },
         );
+    }
+    // The bottom panel grows to what it holds (a panel keeps its height):
+    // when it moved this pass, lay the screen out again before it is
+    // shown, so that no control is drawn, or told to the screen's
+    // account, where it stood a moment before.
+    if bottom_top.is_some() && state.bottom_top != bottom_top {
+        state.bottom_top = bottom_top;
+        ctx.request_discard("the Gene table's bottom panel moved");
     }
     let shown = play_settlement(&mut state, &view, now);
     let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
@@ -1079,7 +1158,9 @@ fn map_area(
     // The map is the scene's; what the pointer is on shows here.
     let free = screen.available_rect_before_wrap();
     if let Some(words) = gene_map::hovered_words(*scene_io.hovered, &marks, i18n) {
+        // It only tells: taps pass through it to the map under it.
         egui::Area::new(egui::Id::new("gene-hover"))
+            .interactable(false)
             .fixed_pos(free.left_top() + egui::vec2(8.0, 6.0))
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(words));
@@ -1102,6 +1183,13 @@ fn marks(
     current: Option<&SettleLine>,
 ) -> Marks {
     let mut marks = view_marks(view, state);
+    // At a lesson's table, while a step of the learner's shows, only what
+    // it points at is framed (as `scene::marks` does for other pieces).
+    marks.lesson = model
+        .lesson
+        .as_ref()
+        .filter(|l| !l.done && l.say.is_some())
+        .map(|l| l.point.clone());
     if let Some(line) = current {
         marks.flash_rooms = line.rooms();
         marks.flash_floors = line.floors();
@@ -1210,45 +1298,63 @@ fn settlement_window(
     (round, n): (u8, usize),
     now: f64,
 ) {
-    egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())]))
-        .collapsible(false)
-        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
-        .default_width(320.0)
-        .show(ctx, |ui| {
-            for line in view.settlement.iter().take(n) {
-                let step = if line.step <= 7 {
-                    format!("{}. ", line.step)
-                } else {
-                    String::new()
-                };
-                let words = gene::news::settle_words(line, |s| {
-                    view.names.get(s.index()).cloned().unwrap_or_default()
-                });
-                let mut text = egui::RichText::new(format!("{step}{}", i18n.pick(&words)));
-                if Some(line) == current {
-                    text = text.strong().color(line_colour(line));
-                }
-                ui.label(text);
-            }
-            let done = n >= view.settlement.len();
-            ui.horizontal(|ui| {
-                if ui
-                    .button(if done {
-                        i18n.t("table-continue")
-                    } else {
-                        i18n.t("gene-skip")
-                    })
-                    .clicked()
-                {
-                    if done {
-                        state.settled_seen = round;
-                        state.playing = None;
-                    } else if let Some(p) = state.playing.as_mut() {
-                        p.1 = now - LINE_SECS * view.settlement.len() as f64;
-                    }
-                }
+    // A phone's map is all its middle: the settlement shows over the top
+    // bar instead, its last lines only (the log has them all), leaving
+    // the map and the controls below it to tap.
+    let narrow = widgets::narrow(ctx);
+    let window =
+        egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())])).collapsible(false);
+    let window = if narrow {
+        let width = ctx.content_rect().width() - 16.0;
+        window
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 4.0])
+            .default_width(width)
+            .max_width(width)
+    } else {
+        window
+            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
+            .default_width(320.0)
+    };
+    let first = if narrow { n.saturating_sub(4) } else { 0 };
+    window.show(ctx, |ui| {
+        for line in view.settlement.iter().take(n).skip(first) {
+            let step = if line.step <= 7 {
+                format!("{}. ", line.step)
+            } else {
+                String::new()
+            };
+            let words = gene::news::settle_words(line, |s| {
+                view.names.get(s.index()).cloned().unwrap_or_default()
             });
+            let mut text = egui::RichText::new(format!("{step}{}", i18n.pick(&words)));
+            if Some(line) == current {
+                text = text.strong().color(line_colour(line));
+            }
+            ui.label(text);
+        }
+        let done = n >= view.settlement.len();
+        ui.horizontal(|ui| {
+            let close = ui.button(if done {
+                i18n.t("table-continue")
+            } else {
+                i18n.t("gene-skip")
+            });
+            let name = if done {
+                "settlement-continue"
+            } else {
+                "settlement-skip"
+            };
+            reach::control(&close, name, Does::Pick);
+            if close.clicked() {
+                if done {
+                    state.settled_seen = round;
+                    state.playing = None;
+                } else if let Some(p) = state.playing.as_mut() {
+                    p.1 = now - LINE_SECS * view.settlement.len() as f64;
+                }
+            }
         });
+    });
 }
 
 /// The ranking at the game's end, and the buttons to leave or play again.

@@ -93,6 +93,27 @@ pub struct Marks {
     /// The seat's item cards, under the map, and whether a click leaves one.
     pub hand: Vec<ItemKind>,
     pub hand_clickable: bool,
+    /// At a lesson's table, while a step of the learner's shows: what it
+    /// points at (`foodweb_rules::lesson::matches` patterns). Only the
+    /// rooms it names are framed (a room marks itself, `OwnMark`), and
+    /// when it names a room the others are dimmed: the one room to tap.
+    pub lesson: Option<Vec<String>>,
+}
+
+impl Marks {
+    /// Whether the lesson's step (if any) points at the piece so named.
+    fn pointed(&self, name: &str) -> bool {
+        self.lesson
+            .as_ref()
+            .is_none_or(|p| p.iter().any(|p| foodweb_rules::lesson::matches(p, name)))
+    }
+
+    /// Whether the lesson's step points at a room.
+    fn points_at_a_room(&self) -> bool {
+        self.lesson
+            .as_ref()
+            .is_some_and(|p| p.iter().any(|p| p.starts_with("room:")))
+    }
 }
 
 /// What the player clicked on the map, for the table screen to act on.
@@ -558,10 +579,13 @@ fn room(pieces: &mut Pieces, d: &Draw, id: RoomId) {
     let room = map().room(id);
     let r = d.lay.rooms[id.0 as usize];
     let roof = room.key.ends_with("roof");
+    let target = room_target(marks, id);
+    // At a lesson's table only the room its step names is framed.
+    let pointed = marks.pointed(&target.name);
     let e = pieces.spawn(rect_sprite(
         d.size,
         Some(room_image(d.art, id)),
-        room_tint(marks, id),
+        room_tint(marks, id, pointed),
         r,
         4.0,
     ));
@@ -571,7 +595,7 @@ fn room(pieces: &mut Pieces, d: &Draw, id: RoomId) {
         .insert((
             RoomSpot(id),
             Pickable::default(),
-            room_target(marks, id),
+            target,
             // Its reach frame, with the cost, is its mark.
             crate::client::scene::marks::OwnMark,
         ))
@@ -585,7 +609,7 @@ fn room(pieces: &mut Pieces, d: &Draw, id: RoomId) {
         _ => INK,
     };
     let (w, h) = (r.width(), r.height());
-    let cost = marks.reach.get(&id).copied();
+    let cost = marks.reach.get(&id).copied().filter(|_| pointed);
     let flash = marks.flash_rooms.contains(&id).then(|| {
         colour(
             marks
@@ -606,7 +630,7 @@ fn room(pieces: &mut Pieces, d: &Draw, id: RoomId) {
         if let Some((col, width, amp)) = frame_style(
             marks.selected == Some(id),
             cost,
-            marks.pickable.contains(&id),
+            pointed && marks.pickable.contains(&id),
         ) {
             reach_frame(c, col, width, amp, w, h);
         }
@@ -667,10 +691,13 @@ fn room_image(art: &GeneArt, id: RoomId) -> &Handle<Image> {
 }
 
 /// A room's tint: dimmed when the viewer has a reach and this room is out
-/// of it.
-fn room_tint(marks: &Marks, id: RoomId) -> Color {
+/// of it, or when a lesson's step points at another room (`pointed`: this
+/// one is named, or no lesson step shows).
+fn room_tint(marks: &Marks, id: RoomId, pointed: bool) -> Color {
     let reachable = marks.reach.contains_key(&id) || marks.pickable.contains(&id);
-    let dim = !marks.reach.is_empty() && !reachable && marks.me.map(|m| m.0) != Some(id);
+    let mine = marks.me.map(|m| m.0) == Some(id);
+    let dim = !mine
+        && ((!marks.reach.is_empty() && !reachable) || (marks.points_at_a_room() && !pointed));
     if dim {
         Color::srgb(0.55, 0.55, 0.55)
     } else {
@@ -1064,12 +1091,19 @@ fn sync(
     tokens: Query<(Entity, &Token, &Transform)>,
     mut root_t: Query<&mut Transform, (With<MapRoot>, Without<Token>)>,
     close: Res<MapClose>,
+    mut hover: ResMut<Hover>,
 ) {
     let (Some(marks), Some(art), Some(r)) = (marks, art, scene.rect.0) else {
         return;
     };
-    // The hand takes a strip under the map.
-    let map_rect = Rect::new(r.min.x, r.min.y + HAND_STRIP, r.max.x, r.max.y);
+    // The hand takes a strip under the map; with no card, the map has it
+    // (a phone's map has no room to spare).
+    let strip = if marks.hand.is_empty() {
+        0.0
+    } else {
+        HAND_STRIP
+    };
+    let map_rect = Rect::new(r.min.x, r.min.y + strip, r.max.x, r.max.y);
     let min_width = if close.0 { MIN_WIDTH } else { 0.0 };
     let size = Vec2::new(map_rect.width().max(min_width), map_rect.height());
     let pan_max = (size.x - r.width()).max(0.0);
@@ -1095,6 +1129,12 @@ fn sync(
     // Tokens in another language (their numbers' font) are made anew.
     let renew = built.lang.is_some_and(|l| l != scene.i18n.lang);
     clear_map(&mut commands, &pieces, &tokens, renew);
+    // The room under the pointer goes with the old map, and no pointer
+    // event says so: its words go too (the new room under a resting
+    // pointer is hovered anew).
+    if matches!(*hover, Hover::Room(_)) {
+        *hover = Hover::Nothing;
+    }
     let gassed_before = built
         .marks
         .as_ref()
@@ -1328,6 +1368,9 @@ pub fn hovered_words(hover: Hover, marks: &Marks, i18n: &I18n) -> Option<String>
     let lang = i18n.lang;
     let id = match hover {
         Hover::Nothing => return None,
+        // A card left or used is gone from under the pointer (no pointer
+        // event says so): its words go with it.
+        Hover::Card(kind) if !marks.hand.contains(&kind) => return None,
         Hover::Card(kind) => {
             let item = items().get(kind);
             return Some(format!(

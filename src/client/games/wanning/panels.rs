@@ -377,13 +377,17 @@ fn slot_button(
     let who = value.map_or_else(|| i18n.t("wanning-tap-a-player"), |s| name(view, s));
     let active = state.slot == slot;
     let text = egui::RichText::new(format!("{label}: {who}"));
-    if ui
-        .selectable_label(active, if active { text.strong() } else { text })
-        .clicked()
-    {
+    let key = slot_key(slot, view);
+    let chosen = ui.selectable_label(active, if active { text.strong() } else { text });
+    reach::control(&chosen, &format!("slot:{key}"), Does::Pick);
+    if chosen.clicked() {
         state.slot = slot;
     }
-    if value.is_some() && ui.small_button("×").clicked() {
+    let clear = value.is_some().then(|| ui.small_button("×"));
+    if let Some(clear) = &clear {
+        reach::control(clear, &format!("clear:{key}"), Does::Pick);
+    }
+    if clear.is_some_and(|c| c.clicked()) {
         let d = &mut state.draft;
         match slot {
             Slot::Target => d.target = None,
@@ -395,6 +399,22 @@ fn slot_button(
             Slot::ForeseeB => d.foresee.1 = None,
             Slot::Guard => d.guard = None,
         }
+    }
+}
+
+/// A slot's name in the screen's account (`slot:sense`, `clear:sense`...):
+/// the target is sensed at level 1 and attacked above.
+fn slot_key(slot: Slot, view: &WanningView) -> &'static str {
+    match slot {
+        Slot::Target if view.level == Some(1) => "sense",
+        Slot::Target => "attack",
+        Slot::Second => "second",
+        Slot::Slaughter => "slaughter",
+        Slot::Instinct => "instinct",
+        Slot::MarkB => "mark",
+        Slot::ForeseeA => "foresee-a",
+        Slot::ForeseeB => "foresee-b",
+        Slot::Guard => "guard",
     }
 }
 
@@ -617,12 +637,14 @@ fn omens_orders(
     id: InstinctId,
 ) {
     ui.label(instinct_name(id, i18n));
-    ui.selectable_value(
+    let good = ui.selectable_value(
         &mut state.draft.omen_ill,
         false,
         i18n.t("wanning-omen-good"),
     );
-    ui.selectable_value(&mut state.draft.omen_ill, true, i18n.t("wanning-omen-ill"));
+    reach::control(&good, "omen:good", Does::Pick);
+    let ill = ui.selectable_value(&mut state.draft.omen_ill, true, i18n.t("wanning-omen-ill"));
+    reach::control(&ill, "omen:ill", Does::Pick);
     if state.draft.omen_ill {
         let v = state.draft.itarget;
         slot_button(
@@ -639,7 +661,9 @@ fn omens_orders(
         ui.label(i18n.t("wanning-curse"));
         for l in 1..=4u8 {
             let on = state.draft.curse == Some(l);
-            if ui.selectable_label(on, format!("L{l}")).clicked() {
+            let curse = ui.selectable_label(on, format!("L{l}"));
+            reach::control(&curse, &format!("curse:{l}"), Does::Pick);
+            if curse.clicked() {
                 state.draft.curse = if on { None } else { Some(l) };
             }
         }
@@ -656,10 +680,11 @@ fn instinct_orders(
     id: InstinctId,
     how: Use,
 ) {
-    ui.checkbox(
+    let use_it = ui.checkbox(
         &mut state.draft.use_instinct,
         i18n.ta("wanning-use", &[("name", instinct_name(id, i18n).into())]),
     );
+    reach::control(&use_it, "use-instinct", Does::Pick);
     if !state.draft.use_instinct {
         return;
     }
@@ -694,7 +719,9 @@ fn instinct_orders(
             } else {
                 i18n.t("wanning-guess-write")
             };
-            if ui.button(label).clicked() {
+            let write = ui.button(label);
+            reach::control(&write, "fool-guess", Does::Pick);
+            if write.clicked() {
                 state.guess = Some(new_guess(view, true));
             }
         }
@@ -721,11 +748,17 @@ fn wisdom_buttons(ui: &mut egui::Ui, view: &WanningView, state: &mut WanningUi, 
     } else {
         i18n.t("wanning-wisdom-write")
     };
-    if ui.button(label).clicked() {
+    let write = ui.button(label);
+    reach::control(&write, "wisdom", Does::Pick);
+    if write.clicked() {
         state.guess = Some(new_guess(view, false));
     }
-    if state.draft.wisdom.is_some() && ui.small_button("×").clicked() {
-        state.draft.wisdom = None;
+    if state.draft.wisdom.is_some() {
+        let drop = ui.small_button("×");
+        reach::control(&drop, "clear:wisdom", Does::Pick);
+        if drop.clicked() {
+            state.draft.wisdom = None;
+        }
     }
 }
 
@@ -748,11 +781,13 @@ fn extras(
             let (a, b) = state.draft.foresee;
             slot_button(ui, state, view, Slot::ForeseeA, "A", a, i18n);
             slot_button(ui, state, view, Slot::ForeseeB, "B", b, i18n);
-            if let (Some(a), Some(b)) = (a, b)
-                && ui.button(i18n.t("wanning-foresee")).clicked()
-            {
-                action = Some(WanningAction::Foresee { a, b });
-                state.draft.foresee = (None, None);
+            if let (Some(a), Some(b)) = (a, b) {
+                let foresee = ui.button(i18n.t("wanning-foresee"));
+                reach::control(&foresee, "foresee", Does::Move);
+                if foresee.clicked() {
+                    action = Some(WanningAction::Foresee { a, b });
+                    state.draft.foresee = (None, None);
+                }
             }
         });
     }
@@ -772,17 +807,23 @@ fn extras(
                 i18n,
             );
             for l in 1..=4u8 {
-                ui.selectable_value(&mut state.draft.guard_level, l, format!("L{l}"));
+                let level = ui.selectable_value(&mut state.draft.guard_level, l, format!("L{l}"));
+                reach::control(&level, &format!("guard-level:{l}"), Does::Pick);
             }
             if let Some(t) = g
                 && state.draft.guard_level > 0
-                && ui.button(i18n.t("wanning-guard-send")).clicked()
             {
-                action = Some(WanningAction::Guard {
-                    guess: Some((t, state.draft.guard_level)),
-                });
+                let send = ui.button(i18n.t("wanning-guard-send"));
+                reach::control(&send, "guard", Does::Move);
+                if send.clicked() {
+                    action = Some(WanningAction::Guard {
+                        guess: Some((t, state.draft.guard_level)),
+                    });
+                }
             }
-            if ui.button(i18n.t("wanning-guard-none")).clicked() {
+            let none = ui.button(i18n.t("wanning-guard-none"));
+            reach::control(&none, "guard-none", Does::Move);
+            if none.clicked() {
                 action = Some(WanningAction::Guard { guess: None });
             }
         });
@@ -820,10 +861,22 @@ fn guess_window(ctx: &egui::Context, view: &WanningView, state: &mut WanningUi, 
     } else {
         i18n.t("wanning-wisdom")
     };
+    // A phone's window is narrow: each player's forms go on a line of
+    // their own under the levels, and the window sits at the bottom, below
+    // the now line.
+    let screen = ctx.content_rect();
+    let narrow = screen.width() < 520.0;
+    let (anchor, offset) = if narrow {
+        (Align2::CENTER_BOTTOM, [0.0, -8.0])
+    } else {
+        (Align2::CENTER_CENTER, [0.0, 0.0])
+    };
     egui::Window::new(title)
         .open(&mut open)
         .collapsible(false)
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .max_width((screen.width() - 16.0).max(200.0))
+        .anchor(anchor, offset)
         .show(ctx, |ui| {
             let help = if g.fool {
                 i18n.t("wanning-fool-help")
@@ -832,26 +885,39 @@ fn guess_window(ctx: &egui::Context, view: &WanningView, state: &mut WanningUi, 
                 i18n.ta("wanning-wisdom-help", &[("k", k.into())])
             };
             ui.label(egui::RichText::new(help).small());
-            egui::Grid::new("wanning-guess")
-                .striped(true)
-                .show(ui, |ui| {
-                    for (i, p) in view.seats.iter().enumerate() {
-                        ui.label(&p.name);
-                        for l in 1..=4u8 {
-                            ui.selectable_value(&mut g.levels[i], l, format!("L{l}"));
+            let rows = egui::ScrollArea::vertical().max_height(screen.height() * 0.5);
+            rows.show(ui, |ui| {
+                egui::Grid::new("wanning-guess")
+                    .striped(!narrow)
+                    .show(ui, |ui| {
+                        for (i, p) in view.seats.iter().enumerate() {
+                            ui.label(egui::RichText::new(&p.name).strong());
+                            for l in 1..=4u8 {
+                                let level =
+                                    ui.selectable_value(&mut g.levels[i], l, format!("L{l}"));
+                                reach::control(&level, &format!("guess-level:{i}:{l}"), Does::Pick);
+                            }
+                            if narrow {
+                                ui.end_row();
+                                ui.label("");
+                            } else {
+                                ui.separator();
+                            }
+                            if !g.fool {
+                                let none = ui.selectable_value(&mut g.forms[i], None, "—");
+                                reach::control(&none, &format!("guess-form:{i}:none"), Does::Pick);
+                            }
+                            for (form, text) in [(Form::At, "AT"), (Form::Pt, "PT")] {
+                                let f = ui.selectable_value(&mut g.forms[i], Some(form), text);
+                                reach::control(&f, &format!("guess-form:{i}:{text}"), Does::Pick);
+                            }
+                            ui.end_row();
                         }
-                        ui.separator();
-                        if !g.fool {
-                            ui.selectable_value(&mut g.forms[i], None, "—");
-                        }
-                        ui.selectable_value(&mut g.forms[i], Some(Form::At), "AT");
-                        ui.selectable_value(&mut g.forms[i], Some(Form::Pt), "PT");
-                        ui.end_row();
-                    }
-                });
-            done = ui
-                .button(egui::RichText::new(i18n.t("wanning-guess-keep")).strong())
-                .clicked();
+                    });
+            });
+            let keep = ui.button(egui::RichText::new(i18n.t("wanning-guess-keep")).strong());
+            reach::control(&keep, "guess-keep", Does::Pick);
+            done = keep.clicked();
         });
     if done {
         let g = state.guess.take().expect("open");
@@ -1453,6 +1519,13 @@ fn bottom_panel(
             });
             state.controls_height = shown.content_size.y;
         });
+    // The panel takes its height from what it held last pass: when that
+    // changed (a button came), this pass is laid out again, so that no
+    // control is shown (nor told to the screen's account) where it will
+    // not stay.
+    if (state.controls_height + 16.0).clamp(60.0, most) != tall {
+        ctx.request_discard("the orders panel changed height");
+    }
     (action, pace)
 }
 

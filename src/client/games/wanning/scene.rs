@@ -270,7 +270,7 @@ fn my_cards(
 
 /// The viewer's shields, scarecrows and HP, then the last settlement's
 /// chips, in the seed's order.
-fn chip_list(view: &WanningView, i18n: &I18n) -> Vec<(Key, Img, String, Option<u8>)> {
+fn chip_list(view: &WanningView, i18n: &I18n, narrow: bool) -> Vec<(Key, Img, String, Option<u8>)> {
     let mut chips: Vec<(Key, Img, String, Option<u8>)> = vec![(
         Key::Status(0),
         Img::Shield,
@@ -285,7 +285,13 @@ fn chip_list(view: &WanningView, i18n: &I18n) -> Vec<(Key, Img, String, Option<u
             None,
         ));
     }
-    if let Some(hp) = view.hp {
+    // A phone shows the HP once: the settlement's last chip says it.
+    let told = narrow
+        && view
+            .settled
+            .as_ref()
+            .is_some_and(|s| Some(s.end_hp) == view.hp);
+    if let Some(hp) = view.hp.filter(|_| !told) {
         chips.push((
             Key::Status(2),
             if hp > 0 { Img::Heart } else { Img::Skull },
@@ -302,8 +308,9 @@ fn chip_list(view: &WanningView, i18n: &I18n) -> Vec<(Key, Img, String, Option<u
 }
 
 /// The chips flowing in the room beside the cards (two columns on a wide
-/// table, rows above the cards on a narrow one); returns the room left
-/// for the table.
+/// table; on a narrow one, rows beside the two cards where they fit, or
+/// else above them: a phone keeps its height for the plates); returns the
+/// room left for the table.
 fn chips(
     view: &WanningView,
     i18n: &I18n,
@@ -314,14 +321,19 @@ fn chips(
     wants: &mut Vec<Want>,
 ) -> Rect {
     let narrow = r.width() < 600.0;
-    let chips = chip_list(view, i18n);
+    let chips = chip_list(view, i18n, narrow);
     let chip = if narrow { 28.0 } else { 40.0 };
-    let pitch = Vec2::new(chip + 44.0, chip + 24.0);
-    // Wide: two columns beside the cards; narrow: rows across the
-    // table above the cards.
+    let pitch = Vec2::new(chip + if narrow { 38.0 } else { 44.0 }, chip + 24.0);
+    // Wide: two columns beside the cards; narrow: rows beside the cards
+    // (the strip as tall as the cards or the rows), or across the table
+    // above the cards when two chips do not fit beside them.
+    let beside = instinct_at.x + card.x / 2.0 + 8.0;
+    let beside_fits = !wide && (r.max.x - 4.0 - beside) >= pitch.x * 2.0;
     let (left, right) = if wide {
         let left = r.min.x + card.x + 16.0;
         (left, left + pitch.x * 2.0)
+    } else if beside_fits {
+        (beside, r.max.x - 4.0)
     } else {
         (r.min.x + 4.0, r.max.x - 4.0)
     };
@@ -329,6 +341,9 @@ fn chips(
     let rows = chips.len().div_ceil(per_row);
     let top = if wide {
         r.max.y - 8.0
+    } else if beside_fits {
+        let cards_bottom = instinct_at.y - card.y / 2.0;
+        cards_bottom + card.y.max(pitch.y * rows as f32)
     } else {
         instinct_at.y + card.y / 2.0 + 6.0 + pitch.y * rows as f32
     };
@@ -425,7 +440,11 @@ fn choices(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &m
 fn seats(view: &WanningView, marks: &Marks, i18n: &I18n, area: Rect, wants: &mut Vec<Want>) {
     let narrow = area.width() < 600.0;
     let scale = if narrow {
-        (area.width() / 3.2 / PLATE.x).clamp(0.42, 0.62)
+        // As wide as a third of the table, and low enough that the top
+        // and bottom plates stay apart with the caption between them.
+        let wide = area.width() / 3.2 / PLATE.x;
+        let high = (area.height() - 28.0) / 2.6 / PLATE.y;
+        wide.min(high).clamp(0.36, 0.62)
     } else {
         (area.height() / 4.6 / PLATE.y).clamp(0.6, 1.0)
     };
