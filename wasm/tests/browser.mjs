@@ -29,6 +29,8 @@ const out = process.argv[3] || 'browser-shots';
 mkdirSync(out, { recursive: true });
 
 const MINUTE = 60_000;
+// The games with a lesson, and the page each is learnt on.
+const LESSONS = [['forest', 'desktop'], ['crueler', 'desktop'], ['gene', 'desktop'], ['wanning', 'desktop'], ['wanning', 'phone']];
 const report = { pages: {} };
 const problems = [];
 
@@ -288,9 +290,6 @@ async function play() {
     }
   }));
 }
-
-// The games with a lesson, and the page each is learnt on.
-const LESSONS = [['forest', 'desktop'], ['crueler', 'desktop'], ['gene', 'desktop'], ['wanning', 'desktop'], ['wanning', 'phone']];
 
 async function lesson(game, size) {
   const p = await open(`lesson-${game}-${size}`, size, { name: 'Newcomer' });

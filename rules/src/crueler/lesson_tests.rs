@@ -7,10 +7,11 @@ use crate::lesson::LessonRun;
 
 /// The lesson plays to its end, every scripted move and every check
 /// holding, and the learner's own moves are a prey, two beasts chosen, an
-/// offer accepted, an offer made, two readies and two passes. Its checks cover
-/// rules.md §3 (preying hands in the card engraved with the prey's number:
-/// `Lacks`), §5 (the beast duel, first to 2 throws; the winner +N, the
-/// loser −N: `Life`), §2 (a loss takes the loser's tokens into the
+/// offer accepted, an offer made, two readies and two passes. Its checks
+/// cover rules.md §1 (the die's number is asked first, then round the
+/// table: `Asked`), §3 (preying hands in the card engraved with the prey's
+/// number: `Lacks`), §5 (the beast duel, first to 2 throws; the winner +N,
+/// the loser −N: `Life`), §2 (a loss takes the loser's tokens into the
 /// winner's box; life given or exchanged between phases when both agree:
 /// `TokensFrom`), §4 (N = 2 in round 1, 3 in round 2), §8 (the loser of a
 /// round-1 or round-2 duel enters the Nature Reserve, emptied when the

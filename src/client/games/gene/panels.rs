@@ -47,8 +47,8 @@ pub struct GeneUi {
     settled_seen: u8,
     /// What the keyboard asked this frame (scene/keys.rs).
     keys: KeyAsk,
-    /// Where the bottom panel's top stood last pass.
-    bottom_top: Option<f32>,
+    /// How tall what the bottom panel held was, last pass.
+    bottom_held: f32,
 }
 
 impl Default for GeneUi {
@@ -67,7 +67,7 @@ impl Default for GeneUi {
             refusals: Refusals::default(),
             playing: None,
             settled_seen: 0,
-            bottom_top: None,
+            bottom_held: 0.0,
         }
     }
 }
@@ -959,7 +959,7 @@ fn draw(
     let mut screen = widgets::screen(ctx);
     let mut exit = table::Exit::Stay;
     let mut action = None;
-    let mut bottom_top = None;
+    let (mut held, mut held_mine) = (0.0_f32, 0.0_f32);
     egui::Panel::top("gene-top").show(&mut screen, |ui| {
         top_bar(ui, &view, i18n, settings, &mut state, left_ms, &mut exit);
         widgets::now_line(
@@ -981,23 +981,27 @@ fn draw(
             "gene-bottom",
             150.0,
             300.0,
-            |ui| my_panel(ui, &view, i18n),
             |ui| {
-                bottom_top = Some(ui.max_rect().top());
+                my_panel(ui, &view, i18n);
+                held_mine = ui.min_rect().height();
+            },
+            |ui| {
                 if let Some(a) = hand_and_controls(ui, &view, &mut state, i18n) {
                     action = Some(a);
                 }
+                held = ui.min_rect().height();
             },
         );
     }
-    // The bottom panel grows to what it holds (a panel keeps its height):
-    // when it moved this pass, lay the screen out again before it is
-    // shown, so that no control is drawn, or told to the screen's
-    // account, where it stood a moment before.
-    if bottom_top.is_some() && state.bottom_top != bottom_top {
-        state.bottom_top = bottom_top;
-        ctx.request_discard("the Gene table's bottom panel moved");
+    let held = held.max(held_mine);
+    // The bottom panel takes its height from what it held last pass (and
+    // keeps it): when it holds more now (new controls), it will grow, and
+    // this pass is laid out again, so that no control is shown (nor told
+    // to the screen's account) where it will not stay.
+    if held > state.bottom_held + 0.5 {
+        ctx.request_discard("the Gene table's bottom panel grows");
     }
+    state.bottom_held = held;
     let shown = play_settlement(&mut state, &view, now);
     let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
     let mut rest = None;

@@ -1096,14 +1096,8 @@ fn sync(
     let (Some(marks), Some(art), Some(r)) = (marks, art, scene.rect.0) else {
         return;
     };
-    // The hand takes a strip under the map; with no card, the map has it
-    // (a phone's map has no room to spare).
-    let strip = if marks.hand.is_empty() {
-        0.0
-    } else {
-        HAND_STRIP
-    };
-    let map_rect = Rect::new(r.min.x, r.min.y + strip, r.max.x, r.max.y);
+    // The hand takes a strip under the map.
+    let map_rect = Rect::new(r.min.x, r.min.y + HAND_STRIP, r.max.x, r.max.y);
     let min_width = if close.0 { MIN_WIDTH } else { 0.0 };
     let size = Vec2::new(map_rect.width().max(min_width), map_rect.height());
     let pan_max = (size.x - r.width()).max(0.0);
