@@ -15,6 +15,7 @@ mod replay;
 mod scene;
 mod screens;
 mod settings;
+mod sound;
 mod theme;
 #[cfg(feature = "dev")]
 mod tour;
@@ -128,6 +129,7 @@ pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
             reach::plugin,
             replay::plugin,
             lesson::plugin,
+            sound::plugin,
         ))
         // Development aids, out of release builds: the screenshot tours.
         .add_plugins(dev_plugins)

@@ -100,14 +100,33 @@ struct Account {
     /// it points at, or its summary.
     #[serde(skip_serializing_if = "Option::is_none")]
     lesson: Option<foodweb_rules::lesson::LessonNow>,
+    /// The sound switch and volume, and the cues heard and played so far
+    /// (issue 39).
+    sound: SoundAccount,
     pieces: Vec<Spot>,
     controls: Vec<Spot>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+struct SoundAccount {
+    on: bool,
+    volume: u8,
+    heard: u64,
+    played: u64,
 }
 
 /// Parts of the scene that are not pieces but places to drop one on (the
 /// middle of a Forest table), in world units, set by the scene's layout.
 #[derive(Resource, Default, Clone, PartialEq)]
 pub struct Zones(pub Vec<(String, Rect)>);
+
+/// Sounds count, for the screen's account (tests): how many cues were
+/// worked out, and how many played.
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct SoundCount {
+    pub heard: u64,
+    pub played: u64,
+}
 
 /// The panels' share of the account, gathered while egui draws.
 #[derive(Resource, Default)]
@@ -262,6 +281,7 @@ fn publish(
     drawn: Res<Drawn>,
     zones: Res<Zones>,
     focus: Res<KeyFocus>,
+    (settings, sounds): (Res<super::UserSettings>, Res<SoundCount>),
     cameras: Query<(&Camera, &GlobalTransform)>,
     window: Query<&Window, With<PrimaryWindow>>,
     targets: Query<(
@@ -331,6 +351,12 @@ fn publish(
             .map(|(t, ..)| t.name.clone()),
         inspect: said.inspect.clone(),
         lesson: model.lesson.clone(),
+        sound: SoundAccount {
+            on: settings.sound,
+            volume: settings.volume,
+            heard: sounds.heard,
+            played: sounds.played,
+        },
         pieces,
         controls: drawn.0.clone(),
     };

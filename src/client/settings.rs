@@ -19,6 +19,11 @@ pub struct UserSettings {
     pub ui_scale: f32,
     /// How much the table moves (cards flying, turning over).
     pub motion: MotionLevel,
+    /// Whether the table sounds (issue 39): its own switch, apart from the
+    /// motion.
+    pub sound: bool,
+    /// The sounds' volume, 0 to 100.
+    pub volume: u8,
     /// Seats this player sat at, to replay their finished games from the
     /// lobby (newest last, at most `PAST_SEATS_KEPT`).
     pub past_seats: Vec<SavedSeat>,
@@ -33,6 +38,10 @@ pub struct SavedSeat {
     pub game: foodweb_rules::GameId,
     pub token: String,
 }
+
+/// The sounds' volume on a first start: loud enough to hear at a table,
+/// under the speakers' full.
+pub const DEFAULT_VOLUME: u8 = 70;
 
 /// Past seats kept in the settings at most.
 pub const PAST_SEATS_KEPT: usize = 40;
@@ -80,6 +89,8 @@ impl Default for UserSettings {
             name: String::new(),
             ui_scale: 1.0,
             motion: MotionLevel::Full,
+            sound: true,
+            volume: DEFAULT_VOLUME,
             past_seats: Vec::new(),
         }
     }
@@ -124,6 +135,9 @@ impl UserSettings {
         let s: Self = ron::from_str(text).map_err(|e| e.to_string())?;
         if !(0.5..=3.0).contains(&s.ui_scale) {
             return Err(format!("text size {} is outside 0.5 to 3", s.ui_scale));
+        }
+        if s.volume > 100 {
+            return Err(format!("volume {} is outside 0 to 100", s.volume));
         }
         Ok(s)
     }
@@ -246,6 +260,8 @@ mod tests {
             name: "Ann".into(),
             ui_scale: 1.25,
             motion: MotionLevel::Reduced,
+            sound: false,
+            volume: 35,
             past_seats: vec![SavedSeat {
                 server: "Foodweb".into(),
                 table: 3,
@@ -255,6 +271,27 @@ mod tests {
         };
         let text = ron::to_string(&good).unwrap();
         assert_eq!(UserSettings::parse(&text).unwrap(), good);
+        assert!(
+            UserSettings::parse("(volume: 120)")
+                .unwrap_err()
+                .contains("volume")
+        );
+    }
+
+    /// Issue 39: sound is on by default, and a settings file written
+    /// before there was sound turns it on at the default volume; the
+    /// switch and the volume are kept apart from the motion ("Motion: off"
+    /// does not silence sound).
+    #[test]
+    fn sound_is_on_by_default_and_apart_from_motion() {
+        let old = UserSettings::parse("(lang: En, name: \"Ann\", motion: Off)").unwrap();
+        assert!(old.sound);
+        assert_eq!(old.volume, DEFAULT_VOLUME);
+        assert_eq!(old.motion, MotionLevel::Off);
+        let quiet = UserSettings::parse("(sound: false, volume: 20)").unwrap();
+        assert!(!quiet.sound);
+        assert_eq!(quiet.volume, 20);
+        assert_eq!(quiet.motion, MotionLevel::Full);
     }
 
     /// Issue 19: 「the client starts in the language of the system or

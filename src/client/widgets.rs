@@ -159,16 +159,20 @@ pub struct BarPressed {
     pub lang: Option<Lang>,
     pub rules: bool,
     pub leave: bool,
+    /// The sound switched (on to off, or off to on).
+    pub sound: bool,
 }
 
 /// A table's top bar: its status (`status` draws it) on the left, and the
-/// language, rules and leave buttons on the right. On a phone the status
+/// language, sound (`sound_on`: it is on now), rules and leave buttons on
+/// the right. On a phone the status
 /// wraps and the buttons, with the table/side tabs first, get a row of
 /// their own.
 pub fn table_top_bar(
     ui: &mut egui::Ui,
     i18n: &I18n,
     tab: &mut TableTab,
+    sound_on: bool,
     status: impl FnOnce(&mut egui::Ui),
 ) -> BarPressed {
     let mut pressed = BarPressed::default();
@@ -180,6 +184,7 @@ pub fn table_top_bar(
             ui.selectable_value(tab, TableTab::Side, i18n.t("table-tab-side"));
             ui.separator();
             language_switch(ui, &mut lang);
+            pressed.sound = sound_switch(ui, i18n, sound_on);
             pressed.rules = ui.button(i18n.t("table-rules")).clicked();
             pressed.leave = ui.button(i18n.t("table-leave")).clicked();
         });
@@ -189,12 +194,27 @@ pub fn table_top_bar(
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 pressed.leave = ui.button(i18n.t("table-leave")).clicked();
                 pressed.rules = ui.button(i18n.t("table-rules")).clicked();
+                pressed.sound = sound_switch(ui, i18n, sound_on);
                 language_switch(ui, &mut lang);
             });
         });
     }
     pressed.lang = (lang != i18n.lang).then_some(lang);
     pressed
+}
+
+/// The top bar's sound switch ("♪ On" / "♪ Off"); whether it was pressed.
+fn sound_switch(ui: &mut egui::Ui, i18n: &I18n, on: bool) -> bool {
+    let (label, hover) = if on {
+        ("table-sound-button-on", "table-sound-on")
+    } else {
+        ("table-sound-button-off", "table-sound-off")
+    };
+    let button = ui
+        .selectable_label(on, i18n.t(label))
+        .on_hover_text(i18n.t(hover));
+    super::reach::control(&button, "sound", super::reach::Does::Pick);
+    button.clicked()
 }
 
 /// A table screen's side panel: at the right on wide screens; on narrow

@@ -15,6 +15,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { playSeat } from './policy.mjs';
+import { switchSound } from './sound.mjs';
 import { learn } from './lesson.mjs';
 import { keyChecks } from './keys.mjs';
 
@@ -203,10 +204,19 @@ for (const game of games.length ? games : ['forest', 'wanning', 'crueler', 'gene
       const { child, io } = await client(game, { FOODWEB_SEED: seed });
       try {
         await waitTable(io);
-        if (how === 'pointer') await io.screenshot(`desktop-${game}-table`);
+        if (how === 'pointer') {
+          await io.screenshot(`desktop-${game}-table`);
+          // Issue 39: the top bar's sound switch, off and on by the pointer.
+          entry.sound = await switchSound(io);
+        }
         entry[how] = how === 'pointer'
           ? await playSeat(io, game, { seed: 11, maxMoves: 6, maxMs: 2 * 60_000 })
           : await keyChecks(io, game);
+        if (how === 'pointer') {
+          const heard = (await io.read())?.sound;
+          if (!(heard?.heard > 0)) throw new Error(`[desktop ${game}] the table sounded nothing: ${JSON.stringify(heard)}`);
+          entry.heard = heard;
+        }
         delete entry[how].clocks;
         const missing = KINDS[game].filter(any => !any.some(k => entry[how].kinds[k]));
         if (missing.length) throw new Error(`[desktop ${game}] by ${how}, never: ${missing.map(m => m.join(' or ')).join('; ')}`);

@@ -37,9 +37,9 @@ async function until(io, what, test, ms = 60_000) {
 // nothing covers it), if it can be used.
 function find(a, pattern) {
   const control = a.controls.find(c => matches(pattern, c.name) && c.does !== 'nothing');
-  if (control) return [control.x + control.w / 2, control.y + control.h / 2, control.name];
+  if (control) return [control.x + control.w / 2, control.y + control.h / 2, control.name, 'control'];
   const piece = a.pieces.find(p => matches(pattern, p.name) && p.does !== 'nothing');
-  if (piece) return [...aim(piece, a.pieces), piece.name];
+  if (piece) return [...aim(piece, a.pieces), piece.name, piece.does];
   return null;
 }
 
@@ -68,12 +68,24 @@ export async function learn(io, game, { shots = {} } = {}) {
     await io.tap(at[0], at[1]);
     return at[2];
   };
-  let a = await until(io, 'the title screen', b => b.screen === 'title' && b.controls.some(c => c.name === 'play-local') && b);
-  await tapName(a, 'play-local');
-  await until(io, `the picker's "learn:${game}"`, b => b.screen === 'picker' && find(b, `learn:${game}`) && b);
-  a = await inView(io, `learn:${game}`);
-  await tapName(a, `learn:${game}`);
-  a = await until(io, 'at the lesson\'s table', b => b.screen === 'table' && b.lesson && b);
+  // A tap the page missed (it arrived between two slow frames of a
+  // software renderer) is tapped again, as a person would.
+  const tapUntil = async (pattern, what, test) => {
+    for (let i = 0; ; i++) {
+      const a = await io.read();
+      await tapName(a, pattern);
+      try {
+        return await until(io, what, test, i < 3 ? 8_000 : 60_000);
+      } catch (e) {
+        if (i >= 3) throw e;
+        log(`tapped ${pattern} again`);
+      }
+    }
+  };
+  await until(io, 'the title screen', b => b.screen === 'title' && b.controls.some(c => c.name === 'play-local') && b);
+  await tapUntil('play-local', `the picker's "learn:${game}"`, b => b.screen === 'picker' && find(b, `learn:${game}`) && b);
+  await inView(io, `learn:${game}`);
+  let a = await tapUntil(`learn:${game}`, 'at the lesson\'s table', b => b.screen === 'table' && b.lesson && b);
   const steps = [];
   let shot = 0;
   for (;;) {
@@ -90,15 +102,48 @@ export async function learn(io, game, { shots = {} } = {}) {
       // The next thing to touch shows once the last one took effect (a
       // list opened, a card picked).
       const b = await until(io, `"${pattern}" usable on the screen (step ${step})`, c => find(c, pattern) && c, STEP_MS * 2);
-      const name = await tapName(b, pattern);
+      const kind = find(b, pattern)[3];
+      let name = await tapName(b, pattern);
       last = Date.now();
       log(`  touched ${name}`);
+      // A touch must show (the screen's choice, its controls, the table,
+      // the lesson's step change); one the page missed, between two slow
+      // frames of a software renderer, is made again. A touch that sends
+      // the move is checked below (made twice, it would be refused).
+      const shows = c => [c.choice, c.revision, c.lesson?.step, c.controls.map(k => k.name + k.does).join()].join('|');
+      const last_pattern = pattern === lesson.point[lesson.point.length - 1];
+      for (let again = 0; !last_pattern && kind !== 'move' && again < 3; again++) {
+        const t0 = Date.now();
+        let c = await io.read();
+        while (c && shows(c) === shows(b) && Date.now() - t0 < 3_000) {
+          await sleep(io, 150);
+          c = await io.read();
+        }
+        if (!c || shows(c) !== shows(b)) break;
+        name = await tapName(c, pattern);
+        log(`  touched ${name} again`);
+      }
       await sleep(io, 250);
     }
-    const moved = await until(io, `step ${step} taken`, b => {
+    const taken = b => {
       if (b.refused > refused) throw new Error(`[${io.name}] lesson ${game}, step ${step}: refused: ${b.refusal}`);
       return b.lesson && (b.lesson.done || b.lesson.step > step || !b.lesson.say) && b;
-    }, STEP_MS + 10_000);
+    };
+    // The last touch sends the move: one the page missed is made again
+    // (a move sent twice is refused, and fails the test).
+    let moved = null;
+    for (let again = 0; !moved && again < 2; again++) {
+      try {
+        moved = await until(io, `step ${step} taken`, taken, 6_000);
+      } catch (e) {
+        if (String(e.message).includes('refused')) throw e;
+        const c = await io.read();
+        const pattern = lesson.point[lesson.point.length - 1];
+        if (!c || taken(c) || !find(c, pattern)) continue;
+        log(`  touched ${await tapName(c, pattern)} again`);
+      }
+    }
+    moved = moved || await until(io, `step ${step} taken`, taken, STEP_MS + 10_000);
     steps.push({ step, point: lesson.point, ms: Date.now() - last });
     shot++;
     void moved;

@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { aim, playSeat } from '../../tests/hands/policy.mjs';
 import { learn } from '../../tests/hands/lesson.mjs';
+import { switchSound } from '../../tests/hands/sound.mjs';
 
 const base = process.argv[2] || 'http://127.0.0.1:8080/';
 const out = process.argv[3] || 'browser-shots';
@@ -238,6 +239,7 @@ try {
 }
 
 async function play() {
+  if (process.env.LESSONS_ONLY) return lessons();
   // Two browsers at one table: the desktop page opens it, the phone joins.
   const host = await open('host', 'desktop', { autoplay: 'host', people: 2, seed: 11, name: 'Desk' });
   await shot(host, 'web-title-desktop');
@@ -278,8 +280,13 @@ async function play() {
   report.hands = {};
   await Promise.all([handsGame('forest', 'phone', 21), handsGame('crueler', 'desktop', 22), fromSetUp()]);
   await Promise.all([handsGame('wanning', 'phone', 23), handsGame('gene', 'desktop', 24), geneMapOnAPhone()]);
-  // Issue 38: each game's guided first game, from the picker to the
-  // summary and a real game's set-up, by pointer.
+  await lessons();
+}
+
+// Issue 38: each game's guided first game, from the picker to the
+// summary and a real game's set-up, by pointer (alone, by hand:
+// LESSONS_ONLY=1).
+async function lessons() {
   report.lessons = {};
   // Two pages at a time, as the games before.
   const queue = [...LESSONS];
@@ -428,10 +435,19 @@ async function pointer(p, touch) {
     frame: async () => Number(await p.page.evaluate(() => document.body.dataset.frame)) || 0,
     async tap(x, y) {
       if (touch) return p.page.touchscreen.tap(x, y);
-      // The pointer comes from outside the table, as on the desktop.
+      // The pointer comes from outside the table, as on the desktop, and
+      // rests on the piece for two frames before it presses, as a hand
+      // does: a press in the frame the pointer arrived would be judged
+      // where the pointer was the frame before (a software renderer draws
+      // a frame or two a second).
       await p.page.mouse.move(2, 2);
       await sleep(150);
-      await p.page.mouse.click(x, y);
+      await p.page.mouse.move(x, y, { steps: 3 });
+      const f0 = await io.frame();
+      for (let t = Date.now(); (await io.frame()) < f0 + 2 && Date.now() - t < 3_000;) await sleep(50);
+      await p.page.mouse.down();
+      await sleep(60);
+      await p.page.mouse.up();
     },
     async drag(x0, y0, x1, y1) {
       if (touch) {
@@ -488,15 +504,35 @@ async function handsGame(game, size, seed) {
   await shot(p, `web-hands-${game}-${size}`);
   // Live text: the clock counts down while the table waits on this seat.
   const ticks = await clockTicks(p);
+  // Issue 39: the table's sound switch, by the same hand: off, then on.
+  const switched = await switchSound(io);
   const played = await playSeat(io, game, { seed, maxMs: 6 * 60_000 });
   await shot(p, `web-hands-${game}-${size}-over`);
-  report.hands[game] = { size, input: touch ? 'touch' : 'mouse', ...played, clocks: undefined, clockTicks: ticks };
+  const sound = await heardAtTable(p, io);
+  report.hands[game] = { size, input: touch ? 'touch' : 'mouse', ...played, clocks: undefined, clockTicks: ticks, sound: { ...sound, switched } };
   console.log(`[${p.name}] played to the end by ${touch ? 'touch' : 'mouse'}: ${played.actions} actions, accepted in p50 ${played.p50_ms} ms, p95 ${played.p95_ms} ms; ${JSON.stringify(played.kinds)}`);
   await p.context.close();
 }
 
+// After a whole game: the table sounded (cues worked out and played), and
+// the page's AudioContext runs, resumed by the person's first tap or click.
+async function heardAtTable(p, io) {
+  const account = await io.read();
+  const audio = await p.page.evaluate(() => document.body.dataset.audio || '');
+  const sound = { heard: account?.sound?.heard ?? 0, played: account?.sound?.played ?? 0, audio };
+  if (!(sound.heard > 0 && sound.played > 0)) {
+    throw new Error(`[${p.name}] a whole game sounded nothing: ${JSON.stringify(sound)}`);
+  }
+  if (!audio.split(',').includes('running')) {
+    throw new Error(`[${p.name}] the page's audio never started after the person's taps: "${audio}"`);
+  }
+  return sound;
+}
+
 // Waits until the seat is waited on with a clock showing, then reads the
-// clock's words twice, 1.5 s apart: they must differ.
+// clock's words until they change: they must within 5 s (a software
+// renderer under load draws a frame a second or slower, so one reading
+// 1.5 s later may still show the frame before).
 async function clockTicks(p) {
   const read = () => p.page.evaluate(() => {
     try { const a = JSON.parse(document.body.dataset.reach); return a.to_act && a.clock ? a.clock : null; } catch { return null; }
@@ -505,10 +541,14 @@ async function clockTicks(p) {
   while (Date.now() - t0 < 60_000) {
     const first = await read();
     if (first) {
-      await p.page.waitForTimeout(1500);
-      const second = await read();
+      const since = Date.now();
+      let second = first;
+      while (second === first && Date.now() - since < 5_000) {
+        await p.page.waitForTimeout(250);
+        second = await read();
+      }
       if (second === null) continue;
-      if (second === first) throw new Error(`[${p.name}] the clock stood still for 1.5 s while the table waited: "${first}"`);
+      if (second === first) throw new Error(`[${p.name}] the clock stood still for 5 s while the table waited: "${first}"`);
       return [first, second];
     }
     await p.page.waitForTimeout(200);

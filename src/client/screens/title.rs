@@ -150,22 +150,24 @@ fn lan_buttons(
     }
 }
 
-/// Draws the language, text size and motion settings, a line each on a
-/// phone, and keeps what changed.
+/// Draws the language, text size, motion and sound settings, a line each
+/// on a phone, and keeps what changed.
 fn preferences(ui: &mut egui::Ui, i18n: &I18n, settings: &mut ResMut<UserSettings>, narrow: bool) {
     let mut lang = settings.lang;
     let mut scale = settings.ui_scale;
     let mut motion = settings.motion;
+    let (mut sound, mut volume) = (settings.sound, settings.volume);
     if narrow {
         // A phone: one setting a line, each centred.
-        for row in 0..3 {
+        for row in 0..4 {
             ui.horizontal(|ui| {
-                let width = [230.0, 260.0, 250.0][row];
+                let width = [230.0, 260.0, 250.0, 250.0][row];
                 ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                 match row {
                     0 => language_choice(ui, i18n, &mut lang),
                     1 => text_size_choice(ui, i18n, &mut scale),
-                    _ => motion_choice(ui, i18n, &mut motion),
+                    2 => motion_choice(ui, i18n, &mut motion),
+                    _ => sound_choice(ui, i18n, &mut sound, &mut volume),
                 }
             });
         }
@@ -178,9 +180,17 @@ fn preferences(ui: &mut egui::Ui, i18n: &I18n, settings: &mut ResMut<UserSetting
             text_size_choice(ui, i18n, &mut scale);
         });
         ui.horizontal(|ui| {
-            ui.add_space(((ui.available_width() - 250.0) / 2.0).max(0.0));
+            ui.add_space(((ui.available_width() - 520.0) / 2.0).max(0.0));
             motion_choice(ui, i18n, &mut motion);
+            ui.add_space(18.0);
+            sound_choice(ui, i18n, &mut sound, &mut volume);
         });
+    }
+    if sound != settings.sound {
+        settings.sound = sound;
+    }
+    if volume != settings.volume {
+        settings.volume = volume;
     }
     if motion != settings.motion {
         settings.motion = motion;
@@ -219,6 +229,20 @@ fn motion_choice(ui: &mut egui::Ui, i18n: &I18n, motion: &mut MotionLevel) {
     ] {
         ui.selectable_value(motion, level, i18n.t(key));
     }
+}
+
+/// Draws the sound switch and its volume (issue 39): apart from the
+/// motion, so a still table can still be heard.
+fn sound_choice(ui: &mut egui::Ui, i18n: &I18n, on: &mut bool, volume: &mut u8) {
+    let switch = ui.checkbox(on, i18n.t("menu-sound"));
+    reach::control(&switch, "sound", Does::Pick);
+    let slider = ui.add_enabled(
+        *on,
+        egui::Slider::new(volume, 0..=100)
+            .show_value(false)
+            .text(i18n.t("menu-volume")),
+    );
+    reach::control(&slider, "volume", Does::Pick);
 }
 
 pub fn plugin(app: &mut App) {

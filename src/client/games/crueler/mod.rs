@@ -6,6 +6,7 @@ pub mod inspect;
 pub mod panels;
 pub mod scene;
 pub mod setup;
+mod sound;
 #[cfg(feature = "dev")]
 pub mod tour;
 
@@ -18,6 +19,7 @@ use crate::client::game_setup::{GameClient, add_game};
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<art::CruelerArt>(app, GameId::Crueler);
+    crate::client::sound::game_sounds::<foodweb_rules::crueler::CruelerGame>(app, GameId::Crueler);
     add_game(
         app,
         GameId::Crueler,

@@ -504,8 +504,11 @@ fn tell_reach(said: &mut reach::Said, state: &CruelerUi, view: &CruelerView, lef
 /// phase), and so must the account, or a pass taken looks like nothing.
 fn choice_words(state: &CruelerUi, view: &CruelerView) -> String {
     format!(
-        "card={:?} throws={} chosen={} asked={}.{}.{}",
+        "card={:?} offer={:?}:{}:{} throws={} chosen={} asked={}.{}.{}",
         state.card,
+        state.offer.to,
+        state.offer.give,
+        state.offer.want,
         view.duel.as_ref().map_or(0, |d| d.throws.len()),
         view.duel.as_ref().is_some_and(|d| d.chosen),
         view.round,
@@ -525,7 +528,7 @@ fn top_bar(
     state: &mut CruelerUi,
     exit: &mut table::Exit,
 ) {
-    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, settings.sound, |ui| {
         round_status(ui, view, left_ms, i18n);
     });
     if pressed.leave {
@@ -536,6 +539,9 @@ fn top_bar(
     }
     if let Some(l) = pressed.lang {
         settings.lang = l;
+    }
+    if pressed.sound {
+        settings.sound = !settings.sound;
     }
 }
 

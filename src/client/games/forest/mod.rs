@@ -8,6 +8,7 @@ mod layout;
 pub mod panels;
 pub mod scene;
 pub mod setup;
+mod sound;
 mod status;
 #[cfg(feature = "dev")]
 pub mod tour;
@@ -26,6 +27,7 @@ pub fn plugin(app: &mut App) {
         inspect::plugin,
     ));
     game_art::<art::ForestArt>(app, GameId::Forest);
+    crate::client::sound::game_sounds::<foodweb_rules::forest::ForestGame>(app, GameId::Forest);
     add_game(
         app,
         GameId::Forest,

@@ -67,7 +67,7 @@ fn top_bar(
     state: &mut TableUi,
     exit: &mut table::Exit,
 ) {
-    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, settings.sound, |ui| {
         ui.label(
             egui::RichText::new(i18n.ta(
                 "table-round",
@@ -114,6 +114,9 @@ fn top_bar(
     }
     if let Some(lang) = pressed.lang {
         settings.lang = lang;
+    }
+    if pressed.sound {
+        settings.sound = !settings.sound;
     }
 }
 

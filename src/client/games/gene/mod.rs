@@ -5,6 +5,7 @@ mod inspect;
 pub mod panels;
 pub mod scene;
 pub mod setup;
+mod sound;
 #[cfg(feature = "dev")]
 pub mod tour;
 
@@ -17,6 +18,7 @@ use crate::client::game_setup::{GameClient, add_game};
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<scene::GeneArt>(app, GameId::Gene);
+    crate::client::sound::game_sounds::<foodweb_rules::gene::GeneGame>(app, GameId::Gene);
     add_game(
         app,
         GameId::Gene,

@@ -141,7 +141,7 @@ fn top_bar(
     left_ms: Option<u64>,
     exit: &mut table::Exit,
 ) {
-    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, settings.sound, |ui| {
         let round = i18n.ta(
             "table-round",
             &[
@@ -172,6 +172,9 @@ fn top_bar(
     }
     if let Some(l) = pressed.lang {
         settings.lang = l;
+    }
+    if pressed.sound {
+        settings.sound = !settings.sound;
     }
 }
 
@@ -951,7 +954,10 @@ fn draw(
         frame.paused(),
     );
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
-    said.choice = format!("spawn={:?} target={:?}", state.spawn, state.target);
+    said.choice = format!(
+        "spawn={:?} target={:?} genes={}·{}·{}",
+        state.spawn, state.target, state.genes.strength, state.genes.speed, state.genes.carry
+    );
     state.refusals.update(&frame.model);
     follow_keys(&mut state, &ask);
     let progress = frame.art_progress();

@@ -7,6 +7,7 @@ pub mod inspect;
 pub mod panels;
 pub mod scene;
 pub mod setup;
+mod sound;
 #[cfg(feature = "dev")]
 pub mod tour;
 
@@ -19,6 +20,7 @@ use crate::client::game_setup::{GameClient, add_game};
 pub fn plugin(app: &mut App) {
     app.add_plugins((scene::plugin, panels::plugin));
     game_art::<art::WanningArt>(app, GameId::Wanning);
+    crate::client::sound::game_sounds::<foodweb_rules::wanning::WanningGame>(app, GameId::Wanning);
     add_game(
         app,
         GameId::Wanning,

@@ -1374,8 +1374,8 @@ fn draw(
 fn tell_reach(said: &mut reach::Said, state: &WanningUi, left_ms: Option<u64>) {
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
     said.choice = format!(
-        "bans={:?} pick={:?} peek={:?} target={:?}",
-        state.bans, state.pick, state.draft.peek, state.draft.target
+        "bans={:?} pick={:?} peek={:?} target={:?} instinct={}",
+        state.bans, state.pick, state.draft.peek, state.draft.target, state.draft.use_instinct
     );
 }
 
@@ -1412,7 +1412,7 @@ fn top_bar(
     state: &mut WanningUi,
     exit: &mut table::Exit,
 ) {
-    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, |ui| {
+    let pressed = widgets::table_top_bar(ui, i18n, &mut state.tab, settings.sound, |ui| {
         round_status(ui, view, left_ms, paused, i18n);
     });
     if pressed.leave {
@@ -1423,6 +1423,9 @@ fn top_bar(
     }
     if let Some(l) = pressed.lang {
         settings.lang = l;
+    }
+    if pressed.sound {
+        settings.sound = !settings.sound;
     }
 }
 
