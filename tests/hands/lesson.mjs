@@ -47,10 +47,15 @@ function find(a, pattern) {
 // as a person would: a drag up the screen scrolls it into view.
 async function inView(io, pattern) {
   const [w, h] = io.viewport ? await io.viewport() : [1280, 720];
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 14; i++) {
     const a = await io.read();
     const at = a && find(a, pattern);
     if (at && at[1] < h - 8) return a;
+    // Nothing is dragged before the screen has drawn its controls.
+    if (!a?.controls?.some(c => /^(game|learn):/.test(c.name)) && i < 6) {
+      await sleep(io, 500);
+      continue;
+    }
     await io.drag(w / 2, h * 0.75, w / 2, h * 0.3);
     await sleep(io, 400);
   }
@@ -75,7 +80,7 @@ export async function learn(io, game, { shots = {} } = {}) {
       const a = await io.read();
       await tapName(a, pattern);
       try {
-        return await until(io, what, test, i < 3 ? 8_000 : 60_000);
+        return await until(io, what, test, i < 3 ? 4_000 : 60_000);
       } catch (e) {
         if (i >= 3) throw e;
         log(`tapped ${pattern} again`);
@@ -83,7 +88,8 @@ export async function learn(io, game, { shots = {} } = {}) {
     }
   };
   await until(io, 'the title screen', b => b.screen === 'title' && b.controls.some(c => c.name === 'play-local') && b);
-  await tapUntil('play-local', `the picker's "learn:${game}"`, b => b.screen === 'picker' && find(b, `learn:${game}`) && b);
+  await tapUntil('play-local', 'the picker', b => b.screen === 'picker' && b);
+  // On a phone the game's card may be below the fold: brought up first.
   await inView(io, `learn:${game}`);
   let a = await tapUntil(`learn:${game}`, 'at the lesson\'s table', b => b.screen === 'table' && b.lesson && b);
   const steps = [];
@@ -112,10 +118,10 @@ export async function learn(io, game, { shots = {} } = {}) {
       // the move is checked below (made twice, it would be refused).
       const shows = c => [c.choice, c.revision, c.lesson?.step, c.controls.map(k => k.name + k.does).join()].join('|');
       const last_pattern = pattern === lesson.point[lesson.point.length - 1];
-      for (let again = 0; !last_pattern && kind !== 'move' && again < 3; again++) {
+      for (let again = 0; !last_pattern && kind !== 'move' && again < 2; again++) {
         const t0 = Date.now();
         let c = await io.read();
-        while (c && shows(c) === shows(b) && Date.now() - t0 < 3_000) {
+        while (c && shows(c) === shows(b) && Date.now() - t0 < 2_000) {
           await sleep(io, 150);
           c = await io.read();
         }

@@ -279,23 +279,27 @@ async function play() {
   // events). Two pages at a time.
   report.hands = {};
   await Promise.all([handsGame('forest', 'phone', 21), handsGame('crueler', 'desktop', 22), fromSetUp()]);
-  await Promise.all([handsGame('wanning', 'phone', 23), handsGame('gene', 'desktop', 24), geneMapOnAPhone()]);
-  await lessons();
+  // The lessons begin beside the second pair of games, one page, and take
+  // two more once those games are over.
+  const second = Promise.all([handsGame('wanning', 'phone', 23), handsGame('gene', 'desktop', 24), geneMapOnAPhone()]);
+  await lessons(second);
 }
 
 // Issue 38: each game's guided first game, from the picker to the
 // summary and a real game's set-up, by pointer (alone, by hand:
 // LESSONS_ONLY=1).
-async function lessons() {
+async function lessons(before = Promise.resolve()) {
   report.lessons = {};
-  // Two pages at a time, as the games before.
   const queue = [...LESSONS];
-  await Promise.all([0, 1].map(async () => {
+  // One page beside the games; two more once they are over (a lesson's
+  // page waits on its bots and clocks most of the time).
+  await Promise.all([0, 1, 2].map(async worker => {
+    if (worker > 0) await before;
     while (queue.length) {
       const [game, size] = queue.shift();
       await lesson(game, size);
     }
-  }));
+  }).concat([before]));
 }
 
 async function lesson(game, size) {
@@ -435,19 +439,10 @@ async function pointer(p, touch) {
     frame: async () => Number(await p.page.evaluate(() => document.body.dataset.frame)) || 0,
     async tap(x, y) {
       if (touch) return p.page.touchscreen.tap(x, y);
-      // The pointer comes from outside the table, as on the desktop, and
-      // rests on the piece for two frames before it presses, as a hand
-      // does: a press in the frame the pointer arrived would be judged
-      // where the pointer was the frame before (a software renderer draws
-      // a frame or two a second).
+      // The pointer comes from outside the table, as on the desktop.
       await p.page.mouse.move(2, 2);
       await sleep(150);
-      await p.page.mouse.move(x, y, { steps: 3 });
-      const f0 = await io.frame();
-      for (let t = Date.now(); (await io.frame()) < f0 + 2 && Date.now() - t < 3_000;) await sleep(50);
-      await p.page.mouse.down();
-      await sleep(60);
-      await p.page.mouse.up();
+      await p.page.mouse.click(x, y);
     },
     async drag(x0, y0, x1, y1) {
       if (touch) {
