@@ -6,7 +6,11 @@
 // each of the four games against bots, one seat played only by real
 // pointer events (tests/hands/policy.mjs): Forest Showdown and Wanning
 // Beast Chess by a finger on a phone-sized page, Crueler World and Gene
-// Survival by the mouse on a desktop-sized one. Run by .ci/run; by hand:
+// Survival by the mouse on a desktop-sized one, each pressing the table's
+// sound switch off and on and then requiring sounds heard and played, and
+// the page's audio running (issue 39); then each game's "Learn to play"
+// lesson by pointer (issue 38; Wanning's also on a phone; LESSONS_ONLY=1
+// runs only these). Run by .ci/run; by hand:
 //
 //   node wasm/tests/browser.mjs http://127.0.0.1:8080/ /tmp/shots
 //
