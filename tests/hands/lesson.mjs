@@ -114,14 +114,16 @@ export async function learn(io, game, { shots = {} } = {}) {
       log(`  touched ${name}`);
       // A touch must show (the screen's choice, its controls, the table,
       // the lesson's step change); one the page missed, between two slow
-      // frames of a software renderer, is made again. A touch that sends
+      // frames of a software renderer, is made again, after 5 s (a page
+      // under load draws a frame a second: a touch made again too soon
+      // would undo the first, a card picked and put back). A touch that sends
       // the move is checked below (made twice, it would be refused).
       const shows = c => [c.choice, c.revision, c.lesson?.step, c.controls.map(k => k.name + k.does).join()].join('|');
       const last_pattern = pattern === lesson.point[lesson.point.length - 1];
       for (let again = 0; !last_pattern && kind !== 'move' && again < 2; again++) {
         const t0 = Date.now();
         let c = await io.read();
-        while (c && shows(c) === shows(b) && Date.now() - t0 < 2_000) {
+        while (c && shows(c) === shows(b) && Date.now() - t0 < 5_000) {
           await sleep(io, 150);
           c = await io.read();
         }
