@@ -25,7 +25,7 @@ use bevy::prelude::*;
 use foodweb_netcode::any::HostGame;
 use foodweb_netcode::client::ClientModel;
 use foodweb_rules::GameId;
-use foodweb_rules::table::GameResult;
+use foodweb_rules::table::SeatView;
 
 use super::Screen;
 #[cfg(any(feature = "audio", target_arch = "wasm32"))]
@@ -130,8 +130,8 @@ impl Cue {
 /// The last seconds of a clock that tick.
 pub const TICK_SECONDS: u64 = 5;
 
-/// What a game's views say for sound: the common moments' fields, and the
-/// game's own moments.
+/// What a game's views say for sound: the game's own moments (the common
+/// ones come from its views' `SeatView`: whose view, to act, the result).
 pub trait Hear: HostGame<View: PartialEq + Send + Sync> {
     /// The game's own moments, beyond [`Cue::COMMON`].
     #[cfg_attr(
@@ -147,12 +147,6 @@ pub trait Hear: HostGame<View: PartialEq + Send + Sync> {
     /// The view is of a game just dealt (so a table opened at its start
     /// hears the deal, and one joined later does not).
     fn fresh(view: &Self::View) -> bool;
-    /// The seat may act.
-    fn may_act(view: &Self::View) -> bool;
-    /// The game's result, once over.
-    fn outcome(view: &Self::View) -> Option<&GameResult>;
-    /// The viewer's seat.
-    fn me(view: &Self::View) -> Option<foodweb_rules::table::SeatId>;
     /// The clock the seat is shown ticking: the view's time and the
     /// deadline (table time, ms).
     fn clock(view: &Self::View) -> (u64, Option<u64>);
@@ -173,12 +167,14 @@ pub fn heard<G: Hear>(before: Option<&G::View>, after: &G::View) -> Vec<Cue> {
         return out;
     }
     G::cues(before, after, &mut out);
-    if G::outcome(before).is_none()
-        && let Some(result) = G::outcome(after)
+    if before.result().is_none()
+        && let Some(result) = after.result()
     {
-        let won = G::me(after).is_some_and(|s| result.places.get(s.index()) == Some(&1));
+        let won = after
+            .me()
+            .is_some_and(|s| result.places.get(s.index()) == Some(&1));
         out.push(if won { Cue::Win } else { Cue::End });
-    } else if !G::may_act(before) && G::may_act(after) {
+    } else if !before.to_act() && after.to_act() {
         out.push(Cue::YourTurn);
     }
     out.dedup();
@@ -256,7 +252,7 @@ fn listen<G: Hear>(
         ((now - ear.received_at) * 1000.0) as u64
     };
     let left = deadline.map(|d| d.saturating_sub(view_now + since));
-    let second = G::may_act(view).then(|| tick_second(left)).flatten();
+    let second = view.to_act().then(|| tick_second(left)).flatten();
     if second.is_some() && second != ear.second {
         cues.push(Cue::Tick);
     }
@@ -367,9 +363,9 @@ pub fn plugin(app: &mut App) {
 pub mod tests {
     use std::collections::BTreeSet;
 
-    use foodweb_rules::table::{SeatId, Table, TableConfig};
-    use rand::{RngExt, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use foodweb_rules::table::{Table, TableConfig};
+
+    use crate::client::games::marks::play_bot_games;
 
     use super::*;
 
@@ -384,59 +380,29 @@ pub mod tests {
         bot: &str,
     ) -> BTreeSet<Cue> {
         let mut all = BTreeSet::new();
-        for config in configs {
-            let seed = config.seed;
-            let mut table = Table::new(config).expect("the table starts");
-            let seats: Vec<SeatId> = table.config().seats.ids().collect();
-            let mut bots: Vec<_> = seats
-                .iter()
-                .map(|_| G::bot(bot).expect("a bot of this kind"))
-                .collect();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut last: Vec<Option<G::View>> = vec![None; seats.len()];
-            let mut listen = |table: &Table<G>, step: usize, all: &mut BTreeSet<Cue>| {
-                for &seat in &seats {
-                    let view = table.view(seat);
-                    let before = last[seat.index()].as_ref();
-                    let cues = heard::<G>(before, &view);
-                    // The same view but for the time: nothing to hear.
-                    if before.is_some_and(|b| same_but_time::<G>(b, &view)) {
-                        assert!(
-                            cues.is_empty(),
-                            "seed {seed}, step {step}, seat {seat}: heard {cues:?} from a view that did not change"
-                        );
-                    }
-                    all.extend(cues);
-                    last[seat.index()] = Some(view);
-                }
-            };
-            for step in 0..5_000 {
-                listen(&table, step, &mut all);
-                if table.is_over() {
-                    break;
-                }
-                let mut acted = false;
-                for seat in table.to_act() {
-                    table.advance_by(rng.random_range(2_000..=15_000));
-                    if !table.to_act().contains(&seat) {
-                        continue;
-                    }
-                    let view = table.view(seat);
-                    if let Some(action) = bots[seat.index()].act(&view, &mut rng) {
-                        table.submit(seat, action).expect("the bot's move is legal");
-                        acted = true;
-                        break;
-                    }
-                }
-                if !acted {
-                    let at = table
-                        .next_deadline()
-                        .expect("a table nobody acts at has a deadline");
-                    table.advance_to(at);
-                }
+        let mut last: Vec<Option<G::View>> = Vec::new();
+        play_bot_games(configs, bot, |table: &Table<G>, seed, step| {
+            if step == 0 {
+                last.clear();
             }
-            assert!(table.is_over(), "seed {seed}: the game did not end");
-        }
+            for seat in table.config().seats.ids() {
+                let view = table.view(seat);
+                if last.len() <= seat.index() {
+                    last.resize(seat.index() + 1, None);
+                }
+                let before = last[seat.index()].as_ref();
+                let cues = heard::<G>(before, &view);
+                // The same view but for the time: nothing to hear.
+                if before.is_some_and(|b| same_but_time::<G>(b, &view)) {
+                    assert!(
+                        cues.is_empty(),
+                        "seed {seed}, step {step}, seat {seat}: heard {cues:?} from a view that did not change"
+                    );
+                }
+                all.extend(cues);
+                last[seat.index()] = Some(view);
+            }
+        });
         all
     }
 

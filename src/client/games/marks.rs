@@ -52,6 +52,61 @@ where
     let (mut compared, mut marking) = (0, 0);
     // Each now line, and whether the seat it was told to could act.
     let mut lines: HashMap<String, (bool, String)> = HashMap::new();
+    play_bot_games(configs, bot, |table: &Table<G>, seed, step| {
+        let seats: Vec<SeatId> = table.config().seats.ids().collect();
+        for &seat in &seats {
+            let view = table.view(seat);
+            let legal = table.legal(seat);
+            // The table never waits on a seat that can do nothing.
+            assert!(
+                !legal.is_empty() || !table.to_act().contains(&seat),
+                "seed {seed}, step {step}: the table waits on seat {seat}, which may do nothing"
+            );
+            let want: BTreeSet<String> = legal.iter().filter_map(|a| piece(&view, a)).collect();
+            let got = marked(&view);
+            assert_eq!(
+                got, want,
+                "seed {seed}, step {step}, seat {seat}: marked (left) and what the \
+                 judge's legal actions use (right) differ; legal: {legal:?}"
+            );
+            let (Some(now), can) = (now, !legal.is_empty()) else {
+                compared += 1;
+                marking += usize::from(!got.is_empty());
+                continue;
+            };
+            let line = now(&view);
+            assert!(
+                !can || !line.is_empty(),
+                "seed {seed}, step {step}, seat {seat}: may act ({legal:?}) but no line says so"
+            );
+            let here = format!("seed {seed}, step {step}, seat {seat}");
+            let (could, there) = lines.entry(line.clone()).or_insert((can, here.clone()));
+            assert_eq!(
+                *could,
+                can,
+                "\"{line}\" was told to a seat that {} act ({there}) and to one that {} ({here}; legal {legal:?})",
+                if *could { "could" } else { "could not" },
+                if can { "could" } else { "could not" },
+            );
+            compared += 1;
+            marking += usize::from(!got.is_empty());
+        }
+    });
+    (compared, marking)
+}
+
+/// Plays a bot game of `G` (bots of kind `bot` in every seat) for each
+/// table `configs` gives, to its end, and hands `visit` the table before
+/// every step (with the table's seed and the step's number). Each seat
+/// acts after 2 to 15 s of table time; a table nobody acts at runs to its
+/// next deadline.
+pub fn play_bot_games<G: Game + Bots>(
+    configs: impl IntoIterator<Item = TableConfig<G>>,
+    bot: &str,
+    mut visit: impl FnMut(&Table<G>, u64, usize),
+) where
+    G::Action: Debug,
+{
     for config in configs {
         let seed = config.seed;
         let mut table = Table::new(config).expect("the table starts");
@@ -61,47 +116,8 @@ where
             .map(|_| G::bot(bot).expect("a bot of this kind"))
             .collect();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut compare = |table: &Table<G>, step: usize| {
-            for &seat in &seats {
-                let view = table.view(seat);
-                let legal = table.legal(seat);
-                // The table never waits on a seat that can do nothing.
-                assert!(
-                    !legal.is_empty() || !table.to_act().contains(&seat),
-                    "seed {seed}, step {step}: the table waits on seat {seat}, which may do nothing"
-                );
-                let want: BTreeSet<String> = legal.iter().filter_map(|a| piece(&view, a)).collect();
-                let got = marked(&view);
-                assert_eq!(
-                    got, want,
-                    "seed {seed}, step {step}, seat {seat}: marked (left) and what the \
-                     judge's legal actions use (right) differ; legal: {legal:?}"
-                );
-                let (Some(now), can) = (now, !legal.is_empty()) else {
-                    compared += 1;
-                    marking += usize::from(!got.is_empty());
-                    continue;
-                };
-                let line = now(&view);
-                assert!(
-                    !can || !line.is_empty(),
-                    "seed {seed}, step {step}, seat {seat}: may act ({legal:?}) but no line says so"
-                );
-                let here = format!("seed {seed}, step {step}, seat {seat}");
-                let (could, there) = lines.entry(line.clone()).or_insert((can, here.clone()));
-                assert_eq!(
-                    *could,
-                    can,
-                    "\"{line}\" was told to a seat that {} act ({there}) and to one that {} ({here}; legal {legal:?})",
-                    if *could { "could" } else { "could not" },
-                    if can { "could" } else { "could not" },
-                );
-                compared += 1;
-                marking += usize::from(!got.is_empty());
-            }
-        };
         for step in 0..5_000 {
-            compare(&table, step);
+            visit(&table, seed, step);
             if table.is_over() {
                 break;
             }
@@ -129,5 +145,4 @@ where
         }
         assert!(table.is_over(), "seed {seed}: the game did not end");
     }
-    (compared, marking)
 }

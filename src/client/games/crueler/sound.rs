@@ -5,7 +5,6 @@
 //! another is asked or answers.
 
 use foodweb_rules::crueler::{CruelerGame, CruelerPhase, CruelerView, Outcome};
-use foodweb_rules::table::{GameResult, SeatId};
 
 use crate::client::sound::{Cue, Hear};
 
@@ -42,18 +41,6 @@ impl Hear for CruelerGame {
                 view.phase,
                 CruelerPhase::Interlude | CruelerPhase::Predation
             )
-    }
-
-    fn may_act(view: &CruelerView) -> bool {
-        view.to_act
-    }
-
-    fn outcome(view: &CruelerView) -> Option<&GameResult> {
-        view.result.as_ref()
-    }
-
-    fn me(view: &CruelerView) -> Option<SeatId> {
-        view.me
     }
 
     fn clock(view: &CruelerView) -> (u64, Option<u64>) {

@@ -5,7 +5,6 @@
 //! every seat hears them alike.
 
 use foodweb_rules::forest::{ForestGame, ForestPhase, ForestView, ShowdownOutcome};
-use foodweb_rules::table::{GameResult, SeatId};
 
 use crate::client::sound::{Cue, Hear};
 
@@ -46,18 +45,6 @@ impl Hear for ForestGame {
             && view.opening_turn
             && view.last_showdown.is_none()
             && view.last_challenge.is_none()
-    }
-
-    fn may_act(view: &ForestView) -> bool {
-        view.to_act
-    }
-
-    fn outcome(view: &ForestView) -> Option<&GameResult> {
-        view.result.as_ref()
-    }
-
-    fn me(view: &ForestView) -> Option<SeatId> {
-        view.me
     }
 
     /// The seat's own clock or the round's, whichever runs out first.

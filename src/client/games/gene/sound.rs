@@ -5,7 +5,6 @@
 //! others.
 
 use foodweb_rules::gene::{GeneGame, GenePhase, GeneView, SettleFact};
-use foodweb_rules::table::{GameResult, SeatId};
 
 use crate::client::sound::{Cue, Hear};
 
@@ -41,18 +40,6 @@ impl Hear for GeneGame {
 
     fn fresh(view: &GeneView) -> bool {
         view.phase == GenePhase::Setup && view.round <= 1
-    }
-
-    fn may_act(view: &GeneView) -> bool {
-        view.to_act
-    }
-
-    fn outcome(view: &GeneView) -> Option<&GameResult> {
-        view.result.as_ref()
-    }
-
-    fn me(view: &GeneView) -> Option<SeatId> {
-        view.me
     }
 
     fn clock(view: &GeneView) -> (u64, Option<u64>) {

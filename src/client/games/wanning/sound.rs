@@ -4,7 +4,6 @@
 //! its own damage), a wisdom guess of its own answered, a player dead
 //! (public).
 
-use foodweb_rules::table::{GameResult, SeatId};
 use foodweb_rules::wanning::{WanningGame, WanningPhase, WanningView};
 
 use foodweb_rules::wanning::state::Learned;
@@ -40,18 +39,6 @@ impl Hear for WanningGame {
 
     fn fresh(view: &WanningView) -> bool {
         view.phase == WanningPhase::Ban && view.round <= 1
-    }
-
-    fn may_act(view: &WanningView) -> bool {
-        view.to_act
-    }
-
-    fn outcome(view: &WanningView) -> Option<&GameResult> {
-        view.result.as_ref()
-    }
-
-    fn me(view: &WanningView) -> Option<SeatId> {
-        view.me
     }
 
     fn clock(view: &WanningView) -> (u64, Option<u64>) {
