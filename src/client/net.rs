@@ -109,6 +109,22 @@ fn name_from_settings(settings: Res<super::UserSettings>, mut name: ResMut<Playe
     }
 }
 
+/// The local hall's bot pace from its setting, if any and sound.
+fn bot_delay_ms(given: Option<&str>) -> u64 {
+    let default = HallConfig::default().bot_delay_ms;
+    match given.map(|s| s.trim().parse::<u64>()) {
+        None => default,
+        Some(Ok(ms)) if ms <= 10_000 => ms,
+        Some(_) => {
+            warn!(
+                "bot_delay_ms {:?} is not a number of milliseconds from 0 to 10000: bots keep {default} ms",
+                given.unwrap_or_default()
+            );
+            default
+        }
+    }
+}
+
 pub fn plugin(app: &mut App) {
     let tick = std::time::Duration::from_secs_f64(1.0 / 60.0);
     app.add_plugins(lightyear::prelude::server::ServerPlugins {
@@ -118,11 +134,11 @@ pub fn plugin(app: &mut App) {
         tick_duration: tick,
     })
     .add_plugins(ProtocolPlugin);
-    // FOODWEB_BOT_DELAY_MS speeds bots up (the screenshot tours use it).
-    let bot_delay_ms = std::env::var("FOODWEB_BOT_DELAY_MS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(HallConfig::default().bot_delay_ms);
+    // The bots' pace at local tables: FOODWEB_BOT_DELAY_MS on the desktop,
+    // `?bot_delay_ms=` in the browser (the screenshot tours and the browser
+    // test speed bots up; a person's table keeps the default). A value that
+    // is not a number of milliseconds up to 10 s is said and ignored.
+    let bot_delay_ms = bot_delay_ms(super::web::page_param("bot_delay_ms").as_deref());
     let (hall, _) = Hall::open(HallConfig {
         name: "Foodweb desktop".into(),
         bot_delay_ms,
@@ -142,4 +158,20 @@ pub fn plugin(app: &mut App) {
         Update,
         name_from_settings.run_if(resource_changed::<super::UserSettings>),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_pace_that_is_not_milliseconds_keeps_the_default() {
+        let default = HallConfig::default().bot_delay_ms;
+        assert_eq!(bot_delay_ms(None), default);
+        assert_eq!(bot_delay_ms(Some("400")), 400);
+        assert_eq!(bot_delay_ms(Some("0")), 0);
+        for bad in ["", "fast", "-5", "1.5", "10001", "99999999999999999999"] {
+            assert_eq!(bot_delay_ms(Some(bad)), default, "{bad:?}");
+        }
+    }
 }

@@ -43,6 +43,33 @@ function find(a, pattern) {
   return null;
 }
 
+// Waits until what the pattern names stands still where the screen draws
+// it (the same spot over two frames, or 400 ms where frames are not
+// counted), as a person's eye waits for a card to land before touching it:
+// a page's first frame is laid out before the window has its size, and a
+// card a bot just took is still moving into its hand. Returns the account.
+async function steady(io, pattern, ms = 8_000) {
+  const spot = a => { const at = a && find(a, pattern); return at && `${Math.round(at[0])},${Math.round(at[1])}`; };
+  let a = await io.read();
+  let was = spot(a);
+  let since = io.frame ? await io.frame() : 0;
+  let t = Date.now();
+  const t0 = t;
+  while (Date.now() - t0 < ms) {
+    await sleep(io, 120);
+    const b = await io.read();
+    const now = spot(b);
+    if (!now || now !== was) {
+      [a, was, t] = [b, now, Date.now()];
+      since = io.frame ? await io.frame() : 0;
+      continue;
+    }
+    a = b;
+    if (io.frame ? (await io.frame()) - since >= 2 : Date.now() - t >= 400) return a;
+  }
+  return a;
+}
+
 // A control below the window's bottom (a phone's picker) is brought up
 // as a person would: a drag up the screen scrolls it into view.
 async function inView(io, pattern) {
@@ -77,18 +104,27 @@ export async function learn(io, game, { shots = {} } = {}) {
   // software renderer) is tapped again, as a person would.
   const tapUntil = async (pattern, what, test) => {
     for (let i = 0; ; i++) {
-      const a = await io.read();
+      const a = await steady(io, pattern);
+      const at = find(a, pattern);
       await tapName(a, pattern);
       try {
         return await until(io, what, test, i < 3 ? 4_000 : 60_000);
       } catch (e) {
         if (i >= 3) throw e;
-        log(`tapped ${pattern} again`);
+        // Where it was tapped and where the screen now has it: a missed
+        // tap is told from a moved button.
+        const now = find(await io.read(), pattern);
+        log(`tapped ${pattern} again (it was at ${at && at.slice(0, 2).map(Math.round)}, now at ${now && now.slice(0, 2).map(Math.round)}, screen ${(await io.read())?.screen})`);
       }
     }
   };
-  await until(io, 'the title screen', b => b.screen === 'title' && b.controls.some(c => c.name === 'play-local') && b);
-  await tapUntil('play-local', 'the picker', b => b.screen === 'picker' && b);
+  // From the title; or, after a lesson before it on the same page, from
+  // that lesson's real-game set-up screen, back to the picker.
+  const start = await until(io, 'the title screen', b => (
+    (b.screen === 'title' && b.controls.some(c => c.name === 'play-local'))
+    || (b.screen === 'setup' && find(b, 'back'))) && b);
+  if (start.screen === 'setup') await tapUntil('back', 'the picker', b => b.screen === 'picker' && b);
+  else await tapUntil('play-local', 'the picker', b => b.screen === 'picker' && b);
   // On a phone the game's card may be below the fold: brought up first.
   await inView(io, `learn:${game}`);
   let a = await tapUntil(`learn:${game}`, 'at the lesson\'s table', b => b.screen === 'table' && b.lesson && b);
@@ -100,14 +136,21 @@ export async function learn(io, game, { shots = {} } = {}) {
     const lesson = a.lesson;
     if (lesson.done) break;
     const step = lesson.step;
-    if (shots[step] && io.screenshot) await io.screenshot(`${shots[step]}`);
     const refused = a.refused;
     log(`step ${step}/${lesson.steps}: ${lesson.say.en.slice(0, 90)} [${lesson.point.join(', ')}]`);
     let last = 0;
     for (const pattern of lesson.point) {
       // The next thing to touch shows once the last one took effect (a
       // list opened, a card picked).
-      const b = await until(io, `"${pattern}" usable on the screen (step ${step})`, c => find(c, pattern) && c, STEP_MS * 2);
+      let b = null;
+      for (let look = 0; !(b && find(b, pattern)); look++) {
+        if (look === 3) throw new Error(`[${io.name}] lesson ${game}, step ${step}: "${pattern}" never stood still on the screen`);
+        await until(io, `"${pattern}" usable on the screen (step ${step})`, c => find(c, pattern) && c, STEP_MS * 2);
+        b = await steady(io, pattern);
+      }
+      // The step's picture once what it points at stands still (a picture
+      // at once can show the frame before the table).
+      if (shots[step] && io.screenshot && pattern === lesson.point[0]) await io.screenshot(`${shots[step]}`);
       const kind = find(b, pattern)[3];
       let name = await tapName(b, pattern);
       last = Date.now();
@@ -162,8 +205,7 @@ export async function learn(io, game, { shots = {} } = {}) {
     await sleep(io, 400);
     await io.screenshot(shots.done);
   }
-  await tapName(a, 'lesson-real-game');
-  await until(io, 'the set-up screen of a real game', b => b.screen === 'setup' && b);
+  await tapUntil('lesson-real-game', 'the set-up screen of a real game', b => b.screen === 'setup' && b);
   log('a real game\'s set-up screen is open');
   return { steps: steps.length, of: a.lesson.steps, slowest_ms: Math.max(...steps.map(s => s.ms)) };
 }

@@ -36,7 +36,9 @@ fn draw(
     let mut screen = widgets::screen(ctx);
     egui::CentralPanel::default().show(&mut screen, |ui| {
         ui.horizontal(|ui| {
-            if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
+            let back = ui.button(format!("← {}", i18n.t("menu-back")));
+            reach::control(&back, "back", Does::Move);
+            if back.clicked() {
                 next.set(Screen::Title);
             }
             ui.heading(i18n.t("picker-title"));

@@ -130,7 +130,9 @@ fn draw(
 /// Draws the back button and the screen's title.
 fn header(ui: &mut egui::Ui, i18n: &I18n, game: GameId, next: &mut ResMut<NextState<Screen>>) {
     ui.horizontal(|ui| {
-        if ui.button(format!("← {}", i18n.t("menu-back"))).clicked() {
+        let back = ui.button(format!("← {}", i18n.t("menu-back")));
+        reach::control(&back, "back", Does::Move);
+        if back.clicked() {
             next.set(Screen::Picker);
         }
         ui.heading(i18n.pick(&game.title()));

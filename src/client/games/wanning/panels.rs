@@ -1373,9 +1373,21 @@ fn draw(
 /// Tells the reach account this frame's clock and choices.
 fn tell_reach(said: &mut reach::Said, state: &WanningUi, left_ms: Option<u64>) {
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
+    // The guess being written (levels and forms) and the one kept: each
+    // tap in the guess window shows here.
+    let writing = state
+        .guess
+        .as_ref()
+        .map(|g| format!("{:?}/{:?}", g.levels, g.forms));
     said.choice = format!(
-        "bans={:?} pick={:?} peek={:?} target={:?} instinct={}",
-        state.bans, state.pick, state.draft.peek, state.draft.target, state.draft.use_instinct
+        "bans={:?} pick={:?} peek={:?} target={:?} instinct={} guess={:?} wisdom={:?}",
+        state.bans,
+        state.pick,
+        state.draft.peek,
+        state.draft.target,
+        state.draft.use_instinct,
+        writing,
+        state.draft.wisdom.as_ref().map(|w| (&w.levels, &w.forms))
     );
 }
 
