@@ -11,6 +11,8 @@
 # --workspace --no-run`).
 #
 #   tools/lesson-shots.sh [OUT_DIR] [game ...]
+#
+# LESSON_LANGS="en zh" and LESSON_SIZES="1280x720 390x844" choose fewer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/screenshots}
@@ -19,13 +21,13 @@ games=("$@")
 [ ${#games[@]} -gt 0 ] || games=(forest crueler gene wanning)
 mkdir -p "$out"
 command -v import >/dev/null || { echo "needs ImageMagick's import (apt-get install imagemagick)"; exit 1; }
-for lang in en zh; do
-    for size in 1280x720 390x844; do
+for lang in ${LESSON_LANGS:-en zh}; do
+    for size in ${LESSON_SIZES:-1280x720 390x844}; do
         case $lang in en) locale=en_US.UTF-8 l= ;; zh) locale=zh_CN.UTF-8 l=-zh ;; esac
         case $size in 1280x720) screen=1280x720 s= ;; 390x844) screen=1280x900 s=-phone ;; esac
         run=$(mktemp -d)
         echo "lesson-shots: $lang at $size"
-        LANG=$locale LC_ALL=$locale FOODWEB_WINDOW=$size FOODWEB_SCREEN=$screen \
+        LANG=$locale LC_ALL=$locale FOODWEB_WINDOW=$size FOODWEB_SCREEN=$screen FOODWEB_BOT_DELAY_MS=400 \
             tests/hands/run-desktop.sh "$run" "${games[@]/#/lesson:}" >"$run/run.log" 2>&1 \
             || { echo "lesson-shots: the run failed ($run/run.log)" >&2; tail -n 5 "$run/run.log" >&2; }
         for game in "${games[@]}"; do

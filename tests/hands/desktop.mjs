@@ -86,6 +86,13 @@ async function client(game, env) {
       await sleep(120);
       xdo('mouseup', '1');
     },
+    // The mouse wheel turned down (notches) with the pointer at x, y: how
+    // a person with a mouse scrolls a list longer than the window.
+    async wheel(x, y, notches) {
+      xdo(...at(x, y));
+      await sleep(120);
+      xdo('click', '--repeat', String(notches), '--delay', '60', '5');
+    },
     // The mouse resting on a piece, then moved off it.
     async inspect(x, y) {
       xdo(...at(2, 2));
@@ -93,6 +100,9 @@ async function client(game, env) {
       xdo(...at(x, y));
     },
     async putAway() {
+      xdo(...at(2, 2));
+    },
+    async pointerAway() {
       xdo(...at(2, 2));
     },
     // XTest key events go to the window with the keyboard focus: ours.

@@ -71,7 +71,8 @@ async function steady(io, pattern, ms = 8_000) {
 }
 
 // A control below the window's bottom (a phone's picker) is brought up
-// as a person would: a drag up the screen scrolls it into view.
+// as a person would: a finger's drag up the screen, or the mouse wheel
+// where the io has one (the desktop's window).
 async function inView(io, pattern) {
   const [w, h] = io.viewport ? await io.viewport() : [1280, 720];
   for (let i = 0; i < 14; i++) {
@@ -83,7 +84,8 @@ async function inView(io, pattern) {
       await sleep(io, 500);
       continue;
     }
-    await io.drag(w / 2, h * 0.75, w / 2, h * 0.3);
+    if (io.wheel) await io.wheel(w / 2, h * 0.6, 3);
+    else await io.drag(w / 2, h * 0.75, w / 2, h * 0.3);
     await sleep(io, 400);
   }
   return io.read();
@@ -202,6 +204,8 @@ export async function learn(io, game, { shots = {} } = {}) {
   log(`done: ${a.lesson.summary.length} things to remember`);
   a = await until(io, 'the summary\'s real-game button', b => find(b, 'lesson-real-game') && b);
   if (shots.done && io.screenshot) {
+    // The mouse off the table, where it rests on no card.
+    if (io.pointerAway) await io.pointerAway();
     await sleep(io, 400);
     await io.screenshot(shots.done);
   }

@@ -139,7 +139,9 @@ const data = (p, key) => p.page.evaluate(k => document.body.dataset[k], key);
 // so), and how long the title took, over COLD_LOADS cold loads one after
 // another (a new browser context each: nothing cached).
 const COLD_LOADS = 5;
-const PRE_TITLE_LIMIT = 8_000_000;
+// Issue 39: what came before the title before the sound; it must not grow
+// (wasm/README.md, "Download size").
+const PRE_TITLE_LIMIT = 7_740_091;
 
 async function coldLoad(i) {
   const context = await browser.newContext(SIZES.phone);
@@ -520,6 +522,10 @@ async function pointer(p, touch) {
     async putAway(card) {
       if (touch) return p.page.touchscreen.tap(card.x + card.w / 2, card.y + card.h / 2);
       await p.page.mouse.move(2, 2);
+    },
+    // The mouse moved off the table (a finger rests nowhere).
+    async pointerAway() {
+      if (!touch) await p.page.mouse.move(2, 2);
     },
     screenshot: file => shot(p, file),
     viewport: async () => { const v = p.page.viewportSize(); return [v.width, v.height]; },

@@ -14,6 +14,7 @@
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, EguiTextureHandle, egui};
+use foodweb_netcode::client::ClientModel;
 
 use super::PointerOnUi;
 use crate::client::reach::{self, Said};
@@ -165,9 +166,17 @@ fn dwell(
     on_ui: Res<PointerOnUi>,
     buttons: Res<ButtonInput<MouseButton>>,
     pieces: Query<&GlobalTransform, With<Inspect>>,
+    model: Res<ClientModel>,
     mut ins: ResMut<Inspected>,
 ) {
     let now = time.elapsed_secs();
+    // A lesson's summary is read, not a card the mouse happens to rest on
+    // after the last move (it covered the summary).
+    if model.lesson.as_ref().is_some_and(|l| l.done) {
+        ins.top = None;
+        ins.shown = None;
+        return;
+    }
     // A press or a drag puts a hover card away (it would stand between
     // the card dragged and where it is dropped) until the mouse rests
     // again.
