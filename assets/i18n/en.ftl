@@ -16,6 +16,7 @@ menu-motion-full = Full
 menu-motion-reduced = Less
 menu-motion-off = Off
 menu-sound = Sound
+menu-sound-not-built = This desktop build has no sound: run it with `--features audio` (README says what that needs).
 menu-volume = Volume
 picker-title = Choose a game
 picker-players = { $min }–{ $max } players

@@ -16,6 +16,7 @@ menu-motion-full = 完整
 menu-motion-reduced = 较少
 menu-motion-off = 关闭
 menu-sound = 声音
+menu-sound-not-built = 没有声音：要加上 `--features audio` 才能听到（README 里有说明）。
 menu-volume = 音量
 picker-title = 选择游戏
 picker-players = { $min }–{ $max } 人

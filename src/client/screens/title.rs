@@ -235,6 +235,10 @@ fn motion_choice(ui: &mut egui::Ui, i18n: &I18n, motion: &mut MotionLevel) {
 /// motion, so a still table can still be heard.
 fn sound_choice(ui: &mut egui::Ui, i18n: &I18n, on: &mut bool, volume: &mut u8) {
     let switch = ui.checkbox(on, i18n.t("menu-sound"));
+    // A desktop build without the `audio` feature plays nothing: it says
+    // so, rather than a switch that seems to do nothing.
+    #[cfg(not(any(feature = "audio", target_arch = "wasm32")))]
+    let switch = switch.on_hover_text(i18n.t("menu-sound-not-built"));
     reach::control(&switch, "sound", Does::Pick);
     let slider = ui.add_enabled(
         *on,
