@@ -102,9 +102,6 @@ async function client(game, env) {
     async putAway() {
       xdo(...at(2, 2));
     },
-    async pointerAway() {
-      xdo(...at(2, 2));
-    },
     // XTest key events go to the window with the keyboard focus: ours.
     async key(name) {
       xdo('windowfocus', window);

@@ -205,7 +205,7 @@ export async function learn(io, game, { shots = {} } = {}) {
   a = await until(io, 'the summary\'s real-game button', b => find(b, 'lesson-real-game') && b);
   if (shots.done && io.screenshot) {
     // The mouse off the table, where it rests on no card.
-    if (io.pointerAway) await io.pointerAway();
+    if (io.putAway) await io.putAway();
     await sleep(io, 400);
     await io.screenshot(shots.done);
   }

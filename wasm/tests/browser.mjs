@@ -519,13 +519,11 @@ async function pointer(p, touch) {
     },
     // A tap on the card (a finger's card stays until the next tap); the
     // mouse moved off the piece.
+    // Without a card: the mouse moved off the table (a finger rests
+    // nowhere, so there is nothing to put away).
     async putAway(card) {
-      if (touch) return p.page.touchscreen.tap(card.x + card.w / 2, card.y + card.h / 2);
+      if (touch) return card && p.page.touchscreen.tap(card.x + card.w / 2, card.y + card.h / 2);
       await p.page.mouse.move(2, 2);
-    },
-    // The mouse moved off the table (a finger rests nowhere).
-    async pointerAway() {
-      if (!touch) await p.page.mouse.move(2, 2);
     },
     screenshot: file => shot(p, file),
     viewport: async () => { const v = p.page.viewportSize(); return [v.width, v.height]; },
