@@ -9,7 +9,7 @@ use crate::bot::Bot;
 use crate::table::{Game, GameResult, SeatId, Table, TableConfig};
 
 /// How bots are seated for one game.
-pub type Lineup<G> = dyn Fn(usize, SeatId) -> Box<dyn Bot<G>>;
+pub type Lineup<G> = dyn Fn(usize, SeatId) -> Box<dyn Bot<G>> + Sync;
 
 /// Bots act after a pause of table time, so timed rounds run out.
 pub const THINK_MS: std::ops::RangeInclusive<u64> = 2_000..=15_000;
@@ -20,8 +20,13 @@ const MAX_STEPS: usize = 1_000_000;
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SeatReport {
     pub seat: SeatId,
+    /// Games won (a shared first place counts as a share).
     pub wins: f64,
     pub mean_score: f64,
+    /// Wins per game, with its Wilson interval at 95%.
+    pub win_rate: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -31,9 +36,39 @@ pub struct BotReport {
     pub seats_played: usize,
     /// Games won (a shared first place counts as a share).
     pub wins: f64,
-    /// Wins per seat played.
+    /// Wins per seat played, with its Wilson interval at 95% (over seats
+    /// played: the seats of one game are not independent, so read it as
+    /// a guide).
     pub win_rate: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
     pub mean_score: f64,
+}
+
+/// One of a game's own figures over a simulation (table minutes, rounds
+/// reaching the cap ...): its mean over the games and a 95% interval of
+/// the mean (normal approximation).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FigureReport {
+    pub name: String,
+    pub mean: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+impl FigureReport {
+    pub fn of(name: &str, values: impl Iterator<Item = f64> + Clone) -> Self {
+        let n = values.clone().count() as f64;
+        let mean = values.clone().sum::<f64>() / n.max(1.0);
+        let var = values.map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        let half = 1.959_963_984_540_054 * (var / n.max(1.0)).sqrt();
+        Self {
+            name: name.to_string(),
+            mean,
+            ci_low: mean - half,
+            ci_high: mean + half,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -135,9 +170,14 @@ pub struct SimReport {
     pub games: usize,
     pub players: usize,
     pub seed: u64,
+    /// Threads that played the games (the results do not depend on it).
+    pub threads: usize,
     pub elapsed_secs: f64,
     pub games_per_sec: f64,
     pub mean_actions: f64,
+    /// CPU seconds the games took (every thread; set by the command line).
+    pub cpu_secs: f64,
+    pub games_per_cpu_sec: f64,
     pub seats: Vec<SeatReport>,
     pub bots: Vec<BotReport>,
     /// Wins by level (Wanning Beast Chess), with 95% intervals.
@@ -147,6 +187,9 @@ pub struct SimReport {
     /// holder's level won, and how often the holder lived to the round cap.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub instincts: Vec<InstinctReport>,
+    /// The game's own figures.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<FigureReport>,
 }
 
 /// One instinct's holders over a simulation (Wanning Beast Chess).
@@ -182,17 +225,27 @@ pub struct LevelReport {
 
 /// The Wilson score interval at 95% for `wins` of `n`.
 pub fn wilson(wins: usize, n: usize) -> (f64, f64) {
+    wilson_f(wins as f64, n)
+}
+
+/// [`wilson`] for wins counted in shares (a shared first place).
+pub fn wilson_f(wins: f64, n: usize) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
     let z = 1.959_963_984_540_054_f64;
-    let (n, p) = (n as f64, wins as f64 / n as f64);
+    let (n, p) = (n as f64, wins / n as f64);
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-/// Plays `games` games. Game `g` uses table seed `seed + g`.
+/// How many threads a sim uses when not told: every core the process may use.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Plays `games` games on every core. Game `g` uses table seed `seed + g`.
 pub fn simulate<G: Game>(
     games: usize,
     players: usize,
@@ -200,20 +253,100 @@ pub fn simulate<G: Game>(
     settings: G::Settings,
     lineup: &Lineup<G>,
 ) -> Result<SimReport, String> {
-    simulate_watching(games, players, seed, settings, lineup, &mut |_| {})
+    simulate_watching(games, players, seed, all_cores(), settings, lineup, &|_| ())
+        .map(|(report, _)| report)
 }
 
-/// As [`simulate`], and `watch` sees each finished table (a game's own
-/// figures: Wanning's wins by level).
-pub fn simulate_watching<G: Game>(
+/// One finished game as a worker thread saw it.
+struct Played<W> {
+    game: usize,
+    record: GameRecord,
+    watched: W,
+}
+
+/// As [`simulate`], on `threads` threads, and `watch` reads each finished
+/// table (a game's own figures: Wanning's wins by level); what it returns
+/// comes back in game order. Each thread plays games at its own reused
+/// table, taking the next game number when it is free; the results are
+/// counted in game order afterwards, so the report is the same for any
+/// number of threads (only the timings differ).
+pub fn simulate_watching<G: Game, W: Send>(
     games: usize,
     players: usize,
     seed: u64,
+    threads: usize,
     settings: G::Settings,
     lineup: &Lineup<G>,
-    watch: &mut dyn FnMut(&Table<G>),
-) -> Result<SimReport, String> {
+    watch: &(dyn Fn(&Table<G>) -> W + Sync),
+) -> Result<(SimReport, Vec<W>), String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let started = std::time::Instant::now();
+    let threads = threads.clamp(1, games.max(1));
+    let next = AtomicUsize::new(0);
+    let worker = || -> Result<Vec<Played<W>>, (usize, String)> {
+        let mut done = Vec::new();
+        // One quiet table plays every game this thread takes, each from
+        // its own seed.
+        let mut table: Option<Table<G>> = None;
+        loop {
+            let g = next.fetch_add(1, Ordering::Relaxed);
+            if g >= games {
+                return Ok(done);
+            }
+            let game_seed = seed.wrapping_add(g as u64);
+            let mut config = TableConfig::<G>::new(game_seed, players);
+            config.settings = settings.clone();
+            let mut lineup_now: Vec<Box<dyn Bot<G>>> =
+                (0..players).map(|i| lineup(g, SeatId(i as u8))).collect();
+            let mut bot_rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x0b07_5eed);
+            let fresh = match table.take() {
+                Some(mut t) => t.reset(config).map(|()| t),
+                None => Table::quiet(config),
+            };
+            match play(fresh, &mut lineup_now, &mut bot_rng) {
+                Ok((played, record)) => {
+                    done.push(Played {
+                        game: g,
+                        record,
+                        watched: watch(&played),
+                    });
+                    table = Some(played);
+                }
+                Err(e) => {
+                    // No thread takes a game after this one.
+                    next.store(games, Ordering::Relaxed);
+                    return Err((g, format!("game {g} (seed {game_seed}): {e}")));
+                }
+            }
+        }
+    };
+    let outcomes: Vec<Result<Vec<Played<W>>, (usize, String)>> = if threads == 1 {
+        vec![worker()]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    let mut played = Vec::with_capacity(games);
+    let mut failed: Option<(usize, String)> = None;
+    for outcome in outcomes {
+        match outcome {
+            Ok(done) => played.extend(done),
+            Err(e) => {
+                if failed.as_ref().is_none_or(|(g, _)| e.0 < *g) {
+                    failed = Some(e);
+                }
+            }
+        }
+    }
+    if let Some((_, e)) = failed {
+        return Err(e);
+    }
+    played.sort_by_key(|p| p.game);
     let mut seats: Vec<SeatReport> = (0..players)
         .map(|i| SeatReport {
             seat: SeatId(i as u8),
@@ -222,23 +355,12 @@ pub fn simulate_watching<G: Game>(
         .collect();
     let mut bots: Vec<BotReport> = Vec::new();
     let mut actions = 0usize;
-    // One quiet table plays every game, each from its own seed.
-    let mut table: Option<Table<G>> = None;
-    for g in 0..games {
-        let game_seed = seed.wrapping_add(g as u64);
-        let mut config = TableConfig::<G>::new(game_seed, players);
-        config.settings = settings.clone();
-        let mut lineup_now: Vec<Box<dyn Bot<G>>> =
-            (0..players).map(|i| lineup(g, SeatId(i as u8))).collect();
-        let mut bot_rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x0b07_5eed);
-        let fresh = match table.take() {
-            Some(mut t) => t.reset(config).map(|()| t),
-            None => Table::quiet(config),
-        };
-        let (played, record) = play(fresh, &mut lineup_now, &mut bot_rng)
-            .map_err(|e| format!("game {g} (seed {game_seed}): {e}"))?;
-        watch(&played);
-        table = Some(played);
+    let mut watched = Vec::with_capacity(games);
+    for Played {
+        record, watched: w, ..
+    } in played
+    {
+        watched.push(w);
         actions += record.actions;
         let best = record.scores.iter().copied().max().unwrap_or(0);
         let winners = record.scores.iter().filter(|&&s| s == best).count() as f64;
@@ -264,23 +386,27 @@ pub fn simulate_watching<G: Game>(
     let elapsed = started.elapsed().as_secs_f64();
     for s in &mut seats {
         s.mean_score /= games.max(1) as f64;
+        s.win_rate = s.wins / games.max(1) as f64;
+        (s.ci_low, s.ci_high) = wilson_f(s.wins, games);
     }
     for b in &mut bots {
         b.win_rate = b.wins / b.seats_played.max(1) as f64;
+        (b.ci_low, b.ci_high) = wilson_f(b.wins, b.seats_played);
         b.mean_score /= b.seats_played.max(1) as f64;
     }
     bots.sort_by(|a, b| a.kind.cmp(&b.kind));
-    Ok(SimReport {
+    let report = SimReport {
         game: G::ID.key().to_string(),
         games,
         players,
         seed,
+        threads,
         elapsed_secs: elapsed,
         games_per_sec: games as f64 / elapsed.max(1e-9),
         mean_actions: actions as f64 / games.max(1) as f64,
         seats,
         bots,
-        levels: Vec::new(),
-        instincts: Vec::new(),
-    })
+        ..Default::default()
+    };
+    Ok((report, watched))
 }
