@@ -47,26 +47,36 @@ pub struct BotReport {
 
 /// One of a game's own figures over a simulation (table minutes, rounds
 /// reaching the cap ...): its mean over the games and a 95% interval of
-/// the mean (normal approximation).
+/// the mean (normal approximation; Wilson's for a share of games).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct FigureReport {
     pub name: String,
+    /// A share of games (0 to 1), shown in percent.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub share: bool,
     pub mean: f64,
     pub ci_low: f64,
     pub ci_high: f64,
 }
 
 impl FigureReport {
-    pub fn of(name: &str, values: impl Iterator<Item = f64> + Clone) -> Self {
+    pub fn of(name: &str, share: bool, values: impl Iterator<Item = f64> + Clone) -> Self {
         let n = values.clone().count() as f64;
         let mean = values.clone().sum::<f64>() / n.max(1.0);
         let var = values.map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
         let half = 1.959_963_984_540_054 * (var / n.max(1.0)).sqrt();
+        // A share's interval is Wilson's, which stays within 0 to 1.
+        let (ci_low, ci_high) = if share {
+            wilson_f(mean * n, n as usize)
+        } else {
+            (mean - half, mean + half)
+        };
         Self {
             name: name.to_string(),
+            share,
             mean,
-            ci_low: mean - half,
-            ci_high: mean + half,
+            ci_low,
+            ci_high,
         }
     }
 }
@@ -136,11 +146,14 @@ pub fn play_on<G: Game>(
             return Ok(result);
         }
         let waiting = table.to_act();
+        let seen = table.steps();
         let mut acted = false;
         for seat in waiting {
             let think = bot_rng.random_range(THINK_MS);
             table.advance_by(think);
-            if !table.to_act().contains(&seat) {
+            // Asked again only if a deadline or another seat's move has
+            // changed the table since.
+            if table.steps() != seen && !table.to_act().contains(&seat) {
                 continue;
             }
             let view = table.view(seat);

@@ -39,7 +39,11 @@ pub fn html(r: &SweepReport) -> Result<String, String> {
         },
         esc(&r.command),
         first.games,
-        first.players,
+        if r.setting == "players" {
+            "as swept".to_string()
+        } else {
+            first.players.to_string()
+        },
         first.seed,
         first.seed + first.games as u64 - 1,
         r.elapsed_secs,
@@ -54,8 +58,8 @@ pub fn html(r: &SweepReport) -> Result<String, String> {
             .map(|l| format!("level {} ({})", l.level, l.bot))
             .collect();
         let rates = series_by(r, first.levels.len(), |sim, i| {
-            let l = &sim.levels[i];
-            (l.win_rate, l.ci_low, l.ci_high)
+            let l = sim.levels.get(i)?;
+            Some((l.win_rate, l.ci_low, l.ci_high))
         });
         body += &section(
             "Wins by level",
@@ -88,18 +92,21 @@ pub fn html(r: &SweepReport) -> Result<String, String> {
             &grouped("win rate by bot", &axis, &values, &kinds, &rates, true)?,
         );
     }
-    let seats: Vec<String> = first
-        .seats
+    // Every seat any variant had (a sweep over players has more in some).
+    let most = r
+        .variants
         .iter()
-        .map(|s| format!("seat {}", s.seat))
-        .collect();
-    let rates = series_by(r, first.seats.len(), |sim, i| {
-        let s = &sim.seats[i];
-        (s.win_rate, s.ci_low, s.ci_high)
+        .map(|v| v.sim.seats.len())
+        .max()
+        .unwrap_or(0);
+    let seats: Vec<String> = (1..=most).map(|s| format!("seat {s}")).collect();
+    let rates = series_by(r, most, |sim, i| {
+        let s = sim.seats.get(i)?;
+        Some((s.win_rate, s.ci_low, s.ci_high))
     });
     body += &section(
         "Wins by seat",
-        "Share of games each seat won (seat 1 acts first where the game has a first player).",
+        "Share of games each seat won (seat 1 acts first where the game has a first player); the grey line is a fair share where every variant has the same seats.",
         &grouped("win rate by seat", &axis, &values, &seats, &rates, true)?,
     );
     for (i, f) in first.figures.iter().enumerate() {
@@ -114,14 +121,18 @@ pub fn html(r: &SweepReport) -> Result<String, String> {
         ];
         body += &section(
             &capitalised(&f.name),
-            "Mean over the games, with a 95% interval of the mean.",
+            if f.share {
+                "Share of games, with a 95% interval."
+            } else {
+                "Mean over the games, with a 95% interval of the mean."
+            },
             &grouped(
                 &f.name,
                 &axis,
                 &values,
                 std::slice::from_ref(&f.name),
                 &one,
-                false,
+                f.share,
             )?,
         );
     }
@@ -201,10 +212,16 @@ fn kinds_in(r: &SweepReport) -> Vec<String> {
 fn series_by(
     r: &SweepReport,
     n: usize,
-    f: impl Fn(&foodweb_rules::sim::SimReport, usize) -> Interval,
+    f: impl Fn(&foodweb_rules::sim::SimReport, usize) -> Option<Interval>,
 ) -> Vec<Vec<Interval>> {
+    let none = (f64::NAN, f64::NAN, f64::NAN);
     (0..n)
-        .map(|i| r.variants.iter().map(|v| f(&v.sim, i)).collect())
+        .map(|i| {
+            r.variants
+                .iter()
+                .map(|v| f(&v.sim, i).unwrap_or(none))
+                .collect()
+        })
         .collect()
 }
 
@@ -308,7 +325,8 @@ fn grouped(
                 });
             chart.draw_series(whiskers).map_err(|e| err(&e))?;
         }
-        if rate && series.len() > 1 && series[0].starts_with("seat") {
+        let same_seats = values.iter().all(|v| v.iter().all(|x| x.0.is_finite()));
+        if rate && same_seats && series.len() > 1 && series[0].starts_with("seat") {
             // A fair share: one in the number of seats.
             let fair = 1.0 / series.len() as f64;
             chart

@@ -44,9 +44,10 @@ pub struct SimArgs {
     pub threads: Option<u16>,
     /// Plays each value of one setting in turn and compares them:
     /// "SETTING: [a, b, c]". SETTING is a field of the game's settings
-    /// (e.g. round_secs, round_cap, last_stand), `timing` (forest's named
-    /// timings, crueler's duel kind) or `bots` (each value a --bots list,
-    /// quoted when it has commas: "bots: [random, 'memory,random']").
+    /// (e.g. round_secs, round_cap, last_stand), `players`, `timing`
+    /// (forest's named timings, crueler's duel kind) or `bots` (each value
+    /// a --bots list, quoted when it has commas: "bots: [random,
+    /// 'memory,random']"; for wanning "bots: [random, '3=reasoning']").
     #[arg(long)]
     pub sweep: Option<String>,
     /// Print one JSON object instead of text.
@@ -84,7 +85,9 @@ pub struct SweepReport {
 struct Plan<G: Game> {
     settings: G::Settings,
     lineup: Box<sim::Lineup<G>>,
-    figures: &'static [&'static str],
+    /// Each figure's name, and whether it is a share of games (a 0 or 1
+    /// per game).
+    figures: &'static [(&'static str, bool)],
     measure: Box<dyn Fn(&Table<G>) -> Vec<f64> + Sync>,
     /// Turns the measures of every game into the report's game figures
     /// and its own tables (Wanning's levels and instincts).
@@ -130,6 +133,25 @@ pub fn run(args: SimArgs) -> Result<i32, CliError> {
     }
     let sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
     let threads = args.threads.map_or_else(sim::all_cores, usize::from);
+    // `players` is swept by the command line itself.
+    let players_of = |value: Option<&str>| -> Result<usize, CliError> {
+        match (sweep.as_ref().map(|s| s.key.as_str()), value) {
+            (Some("players"), Some(v)) => {
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| CliError(format!("players: '{v}' is not a number")))?;
+                if !game.seats().contains(&n) {
+                    return Err(CliError(format!(
+                        "{game} takes {} to {} players, not {n}",
+                        game.seats().start(),
+                        game.seats().end()
+                    )));
+                }
+                Ok(n)
+            }
+            _ => Ok(args.players),
+        }
+    };
     let values: Vec<Option<String>> = match &sweep {
         Some(s) => s.values.iter().cloned().map(Some).collect(),
         None => vec![None],
@@ -148,11 +170,18 @@ pub fn run(args: SimArgs) -> Result<i32, CliError> {
                 prefer: args.prefer.clone(),
             };
             let cpu_before = cpu_secs();
+            let run = Run {
+                games: args.games,
+                players: players_of(value.as_deref())?,
+                seed: args.seed,
+                threads,
+                play: pass,
+            };
             let played = match game {
-                GameId::Forest => run_plan(&args, threads, pass, forest_plan(&one)?)?,
-                GameId::Crueler => run_plan(&args, threads, pass, crueler_plan(&one)?)?,
-                GameId::Gene => run_plan(&args, threads, pass, gene_plan(&one)?)?,
-                GameId::Wanning => run_plan(&args, threads, pass, wanning_plan(&one)?)?,
+                GameId::Forest => run.plan(forest_plan(&one)?)?,
+                GameId::Crueler => run.plan(crueler_plan(&one)?)?,
+                GameId::Gene => run.plan(gene_plan(&one)?)?,
+                GameId::Wanning => run.plan(wanning_plan(&one)?)?,
             };
             if let Some(mut sim) = played {
                 sim.cpu_secs = cpu_secs() - cpu_before;
@@ -240,7 +269,7 @@ impl Variant<'_> {
         let (Some(key), Some(value)) = (self.sweep, self.value) else {
             return Ok(base);
         };
-        if matches!(key, "bots" | "timing") {
+        if matches!(key, "bots" | "timing" | "players") {
             return Ok(base);
         }
         let s = set_field(&base, key, value)?;
@@ -250,34 +279,40 @@ impl Variant<'_> {
     }
 }
 
-/// Checks a plan (`play` false) or plays it.
-fn run_plan<G: Game>(
-    args: &SimArgs,
+/// How many games of one variant to play, and where.
+struct Run {
+    games: usize,
+    players: usize,
+    seed: u64,
     threads: usize,
+    /// False: the plan is only checked.
     play: bool,
-    plan: Plan<G>,
-) -> Result<Option<SimReport>, CliError> {
-    if !play {
-        return Ok(None);
+}
+
+impl Run {
+    fn plan<G: Game>(&self, plan: Plan<G>) -> Result<Option<SimReport>, CliError> {
+        if !self.play {
+            return Ok(None);
+        }
+        let (mut report, measured) = sim::simulate_watching::<G, Vec<f64>>(
+            self.games,
+            self.players,
+            self.seed,
+            self.threads,
+            plan.settings,
+            &*plan.lineup,
+            &*plan.measure,
+        )
+        .map_err(CliError)?;
+        report.figures = plan
+            .figures
+            .iter()
+            .enumerate()
+            .map(|(i, (name, share))| FigureReport::of(name, *share, measured.iter().map(|m| m[i])))
+            .collect();
+        (plan.finish)(&mut report, &measured);
+        Ok(Some(report))
     }
-    let (mut report, measured) = sim::simulate_watching::<G, Vec<f64>>(
-        args.games,
-        args.players,
-        args.seed,
-        threads,
-        plan.settings,
-        &*plan.lineup,
-        &*plan.measure,
-    )
-    .map_err(CliError)?;
-    report.figures = plan
-        .figures
-        .iter()
-        .enumerate()
-        .map(|(i, name)| FigureReport::of(name, measured.iter().map(|m| m[i])))
-        .collect();
-    (plan.finish)(&mut report, &measured);
-    Ok(Some(report))
 }
 
 /// The table's clock at the end, in minutes: how long the game took.
@@ -330,7 +365,11 @@ fn forest_plan(v: &Variant) -> Result<Plan<foodweb_rules::forest::ForestGame>, C
                 forest::bots::bot(kind).expect("bot kinds were checked")
             },
         ),
-        figures: &["table minutes", "winning score", "first place shared"],
+        figures: &[
+            ("table minutes", false),
+            ("winning score", false),
+            ("first place shared", true),
+        ],
         measure: Box::new(|t| {
             let r = t
                 .result()
@@ -372,7 +411,10 @@ fn crueler_plan(v: &Variant) -> Result<Plan<foodweb_rules::crueler::CruelerGame>
                 crueler::bots::bot(kind).expect("bot kinds were checked")
             },
         ),
-        figures: &["table minutes", "players alive at the end"],
+        figures: &[
+            ("table minutes", false),
+            ("players alive at the end", false),
+        ],
         measure: Box::new(|t| {
             let alive = t.public_view().alive.iter().filter(|&&a| a).count();
             vec![minutes(t), alive as f64]
@@ -401,7 +443,7 @@ fn gene_plan(v: &Variant) -> Result<Plan<foodweb_rules::gene::GeneGame>, CliErro
             let kind = &kinds[(seat.index() + game) % kinds.len()];
             gene::bots::bot(kind).expect("bot kinds were checked")
         }),
-        figures: &["table minutes", "shadows at the end"],
+        figures: &[("table minutes", false), ("shadows at the end", false)],
         measure: Box::new(|t| {
             let shadows = t.public_view().shadows.iter().filter(|&&s| s).count();
             vec![minutes(t), shadows as f64]
@@ -432,7 +474,11 @@ fn wanning_plan(v: &Variant) -> Result<Plan<foodweb_rules::wanning::WanningGame>
                 )
             },
         ),
-        figures: &["table minutes", "rounds", "ended at the round cap"],
+        figures: &[
+            ("table minutes", false),
+            ("rounds", false),
+            ("ended at the round cap", true),
+        ],
         measure: Box::new(move |t| {
             let host = wanning::host_view(t.world());
             let capped = host.won_by == Some(wanning::WinBy::Cap);
@@ -635,9 +681,14 @@ pub fn sim_text(r: &SimReport) -> String {
     if !r.figures.is_empty() {
         out += "\ngame figures (mean, 95% interval):\n";
         for f in &r.figures {
+            let k = if f.share { 100.0 } else { 1.0 };
+            let unit = if f.share { "%" } else { "" };
             out += &format!(
-                "  {:<28} {:>8.2}  ({:.2} to {:.2})\n",
-                f.name, f.mean, f.ci_low, f.ci_high
+                "  {:<28} {:>8.2}{unit}  ({:.2}{unit} to {:.2}{unit})\n",
+                f.name,
+                k * f.mean,
+                k * f.ci_low,
+                k * f.ci_high
             );
         }
     }

@@ -117,7 +117,7 @@ pub fn set_field<S: Serialize + DeserializeOwned>(
     if !fields.iter().any(|(k, _)| *k == key) {
         let names: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
         return Err(CliError(format!(
-            "no setting '{key}' (settings: {}; also bots, and timing for forest and crueler)",
+            "no setting '{key}' (settings: {}; also players and bots, and timing for forest and crueler)",
             names.join(", ")
         )));
     }

@@ -109,6 +109,9 @@ pub struct Table<G: Game> {
     /// The final result, once the game is over (it cannot change then;
     /// a hall asks for it every tick).
     over: Option<GameResult>,
+    /// Steps run so far: whoever saw the table at one count sees it
+    /// unchanged while the count stands ([`Table::steps`]).
+    steps: u64,
 }
 
 /// How many deadline defaults one clock move may fire before the table
@@ -202,6 +205,7 @@ impl<G: Game> Table<G> {
             pristine,
             last_step,
             over: None,
+            steps: 0,
         }
     }
 
@@ -319,6 +323,7 @@ impl<G: Game> Table<G> {
     /// `App::update`'s other schedules (`First`, `PreUpdate`, `PostUpdate`,
     /// `Last` ...) would cost time for nothing.
     fn step(&mut self) {
+        self.steps += 1;
         let world = self.app.world_mut();
         self.update.run(world);
         if self.over.is_none() {
@@ -331,6 +336,12 @@ impl<G: Game> Table<G> {
         });
         self.last_step = world.change_tick();
         world.clear_trackers();
+    }
+
+    /// How many steps the table has run: nothing at the table (but its
+    /// clock) changes between two reads that give the same count.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     pub fn view(&self, seat: SeatId) -> G::View {
