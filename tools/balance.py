@@ -16,9 +16,9 @@ import subprocess
 import sys
 
 SWEEPS = {
-    "forest": "sim forest --games 2000 --bots memory,random --sweep 'players: [2, 3, 4, 5, 6, 8]' --json",
-    "crueler": "sim crueler --games 2000 --bots survivor,random --sweep 'players: [4, 7, 10, 13]' --json",
-    "gene": "sim gene --games 2000 --bots survivor,random --sweep 'players: [4, 6, 9]' --json",
+    "forest": "sim forest --games 2000 --bots memory --sweep 'players: [2, 3, 4, 5, 6, 8]' --json",
+    "crueler": "sim crueler --games 2000 --bots survivor --sweep 'players: [4, 7, 10, 13]' --json",
+    "gene": "sim gene --games 2000 --bots survivor --sweep 'players: [4, 6, 9]' --json",
 }
 BEGIN = "<!-- balance: made by tools/balance.py; do not edit by hand -->"
 END = "<!-- balance: end -->"
@@ -36,17 +36,25 @@ def table(binary, game):
     first = sweep["variants"][0]
     kinds = [b["kind"] for b in first["bots"]]
     figures = [f["name"] for f in first.get("figures", [])]
-    head = (["players"] + [f"{k} bots win" for k in kinds]
-            + ["seat 1 wins", "last seat wins", "fair share"] + figures)
+    # Bot columns only when more than one kind plays.
+    shown_kinds = kinds if len(kinds) > 1 else []
+    head = (["players", "fair share", "seat 1 wins", "last seat wins",
+             "most winning seat", "least winning seat"]
+            + [f"{k} bots win" for k in shown_kinds] + figures)
     rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for v in sweep["variants"]:
         bots = {b["kind"]: b for b in v["bots"]}
-        s1, sn = v["seats"][0], v["seats"][-1]
-        cells = [str(v["players"])]
-        cells += [pct(bots[k]["win_rate"], bots[k]["ci_low"], bots[k]["ci_high"]) for k in kinds]
-        cells += [pct(s1["win_rate"], s1["ci_low"], s1["ci_high"]),
-                  pct(sn["win_rate"], sn["ci_low"], sn["ci_high"]),
-                  f"{100 / v['players']:.1f}%"]
+        seats = v["seats"]
+        s1, sn = seats[0], seats[-1]
+        hi = max(seats, key=lambda s: s["win_rate"])
+        lo = min(seats, key=lambda s: s["win_rate"])
+        cells = [str(v["players"]), f"{100 / v['players']:.1f}%",
+                 pct(s1["win_rate"], s1["ci_low"], s1["ci_high"]),
+                 pct(sn["win_rate"], sn["ci_low"], sn["ci_high"]),
+                 f"{hi['seat']}: " + pct(hi["win_rate"], hi["ci_low"], hi["ci_high"]),
+                 f"{lo['seat']}: " + pct(lo["win_rate"], lo["ci_low"], lo["ci_high"])]
+        cells += [pct(bots[k]["win_rate"], bots[k]["ci_low"], bots[k]["ci_high"])
+                  for k in shown_kinds]
         for f in v.get("figures", []):
             if f.get("share"):
                 cells.append(pct(f["mean"], f["ci_low"], f["ci_high"]))
@@ -57,9 +65,10 @@ def table(binary, game):
     return "\n".join([
         BEGIN,
         "",
-        f"`foodweb {shown}` (seeds 1 to {first['games']}, bots dealt round the",
-        "seats and rotated each game; a shared first place counts as a share;",
-        "95% Wilson intervals, figures with a 95% interval of the mean):",
+        f"`foodweb {shown}` (seeds 1 to {first['games']}; one kind of bot at",
+        "every seat, so a seat's edge is the rules'; a shared first place",
+        "counts as a share; 95% Wilson intervals, figures with a 95% interval",
+        "of the mean):",
         "",
         *rows,
         "",

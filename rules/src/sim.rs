@@ -273,15 +273,82 @@ pub fn simulate<G: Game>(
 /// One finished game as a worker thread saw it.
 struct Played<W> {
     game: usize,
-    record: GameRecord,
+    actions: usize,
+    scores: Vec<i64>,
+    kinds: Vec<&'static str>,
     watched: W,
+}
+
+/// The count so far, kept in game order: a game that finishes before an
+/// earlier one waits here until that one is in, so the sums (of floating
+/// shares of wins) are added in the same order for any number of threads,
+/// and what waits is a few games per thread, never the whole run.
+struct Tally<W> {
+    next: usize,
+    waiting: std::collections::BTreeMap<usize, Played<W>>,
+    seats: Vec<SeatReport>,
+    bots: Vec<BotReport>,
+    actions: usize,
+    watched: Vec<W>,
+}
+
+impl<W> Tally<W> {
+    fn new(players: usize, games: usize) -> Self {
+        Self {
+            next: 0,
+            waiting: Default::default(),
+            seats: (0..players)
+                .map(|i| SeatReport {
+                    seat: SeatId(i as u8),
+                    ..Default::default()
+                })
+                .collect(),
+            bots: Vec::new(),
+            actions: 0,
+            watched: Vec::with_capacity(games.min(1 << 20)),
+        }
+    }
+
+    fn add(&mut self, played: Played<W>) {
+        self.waiting.insert(played.game, played);
+        while let Some(p) = self.waiting.remove(&self.next) {
+            self.count(p);
+            self.next += 1;
+        }
+    }
+
+    fn count(&mut self, p: Played<W>) {
+        self.watched.push(p.watched);
+        self.actions += p.actions;
+        let best = p.scores.iter().copied().max().unwrap_or(0);
+        let winners = p.scores.iter().filter(|&&s| s == best).count() as f64;
+        for (i, (&score, kind)) in p.scores.iter().zip(&p.kinds).enumerate() {
+            let win = if score == best { 1.0 / winners } else { 0.0 };
+            self.seats[i].wins += win;
+            self.seats[i].mean_score += score as f64;
+            let k = match self.bots.iter().position(|b| b.kind == *kind) {
+                Some(k) => k,
+                None => {
+                    self.bots.push(BotReport {
+                        kind: kind.to_string(),
+                        ..Default::default()
+                    });
+                    self.bots.len() - 1
+                }
+            };
+            let b = &mut self.bots[k];
+            b.seats_played += 1;
+            b.wins += win;
+            b.mean_score += score as f64;
+        }
+    }
 }
 
 /// As [`simulate`], on `threads` threads, and `watch` reads each finished
 /// table (a game's own figures: Wanning's wins by level); what it returns
 /// comes back in game order. Each thread plays games at its own reused
 /// table, taking the next game number when it is free; the results are
-/// counted in game order afterwards, so the report is the same for any
+/// counted in game order ([`Tally`]), so the report is the same for any
 /// number of threads (only the timings differ).
 pub fn simulate_watching<G: Game, W: Send>(
     games: usize,
@@ -292,19 +359,21 @@ pub fn simulate_watching<G: Game, W: Send>(
     lineup: &Lineup<G>,
     watch: &(dyn Fn(&Table<G>) -> W + Sync),
 ) -> Result<(SimReport, Vec<W>), String> {
+    use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let started = std::time::Instant::now();
     let threads = threads.clamp(1, games.max(1));
     let next = AtomicUsize::new(0);
-    let worker = || -> Result<Vec<Played<W>>, (usize, String)> {
-        let mut done = Vec::new();
+    let tally = Mutex::new(Tally::<W>::new(players, games));
+    let failed: Mutex<Option<(usize, String)>> = Mutex::new(None);
+    let worker = || {
         // One quiet table plays every game this thread takes, each from
         // its own seed.
         let mut table: Option<Table<G>> = None;
         loop {
             let g = next.fetch_add(1, Ordering::Relaxed);
             if g >= games {
-                return Ok(done);
+                return;
             }
             let game_seed = seed.wrapping_add(g as u64);
             let mut config = TableConfig::<G>::new(game_seed, players);
@@ -316,86 +385,54 @@ pub fn simulate_watching<G: Game, W: Send>(
                 Some(mut t) => t.reset(config).map(|()| t),
                 None => Table::quiet(config),
             };
-            match play(fresh, &mut lineup_now, &mut bot_rng) {
-                Ok((played, record)) => {
-                    done.push(Played {
+            let played = fresh.map_err(|e| e.to_string()).and_then(|mut t| {
+                let result = play_on(&mut t, &mut lineup_now, &mut bot_rng)?;
+                Ok((t, result))
+            });
+            match played {
+                Ok((t, result)) => {
+                    let one = Played {
                         game: g,
-                        record,
-                        watched: watch(&played),
-                    });
-                    table = Some(played);
+                        actions: t.log().actions(),
+                        scores: result.scores,
+                        kinds: lineup_now.iter().map(|b| b.kind()).collect(),
+                        watched: watch(&t),
+                    };
+                    tally.lock().unwrap_or_else(|p| p.into_inner()).add(one);
+                    table = Some(t);
                 }
                 Err(e) => {
-                    // No thread takes a game after this one.
+                    // No thread takes a game after this one; the earliest
+                    // game that failed is the one reported.
                     next.store(games, Ordering::Relaxed);
-                    return Err((g, format!("game {g} (seed {game_seed}): {e}")));
+                    let mut first = failed.lock().unwrap_or_else(|p| p.into_inner());
+                    if first.as_ref().is_none_or(|(f, _)| g < *f) {
+                        *first = Some((g, format!("game {g} (seed {game_seed}): {e}")));
+                    }
+                    return;
                 }
             }
         }
     };
-    let outcomes: Vec<Result<Vec<Played<W>>, (usize, String)>> = if threads == 1 {
-        vec![worker()]
+    if threads == 1 {
+        worker();
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
-        })
-    };
-    let mut played = Vec::with_capacity(games);
-    let mut failed: Option<(usize, String)> = None;
-    for outcome in outcomes {
-        match outcome {
-            Ok(done) => played.extend(done),
-            Err(e) => {
-                if failed.as_ref().is_none_or(|(g, _)| e.0 < *g) {
-                    failed = Some(e);
-                }
+            for _ in 0..threads {
+                scope.spawn(worker);
             }
-        }
+        });
     }
-    if let Some((_, e)) = failed {
+    if let Some((_, e)) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    played.sort_by_key(|p| p.game);
-    let mut seats: Vec<SeatReport> = (0..players)
-        .map(|i| SeatReport {
-            seat: SeatId(i as u8),
-            ..Default::default()
-        })
-        .collect();
-    let mut bots: Vec<BotReport> = Vec::new();
-    let mut actions = 0usize;
-    let mut watched = Vec::with_capacity(games);
-    for Played {
-        record, watched: w, ..
-    } in played
-    {
-        watched.push(w);
-        actions += record.actions;
-        let best = record.scores.iter().copied().max().unwrap_or(0);
-        let winners = record.scores.iter().filter(|&&s| s == best).count() as f64;
-        for (i, (&score, kind)) in record.scores.iter().zip(&record.kinds).enumerate() {
-            let win = if score == best { 1.0 / winners } else { 0.0 };
-            seats[i].wins += win;
-            seats[i].mean_score += score as f64;
-            let b = match bots.iter_mut().position(|b| &b.kind == kind) {
-                Some(k) => &mut bots[k],
-                None => {
-                    bots.push(BotReport {
-                        kind: kind.clone(),
-                        ..Default::default()
-                    });
-                    bots.last_mut().unwrap()
-                }
-            };
-            b.seats_played += 1;
-            b.wins += win;
-            b.mean_score += score as f64;
-        }
-    }
+    let Tally {
+        mut seats,
+        mut bots,
+        actions,
+        watched,
+        ..
+    } = tally.into_inner().unwrap_or_else(|p| p.into_inner());
     let elapsed = started.elapsed().as_secs_f64();
     for s in &mut seats {
         s.mean_score /= games.max(1) as f64;

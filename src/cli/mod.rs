@@ -12,6 +12,7 @@ use args::{seconds_up_to_a_day, updates_per_second};
 
 mod args;
 pub mod net;
+mod outcome;
 mod report;
 mod sim;
 mod sweep;

@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::sim::SweepReport;
+use super::outcome::SweepReport;
 
 /// One bar group's values: (mean, 95% low, 95% high).
 type Interval = (f64, f64, f64);
@@ -28,28 +28,7 @@ pub fn html(r: &SweepReport) -> Result<String, String> {
     } else {
         r.setting.clone()
     };
-    let mut body = String::new();
-    body += &format!(
-        "<h1>{} — {}</h1>\n<p class=cmd><code>foodweb {}</code></p>\n<p>{} games per variant, {} players, seeds {} to {}; {:.1} s on {} threads ({:.1} CPU s).</p>\n",
-        esc(&title(&r.game)),
-        if r.setting.is_empty() {
-            "simulation".to_string()
-        } else {
-            format!("sweep of <b>{}</b>", esc(&r.setting))
-        },
-        esc(&r.command),
-        first.games,
-        if r.setting == "players" {
-            "as swept".to_string()
-        } else {
-            first.players.to_string()
-        },
-        first.seed,
-        first.seed + first.games as u64 - 1,
-        r.elapsed_secs,
-        first.threads,
-        r.cpu_secs
-    );
+    let mut body = head(r, first);
     // Win rates by level (Wanning) or by bot kind.
     if !first.levels.is_empty() {
         let series: Vec<String> = first
@@ -136,12 +115,51 @@ pub fn html(r: &SweepReport) -> Result<String, String> {
             )?,
         );
     }
+    body += &instincts(r, &axis);
+    body += &numbers(r, &axis);
+    Ok(format!(
+        "<!doctype html>\n<html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+        esc(&format!("{} — foodweb sim", title(&r.game)))
+    ))
+}
+
+/// The page's title, command and what was played.
+fn head(r: &SweepReport, first: &foodweb_rules::sim::SimReport) -> String {
+    format!(
+        "<h1>{} — {}</h1>\n<p class=cmd><code>foodweb {}</code></p>\n<p>{} games per variant, {} players, seeds {} to {}; {:.1} s on {} threads ({:.1} CPU s).</p>\n",
+        esc(&title(&r.game)),
+        if r.setting.is_empty() {
+            "simulation".to_string()
+        } else {
+            format!("sweep of <b>{}</b>", esc(&r.setting))
+        },
+        esc(&r.command),
+        first.games,
+        if r.setting == "players" {
+            "as swept".to_string()
+        } else {
+            first.players.to_string()
+        },
+        first.seed,
+        first.seed + first.games as u64 - 1,
+        r.elapsed_secs,
+        first.threads,
+        r.cpu_secs
+    )
+}
+
+/// Each instinct's holders, per variant (Wanning).
+fn instincts(r: &SweepReport, axis: &str) -> String {
+    let mut body = String::new();
+    let Some(first) = r.variants.first().map(|v| &v.sim) else {
+        return body;
+    };
     if !first.instincts.is_empty() {
         body += "<h2>Instincts</h2>\n<p>Each instinct's holders: how often the holder's level won, and how often the holder was alive when the round cap ended the game.</p>\n";
         for v in &r.variants {
             body += &format!(
                 "<h3>{} = {}</h3>\n<table><tr><th>instinct</th><th>holders</th><th>win rate (95%)</th><th>alive at cap</th></tr>\n",
-                esc(&axis),
+                esc(axis),
                 esc(&v.value)
             );
             for i in &v.sim.instincts {
@@ -158,19 +176,22 @@ pub fn html(r: &SweepReport) -> Result<String, String> {
             body += "</table>\n";
         }
     }
+    body
+}
+
+/// Every variant's text report.
+fn numbers(r: &SweepReport, axis: &str) -> String {
+    let mut body = String::new();
     body += "<h2>The numbers</h2>\n";
     for v in &r.variants {
         body += &format!(
             "<h3>{} = {}</h3>\n<pre>{}</pre>\n",
-            esc(&axis),
+            esc(axis),
             esc(&v.value),
-            esc(&super::sim::sim_text(&v.sim))
+            esc(&super::outcome::sim_text(&v.sim))
         );
     }
-    Ok(format!(
-        "<!doctype html>\n<html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
-        esc(&format!("{} — foodweb sim", title(&r.game)))
-    ))
+    body
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222;line-height:1.4}\

@@ -8,9 +8,9 @@ use foodweb_rules::GameId;
 use foodweb_rules::bot::Bot;
 use foodweb_rules::sim::{self, FigureReport, SimReport, wilson};
 use foodweb_rules::table::{Game, GameSettings, SeatId, Table};
-use serde::Serialize;
 
 use super::CliError;
+use super::outcome::{SweepReport, VariantReport, sim_text, sweep_text};
 use super::sweep::{Sweep, set_field};
 
 #[derive(Args, Debug)]
@@ -58,27 +58,10 @@ pub struct SimArgs {
     pub report: Option<PathBuf>,
 }
 
-/// One variant's results: what `sim` reports once, and a sweep once per
-/// value.
-#[derive(Clone, Debug, Serialize)]
-pub struct VariantReport {
-    /// The swept value ("" when nothing is swept).
-    pub value: String,
-    #[serde(flatten)]
-    pub sim: SimReport,
-}
-
-/// A sweep's results.
-#[derive(Clone, Debug, Serialize)]
-pub struct SweepReport {
-    pub game: String,
-    /// The command line that made it (without the program's path).
-    pub command: String,
-    pub setting: String,
-    pub variants: Vec<VariantReport>,
-    pub cpu_secs: f64,
-    pub elapsed_secs: f64,
-}
+/// What is counted of each finished table.
+type Measure<G> = dyn Fn(&Table<G>) -> Vec<f64> + Sync;
+/// What is made of every game's measures at the end.
+type Finish = dyn Fn(&mut SimReport, &[Vec<f64>]) + Sync;
 
 /// What one game's sim asks of the command line: the checked settings,
 /// bots and what to count of each finished table.
@@ -88,10 +71,10 @@ struct Plan<G: Game> {
     /// Each figure's name, and whether it is a share of games (a 0 or 1
     /// per game).
     figures: &'static [(&'static str, bool)],
-    measure: Box<dyn Fn(&Table<G>) -> Vec<f64> + Sync>,
+    measure: Box<Measure<G>>,
     /// Turns the measures of every game into the report's game figures
     /// and its own tables (Wanning's levels and instincts).
-    finish: Box<dyn Fn(&mut SimReport, &[Vec<f64>]) + Sync>,
+    finish: Box<Finish>,
 }
 
 /// Seconds of CPU the whole process has used (every thread).
@@ -608,105 +591,4 @@ fn wanning_settings(
         .map_err(|e| CliError(format!("bad wanning settings '{text}': {e}")))?;
     GameSettings::check(&s).map_err(|e| CliError(format!("bad wanning settings: {e}")))?;
     Ok(s)
-}
-
-pub fn sim_text(r: &SimReport) -> String {
-    let mut out = format!(
-        "game {}  games {}  players {}  seed {}  threads {}\n\
-         elapsed {:.2} s  games/s {:.1}  CPU {:.2} s  games per CPU s {:.1}  mean actions/game {:.1}\n",
-        r.game,
-        r.games,
-        r.players,
-        r.seed,
-        r.threads,
-        r.elapsed_secs,
-        r.games_per_sec,
-        r.cpu_secs,
-        r.games_per_cpu_sec,
-        r.mean_actions
-    );
-    out += "\nby bot:\n";
-    for b in &r.bots {
-        out += &format!(
-            "  {:<9} seats {:>6}  wins {:>8.1}  win rate {:>5.1}% (95%: {:.1}% to {:.1}%)  mean score {:.1}\n",
-            b.kind,
-            b.seats_played,
-            b.wins,
-            100.0 * b.win_rate,
-            100.0 * b.ci_low,
-            100.0 * b.ci_high,
-            b.mean_score
-        );
-    }
-    if !r.levels.is_empty() {
-        out += "\nby level:\n";
-        for l in &r.levels {
-            out += &format!(
-                "  level {}  {:<9} wins {:>6}  win rate {:>5.1}%  (95%: {:.1}% to {:.1}%)\n",
-                l.level,
-                l.bot,
-                l.games_won,
-                100.0 * l.win_rate,
-                100.0 * l.ci_low,
-                100.0 * l.ci_high
-            );
-        }
-    }
-    if !r.instincts.is_empty() {
-        out += "\nby instinct (holders; their level's wins; alive when the round cap ended the game):\n";
-        for i in &r.instincts {
-            out += &format!(
-                "  {:<6} holders {:>5}  win rate {:>5.1}% (95%: {:.1}% to {:.1}%)  alive at cap {:>5.1}%\n",
-                i.instinct,
-                i.holders,
-                100.0 * i.win_rate,
-                100.0 * i.ci_low,
-                100.0 * i.ci_high,
-                100.0 * i.alive_at_cap_rate
-            );
-        }
-    }
-    out += "\nby seat:\n";
-    for s in &r.seats {
-        out += &format!(
-            "  seat {:<3} wins {:>8.1}  win rate {:>5.1}% (95%: {:.1}% to {:.1}%)  mean score {:.1}\n",
-            s.seat,
-            s.wins,
-            100.0 * s.win_rate,
-            100.0 * s.ci_low,
-            100.0 * s.ci_high,
-            s.mean_score
-        );
-    }
-    if !r.figures.is_empty() {
-        out += "\ngame figures (mean, 95% interval):\n";
-        for f in &r.figures {
-            let k = if f.share { 100.0 } else { 1.0 };
-            let unit = if f.share { "%" } else { "" };
-            out += &format!(
-                "  {:<28} {:>8.2}{unit}  ({:.2}{unit} to {:.2}{unit})\n",
-                f.name,
-                k * f.mean,
-                k * f.ci_low,
-                k * f.ci_high
-            );
-        }
-    }
-    out
-}
-
-fn sweep_text(s: &SweepReport) -> String {
-    let mut out = format!(
-        "sweep of {} over {}: {} variants, {:.1} s, {:.1} CPU s\n",
-        s.game,
-        s.setting,
-        s.variants.len(),
-        s.elapsed_secs,
-        s.cpu_secs
-    );
-    for v in &s.variants {
-        out += &format!("\n=== {} = {}\n", s.setting, v.value);
-        out += &sim_text(&v.sim);
-    }
-    out
 }

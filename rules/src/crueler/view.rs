@@ -6,12 +6,12 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::moves::{duel, part, targets};
+use super::moves::{duel, targets};
 use super::numbers::numbers;
 use super::outcome::{result, to_act};
 use super::settings::CruelerGame;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, SeatId, Seats, Settings, TableClock};
+use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
 
 use super::settings::CruelerTimer;
 
@@ -69,6 +69,8 @@ pub struct CruelerView {
 }
 
 pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
+    // The seats' entities, looked up once for every seat read below.
+    let at = Seated::new(world);
     let phase = *world.resource::<State<CruelerPhase>>().get();
     let calendar = world.resource::<Calendar>();
     let asking = world.resource::<Asking>();
@@ -87,7 +89,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
             chosen: d.choice[side].is_some(),
         })
     });
-    let living = |s: SeatId| part::<Standing>(world, s).alive;
+    let living = |s: SeatId| at.get::<Standing>(s).alive;
     let reserve_open = numbers().reserve(calendar.round);
     let me_alive = seat.is_some_and(living);
     CruelerView {
@@ -101,7 +103,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
         alive: seats.ids().map(living).collect(),
         reserve: seats
             .ids()
-            .map(|s| living(s) && part::<InReserve>(world, s).0 && reserve_open)
+            .map(|s| living(s) && at.get::<InReserve>(s).0 && reserve_open)
             .collect(),
         die: world.resource::<Die>().0,
         // The referee asks each player in private (rules.md §9).
@@ -115,15 +117,15 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
         dueling: the_duel.is_some(),
         duel: duel_view,
         to_act,
-        ready: seat.is_some_and(|s| part::<Ready>(world, s).0),
+        ready: seat.is_some_and(|s| at.get::<Ready>(s).0),
         my_life: seat
             .filter(|_| me_alive)
-            .map(|s| part::<LifeBox>(world, s).life()),
+            .map(|s| at.get::<LifeBox>(s).life()),
         my_tokens: match seat {
             Some(s) if between => {
                 let mut counts: std::collections::BTreeMap<Option<SeatId>, u32> =
                     Default::default();
-                for t in &part::<LifeBox>(world, s).0 {
+                for t in &at.get::<LifeBox>(s).0 {
                     *counts.entry(*t).or_default() += 1;
                 }
                 counts.into_iter().collect()
@@ -131,14 +133,14 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
             _ => Vec::new(),
         },
         my_cards: seat
-            .map(|s| part::<PredatorCards>(world, s).0.clone())
+            .map(|s| at.get::<PredatorCards>(s).0.clone())
             .unwrap_or_default(),
         targets: match seat {
             Some(s) if to_act && phase == CruelerPhase::Predation => targets(world, s),
             _ => Vec::new(),
         },
-        preyed: seat.is_some_and(|s| part::<Hunger>(world, s).preyed),
-        preyed_upon: seat.is_some_and(|s| part::<Hunger>(world, s).preyed_upon),
+        preyed: seat.is_some_and(|s| at.get::<Hunger>(s).preyed),
+        preyed_upon: seat.is_some_and(|s| at.get::<Hunger>(s).preyed_upon),
         offers: match seat {
             Some(s) => world.resource::<LifeOffers>().involving(s),
             None => Vec::new(),

@@ -188,6 +188,11 @@ pub struct Map {
     /// Neighbours of each room with the steps it costs to go there.
     living: Vec<Vec<(RoomId, u32)>>,
     shadow: Vec<Vec<(RoomId, u32)>>,
+    /// The fewest steps from each room to each room, for the living and
+    /// for shadows (`u32::MAX`: no way), worked out once when the map is
+    /// read: every seat's view and every move asks where a player can go.
+    steps_living: Vec<Vec<u32>>,
+    steps_shadow: Vec<Vec<u32>>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -236,6 +241,8 @@ impl Map {
         let (rooms, keys) = read_rooms(&data)?;
         let living = read_links(&data, &rooms, &keys)?;
         let shadow = shadow_links(&rooms, &living, c.shadow_vertical);
+        let steps_living = fewest_steps(&living);
+        let steps_shadow = fewest_steps(&shadow);
         let map = Self {
             building_keys: data.buildings.iter().map(|b| b.key.clone()).collect(),
             buildings: data.buildings.into_iter().map(|b| b.name).collect(),
@@ -243,6 +250,8 @@ impl Map {
             costs: c,
             living,
             shadow,
+            steps_living,
+            steps_shadow,
         };
         map.check_whole()?;
         Ok(map)
@@ -338,14 +347,26 @@ impl Map {
     /// The rooms within `steps` of `from` and the fewest steps to each
     /// (`from` itself at 0): a shortest path over the map's links.
     pub fn reachable(&self, from: RoomId, steps: u32, shadow: bool) -> BTreeMap<RoomId, u32> {
-        // Dijkstra's order: rooms come cheapest first, so stop at the
-        // first one out of reach.
-        pathfinding::directed::dijkstra::dijkstra_reach(&from, |&r| {
-            self.neighbours(r, shadow).to_vec()
-        })
-        .take_while(|item| item.total_cost <= steps)
-        .map(|item| (item.node, item.total_cost))
-        .collect()
+        self.reach(from, steps, shadow).collect()
+    }
+
+    /// [`Map::reachable`] in room order, from the table of fewest steps.
+    pub fn reach(
+        &self,
+        from: RoomId,
+        steps: u32,
+        shadow: bool,
+    ) -> impl Iterator<Item = (RoomId, u32)> + '_ {
+        let table = if shadow {
+            &self.steps_shadow
+        } else {
+            &self.steps_living
+        };
+        table[from.0 as usize]
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &d)| d <= steps && d != u32::MAX)
+            .map(|(r, &d)| (RoomId(r as u8), d))
     }
 
     /// The rooms a walk from `from` to `to` passes through, both ends
@@ -363,8 +384,7 @@ impl Map {
     /// Seed: "每轮每个玩家必须移动，步数可以不用完" (everyone must move; steps
     /// may be left unused).
     pub fn destinations(&self, from: RoomId, speed: u32, shadow: bool) -> Vec<RoomId> {
-        self.reachable(from, speed, shadow)
-            .into_iter()
+        self.reach(from, speed, shadow)
             .filter(|&(r, _)| r != from)
             .map(|(r, _)| r)
             .collect()
@@ -373,6 +393,23 @@ impl Map {
 
 /// Neighbours of each room with the steps it costs to go there.
 type Links = Vec<Vec<(RoomId, u32)>>;
+
+/// The fewest steps from each room to each room over `links` (a shortest
+/// path by Dijkstra's order from every room; `u32::MAX` where there is no
+/// way).
+fn fewest_steps(links: &Links) -> Vec<Vec<u32>> {
+    (0..links.len())
+        .map(|from| {
+            let mut row = vec![u32::MAX; links.len()];
+            for item in pathfinding::directed::dijkstra::dijkstra_reach(&RoomId(from as u8), |&r| {
+                links[r.0 as usize].clone()
+            }) {
+                row[item.node.0 as usize] = item.total_cost;
+            }
+            row
+        })
+        .collect()
+}
 
 /// The rooms in the file's order, and each room's id by its key; a room
 /// twice, or in a wing the file does not list, is refused.

@@ -210,8 +210,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
             {
                 let from = place.0.expect("checked");
                 map()
-                    .reachable(from, speed(panel, doings), vitals.shadow)
-                    .into_iter()
+                    .reach(from, speed(panel, doings), vitals.shadow)
                     .filter(|(r, _)| *r != from)
                     .collect()
             }

@@ -106,6 +106,11 @@ pub struct Table<G: Game> {
     pristine: G::State,
     /// The change tick at the end of the last step (message upkeep).
     last_step: Tick,
+    /// The table's message types, kept aside from the world: the upkeep
+    /// of every step would otherwise take the registry out of the world
+    /// and put it back (`World::resource_scope`), which moves the entity
+    /// a resource now is, and cost a tenth of a simulated game.
+    messages: MessageRegistry,
     /// The final result, once the game is over (it cannot change then;
     /// a hall asks for it every tick).
     over: Option<GameResult>,
@@ -198,12 +203,18 @@ impl<G: Game> Table<G> {
             .expect("the table plugin adds systems to Update");
         let last_step = app.world_mut().change_tick();
         let pristine = G::capture(app.world());
+        // Every message type was registered while the table was built.
+        let messages = app
+            .world_mut()
+            .remove_resource::<MessageRegistry>()
+            .expect("the table plugin adds messages");
         Self {
             app,
             update,
             config,
             pristine,
             last_step,
+            messages,
             over: None,
             steps: 0,
         }
@@ -237,10 +248,7 @@ impl<G: Game> Table<G> {
         G::restore(world, self.pristine.clone());
         // Every message of the last game is dropped (two updates).
         for _ in 0..2 {
-            let last = self.last_step;
-            world.resource_scope(|world, mut registry: Mut<MessageRegistry>| {
-                registry.run_updates(world, last);
-            });
+            self.messages.run_updates(world, self.last_step);
             self.last_step = world.change_tick();
         }
         self.config = config;
@@ -330,10 +338,7 @@ impl<G: Game> Table<G> {
             self.over = G::result(world);
         }
         // Messages live two steps, as under `App::update`'s `First`.
-        let last = self.last_step;
-        world.resource_scope(|world, mut registry: Mut<MessageRegistry>| {
-            registry.run_updates(world, last);
-        });
+        self.messages.run_updates(world, self.last_step);
         self.last_step = world.change_tick();
         world.clear_trackers();
     }
