@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use foodweb_rules::GameId;
-use foodweb_rules::bot::Bot;
+use foodweb_rules::bot::{Bot, Bots};
 use foodweb_rules::sim::{self, FigureReport, SimReport, wilson};
 use foodweb_rules::table::{Game, GameSettings, SeatId, Table};
 
@@ -303,32 +303,30 @@ fn minutes<G: Game>(t: &Table<G>) -> f64 {
     t.now_ms() as f64 / 60_000.0
 }
 
-fn checked_kinds(
-    kinds: Vec<String>,
+/// Bots of the kinds asked for (or `default`), dealt round the seats and
+/// rotated each game; every kind is checked first.
+fn rotating<G: Bots>(
+    v: &Variant,
+    default: [&str; 2],
     known: &[&str],
-    game: &str,
-    ok: impl Fn(&str) -> bool,
-) -> Result<Vec<String>, CliError> {
-    for k in &kinds {
-        if !ok(k) {
-            return Err(CliError(format!(
-                "unknown {game} bot '{k}' (bots: {})",
-                known.join(", ")
-            )));
-        }
+) -> Result<Box<sim::Lineup<G>>, CliError> {
+    let kinds = v
+        .bots()
+        .unwrap_or_else(|| default.map(String::from).to_vec());
+    if let Some(k) = kinds.iter().find(|k| G::bot(k).is_none()) {
+        return Err(CliError(format!(
+            "unknown {} bot '{k}' (bots: {})",
+            G::ID.key(),
+            known.join(", ")
+        )));
     }
-    Ok(kinds)
+    Ok(Box::new(move |game: usize, seat: SeatId| {
+        G::bot(&kinds[(seat.index() + game) % kinds.len()]).expect("bot kinds were checked")
+    }))
 }
 
 fn forest_plan(v: &Variant) -> Result<Plan<foodweb_rules::forest::ForestGame>, CliError> {
     use foodweb_rules::forest::{self, ForestGame, ForestTiming};
-    let kinds = checked_kinds(
-        v.bots()
-            .unwrap_or_else(|| vec!["memory".into(), "random".into()]),
-        &forest::bots::BOT_KINDS,
-        "forest",
-        |k| forest::bots::bot(k).is_some(),
-    )?;
     let base = match v.timing().as_deref() {
         None | Some("three-rounds") => ForestTiming::ThreeRounds.settings(),
         Some("four-rounds") => ForestTiming::FourRounds.settings(),
@@ -342,12 +340,7 @@ fn forest_plan(v: &Variant) -> Result<Plan<foodweb_rules::forest::ForestGame>, C
     };
     Ok(Plan {
         settings: v.settings(base)?,
-        lineup: Box::new(
-            move |game: usize, seat: SeatId| -> Box<dyn Bot<ForestGame>> {
-                let kind = &kinds[(seat.index() + game) % kinds.len()];
-                forest::bots::bot(kind).expect("bot kinds were checked")
-            },
-        ),
+        lineup: rotating::<ForestGame>(v, ["memory", "random"], &forest::bots::BOT_KINDS)?,
         figures: &[
             ("table minutes", false),
             ("winning score", false),
@@ -367,13 +360,6 @@ fn forest_plan(v: &Variant) -> Result<Plan<foodweb_rules::forest::ForestGame>, C
 
 fn crueler_plan(v: &Variant) -> Result<Plan<foodweb_rules::crueler::CruelerGame>, CliError> {
     use foodweb_rules::crueler::{self, CruelerGame, CruelerSettings, DuelKind};
-    let kinds = checked_kinds(
-        v.bots()
-            .unwrap_or_else(|| vec!["survivor".into(), "random".into()]),
-        &crueler::bots::BOT_KINDS,
-        "crueler",
-        |k| crueler::bots::bot(k).is_some(),
-    )?;
     let base = CruelerSettings {
         duel: match v.timing().as_deref() {
             None | Some("beasts") => DuelKind::Beasts,
@@ -388,12 +374,7 @@ fn crueler_plan(v: &Variant) -> Result<Plan<foodweb_rules::crueler::CruelerGame>
     };
     Ok(Plan {
         settings: v.settings(base)?,
-        lineup: Box::new(
-            move |game: usize, seat: SeatId| -> Box<dyn Bot<CruelerGame>> {
-                let kind = &kinds[(seat.index() + game) % kinds.len()];
-                crueler::bots::bot(kind).expect("bot kinds were checked")
-            },
-        ),
+        lineup: rotating::<CruelerGame>(v, ["survivor", "random"], &crueler::bots::BOT_KINDS)?,
         figures: &[
             ("table minutes", false),
             ("players alive at the end", false),
@@ -413,19 +394,9 @@ fn gene_plan(v: &Variant) -> Result<Plan<foodweb_rules::gene::GeneGame>, CliErro
             "--timing is not for gene: sweep or set its settings by name".into(),
         ));
     }
-    let kinds = checked_kinds(
-        v.bots()
-            .unwrap_or_else(|| vec!["survivor".into(), "random".into()]),
-        &gene::bots::BOT_KINDS,
-        "gene",
-        |k| gene::bots::bot(k).is_some(),
-    )?;
     Ok(Plan {
         settings: v.settings(Default::default())?,
-        lineup: Box::new(move |game: usize, seat: SeatId| -> Box<dyn Bot<GeneGame>> {
-            let kind = &kinds[(seat.index() + game) % kinds.len()];
-            gene::bots::bot(kind).expect("bot kinds were checked")
-        }),
+        lineup: rotating::<GeneGame>(v, ["survivor", "random"], &gene::bots::BOT_KINDS)?,
         figures: &[("table minutes", false), ("shadows at the end", false)],
         measure: Box::new(|t| {
             let shadows = t.public_view().shadows.iter().filter(|&&s| s).count();
