@@ -7,14 +7,15 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use rand::RngExt;
 
+use super::moves::{self, Move};
 use super::outcome::{result, to_act};
 use super::scenario::{CruelerCheck, CruelerSetup};
 use super::settings::{CruelerGame, CruelerSettings, CruelerTimer};
 use super::state::*;
 use super::view::CruelerView;
-use super::{duel, interlude, moves, news, predation};
+use super::{duel, interlude, news, predation};
 use crate::table::{
-    Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
+    Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, OnMove, Rejection,
     SeatEntities, SeatId, Settings, TableClock, TablePart, TableRng, TableSet,
 };
 
@@ -149,23 +150,40 @@ impl Plugin for CruelerPlugin {
             .add_message::<Answered>()
             .add_message::<PhaseOver>()
             .add_systems(Update, time_up.in_set(TableSet::Deadlines))
+            // Each move's system, run only in a step that accepted it.
             .add_systems(
-                Update,
-                (
-                    (
-                        interlude::ready,
-                        interlude::offer_life,
-                        interlude::accept,
-                        interlude::decline,
-                        interlude::withdraw,
-                    )
-                        .run_if(in_state(Interlude)),
-                    interlude::give_card.run_if(in_state(Interlude).or_else(in_state(Predation))),
-                    (predation::prey, predation::pass).run_if(in_state(Predation)),
-                    duel::choose.run_if(in_state(Duel)),
-                )
-                    .in_set(TableSet::Apply),
+                OnMove(Move::Ready),
+                interlude::ready.run_if(in_state(Interlude)),
             )
+            .add_systems(
+                OnMove(Move::OfferLife),
+                interlude::offer_life.run_if(in_state(Interlude)),
+            )
+            .add_systems(
+                OnMove(Move::Accept),
+                interlude::accept.run_if(in_state(Interlude)),
+            )
+            .add_systems(
+                OnMove(Move::Decline),
+                interlude::decline.run_if(in_state(Interlude)),
+            )
+            .add_systems(
+                OnMove(Move::Withdraw),
+                interlude::withdraw.run_if(in_state(Interlude)),
+            )
+            .add_systems(
+                OnMove(Move::GiveCard),
+                interlude::give_card.run_if(in_state(Interlude).or_else(in_state(Predation))),
+            )
+            .add_systems(
+                OnMove(Move::Prey),
+                predation::prey.run_if(in_state(Predation)),
+            )
+            .add_systems(
+                OnMove(Move::Pass),
+                predation::pass.run_if(in_state(Predation)),
+            )
+            .add_systems(OnMove(Move::Choose), duel::choose.run_if(in_state(Duel)))
             .add_systems(
                 Update,
                 (

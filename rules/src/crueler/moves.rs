@@ -7,10 +7,10 @@ use bevy_state::prelude::*;
 
 use super::settings::CruelerGame;
 use super::state::*;
-use crate::table::{SeatEntities, SeatId, Settings, TradeRefusal};
+use crate::table::{Moves, SeatEntities, SeatId, Settings, TradeRefusal};
 
 /// The kinds of move, one per action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     Ready,
     OfferLife,
@@ -23,8 +23,10 @@ pub enum Move {
     Choose,
 }
 
-impl CruelerAction {
-    pub fn kind(&self) -> Move {
+impl crate::table::Moves for CruelerAction {
+    type Move = Move;
+
+    fn kind(&self) -> Move {
         match self {
             CruelerAction::Ready => Move::Ready,
             CruelerAction::OfferLife { .. } => Move::OfferLife,

@@ -8,18 +8,20 @@ use bevy_state::prelude::*;
 
 use super::deck::{CardId, deck};
 use super::state::*;
-use crate::table::{SeatId, Seats};
+use crate::table::{Moves, SeatId, Seats};
 
 /// The kinds of move, one per action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     AskShowdown,
     Challenge,
     PlayCard,
 }
 
-impl ForestAction {
-    pub fn kind(&self) -> Move {
+impl crate::table::Moves for ForestAction {
+    type Move = Move;
+
+    fn kind(&self) -> Move {
         match self {
             ForestAction::AskShowdown { .. } => Move::AskShowdown,
             ForestAction::Challenge { .. } => Move::Challenge,

@@ -29,7 +29,8 @@ pub use showdown::showdown_outcome;
 pub use state::*;
 pub use view::{ForestView, SeatPublic, ShowdownPublic};
 
-use crate::table::{Game, GameResult, Rejection, SeatId, Seats, TableSet, with_param};
+use crate::table::{Game, GameResult, OnMove, Rejection, SeatId, Seats, TableSet, with_param};
+use judge::Move;
 
 /// The rules document, in both languages.
 pub const RULES_MD: &str = include_str!("rules.md");
@@ -70,13 +71,18 @@ impl Plugin for ForestPlugin {
                 Update,
                 (round::time_up, turn::time_up, showdown::time_up).in_set(TableSet::Deadlines),
             )
+            // Each move's system, run only in a step that accepted it.
             .add_systems(
-                Update,
-                (
-                    (turn::ask_showdown, turn::challenge).run_if(in_state(ForestPhase::Turn)),
-                    showdown::play_card.run_if(in_state(ForestPhase::Showdown)),
-                )
-                    .in_set(TableSet::Apply),
+                OnMove(Move::AskShowdown),
+                turn::ask_showdown.run_if(in_state(ForestPhase::Turn)),
+            )
+            .add_systems(
+                OnMove(Move::Challenge),
+                turn::challenge.run_if(in_state(ForestPhase::Turn)),
+            )
+            .add_systems(
+                OnMove(Move::PlayCard),
+                showdown::play_card.run_if(in_state(ForestPhase::Showdown)),
             )
             .add_systems(
                 Update,

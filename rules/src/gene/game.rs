@@ -11,7 +11,7 @@ use super::action::{self, Hands};
 use super::free;
 use super::items::items;
 use super::map::{ItemKind, map};
-use super::moves;
+use super::moves::{self, Move};
 use super::outcome::{result, to_act};
 use super::scenario::{GeneCheck, GeneSetup};
 use super::settings::{GeneGame, GeneSettings, GeneTimer};
@@ -19,7 +19,7 @@ use super::state::*;
 use super::view::{GeneView, view};
 use super::{news, settlement, setup};
 use crate::table::{
-    Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, Rejection,
+    Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, OnMove, Rejection,
     SeatEntities, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
 };
 
@@ -209,49 +209,51 @@ impl Plugin for GenePlugin {
                 )
                     .in_set(TableSet::Deadlines),
             )
+            // Each move's system, run only in a step that accepted it.
             .add_systems(
-                Update,
-                (
-                    setup::prepare.run_if(in_state(Setup)),
-                    (
-                        free::ready,
-                        free::offer,
-                        free::accept,
-                        free::decline,
-                        free::withdraw,
-                    )
-                        .run_if(in_state(Free)),
-                    free::discard.run_if(in_state(Free).or_else(in_state(Action))),
-                    free::chat,
-                    (
-                        action::movement,
-                        action::draw,
-                        action::take_card,
-                        action::use_card,
-                        action::surgery,
-                        action::gas_vote,
-                        action::end_turn,
-                    )
-                        .run_if(in_state(Action)),
-                )
-                    .in_set(TableSet::Apply),
+                OnMove(Move::Prepare),
+                setup::prepare.run_if(in_state(Setup)),
+            )
+            .add_systems(OnMove(Move::Ready), free::ready.run_if(in_state(Free)))
+            .add_systems(OnMove(Move::Offer), free::offer.run_if(in_state(Free)))
+            .add_systems(OnMove(Move::Accept), free::accept.run_if(in_state(Free)))
+            .add_systems(OnMove(Move::Decline), free::decline.run_if(in_state(Free)))
+            .add_systems(
+                OnMove(Move::Withdraw),
+                free::withdraw.run_if(in_state(Free)),
+            )
+            .add_systems(
+                OnMove(Move::Discard),
+                free::discard.run_if(in_state(Free).or_else(in_state(Action))),
+            )
+            .add_systems(OnMove(Move::Chat), free::chat)
+            .add_systems(
+                OnMove(Move::Move),
+                action::movement.run_if(in_state(Action)),
+            )
+            .add_systems(OnMove(Move::Draw), action::draw.run_if(in_state(Action)))
+            .add_systems(
+                OnMove(Move::Take),
+                action::take_card.run_if(in_state(Action)),
+            )
+            .add_systems(OnMove(Move::Use), action::use_card.run_if(in_state(Action)))
+            .add_systems(
+                OnMove(Move::Surgery),
+                action::surgery.run_if(in_state(Action)),
+            )
+            .add_systems(
+                OnMove(Move::Vote),
+                action::gas_vote.run_if(in_state(Action)),
+            )
+            .add_systems(
+                OnMove(Move::EndTurn),
+                action::end_turn.run_if(in_state(Action)),
             )
             .add_systems(
                 Update,
-                remember_piles
-                    .in_set(TableSet::Apply)
-                    .after(free::discard)
-                    .after(action::movement)
-                    .after(action::draw)
-                    .after(action::take_card)
-                    .after(action::use_card)
-                    .after(action::surgery)
-                    .after(action::end_turn)
-                    .after(setup::prepare),
-            )
-            .add_systems(
-                Update,
                 (
+                    // What a seat that moved sees of its room from now on.
+                    remember_piles.run_if(on_message::<Accepted<GeneAction>>),
                     setup::begin_when_prepared.run_if(in_state(Setup)),
                     free::end_when_ready.run_if(in_state(Free)),
                     action::next_turn.run_if(on_message::<TurnEnded>),

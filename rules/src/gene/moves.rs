@@ -10,7 +10,7 @@ use super::map::{ItemKind, RoomFunction, RoomId, map};
 use super::settings::GeneGame;
 use super::settle::{Genes, numbers};
 use super::state::*;
-use crate::table::{Rejection, SeatId, Settings};
+use crate::table::{Moves, Rejection, SeatId, Settings};
 
 pub(crate) use crate::table::{Seated, seat_part as part};
 
@@ -52,7 +52,7 @@ pub fn check(world: &World, seat: SeatId, action: &GeneAction) -> Result<(), Rej
 }
 
 /// The kinds of move, one per action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     Prepare,
     Ready,
@@ -71,8 +71,10 @@ pub enum Move {
     Chat,
 }
 
-impl GeneAction {
-    pub fn kind(&self) -> Move {
+impl crate::table::Moves for GeneAction {
+    type Move = Move;
+
+    fn kind(&self) -> Move {
         match self {
             GeneAction::Prepare { .. } => Move::Prepare,
             GeneAction::Ready => Move::Ready,

@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use bevy_state::state::FreelyMutableState;
 use serde::{Serialize, de::DeserializeOwned};
 
-use super::{Rejection, SeatId, TablePart};
+use super::{Moves, Rejection, SeatId, TablePart};
 use crate::game_id::GameId;
 
 /// Where a seat finished. Equal scores share a place.
@@ -108,7 +108,15 @@ macro_rules! game_types {
 pub trait Game: Sized + Send + Sync + 'static {
     const ID: GameId;
     /// What a seat may ask to do.
-    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Action: Clone
+        + Debug
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + Moves
+        + 'static;
     /// Rule variants chosen when the table is set up.
     type Settings: Clone
         + Debug

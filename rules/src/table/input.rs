@@ -1,15 +1,14 @@
-//! Player input: a request `(seat, action)`, judged in exactly one place.
+//! Player input: a request `(seat, action)`, judged in exactly one place,
+//! then carried out by the systems of its kind of move.
 
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use bevy_ecs::message::MessageCursor;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{ScheduleLabel, Schedules};
 
 use super::{ActionLog, Game, LogEntry, Rejection, SeatId, Seats, TableClock};
-
-/// A seat asks to act.
-#[derive(Message, Clone, Debug)]
-pub struct ActionRequest<A: Send + Sync + 'static> {
-    pub seat: SeatId,
-    pub action: A,
-}
 
 /// An action that passed judgement; the game's systems carry it out.
 #[derive(Message, Clone, Debug)]
@@ -18,39 +17,75 @@ pub struct Accepted<A: Send + Sync + 'static> {
     pub action: A,
 }
 
-/// The verdicts given in the last step, in order.
-#[derive(Resource, Default, Debug)]
-pub struct Verdicts(pub Vec<Result<(), Rejection>>);
+/// The kinds of move a game's actions are (boardgame.io's moves): each
+/// phase's judge lists the kinds it accepts, and each kind's systems are a
+/// schedule of their own, [`OnMove`].
+pub trait Moves {
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    fn kind(&self) -> Self::Move;
+}
 
-/// Judges every pending request: unknown seats first, then the game's own
-/// [`Game::check`], which only reads the world. Accepted requests are
-/// logged and passed on; rejected ones leave no trace but their verdict.
-pub fn judge_requests<G: Game>(world: &mut World) {
-    let requests: Vec<ActionRequest<G::Action>> = world
-        .resource_mut::<Messages<ActionRequest<G::Action>>>()
-        .drain()
-        .collect();
-    for request in requests {
-        let verdict = if world.resource::<Seats>().contains(request.seat) {
-            G::check(world, request.seat, &request.action)
-        } else {
-            Err(Rejection::unknown_seat(request.seat))
-        };
-        if verdict.is_ok() {
-            let at_ms = world.resource::<TableClock>().now_ms;
-            world
-                .resource_mut::<ActionLog<G::Action>>()
-                .entries
-                .push(LogEntry::Act {
-                    at_ms,
-                    seat: request.seat,
-                    action: request.action.clone(),
-                });
-            world.write_message(Accepted {
-                seat: request.seat,
-                action: request.action,
-            });
+/// The systems that carry out one kind of move (each under the `in_state`
+/// of the phases it is made in). A step runs them only when it accepted
+/// such a move ([`apply_moves`]), so a step does the work of its move and
+/// not every other move's.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OnMove<M: Copy + Eq + Hash + Debug + Send + Sync + 'static>(pub M);
+
+/// Judges a request: unknown seats first, then the game's own
+/// [`Game::check`], which only reads the world. An accepted request is
+/// logged and passed on to its move's systems; a refused one leaves no
+/// trace but its verdict.
+pub(crate) fn judge<G: Game>(
+    world: &mut World,
+    seat: SeatId,
+    action: G::Action,
+) -> Result<(), Rejection> {
+    if !world.resource::<Seats>().contains(seat) {
+        return Err(Rejection::unknown_seat(seat));
+    }
+    G::check(world, seat, &action)?;
+    let at_ms = world.resource::<TableClock>().now_ms;
+    world
+        .resource_mut::<ActionLog<G::Action>>()
+        .entries
+        .push(LogEntry::Act {
+            at_ms,
+            seat,
+            action: action.clone(),
+        });
+    world.write_message(Accepted { seat, action });
+    Ok(())
+}
+
+/// Carries out the moves accepted since it last ran (a seat's, or the
+/// referee's defaults when a clock ran out): each kind's [`OnMove`]
+/// schedule runs once, in the order the kinds came, and its systems read
+/// their messages. The schedules are taken out of `Schedules` the first
+/// time a kind comes and kept here (with `None` for a kind nobody handles).
+pub fn apply_moves<G: Game>(
+    world: &mut World,
+    mut cursor: Local<MessageCursor<Accepted<G::Action>>>,
+    mut kept: Local<Vec<(<G::Action as Moves>::Move, Option<Schedule>)>>,
+) {
+    let mut kinds: Vec<<G::Action as Moves>::Move> = Vec::new();
+    for accepted in cursor.read(world.resource::<Messages<Accepted<G::Action>>>()) {
+        let kind = accepted.action.kind();
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
         }
-        world.resource_mut::<Verdicts>().0.push(verdict);
+    }
+    for kind in kinds {
+        let i = match kept.iter().position(|(k, _)| *k == kind) {
+            Some(i) => i,
+            None => {
+                let schedule = world.resource_mut::<Schedules>().remove(OnMove(kind));
+                kept.push((kind, schedule));
+                kept.len() - 1
+            }
+        };
+        if let Some(schedule) = kept[i].1.as_mut() {
+            schedule.run(world);
+        }
     }
 }

@@ -17,7 +17,7 @@ mod trade;
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
 pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
 pub use game::{Game, GameResult, GameSettings, SeatView, legal};
-pub use input::{Accepted, ActionRequest, Verdicts, judge_requests};
+pub use input::{Accepted, Moves, OnMove, apply_moves};
 pub use log::{ActionLog, LogEntry};
 pub use rejection::Rejection;
 pub use rng::TableRng;
@@ -240,7 +240,6 @@ impl<G: Game> Table<G> {
         world.insert_resource(TableRng::seeded(config.seed));
         world.insert_resource(TableClock::default());
         world.insert_resource(Announcements::default());
-        world.insert_resource(Verdicts::default());
         world.insert_resource(ActionLog::<G::Action>::default());
         world.insert_resource(Deadlines::<G::Timer>::default());
         world.insert_resource(State::new(G::Phase::default()));
@@ -274,16 +273,12 @@ impl<G: Game> Table<G> {
         *self.world().resource::<State<G::Phase>>().get()
     }
 
-    /// A seat asks to act. On `Err`, nothing at the table changed.
+    /// A seat asks to act. On `Err`, nothing at the table changed: the
+    /// judge only reads the world, and a refused request runs no step.
     pub fn submit(&mut self, seat: SeatId, action: G::Action) -> Result<(), Rejection> {
-        self.app
-            .world_mut()
-            .write_message(ActionRequest { seat, action });
+        input::judge::<G>(self.app.world_mut(), seat, action)?;
         self.step();
-        let mut verdicts = std::mem::take(&mut self.app.world_mut().resource_mut::<Verdicts>().0);
-        verdicts
-            .pop()
-            .unwrap_or_else(|| Err(Rejection::new("no verdict was given", "没有裁决")))
+        Ok(())
     }
 
     /// Moves the clock forward to `now_ms`, firing every deadline on the way

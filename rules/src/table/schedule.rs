@@ -9,8 +9,7 @@ use bevy_ecs::schedule::Schedules;
 use bevy_state::prelude::*;
 
 use super::{
-    Accepted, ActionLog, ActionRequest, Announcements, DeadlinePassed, Deadlines, Game, TableClock,
-    Verdicts, judge_requests,
+    Accepted, ActionLog, Announcements, DeadlinePassed, Deadlines, Game, TableClock, apply_moves,
 };
 
 /// One step of a table runs these in order, in one schedule (`Update`).
@@ -19,11 +18,10 @@ pub enum TableSet {
     /// The referee applies defaults for deadlines that passed (only in a
     /// step a deadline passed in).
     Deadlines,
-    /// Requests are judged; only [`judge_requests`] runs here (only in a
-    /// step with a request).
-    Judge,
-    /// Accepted actions are carried out by the game's systems (only in a
-    /// step with an accepted action).
+    /// Accepted moves (judged by `Table::submit` before the step, or the
+    /// referee's defaults from `Deadlines`) are carried out: only
+    /// [`apply_moves`] runs here, and it runs each accepted kind's
+    /// [`OnMove`](super::OnMove) schedule (only in a step with a move).
     Apply,
     /// Turns, rounds and the game end are settled.
     Settle,
@@ -59,12 +57,10 @@ impl<G: Game> Plugin for TablePlugin<G> {
         app.insert_resource(State::new(G::Phase::default()))
             .init_resource::<NextState<G::Phase>>()
             .init_resource::<PhaseSchedules<G::Phase>>()
-            .add_message::<ActionRequest<G::Action>>()
             .add_message::<Accepted<G::Action>>()
             .add_message::<DeadlinePassed<G::Timer>>()
             .init_resource::<TableClock>()
             .init_resource::<Announcements>()
-            .init_resource::<Verdicts>()
             .init_resource::<ActionLog<G::Action>>()
             .init_resource::<Deadlines<G::Timer>>()
             .configure_sets(
@@ -75,7 +71,6 @@ impl<G: Game> Plugin for TablePlugin<G> {
                     // message also never reads one left from the step
                     // before, when the table was in another phase.
                     TableSet::Deadlines.run_if(on_message::<DeadlinePassed<G::Timer>>),
-                    TableSet::Judge.run_if(on_message::<ActionRequest<G::Action>>),
                     TableSet::Apply.run_if(on_message::<Accepted<G::Action>>),
                     TableSet::Settle,
                     TableSet::Phases,
@@ -84,7 +79,7 @@ impl<G: Game> Plugin for TablePlugin<G> {
                 )
                     .chain(),
             )
-            .add_systems(Update, judge_requests::<G>.in_set(TableSet::Judge))
+            .add_systems(Update, apply_moves::<G>.in_set(TableSet::Apply))
             .add_systems(Update, apply_phases::<G>.in_set(TableSet::Phases));
     }
 }

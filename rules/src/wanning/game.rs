@@ -6,14 +6,15 @@ use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
+use super::moves::{self, Move};
 use super::outcome::result;
 use super::scenario::{WanningCheck, WanningSetup};
 use super::settings::{WanningGame, WanningSettings, WanningTimer};
 use super::state::*;
 use super::view::WanningView;
-use super::{moves, news, round, settle, setup};
+use super::{news, round, settle, setup};
 use crate::table::{
-    DeadlinePassed, Deadlines, Game, GameResult, Rejection, SeatEntities, SeatId, Settings,
+    DeadlinePassed, Deadlines, Game, GameResult, OnMove, Rejection, SeatEntities, SeatId, Settings,
     TableClock, TableSet,
 };
 
@@ -124,19 +125,14 @@ impl Plugin for WanningPlugin {
             .init_state_resources()
             .add_message::<WanningNews>()
             .add_systems(Update, time_up.in_set(TableSet::Deadlines))
-            .add_systems(
-                Update,
-                (
-                    setup::ban.run_if(in_state(Ban)),
-                    setup::pick.run_if(in_state(Pick)),
-                    setup::peek.run_if(in_state(Peek)),
-                    round::orders.run_if(in_state(Orders)),
-                    round::guard.run_if(in_state(Orders)),
-                    round::foresee,
-                    round::say,
-                )
-                    .in_set(TableSet::Apply),
-            )
+            // Each move's system, run only in a step that accepted it.
+            .add_systems(OnMove(Move::Ban), setup::ban.run_if(in_state(Ban)))
+            .add_systems(OnMove(Move::Pick), setup::pick.run_if(in_state(Pick)))
+            .add_systems(OnMove(Move::Peek), setup::peek.run_if(in_state(Peek)))
+            .add_systems(OnMove(Move::Orders), round::orders.run_if(in_state(Orders)))
+            .add_systems(OnMove(Move::Guard), round::guard.run_if(in_state(Orders)))
+            .add_systems(OnMove(Move::Foresee), round::foresee)
+            .add_systems(OnMove(Move::Say), round::say)
             .add_systems(
                 Update,
                 (

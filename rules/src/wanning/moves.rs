@@ -10,7 +10,7 @@ use super::data::{Form, InstinctId, data};
 use super::outcome::phase;
 use super::settings::{LastStandUses, SlaughterRest, WanningGame, WanningSettings};
 use super::state::*;
-use crate::table::{SeatEntities, SeatId, Seated, Settings};
+use crate::table::{Moves, SeatEntities, SeatId, Seated, Settings};
 
 /// The longest private message, in characters.
 pub const SAY_CHARS: usize = 200;
@@ -36,7 +36,7 @@ pub fn instinct_priority(id: InstinctId, luck: Option<LuckDraw>) -> Priority {
 }
 
 /// The kinds of move, one per action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     Ban,
     Pick,
@@ -47,8 +47,10 @@ pub enum Move {
     Say,
 }
 
-impl WanningAction {
-    pub fn kind(&self) -> Move {
+impl crate::table::Moves for WanningAction {
+    type Move = Move;
+
+    fn kind(&self) -> Move {
         match self {
             WanningAction::Ban { .. } => Move::Ban,
             WanningAction::Pick { .. } => Move::Pick,
