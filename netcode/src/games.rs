@@ -312,13 +312,13 @@ impl<G: HostGame> HostedTable for Hosted<G> {
         let said = self.table.announcements();
         // A lesson's steps count too: its last words change no table.
         let lesson = self.lesson.as_ref().map_or(0, LessonRun::position);
-        (self.table.log().entries.len() + said.public.len() + said.private.len() + lesson) as u64
+        (self.table.log_len() + said.public.len() + said.private.len() + lesson) as u64
     }
     fn snapshot_ron(&self) -> String {
         self.table.snapshot().to_ron()
     }
     fn log_len(&self) -> usize {
-        self.table.log().entries.len()
+        self.table.log_len()
     }
     fn journal_from(&self, from: usize) -> Vec<JournalEntry> {
         let entries = &self.table.log().entries;

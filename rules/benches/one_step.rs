@@ -94,5 +94,44 @@ fn steps(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, steps);
+/// What the engine costs before any rule: one run of a schedule of `n`
+/// systems that each read one resource and do nothing, every one under
+/// an `in_state` condition (half of them true), on the single-threaded
+/// executor a table uses. A step of a table runs the accepted move's
+/// system, the settlement's systems and the phase changes: this is the
+/// floor under it.
+fn engine_floor(c: &mut Criterion) {
+    use bevy_ecs::prelude::*;
+    use bevy_ecs::schedule::SingleThreadedExecutor;
+    use bevy_state::prelude::*;
+
+    #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    enum Phase {
+        #[default]
+        A,
+        B,
+    }
+    #[derive(Resource, Default)]
+    struct Counter(u64);
+    fn read(counter: Res<Counter>) {
+        std::hint::black_box(counter.0);
+    }
+    for n in [1, 4, 8, 16] {
+        let mut world = World::new();
+        world.insert_resource(State::new(Phase::A));
+        world.init_resource::<Counter>();
+        let mut schedule = Schedule::default();
+        schedule.set_executor(SingleThreadedExecutor::new());
+        for i in 0..n {
+            let phase = if i % 2 == 0 { Phase::A } else { Phase::B };
+            schedule.add_systems(read.run_if(in_state(phase)));
+        }
+        schedule.run(&mut world);
+        c.bench_function(&format!("engine floor: {n} systems under in_state"), |b| {
+            b.iter(|| schedule.run(&mut world))
+        });
+    }
+}
+
+criterion_group!(benches, steps, engine_floor);
 criterion_main!(benches);

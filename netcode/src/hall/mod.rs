@@ -1466,6 +1466,8 @@ impl Hall {
             // person's seat a stand-in's, or when bots end the game.
             // (Time changes no seating: the record is saved with the
             // game, by `drain`.)
+            // A table whose log grew is journalled at the next drain.
+            let grew = t.game.as_ref().is_some_and(|g| g.log_len() != t.journaled);
             let ended = playing && t.is_over();
             if ended || t.seats.iter().any(|s| s.away_since.is_some()) {
                 let lobby = t.lobby(now, takeover);
@@ -1473,7 +1475,9 @@ impl Hall {
                     self.lobby_changed(tid);
                 }
             }
-            self.dirty.insert(tid);
+            if grew {
+                self.dirty.insert(tid);
+            }
         }
     }
 

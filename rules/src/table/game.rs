@@ -2,13 +2,14 @@
 //! Everything else a game does happens in its own Bevy systems.
 
 use std::fmt::Debug;
+use std::hash::Hash;
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_state::state::FreelyMutableState;
 use serde::{Serialize, de::DeserializeOwned};
 
-use super::{Moves, Rejection, SeatId, TablePart};
+use super::{Rejection, SeatId, TablePart};
 use crate::game_id::GameId;
 
 /// Where a seat finished. Equal scores share a place.
@@ -71,6 +72,14 @@ macro_rules! seat_view {
             }
         }
     };
+}
+
+/// The kinds of move a game's actions are (boardgame.io's moves): each
+/// phase's judge lists the kinds it accepts, and each kind's systems are a
+/// schedule of their own, [`OnMove`](super::OnMove).
+pub trait Moves {
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    fn kind(&self) -> Self::Move;
 }
 
 /// A game's rule variant, as a table is set up with it.

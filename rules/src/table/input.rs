@@ -8,21 +8,13 @@ use bevy_ecs::message::MessageCursor;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{ScheduleLabel, Schedules};
 
-use super::{ActionLog, Game, LogEntry, Rejection, SeatId, Seats, TableClock};
+use super::{ActionLog, Game, LogEntry, Moves, Rejection, SeatId, Seats, TableClock};
 
 /// An action that passed judgement; the game's systems carry it out.
 #[derive(Message, Clone, Debug)]
 pub struct Accepted<A: Send + Sync + 'static> {
     pub seat: SeatId,
     pub action: A,
-}
-
-/// The kinds of move a game's actions are (boardgame.io's moves): each
-/// phase's judge lists the kinds it accepts, and each kind's systems are a
-/// schedule of their own, [`OnMove`].
-pub trait Moves {
-    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
-    fn kind(&self) -> Self::Move;
 }
 
 /// The systems that carry out one kind of move (each under the `in_state`
@@ -58,6 +50,12 @@ pub(crate) fn judge<G: Game>(
     Ok(())
 }
 
+/// A game's kind of move.
+pub type MoveOf<G> = <<G as Game>::Action as Moves>::Move;
+
+/// Each kind of move's schedule, once it has come.
+type MoveSchedules<G> = Vec<(MoveOf<G>, Option<Schedule>)>;
+
 /// Carries out the moves accepted since it last ran (a seat's, or the
 /// referee's defaults when a clock ran out): each kind's [`OnMove`]
 /// schedule runs once, in the order the kinds came, and its systems read
@@ -66,9 +64,9 @@ pub(crate) fn judge<G: Game>(
 pub fn apply_moves<G: Game>(
     world: &mut World,
     mut cursor: Local<MessageCursor<Accepted<G::Action>>>,
-    mut kept: Local<Vec<(<G::Action as Moves>::Move, Option<Schedule>)>>,
+    mut kept: Local<MoveSchedules<G>>,
 ) {
-    let mut kinds: Vec<<G::Action as Moves>::Move> = Vec::new();
+    let mut kinds: Vec<MoveOf<G>> = Vec::new();
     for accepted in cursor.read(world.resource::<Messages<Accepted<G::Action>>>()) {
         let kind = accepted.action.kind();
         if !kinds.contains(&kind) {

@@ -7,11 +7,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+/// Boxed: a resource is stored with room for 64 of its kind (Bevy's
+/// sparse sets), and the generator's 300-odd bytes made that 19 KiB of
+/// every table. Saved and read the same as the generator itself.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TableRng(pub ChaCha8Rng);
+pub struct TableRng(pub Box<ChaCha8Rng>);
 
 impl TableRng {
     pub fn seeded(seed: u64) -> Self {
-        Self(ChaCha8Rng::seed_from_u64(seed))
+        Self(Box::new(ChaCha8Rng::seed_from_u64(seed)))
     }
 }
