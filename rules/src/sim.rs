@@ -141,6 +141,8 @@ pub fn play_on<G: Game>(
     bots: &mut [Box<dyn Bot<G>>],
     bot_rng: &mut ChaCha8Rng,
 ) -> Result<GameResult, String> {
+    // Each seat's last view, written over at its next move (`view_into`).
+    let mut views: Vec<Option<G::View>> = (0..bots.len()).map(|_| None).collect();
     for _ in 0..MAX_STEPS {
         if let Some(result) = table.result() {
             return Ok(result);
@@ -153,11 +155,17 @@ pub fn play_on<G: Game>(
             table.advance_by(think);
             // Asked again only if a deadline or another seat's move has
             // changed the table since.
-            if table.steps() != seen && !table.to_act().contains(&seat) {
+            if table.steps() != seen && !table.waiting().contains(&seat) {
                 continue;
             }
-            let view = table.view(seat);
-            if let Some(action) = bots[seat.index()].act(&view, bot_rng) {
+            let view = match &mut views[seat.index()] {
+                Some(view) => {
+                    table.view_into(seat, view);
+                    view
+                }
+                none => none.insert(table.view(seat)),
+            };
+            if let Some(action) = bots[seat.index()].act(view, bot_rng) {
                 table
                     .submit(seat, action.clone())
                     .map_err(|e| format!("bot at seat {seat} tried {action:?}: {e}"))?;

@@ -245,6 +245,10 @@ impl Game for CruelerGame {
         super::view::view(world, seat)
     }
 
+    fn view_into(world: &World, seat: Option<SeatId>, into: &mut CruelerView) {
+        super::view::view_into(world, seat, into);
+    }
+
     fn to_act(world: &World) -> Vec<SeatId> {
         to_act(world)
     }

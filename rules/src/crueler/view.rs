@@ -27,7 +27,7 @@ pub struct DuelView {
 }
 
 /// What one seat may know.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CruelerView {
     pub me: Option<SeatId>,
     pub names: Vec<String>,
@@ -69,6 +69,16 @@ pub struct CruelerView {
 }
 
 pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
+    let mut view = CruelerView::default();
+    view_into(world, seat, &mut view);
+    view
+}
+
+/// [`view`], written over a view the caller already holds: the names,
+/// the seats' lists, the cards and the history keep their room (a bot
+/// reads its seat's view at every move; cloning 13 names and the whole
+/// history each time was a third of a simulated game's view).
+pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut CruelerView) {
     // The seats' entities, looked up once for every seat read below.
     let at = Seated::new(world);
     let phase = *world.resource::<State<CruelerPhase>>().get();
@@ -92,19 +102,35 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
     let living = |s: SeatId| at.get::<Standing>(s).alive;
     let reserve_open = numbers().reserve(calendar.round);
     let me_alive = seat.is_some_and(living);
-    CruelerView {
+    let mut names = std::mem::take(&mut view.names);
+    names.clone_from(&seats.names);
+    let mut alive = std::mem::take(&mut view.alive);
+    alive.clear();
+    alive.extend(seats.ids().map(living));
+    let mut reserve = std::mem::take(&mut view.reserve);
+    reserve.clear();
+    reserve.extend(
+        seats
+            .ids()
+            .map(|s| living(s) && at.get::<InReserve>(s).0 && reserve_open),
+    );
+    let mut my_cards = std::mem::take(&mut view.my_cards);
+    match seat {
+        Some(s) => my_cards.clone_from(&at.get::<PredatorCards>(s).0),
+        None => my_cards.clear(),
+    }
+    let mut history = std::mem::take(&mut view.history);
+    history.clone_from(&world.resource::<History>().0);
+    *view = CruelerView {
         me: seat,
-        names: seats.names.clone(),
+        names,
         phase,
         round: calendar.round,
         phase_no: calendar.phase_no,
         n: calendar.n(),
         start_life: settings.start_life,
-        alive: seats.ids().map(living).collect(),
-        reserve: seats
-            .ids()
-            .map(|s| living(s) && at.get::<InReserve>(s).0 && reserve_open)
-            .collect(),
+        alive,
+        reserve,
         die: world.resource::<Die>().0,
         // The referee asks each player in private (rules.md §9).
         asked: match phase {
@@ -132,9 +158,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
             }
             _ => Vec::new(),
         },
-        my_cards: seat
-            .map(|s| at.get::<PredatorCards>(s).0.clone())
-            .unwrap_or_default(),
+        my_cards,
         targets: match seat {
             Some(s) if to_act && phase == CruelerPhase::Predation => targets(world, s),
             _ => Vec::new(),
@@ -145,7 +169,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
             Some(s) => world.resource::<LifeOffers>().involving(s),
             None => Vec::new(),
         },
-        history: world.resource::<History>().0.clone(),
+        history,
         result: result(world),
         my_deadline_ms: if to_act {
             world
@@ -158,7 +182,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
             None
         },
         now_ms: world.resource::<TableClock>().now_ms,
-    }
+    };
 }
 
 crate::seat_view!(CruelerView);

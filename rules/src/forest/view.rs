@@ -12,7 +12,7 @@ use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock};
 
 /// What every player can see of one seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatPublic {
     pub seat: SeatId,
     pub name: String,
@@ -35,7 +35,7 @@ pub struct ShowdownPublic {
     pub my_card: Option<CardId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForestView {
     /// The viewer; `None` for a spectator.
     pub me: Option<SeatId>,
@@ -62,6 +62,15 @@ pub struct ForestView {
 }
 
 pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
+    let mut view = ForestView::default();
+    view_into(world, me, &mut view);
+    view
+}
+
+/// [`view`], written over a view the caller already holds: its lists and
+/// names keep their room, so a bot that asks for its seat's view at every
+/// move allocates nothing once its first view is made.
+pub fn view_into(world: &World, me: Option<SeatId>, view: &mut ForestView) {
     let seats = world.resource::<Seats>();
     let entities = world.resource::<SeatEntities>();
     let round = world.resource::<Round>();
@@ -69,62 +78,66 @@ pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
     let deadlines = world.resource::<Deadlines<ForestTimer>>();
     let phase = *world.resource::<State<ForestPhase>>().get();
     let pending = world.resource::<Showdown>().0.as_ref();
-    let seat_public: Vec<SeatPublic> = seats
-        .ids()
-        .map(|s| {
-            let e = entities.get(s);
-            let scores = world.get::<Scores>(e).unwrap();
-            SeatPublic {
-                seat: s,
-                name: seats.name(s).to_string(),
-                hand_size: world.get::<Hand>(e).unwrap().0.len(),
-                known: world.get::<Known>(e).unwrap().0.clone(),
-                short_hand: scores.short_hand,
-                round_scores: scores.rounds.clone(),
-                total: scores.total(),
-            }
-        })
-        .collect();
-    let to_act = super::to_act(world);
-    let waiting_on_me = me.is_some_and(|m| to_act.contains(&m));
-    let my_deadline_ms = waiting_on_me
+    let reveals = world.resource::<Reveals>();
+    view.seats.truncate(seats.count());
+    for (i, s) in seats.ids().enumerate() {
+        if i == view.seats.len() {
+            view.seats.push(SeatPublic::default());
+        }
+        let seat = world.entity(entities.get(s));
+        let (Some(scores), Some(hand), Some(known)) =
+            (seat.get::<Scores>(), seat.get::<Hand>(), seat.get::<Known>())
+        else {
+            unreachable!("every seat has its cards and scores")
+        };
+        let public = &mut view.seats[i];
+        public.seat = s;
+        public.name.clear();
+        public.name.push_str(seats.name(s));
+        public.hand_size = hand.0.len();
+        public.known.clone_from(&known.0);
+        public.short_hand = scores.short_hand;
+        public.round_scores.clone_from(&scores.rounds);
+        public.total = scores.total();
+    }
+    let waiting_on_me = me.is_some_and(|m| super::waits_on(world, m));
+    view.me = me;
+    view.phase = phase;
+    view.round = round.number;
+    view.rounds = world
+        .resource::<crate::table::Settings<super::ForestGame>>()
+        .0
+        .rounds;
+    view.now_ms = world.resource::<TableClock>().now_ms;
+    view.round_ends_ms = deadlines.get(&ForestTimer::RoundTime);
+    view.time_up = round.time_up;
+    view.active = turn.active;
+    view.opening_turn = turn.opening;
+    view.death_decay_challenge_used = turn.death_decay_challenges > 0;
+    view.death_decay_captured = turn.death_decay_captures > 0;
+    match me {
+        Some(m) => view
+            .hand
+            .clone_from(&world.get::<Hand>(entities.get(m)).unwrap().0),
+        None => view.hand.clear(),
+    }
+    view.showdown = pending.map(|p| ShowdownPublic {
+        asker: p.asker,
+        target: p.target,
+        asker_ready: p.asker_card.is_some(),
+        target_ready: p.target_card.is_some(),
+        my_card: me.and_then(|m| p.choice(m)).flatten(),
+    });
+    view.last_showdown.clone_from(&reveals.showdown);
+    view.last_challenge.clone_from(&reveals.challenge);
+    view.my_deadline_ms = waiting_on_me
         .then(|| match phase {
             ForestPhase::Showdown => deadlines.get(&ForestTimer::ShowdownCard),
             _ => deadlines.get(&ForestTimer::TurnChoice),
         })
         .flatten();
-    ForestView {
-        me,
-        phase,
-        round: round.number,
-        rounds: world
-            .resource::<crate::table::Settings<super::ForestGame>>()
-            .0
-            .rounds,
-        now_ms: world.resource::<TableClock>().now_ms,
-        round_ends_ms: deadlines.get(&ForestTimer::RoundTime),
-        time_up: round.time_up,
-        active: turn.active,
-        opening_turn: turn.opening,
-        death_decay_challenge_used: turn.death_decay_challenges > 0,
-        death_decay_captured: turn.death_decay_captures > 0,
-        hand: me
-            .map(|m| world.get::<Hand>(entities.get(m)).unwrap().0.clone())
-            .unwrap_or_default(),
-        seats: seat_public,
-        showdown: pending.map(|p| ShowdownPublic {
-            asker: p.asker,
-            target: p.target,
-            asker_ready: p.asker_card.is_some(),
-            target_ready: p.target_card.is_some(),
-            my_card: me.and_then(|m| p.choice(m)).flatten(),
-        }),
-        last_showdown: world.resource::<Reveals>().showdown.clone(),
-        last_challenge: world.resource::<Reveals>().challenge.clone(),
-        my_deadline_ms,
-        to_act: waiting_on_me,
-        result: super::result(world),
-    }
+    view.to_act = waiting_on_me;
+    view.result = super::result(world);
 }
 
 impl ForestView {

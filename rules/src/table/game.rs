@@ -173,6 +173,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     }
     /// What `seat` may know; `None` gives what a spectator may know.
     fn view(world: &World, seat: Option<SeatId>) -> Self::View;
+    /// [`Game::view`], written over a view the caller holds (a bot that
+    /// reads its seat's view at every move): a game whose view has lists
+    /// fills them in place, keeping their room. The same view either way.
+    fn view_into(world: &World, seat: Option<SeatId>, into: &mut Self::View) {
+        *into = Self::view(world, seat);
+    }
     /// What the host seat (which sees everything and plays nothing) is
     /// sent besides every seat's view; by default the public view. A game
     /// whose host needs more (Wanning's true HP) fills it in here; it is

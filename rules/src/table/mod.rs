@@ -125,11 +125,13 @@ pub struct Table<G: Game> {
 }
 
 /// A table's clock, earliest deadline and log length, as of its last step.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Noted {
     now_ms: u64,
     next_deadline: Option<u64>,
     log_len: usize,
+    /// Who the table waits on ([`Game::to_act`] reads no clock).
+    to_act: Vec<SeatId>,
 }
 
 /// How many deadline defaults one clock move may fire before the table
@@ -247,6 +249,7 @@ impl<G: Game> Table<G> {
                 .map(|d| d.at_ms)
                 .min(),
             log_len: world.resource::<ActionLog<G::Action>>().entries.len(),
+            to_act: G::to_act(world),
         };
     }
 
@@ -390,7 +393,17 @@ impl<G: Game> Table<G> {
     }
 
     pub fn to_act(&self) -> Vec<SeatId> {
-        G::to_act(self.world())
+        self.noted.to_act.clone()
+    }
+
+    /// Who the table waits on, in seat order ([`Table::to_act`], borrowed).
+    pub fn waiting(&self) -> &[SeatId] {
+        &self.noted.to_act
+    }
+
+    /// The seat's view written over `into` ([`Game::view_into`]).
+    pub fn view_into(&self, seat: SeatId, into: &mut G::View) {
+        G::view_into(self.world(), Some(seat), into);
     }
 
     /// What `seat` may do now, as the judge sees it ([`legal`]).
