@@ -85,9 +85,11 @@ pub fn view_into(world: &World, me: Option<SeatId>, view: &mut ForestView) {
             view.seats.push(SeatPublic::default());
         }
         let seat = world.entity(entities.get(s));
-        let (Some(scores), Some(hand), Some(known)) =
-            (seat.get::<Scores>(), seat.get::<Hand>(), seat.get::<Known>())
-        else {
+        let (Some(scores), Some(hand), Some(known)) = (
+            seat.get::<Scores>(),
+            seat.get::<Hand>(),
+            seat.get::<Known>(),
+        ) else {
             unreachable!("every seat has its cards and scores")
         };
         let public = &mut view.seats[i];

@@ -346,6 +346,10 @@ impl Game for GeneGame {
         view(world, seat)
     }
 
+    fn view_into(world: &World, seat: Option<SeatId>, into: &mut GeneView) {
+        super::view::view_into(world, seat, into);
+    }
+
     fn to_act(world: &World) -> Vec<SeatId> {
         to_act(world)
     }

@@ -14,7 +14,7 @@ use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock};
 
 /// What one seat may know.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GeneView {
     pub me: Option<SeatId>,
     /// Everyone's name, by seat.
@@ -115,6 +115,15 @@ fn kinds_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
 }
 
 pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
+    let mut view = GeneView::default();
+    view_into(world, seat, &mut view);
+    view
+}
+
+/// [`view`], written over a view the caller already holds: the names,
+/// the seats' lists, the hand and the settlement keep their room (a bot
+/// reads its seat's view at every move).
+pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut GeneView) {
     let phase = phase(world);
     let at = moves::Seated::new(world);
     let seats = at.seats;
@@ -131,9 +140,18 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
         )
     });
     let moved = mine.is_some_and(|m| m.4.moved);
-    GeneView {
+    let mut names = std::mem::take(&mut view.names);
+    names.clone_from(&world.resource::<Seats>().names);
+    let mut hand = std::mem::take(&mut view.hand);
+    match mine {
+        Some(m) => hand.clone_from(&m.3.cards),
+        None => hand.clear(),
+    }
+    let mut settlement = std::mem::take(&mut view.settlement);
+    settlement.clone_from(&world.resource::<Report>().0);
+    *view = GeneView {
         me: seat,
-        names: world.resource::<Seats>().names.clone(),
+        names,
         phase,
         round: calendar.round,
         hp: seats
@@ -145,7 +163,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
         to_act,
         genes: mine.and_then(|m| m.0.genes),
         room: mine.and_then(|m| m.2.0),
-        hand: mine.map(|m| m.3.cards.clone()).unwrap_or_default(),
+        hand,
         moved,
         drew: mine.is_some_and(|m| m.4.drew),
         ready: mine.is_some_and(|m| m.4.ready),
@@ -231,11 +249,11 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
             .map(|d| d.at_ms)
             .min(),
         now_ms: world.resource::<TableClock>().now_ms,
-        settlement: world.resource::<Report>().0.clone(),
+        settlement,
         fought: seat
             .map(|s| at.get::<Battles>(s).0.clone())
             .unwrap_or_default(),
-    }
+    };
 }
 
 crate::seat_view!(GeneView);
