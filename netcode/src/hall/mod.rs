@@ -1469,7 +1469,9 @@ impl Hall {
             // A table whose log grew is journalled at the next drain.
             let grew = t.game.as_ref().is_some_and(|g| g.log_len() != t.journaled);
             let ended = playing && t.is_over();
-            if ended || t.seats.iter().any(|s| s.away_since.is_some()) {
+            let aged =
+                t.seats.iter().any(|s| s.away_since.is_some()) && t.lobby_aged(now, takeover);
+            if ended || aged {
                 let lobby = t.lobby(now, takeover);
                 if t.last_lobby.as_ref() != Some(&lobby) {
                     self.lobby_changed(tid);

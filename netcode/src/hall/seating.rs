@@ -209,6 +209,26 @@ impl HallTable {
         }
     }
 
+    /// Whether time alone has changed what the lobby last sent says: an
+    /// away person's seat now has a stand-in, or a hold has run out. (A
+    /// hall asks at every tick while anyone is away; building the whole
+    /// lobby to compare it cost a tenth of a hall's time.)
+    pub fn lobby_aged(&self, now: u64, takeover_ms: u64) -> bool {
+        let Some(last) = &self.last_lobby else {
+            return true;
+        };
+        last.paused != self.stopped(now)
+            || self.seats.iter().enumerate().any(|(i, slot)| {
+                slot.away_since.is_some()
+                    && match last.seats.get(i).map(|s| &s.kind) {
+                        Some(SeatKind::Person { stand_in, .. }) => {
+                            *stand_in != self.stands_in(i, now, takeover_ms)
+                        }
+                        _ => true,
+                    }
+            })
+    }
+
     pub fn stands_in(&self, seat: usize, now: u64, takeover_ms: u64) -> bool {
         let slot = &self.seats[seat];
         matches!(slot.occupant, Occupant::Person { .. })

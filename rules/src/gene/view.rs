@@ -120,6 +120,25 @@ pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
     view
 }
 
+/// The names, the viewer's hand and the settlement, copied into the
+/// lists `view` holds (their room kept).
+fn kept_lists(
+    world: &World,
+    hand_now: Option<&Hand>,
+    view: &mut GeneView,
+) -> (Vec<String>, Vec<ItemKind>, Vec<SettleLine>) {
+    let mut names = std::mem::take(&mut view.names);
+    names.clone_from(&world.resource::<Seats>().names);
+    let mut hand = std::mem::take(&mut view.hand);
+    match hand_now {
+        Some(h) => hand.clone_from(&h.cards),
+        None => hand.clear(),
+    }
+    let mut settlement = std::mem::take(&mut view.settlement);
+    settlement.clone_from(&world.resource::<Report>().0);
+    (names, hand, settlement)
+}
+
 /// [`view`], written over a view the caller already holds: the names,
 /// the seats' lists, the hand and the settlement keep their room (a bot
 /// reads its seat's view at every move).
@@ -140,15 +159,7 @@ pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut GeneView) {
         )
     });
     let moved = mine.is_some_and(|m| m.4.moved);
-    let mut names = std::mem::take(&mut view.names);
-    names.clone_from(&world.resource::<Seats>().names);
-    let mut hand = std::mem::take(&mut view.hand);
-    match mine {
-        Some(m) => hand.clone_from(&m.3.cards),
-        None => hand.clear(),
-    }
-    let mut settlement = std::mem::take(&mut view.settlement);
-    settlement.clone_from(&world.resource::<Report>().0);
+    let (names, hand, settlement) = kept_lists(world, mine.map(|m| m.3), view);
     *view = GeneView {
         me: seat,
         names,
