@@ -216,6 +216,10 @@ impl Game for WanningGame {
         super::view::view(world, seat)
     }
 
+    fn view_into(world: &World, seat: Option<SeatId>, into: &mut WanningView) {
+        super::view::view_into(world, seat, into);
+    }
+
     fn host_view(world: &World) -> WanningView {
         super::view::host_seat_view(world)
     }

@@ -743,10 +743,11 @@ fn omens(world: &World, seat: SeatId, i: &InstinctUse, curse: Option<u8>) -> Res
 /// Seats the table waits on.
 pub fn to_act(world: &World) -> Vec<SeatId> {
     let at = Seated::new(world);
+    let phase = phase(world);
     at.seats
         .iter()
         .map(|(s, _)| s)
-        .filter(|&s| match phase(world) {
+        .filter(|&s| match phase {
             WanningPhase::Ban => at.get::<Choices>(s).banned.is_none(),
             WanningPhase::Pick => !at.get::<Choices>(s).picked,
             WanningPhase::Peek => !at.get::<Choices>(s).peeked,

@@ -14,7 +14,7 @@ use super::settings::WanningTimer;
 use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatPublic {
     pub seat: SeatId,
     pub name: String,
@@ -25,7 +25,7 @@ pub struct SeatPublic {
     pub done: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WanningView {
     pub me: Option<SeatId>,
     pub phase: WanningPhase,
@@ -153,25 +153,47 @@ fn settled(world: &World, at: &Seated, s: SeatId) -> Option<Settled> {
 crate::seat_view!(WanningView);
 
 pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
+    let mut view = WanningView::default();
+    view_into(world, me, &mut view);
+    view
+}
+
+/// [`view`], written over a view the caller already holds: the seats'
+/// names, the notebook and the talk keep their room (a bot reads its
+/// seat's view at every move).
+pub fn view_into(world: &World, me: Option<SeatId>, view: &mut WanningView) {
     let at = Seated::new(world);
     let names = world.resource::<Seats>();
     let n = at.seats.0.len();
     let phase = phase(world);
     let to_act = super::moves::to_act(world);
-    let seats = at
-        .seats
-        .iter()
-        .map(|(s, _)| {
-            let life = at.get::<Life>(s);
-            SeatPublic {
-                seat: s,
-                name: names.name(s).to_string(),
-                hp: life.announced.max(0),
-                dead: life.dead(),
-                done: !to_act.contains(&s),
-            }
-        })
-        .collect();
+    let mut seats = std::mem::take(&mut view.seats);
+    seats.truncate(n);
+    for (i, (s, _)) in at.seats.iter().enumerate() {
+        if i == seats.len() {
+            seats.push(SeatPublic::default());
+        }
+        let life = at.get::<Life>(s);
+        let public = &mut seats[i];
+        public.seat = s;
+        public.name.clear();
+        public.name.push_str(names.name(s));
+        public.hp = life.announced.max(0);
+        public.dead = life.dead();
+        public.done = !to_act.contains(&s);
+    }
+    let mut learned = std::mem::take(&mut view.learned);
+    let mut talk = std::mem::take(&mut view.talk);
+    match me {
+        Some(m) => {
+            learned.clone_from(&at.get::<Notebook>(m).0);
+            talk.clone_from(&at.get::<Talk>(m).0);
+        }
+        None => {
+            learned.clear();
+            talk.clear();
+        }
+    }
     let mine = me.map(|m| {
         (
             at.get::<Beast>(m),
@@ -185,7 +207,7 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
     let instinct = mine.and_then(|m| m.2.id);
     let settings = &world.resource::<Settings<WanningGame>>().0;
     let round = world.resource::<Round>().0;
-    WanningView {
+    *view = WanningView {
         me,
         phase,
         round,
@@ -232,9 +254,7 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         lost_last: mine.map_or(0, |m| m.1.lost_last),
         damaged_last: mine.map_or(0, |m| m.1.damaged_last),
         omen_last: mine.and_then(|m| m.2.omen_last),
-        learned: me
-            .map(|m| at.get::<Notebook>(m).0.clone())
-            .unwrap_or_default(),
+        learned,
         guard_owed: mine.is_some_and(|m| m.2.guard_owed),
         guessed: mine.is_some_and(|m| m.2.guess.is_some()),
         marks: mine.map(|m| m.2.marks.clone()).unwrap_or_default(),
@@ -249,10 +269,10 @@ pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
         now_ms: world.resource::<TableClock>().now_ms,
         result: result(world),
         winner: world.resource::<Outcome>().0.map(|(l, _)| l),
-        talk: me.map(|m| at.get::<Talk>(m).0.clone()).unwrap_or_default(),
+        talk,
         settled: me.and_then(|m| settled(world, &at, m)),
         host: None,
-    }
+    };
 }
 
 /// One seat as the host sees it.
