@@ -51,7 +51,7 @@ pub enum Command {
     /// Measures a server's hall: many 4-seat bot tables at the normal pace
     /// on one thread, no sockets; prints CPU and memory per table as JSON.
     BenchHall {
-        /// forest, crueler or gene.
+        /// forest, crueler, gene or wanning.
         #[arg(long, default_value = "forest")]
         game: String,
         /// Tables to run at once (1 to 10,000).
