@@ -63,7 +63,7 @@ impl FloorId {
         let floor: u8 = digits.parse().ok()?;
         let building = map().building_keys.iter().position(|k| k == wing)? as u8;
         let id = FloorId { building, floor };
-        map().floors().contains(&id).then_some(id)
+        map().floor_ids().contains(&id).then_some(id)
     }
 }
 
@@ -193,6 +193,8 @@ pub struct Map {
     /// read: every seat's view and every move asks where a player can go.
     steps_living: Vec<Vec<u32>>,
     steps_shadow: Vec<Vec<u32>>,
+    /// Every floor, in order (each view says which are open).
+    floor_ids: Vec<FloorId>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -243,6 +245,12 @@ impl Map {
         let shadow = shadow_links(&rooms, &living, c.shadow_vertical);
         let steps_living = fewest_steps(&living);
         let steps_shadow = fewest_steps(&shadow);
+        let floor_ids = rooms
+            .iter()
+            .map(|r| r.floor)
+            .collect::<BTreeSet<FloorId>>()
+            .into_iter()
+            .collect();
         let map = Self {
             building_keys: data.buildings.iter().map(|b| b.key.clone()).collect(),
             buildings: data.buildings.into_iter().map(|b| b.name).collect(),
@@ -252,6 +260,7 @@ impl Map {
             shadow,
             steps_living,
             steps_shadow,
+            floor_ids,
         };
         map.check_whole()?;
         Ok(map)
@@ -308,8 +317,12 @@ impl Map {
 
     /// Every floor of the map, in order: what gas votes choose from.
     pub fn floors(&self) -> Vec<FloorId> {
-        let set: BTreeSet<FloorId> = self.rooms.iter().map(|r| r.floor).collect();
-        set.into_iter().collect()
+        self.floor_ids.clone()
+    }
+
+    /// Every floor, in order ([`Map::floors`], borrowed).
+    pub fn floor_ids(&self) -> &[FloorId] {
+        &self.floor_ids
     }
 
     /// A floor's name as players say it: "East 2F" / "东楼2层", and the

@@ -26,8 +26,9 @@ pub fn state_cards_spent(world: &World, seat: SeatId) -> bool {
 pub fn open_floors(world: &World) -> Vec<super::map::FloorId> {
     let gassed = &world.resource::<Gassed>().0;
     map()
-        .floors()
-        .into_iter()
+        .floor_ids()
+        .iter()
+        .copied()
         .filter(|f| !gassed.contains(f))
         .collect()
 }
@@ -477,7 +478,7 @@ fn gas_vote(me: &Mover, floor: super::map::FloorId) -> Result<(), Refusal> {
     if me.vitals.shadow {
         return Err(Refusal::ShadowVotes);
     }
-    if !map().floors().contains(&floor) {
+    if !map().floor_ids().contains(&floor) {
         return Err(Refusal::NoSuchFloor);
     }
     if me.world.resource::<Gassed>().0.contains(&floor) {

@@ -103,14 +103,13 @@ fn kinds_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
     let Some(r) = part::<Place>(world, seat).0 else {
         return Vec::new();
     };
-    let present: std::collections::BTreeSet<ItemKind> =
-        world.resource::<Supply>().0.iter().copied().collect();
+    let supply = &world.resource::<Supply>().0;
     map()
         .room(r)
         .draws
         .iter()
         .copied()
-        .filter(|k| present.contains(k))
+        .filter(|k| supply.contains(k))
         .collect()
 }
 
@@ -181,7 +180,7 @@ pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut GeneView) {
         changed_state: seat.is_some_and(|s| moves::state_cards_spent(world, s)),
         must_drop: mine.map_or(0, |m| m.3.must_drop),
         can_discard: match (seat, mine.and_then(|m| m.3.cards.first())) {
-            (Some(s), Some(&kind)) => moves::check(world, s, &GeneAction::Discard { kind }).is_ok(),
+            (Some(s), Some(&kind)) => moves::judge(world, s, &GeneAction::Discard { kind }).is_ok(),
             _ => false,
         },
         destinations: match (mine, to_act && phase == GenePhase::Action && !moved) {
