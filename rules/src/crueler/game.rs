@@ -245,8 +245,8 @@ impl Game for CruelerGame {
         super::view::view(world, seat)
     }
 
-    fn view_into(world: &World, seat: Option<SeatId>, into: &mut CruelerView) {
-        super::view::view_into(world, seat, into);
+    fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut CruelerView) {
+        super::view::view_into(world, seat, waiting, into);
     }
 
     fn to_act(world: &World) -> Vec<SeatId> {

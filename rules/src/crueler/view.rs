@@ -70,7 +70,7 @@ pub struct CruelerView {
 
 pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
     let mut view = CruelerView::default();
-    view_into(world, seat, &mut view);
+    view_into(world, seat, &to_act(world), &mut view);
     view
 }
 
@@ -78,7 +78,7 @@ pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
 /// the seats' lists, the cards and the history keep their room (a bot
 /// reads its seat's view at every move; cloning 13 names and the whole
 /// history each time was a third of a simulated game's view).
-pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut CruelerView) {
+pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: &mut CruelerView) {
     // The seats' entities, looked up once for every seat read below.
     let at = Seated::new(world);
     let phase = *world.resource::<State<CruelerPhase>>().get();
@@ -86,7 +86,7 @@ pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut CruelerView) {
     let asking = world.resource::<Asking>();
     let seats = world.resource::<Seats>();
     let settings = &world.resource::<Settings<CruelerGame>>().0;
-    let to_act = seat.is_some_and(|s| to_act(world).contains(&s));
+    let to_act = seat.is_some_and(|s| waiting.contains(&s));
     let between = matches!(phase, CruelerPhase::Interlude | CruelerPhase::GameOver);
     let the_duel = duel(world);
     let duel_view = the_duel.and_then(|d| {
@@ -112,7 +112,8 @@ pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut CruelerView) {
     reserve.extend(
         seats
             .ids()
-            .map(|s| living(s) && at.get::<InReserve>(s).0 && reserve_open),
+            .zip(&alive)
+            .map(|(s, &living)| living && reserve_open && at.get::<InReserve>(s).0),
     );
     let mut my_cards = std::mem::take(&mut view.my_cards);
     match seat {

@@ -121,21 +121,6 @@ pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
     }
 }
 
-/// Whether the table waits on `seat` (one of [`to_act`], without making
-/// the list): the active player in a turn, a showdown's player who has
-/// not laid a card.
-pub(crate) fn waits_on(world: &World, seat: SeatId) -> bool {
-    match *world.resource::<State<ForestPhase>>().get() {
-        ForestPhase::Turn => world.resource::<Turn>().active == seat,
-        ForestPhase::Showdown => world
-            .resource::<Showdown>()
-            .0
-            .as_ref()
-            .is_some_and(|p| p.choice(seat) == Some(None)),
-        ForestPhase::Idle | ForestPhase::GameOver => false,
-    }
-}
-
 pub(crate) fn result(world: &World) -> Option<GameResult> {
     if *world.resource::<State<ForestPhase>>().get() != ForestPhase::GameOver {
         return None;
@@ -221,8 +206,8 @@ impl Game for ForestGame {
         view::view(world, seat)
     }
 
-    fn view_into(world: &World, seat: Option<SeatId>, into: &mut ForestView) {
-        view::view_into(world, seat, into);
+    fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut ForestView) {
+        view::view_into(world, seat, waiting, into);
     }
 
     fn to_act(world: &World) -> Vec<SeatId> {

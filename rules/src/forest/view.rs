@@ -63,14 +63,14 @@ pub struct ForestView {
 
 pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
     let mut view = ForestView::default();
-    view_into(world, me, &mut view);
+    view_into(world, me, &super::to_act(world), &mut view);
     view
 }
 
 /// [`view`], written over a view the caller already holds: its lists and
 /// names keep their room, so a bot that asks for its seat's view at every
 /// move allocates nothing once its first view is made.
-pub fn view_into(world: &World, me: Option<SeatId>, view: &mut ForestView) {
+pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &mut ForestView) {
     let seats = world.resource::<Seats>();
     let entities = world.resource::<SeatEntities>();
     let round = world.resource::<Round>();
@@ -102,7 +102,7 @@ pub fn view_into(world: &World, me: Option<SeatId>, view: &mut ForestView) {
         public.round_scores.clone_from(&scores.rounds);
         public.total = scores.total();
     }
-    let waiting_on_me = me.is_some_and(|m| super::waits_on(world, m));
+    let waiting_on_me = me.is_some_and(|m| waiting.contains(&m));
     view.me = me;
     view.phase = phase;
     view.round = round.number;

@@ -346,8 +346,8 @@ impl Game for GeneGame {
         view(world, seat)
     }
 
-    fn view_into(world: &World, seat: Option<SeatId>, into: &mut GeneView) {
-        super::view::view_into(world, seat, into);
+    fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut GeneView) {
+        super::view::view_into(world, seat, waiting, into);
     }
 
     fn to_act(world: &World) -> Vec<SeatId> {

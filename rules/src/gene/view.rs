@@ -115,7 +115,7 @@ fn kinds_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
 
 pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
     let mut view = GeneView::default();
-    view_into(world, seat, &mut view);
+    view_into(world, seat, &to_act(world), &mut view);
     view
 }
 
@@ -141,13 +141,13 @@ fn kept_lists(
 /// [`view`], written over a view the caller already holds: the names,
 /// the seats' lists, the hand and the settlement keep their room (a bot
 /// reads its seat's view at every move).
-pub fn view_into(world: &World, seat: Option<SeatId>, view: &mut GeneView) {
+pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: &mut GeneView) {
     let phase = phase(world);
     let at = moves::Seated::new(world);
     let seats = at.seats;
     let calendar = world.resource::<Calendar>();
     let every = |f: &dyn Fn(SeatId) -> bool| seats.iter().map(|(s, _)| f(s)).collect::<Vec<_>>();
-    let to_act = seat.is_some_and(|s| to_act(world).contains(&s));
+    let to_act = seat.is_some_and(|s| waiting.contains(&s));
     let mine = seat.map(|s| {
         (
             at.get::<Panel>(s),

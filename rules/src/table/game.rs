@@ -174,9 +174,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// What `seat` may know; `None` gives what a spectator may know.
     fn view(world: &World, seat: Option<SeatId>) -> Self::View;
     /// [`Game::view`], written over a view the caller holds (a bot that
-    /// reads its seat's view at every move): a game whose view has lists
-    /// fills them in place, keeping their room. The same view either way.
-    fn view_into(world: &World, seat: Option<SeatId>, into: &mut Self::View) {
+    /// reads its seat's view at every move), given who the table waits on
+    /// ([`Game::to_act`] now, which the table keeps): a game whose view
+    /// has lists fills them in place, keeping their room. The same view
+    /// either way.
+    fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut Self::View) {
+        let _ = waiting;
         *into = Self::view(world, seat);
     }
     /// What the host seat (which sees everything and plays nothing) is

@@ -403,7 +403,7 @@ impl<G: Game> Table<G> {
 
     /// The seat's view written over `into` ([`Game::view_into`]).
     pub fn view_into(&self, seat: SeatId, into: &mut G::View) {
-        G::view_into(self.world(), Some(seat), into);
+        G::view_into(self.world(), Some(seat), &self.noted.to_act, into);
     }
 
     /// What `seat` may do now, as the judge sees it ([`legal`]).

@@ -216,8 +216,8 @@ impl Game for WanningGame {
         super::view::view(world, seat)
     }
 
-    fn view_into(world: &World, seat: Option<SeatId>, into: &mut WanningView) {
-        super::view::view_into(world, seat, into);
+    fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut WanningView) {
+        super::view::view_into(world, seat, waiting, into);
     }
 
     fn host_view(world: &World) -> WanningView {

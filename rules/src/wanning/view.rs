@@ -154,19 +154,19 @@ crate::seat_view!(WanningView);
 
 pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
     let mut view = WanningView::default();
-    view_into(world, me, &mut view);
+    view_into(world, me, &super::moves::to_act(world), &mut view);
     view
 }
 
 /// [`view`], written over a view the caller already holds: the seats'
 /// names, the notebook and the talk keep their room (a bot reads its
 /// seat's view at every move).
-pub fn view_into(world: &World, me: Option<SeatId>, view: &mut WanningView) {
+pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &mut WanningView) {
     let at = Seated::new(world);
     let names = world.resource::<Seats>();
     let n = at.seats.0.len();
     let phase = phase(world);
-    let to_act = super::moves::to_act(world);
+    let to_act = waiting;
     let mut seats = std::mem::take(&mut view.seats);
     seats.truncate(n);
     for (i, (s, _)) in at.seats.iter().enumerate() {
