@@ -26,6 +26,18 @@ pub fn choose(mut acts: MessageReader<Accepted<CruelerAction>>, mut duels: Query
     }
 }
 
+/// Whether a duel's two sides have both chosen ([`throw`]'s condition).
+pub fn both_chosen(duels: Query<&Duel>) -> bool {
+    duels
+        .iter()
+        .any(|d| d.choice[0].is_some() && d.choice[1].is_some())
+}
+
+/// Whether a duel has a winner ([`settle`]'s condition).
+pub fn decided(duels: Query<&Duel>) -> bool {
+    duels.iter().any(|d| d.winner.is_some())
+}
+
 /// Whether duels are fought with dice at this table.
 pub fn with_dice(settings: Res<Settings<CruelerGame>>) -> bool {
     settings.0.duel == DuelKind::Dice

@@ -189,8 +189,10 @@ impl Plugin for CruelerPlugin {
                 (
                     interlude::open_predation.run_if(in_state(Interlude)),
                     duel::roll_dice.run_if(duel::with_dice),
-                    duel::throw.run_if(in_state(Duel)),
-                    duel::settle,
+                    // Each runs when it is due: its parameters cost more
+                    // than the check.
+                    duel::throw.run_if(in_state(Duel).and_then(duel::both_chosen)),
+                    duel::settle.run_if(duel::decided),
                     predation::last_one_standing
                         .run_if(in_state(Predation).or_else(in_state(Duel))),
                     predation::next_to_ask.run_if(on_message::<Answered>),

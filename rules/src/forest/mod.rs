@@ -87,9 +87,14 @@ impl Plugin for ForestPlugin {
             .add_systems(
                 Update,
                 (
-                    showdown::reveal.run_if(in_state(ForestPhase::Showdown)),
+                    // Each runs when it is due: its parameters cost more
+                    // than the check.
+                    showdown::reveal
+                        .run_if(in_state(ForestPhase::Showdown).and_then(showdown::both_laid)),
                     turn::pass_turn.run_if(
-                        in_state(ForestPhase::Turn).or_else(in_state(ForestPhase::Showdown)),
+                        in_state(ForestPhase::Turn)
+                            .or_else(in_state(ForestPhase::Showdown))
+                            .and_then(turn::turn_over),
                     ),
                     round::end_round.run_if(on_message::<RoundOver>),
                 )

@@ -80,6 +80,14 @@ pub fn time_up(
     }
 }
 
+/// Whether both cards of the showdown are down ([`reveal`]'s condition).
+pub fn both_laid(showdown: Res<Showdown>) -> bool {
+    showdown
+        .0
+        .as_ref()
+        .is_some_and(|p| p.asker_card.is_some() && p.target_card.is_some())
+}
+
 /// Both cards are down: both are revealed together. Seed: "At the end of
 /// a Showdown play passes to the next player no matter who wins the
 /// Showdown."

@@ -160,6 +160,11 @@ pub fn time_up(
     }
 }
 
+/// Whether the turn is over ([`pass_turn`]'s condition).
+pub fn turn_over(turn: Res<Turn>) -> bool {
+    turn.over
+}
+
 /// A finished turn passes on, or the round ends if its time is up (seed:
 /// the game "must be timed to be ended") or fewer than two players still
 /// hold cards.
