@@ -243,10 +243,6 @@ impl Game for CruelerGame {
         moves::candidates(world, seat)
     }
 
-    fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
-        super::view::view(world, seat)
-    }
-
     fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut CruelerView) {
         super::view::view_into(world, seat, waiting, into);
     }

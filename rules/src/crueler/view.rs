@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::moves::{duel, targets};
 use super::numbers::numbers;
-use super::outcome::{result, to_act};
+use super::outcome::result;
 use super::settings::CruelerGame;
 use super::state::*;
 use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
@@ -68,16 +68,11 @@ pub struct CruelerView {
     pub now_ms: u64,
 }
 
-pub fn view(world: &World, seat: Option<SeatId>) -> CruelerView {
-    let mut view = CruelerView::default();
-    view_into(world, seat, &to_act(world), &mut view);
-    view
-}
-
-/// [`view`], written over a view the caller already holds: the names,
-/// the seats' lists, the cards and the history keep their room (a bot
-/// reads its seat's view at every move; cloning 13 names and the whole
-/// history each time was a third of a simulated game's view).
+/// What a seat may know ([`Game::view`](crate::table::Game::view)), written
+/// over a view the caller already holds: the names, the seats' lists, the
+/// cards and the history keep their room (a bot reads its seat's view at
+/// every move; cloning 13 names and the whole history each time was a third
+/// of a simulated game's view).
 pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: &mut CruelerView) {
     // The seats' entities, looked up once for every seat read below.
     let at = Seated::new(world);

@@ -207,10 +207,6 @@ impl Game for ForestGame {
         judge::candidates(world, seat)
     }
 
-    fn view(world: &World, seat: Option<SeatId>) -> ForestView {
-        view::view(world, seat)
-    }
-
     fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut ForestView) {
         view::view_into(world, seat, waiting, into);
     }

@@ -61,15 +61,10 @@ pub struct ForestView {
     pub result: Option<GameResult>,
 }
 
-pub fn view(world: &World, me: Option<SeatId>) -> ForestView {
-    let mut view = ForestView::default();
-    view_into(world, me, &super::to_act(world), &mut view);
-    view
-}
-
-/// [`view`], written over a view the caller already holds: its lists and
-/// names keep their room, so a bot that asks for its seat's view at every
-/// move allocates nothing once its first view is made.
+/// What a seat may know ([`Game::view`](crate::table::Game::view)), written
+/// over a view the caller already holds: its lists and names keep their
+/// room, so a bot that asks for its seat's view at every move allocates
+/// nothing once its first view is made.
 pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &mut ForestView) {
     let seats = world.resource::<Seats>();
     let entities = world.resource::<SeatEntities>();

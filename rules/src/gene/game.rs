@@ -16,7 +16,7 @@ use super::outcome::{result, to_act};
 use super::scenario::{GeneCheck, GeneSetup};
 use super::settings::{GeneGame, GeneSettings, GeneTimer};
 use super::state::*;
-use super::view::{GeneView, view};
+use super::view::GeneView;
 use super::{news, settlement, setup};
 use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, OnMove, Rejection,
@@ -340,10 +340,6 @@ impl Game for GeneGame {
 
     fn candidates(world: &World, seat: SeatId) -> Vec<GeneAction> {
         moves::candidates(world, seat)
-    }
-
-    fn view(world: &World, seat: Option<SeatId>) -> GeneView {
-        view(world, seat)
     }
 
     fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut GeneView) {

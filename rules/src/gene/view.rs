@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::action;
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::moves::{self, part};
-use super::outcome::{phase, result, to_act};
+use super::outcome::{phase, result};
 use super::settings::GeneTimer;
 use super::settle::Genes;
 use super::state::*;
@@ -113,12 +113,6 @@ fn kinds_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
         .collect()
 }
 
-pub fn view(world: &World, seat: Option<SeatId>) -> GeneView {
-    let mut view = GeneView::default();
-    view_into(world, seat, &to_act(world), &mut view);
-    view
-}
-
 /// The names, the viewer's hand and the settlement, copied into the
 /// lists `view` holds (their room kept).
 fn kept_lists(
@@ -138,9 +132,10 @@ fn kept_lists(
     (names, hand, settlement)
 }
 
-/// [`view`], written over a view the caller already holds: the names,
-/// the seats' lists, the hand and the settlement keep their room (a bot
-/// reads its seat's view at every move).
+/// What a seat may know ([`Game::view`](crate::table::Game::view)), written
+/// over a view the caller already holds: the names, the seats' lists, the
+/// hand and the settlement keep their room (a bot reads its seat's view at
+/// every move).
 pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: &mut GeneView) {
     let phase = phase(world);
     let at = moves::Seated::new(world);

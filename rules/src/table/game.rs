@@ -144,7 +144,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// (listed once with `game_state!`).
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + TablePart;
     /// What one seat may know.
-    type View: Clone + Debug + Serialize + SeatView;
+    type View: Clone + Debug + Default + Serialize + SeatView;
     /// A scripted start (for example dealt hands), for scenarios and tests.
     type Setup: Clone + Debug + Serialize + DeserializeOwned;
     /// A statement about the table that a scenario can check.
@@ -171,17 +171,19 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn restore(world: &mut World, state: Self::State) {
         state.put(world);
     }
-    /// What `seat` may know; `None` gives what a spectator may know.
-    fn view(world: &World, seat: Option<SeatId>) -> Self::View;
-    /// [`Game::view`], written over a view the caller holds (a bot that
-    /// reads its seat's view at every move), given who the table waits on
-    /// ([`Game::to_act`] now, which the table keeps): a game whose view
-    /// has lists fills them in place, keeping their room. The same view
-    /// either way.
-    fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut Self::View) {
-        let _ = waiting;
-        *into = Self::view(world, seat);
+    /// What `seat` may know; `None` gives what a spectator may know: an
+    /// empty view filled by [`Game::view_into`].
+    fn view(world: &World, seat: Option<SeatId>) -> Self::View {
+        let mut view = Self::View::default();
+        Self::view_into(world, seat, &Self::to_act(world), &mut view);
+        view
     }
+    /// What `seat` may know, written over a view the caller holds, given
+    /// who the table waits on ([`Game::to_act`] now, which the table
+    /// keeps): the view's lists are filled in place and keep their room,
+    /// so a bot that reads its seat's view at every move allocates almost
+    /// nothing once its first view is made. Every field is written.
+    fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut Self::View);
     /// What the host seat (which sees everything and plays nothing) is
     /// sent besides every seat's view; by default the public view. A game
     /// whose host needs more (Wanning's true HP) fills it in here; it is

@@ -212,10 +212,6 @@ impl Game for WanningGame {
         moves::candidates(world, seat)
     }
 
-    fn view(world: &World, seat: Option<SeatId>) -> WanningView {
-        super::view::view(world, seat)
-    }
-
     fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], into: &mut WanningView) {
         super::view::view_into(world, seat, waiting, into);
     }

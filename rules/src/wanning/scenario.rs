@@ -642,7 +642,9 @@ fn verify_uses_left(world: &World, s: SeatId, n: u8) -> Result<(), String> {
 /// shows it (the steps the check names).
 fn verify_settlement(world: &World, s: SeatId, want: &Breakdown) -> Result<(), String> {
     let ok = |cond: bool, msg: String| if cond { Ok(()) } else { Err(msg) };
-    let Some(have) = super::view::view(world, Some(s)).settled else {
+    let Some(have) =
+        <super::settings::WanningGame as crate::table::Game>::view(world, Some(s)).settled
+    else {
         return Err(format!("seat {s} has no settlement to show yet"));
     };
     let pairs = [

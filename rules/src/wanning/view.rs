@@ -152,15 +152,9 @@ fn settled(world: &World, at: &Seated, s: SeatId) -> Option<Settled> {
 
 crate::seat_view!(WanningView);
 
-pub fn view(world: &World, me: Option<SeatId>) -> WanningView {
-    let mut view = WanningView::default();
-    view_into(world, me, &super::moves::to_act(world), &mut view);
-    view
-}
-
-/// [`view`], written over a view the caller already holds: the seats'
-/// names, the notebook and the talk keep their room (a bot reads its
-/// seat's view at every move).
+/// What a seat may know ([`Game::view`](crate::table::Game::view)), written
+/// over a view the caller already holds: the seats' names, the notebook and
+/// the talk keep their room (a bot reads its seat's view at every move).
 pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &mut WanningView) {
     let at = Seated::new(world);
     let names = world.resource::<Seats>();
@@ -312,7 +306,7 @@ pub struct HostView {
 
 /// The host seat's view: the public table, with `host` filled.
 pub fn host_seat_view(world: &World) -> WanningView {
-    let mut v = view(world, None);
+    let mut v = <WanningGame as crate::table::Game>::view(world, None);
     v.host = Some(Box::new(host_view(world)));
     v
 }
