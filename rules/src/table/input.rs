@@ -51,7 +51,7 @@ pub(crate) fn judge<G: Game>(
 }
 
 /// A game's kind of move.
-pub type MoveOf<G> = <<G as Game>::Action as Moves>::Move;
+type MoveOf<G> = <<G as Game>::Action as Moves>::Move;
 
 /// Each kind of move's schedule, once it has come.
 type MoveSchedules<G> = Vec<(MoveOf<G>, Option<Schedule>)>;
