@@ -4,14 +4,14 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::action;
+use super::free::audience;
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::moves::{self, part};
 use super::outcome::{phase, result};
 use super::settings::GeneTimer;
 use super::settle::Genes;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock};
+use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock, refill};
 
 /// What one seat may know.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,183 +82,212 @@ pub struct GeneView {
     pub fought: Vec<(u8, RoomId, i32)>,
 }
 
-/// Kinds of card lying in the seat's room.
-fn lying_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
-    let Some(r) = part::<Place>(world, seat).0 else {
-        return Vec::new();
-    };
-    let kinds: std::collections::BTreeSet<ItemKind> = world
-        .resource::<Piles>()
-        .0
-        .get(&r)
-        .into_iter()
-        .flatten()
-        .copied()
-        .collect();
-    kinds.into_iter().collect()
+/// Kinds of card lying in room `r`, each once, in order.
+fn lying_kinds(world: &World, r: RoomId, into: &mut Vec<ItemKind>) {
+    refill(
+        into,
+        world
+            .resource::<Piles>()
+            .0
+            .get(&r)
+            .into_iter()
+            .flatten()
+            .copied(),
+    );
+    into.sort_unstable();
+    into.dedup();
 }
 
-/// Kinds of card the seat's room gives that the supply still has.
-fn kinds_here(world: &World, seat: SeatId) -> Vec<ItemKind> {
-    let Some(r) = part::<Place>(world, seat).0 else {
-        return Vec::new();
-    };
+/// Kinds of card room `r` gives that the supply still has.
+fn kinds_here(world: &World, r: RoomId, into: &mut Vec<ItemKind>) {
     let supply = &world.resource::<Supply>().0;
-    map()
-        .room(r)
-        .draws
-        .iter()
-        .copied()
-        .filter(|k| supply.contains(k))
-        .collect()
-}
-
-/// The names, the viewer's hand and the settlement, copied into the
-/// lists `view` holds (their room kept).
-fn kept_lists(
-    world: &World,
-    hand_now: Option<&Hand>,
-    view: &mut GeneView,
-) -> (Vec<String>, Vec<ItemKind>, Vec<SettleLine>) {
-    let mut names = std::mem::take(&mut view.names);
-    names.clone_from(&world.resource::<Seats>().names);
-    let mut hand = std::mem::take(&mut view.hand);
-    match hand_now {
-        Some(h) => hand.clone_from(&h.cards),
-        None => hand.clear(),
-    }
-    let mut settlement = std::mem::take(&mut view.settlement);
-    settlement.clone_from(&world.resource::<Report>().0);
-    (names, hand, settlement)
+    refill(
+        into,
+        map()
+            .room(r)
+            .draws
+            .iter()
+            .copied()
+            .filter(|k| supply.contains(k)),
+    );
 }
 
 /// What a seat may know ([`Game::view`](crate::table::Game::view)), written
-/// over a view the caller already holds: the names, the seats' lists, the
-/// hand and the settlement keep their room (a bot reads its seat's view at
-/// every move).
+/// over a view the caller already holds: every list keeps its room (a bot
+/// reads its seat's view at every move), and each seat's parts are read
+/// once.
 pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: &mut GeneView) {
     let phase = phase(world);
     let at = moves::Seated::new(world);
-    let seats = at.seats;
     let calendar = world.resource::<Calendar>();
-    let every = |f: &dyn Fn(SeatId) -> bool| seats.iter().map(|(s, _)| f(s)).collect::<Vec<_>>();
     let to_act = seat.is_some_and(|s| waiting.contains(&s));
-    let mine = seat.map(|s| {
-        (
-            at.get::<Panel>(s),
-            at.get::<Vitals>(s),
-            at.get::<Place>(s),
-            at.get::<Hand>(s),
-            at.get::<Doings>(s),
-        )
-    });
-    let moved = mine.is_some_and(|m| m.4.moved);
-    let (names, hand, settlement) = kept_lists(world, mine.map(|m| m.3), view);
-    *view = GeneView {
-        me: seat,
-        names,
-        phase,
-        round: calendar.round,
-        hp: seats
+    // Everyone's public HP, shadow and whether they acted, in seat order.
+    view.hp.clear();
+    view.shadows.clear();
+    view.acted.clear();
+    for (s, _) in at.seats.iter() {
+        let vitals = at.get::<Vitals>(s);
+        view.hp.push(vitals.public_hp);
+        view.shadows.push(vitals.shadow);
+        view.acted.push(at.get::<Doings>(s).acted);
+    }
+    view.names.clone_from(&world.resource::<Seats>().names);
+    view.me = seat;
+    view.phase = phase;
+    view.round = calendar.round;
+    view.gassed.clone_from(&world.resource::<Gassed>().0);
+    view.to_act = to_act;
+    view.settlement.clone_from(&world.resource::<Report>().0);
+    let open = &world.resource::<Gassed>().0;
+    refill(
+        &mut view.open_floors,
+        map()
+            .floor_ids()
             .iter()
-            .map(|(s, _)| at.get::<Vitals>(s).public_hp)
-            .collect(),
-        shadows: every(&|s| at.get::<Vitals>(s).shadow),
-        gassed: world.resource::<Gassed>().0.clone(),
-        to_act,
-        genes: mine.and_then(|m| m.0.genes),
-        room: mine.and_then(|m| m.2.0),
-        hand,
-        moved,
-        drew: mine.is_some_and(|m| m.4.drew),
-        ready: mine.is_some_and(|m| m.4.ready),
-        changed_state: seat.is_some_and(|s| moves::state_cards_spent(world, s)),
-        must_drop: mine.map_or(0, |m| m.3.must_drop),
-        can_discard: match (seat, mine.and_then(|m| m.3.cards.first())) {
-            (Some(s), Some(&kind)) => moves::judge(world, s, &GeneAction::Discard { kind }).is_ok(),
-            _ => false,
-        },
-        destinations: match (mine, to_act && phase == GenePhase::Action && !moved) {
-            (Some((panel, vitals, place, _, doings)), true) => {
-                action::destinations(place, panel, vitals, doings)
-            }
-            _ => Vec::new(),
-        },
-        can_draw: match (seat, mine) {
-            (Some(s), Some(m)) if to_act && moved && !m.4.drew && !m.1.shadow => {
-                kinds_here(world, s)
-            }
-            _ => Vec::new(),
-        },
-        can_take: match (seat, mine) {
-            (Some(s), Some(m)) if to_act && moved && !m.4.drew && !m.1.shadow => {
-                lying_here(world, s)
-            }
-            _ => Vec::new(),
-        },
-        open_floors: moves::open_floors(world),
-        result: result(world),
-        order_card: seat
-            .and_then(|s| calendar.order.iter().position(|o| *o == s))
-            .map(|n| n as u8 + 1),
-        order: if matches!(phase, GenePhase::Action) {
-            calendar.order.clone()
-        } else {
-            Vec::new()
-        },
-        acted: every(&|s| at.get::<Doings>(s).acted),
-        active: match phase {
-            GenePhase::Action => calendar.active(),
-            _ => None,
-        },
-        offers: match seat {
-            Some(s) => world.resource::<TradeOffers>().involving(s),
-            None => Vec::new(),
-        },
-        // The room as the viewer last saw it: live while it acts there, else
-        // as it was after its last act (issue 35 E).
-        lying: match (seat, mine.and_then(|m| m.2.0)) {
-            (Some(_), Some(r)) if to_act => world
-                .resource::<Piles>()
-                .0
-                .get(&r)
-                .cloned()
-                .unwrap_or_default(),
-            (Some(s), Some(_)) => part::<SeenPile>(world, s).0.clone(),
-            _ => Vec::new(),
-        },
-        reach: match mine {
-            Some((panel, vitals, place, _, doings))
-                if place.0.is_some() && phase != GenePhase::GameOver =>
-            {
-                let from = place.0.expect("checked");
-                map()
-                    .reach(from, speed(panel, doings), vitals.shadow)
-                    .filter(|(r, _)| *r != from)
-                    .collect()
-            }
-            _ => Vec::new(),
-        },
-        speed: mine.map_or(0, |m| speed(m.0, m.4)),
-        carry: mine.map_or(0, |m| carry(m.0, m.1)),
-        drained: mine.map_or(0, |m| m.1.drained),
-        immune: mine.is_some_and(|m| m.1.immune),
-        vote: mine.and_then(|m| m.4.vote),
-        audience: seat
-            .and_then(|s| moves::hearers(world, s).ok())
-            .unwrap_or_default(),
-        deadline_ms: world
-            .resource::<Deadlines<GeneTimer>>()
-            .pending
-            .iter()
-            .map(|d| d.at_ms)
-            .min(),
-        now_ms: world.resource::<TableClock>().now_ms,
-        settlement,
-        fought: seat
-            .map(|s| at.get::<Battles>(s).0.clone())
-            .unwrap_or_default(),
+            .copied()
+            .filter(|f| !open.contains(f)),
+    );
+    view.result = result(world);
+    view.order_card = seat
+        .and_then(|s| calendar.order.iter().position(|o| *o == s))
+        .map(|n| n as u8 + 1);
+    match phase {
+        GenePhase::Action => view.order.clone_from(&calendar.order),
+        _ => view.order.clear(),
+    }
+    view.active = match phase {
+        GenePhase::Action => calendar.active(),
+        _ => None,
     };
+    view.deadline_ms = world
+        .resource::<Deadlines<GeneTimer>>()
+        .pending
+        .iter()
+        .map(|d| d.at_ms)
+        .min();
+    view.now_ms = world.resource::<TableClock>().now_ms;
+    match seat {
+        Some(s) => own_secrets(world, s, phase, to_act, view),
+        None => no_secrets(view),
+    }
+}
+
+/// The viewer's own part of its view: its genes, place, hand, doings and
+/// what it may do now.
+fn own_secrets(world: &World, s: SeatId, phase: GenePhase, to_act: bool, view: &mut GeneView) {
+    let at = moves::Seated::new(world);
+    let (panel, vitals, place, hand, doings) = (
+        at.get::<Panel>(s),
+        at.get::<Vitals>(s),
+        at.get::<Place>(s),
+        at.get::<Hand>(s),
+        at.get::<Doings>(s),
+    );
+    view.genes = panel.genes;
+    view.room = place.0;
+    view.hand.clone_from(&hand.cards);
+    view.moved = doings.moved;
+    view.drew = doings.drew;
+    view.ready = doings.ready;
+    view.changed_state = moves::state_cards_spent(world, s);
+    view.must_drop = hand.must_drop;
+    view.can_discard = hand
+        .cards
+        .first()
+        .is_some_and(|&kind| moves::judge(world, s, &GeneAction::Discard { kind }).is_ok());
+    view.destinations.clear();
+    view.can_draw.clear();
+    view.can_take.clear();
+    view.lying.clear();
+    view.reach.clear();
+    if let Some(r) = place.0 {
+        if to_act && phase == GenePhase::Action && !doings.moved {
+            view.destinations.extend(
+                map()
+                    .reach(r, speed(panel, doings), vitals.shadow)
+                    .filter(|&(to, _)| to != r)
+                    .map(|(to, _)| to),
+            );
+        }
+        if to_act && doings.moved && !doings.drew && !vitals.shadow {
+            kinds_here(world, r, &mut view.can_draw);
+            lying_kinds(world, r, &mut view.can_take);
+        }
+        // The room as the viewer last saw it: live while it acts there,
+        // else as it was after its last act (issue 35 E).
+        match to_act {
+            true => view.lying.extend(
+                world
+                    .resource::<Piles>()
+                    .0
+                    .get(&r)
+                    .into_iter()
+                    .flatten()
+                    .copied(),
+            ),
+            false => view.lying.clone_from(&part::<SeenPile>(world, s).0),
+        }
+        if phase != GenePhase::GameOver {
+            view.reach.extend(
+                map()
+                    .reach(r, speed(panel, doings), vitals.shadow)
+                    .filter(|(to, _)| *to != r),
+            );
+        }
+    }
+    refill(
+        &mut view.offers,
+        world
+            .resource::<TradeOffers>()
+            .0
+            .iter()
+            .filter(|o| o.from == s || o.to == s)
+            .cloned(),
+    );
+    view.speed = speed(panel, doings);
+    view.carry = carry(panel, vitals);
+    view.drained = vitals.drained;
+    view.immune = vitals.immune;
+    view.vote = doings.vote;
+    // Who hears the viewer: the seats' acted flags were just read.
+    let acted = &view.acted;
+    match audience(
+        phase,
+        s,
+        world.resource::<Calendar>().active(),
+        |o| acted[o.index()],
+        at.seats.iter().map(|(o, _)| o),
+    ) {
+        Some(hearers) => view.audience = hearers,
+        None => view.audience.clear(),
+    }
+    view.fought.clone_from(&at.get::<Battles>(s).0);
+}
+
+/// A spectator's view holds no seat's secrets.
+fn no_secrets(view: &mut GeneView) {
+    view.genes = None;
+    view.room = None;
+    view.hand.clear();
+    view.moved = false;
+    view.drew = false;
+    view.ready = false;
+    view.changed_state = false;
+    view.must_drop = 0;
+    view.can_discard = false;
+    view.destinations.clear();
+    view.can_draw.clear();
+    view.can_take.clear();
+    view.offers.clear();
+    view.lying.clear();
+    view.reach.clear();
+    view.speed = 0;
+    view.carry = 0;
+    view.drained = 0;
+    view.immune = false;
+    view.vote = None;
+    view.audience.clear();
+    view.fought.clear();
 }
 
 crate::seat_view!(GeneView);

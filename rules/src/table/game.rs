@@ -52,6 +52,13 @@ pub trait SeatView {
     fn result(&self) -> Option<&GameResult>;
 }
 
+/// Writes `items` over `list`, keeping its room (a view written over the
+/// one a bot already holds allocates nothing once its lists have grown).
+pub fn refill<T>(list: &mut Vec<T>, items: impl IntoIterator<Item = T>) {
+    list.clear();
+    list.extend(items);
+}
+
 /// [`SeatView`] for a view with the fields `me`, `round`, `to_act` and
 /// `result`, as every game's has.
 #[macro_export]

@@ -16,7 +16,7 @@ mod trade;
 
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
 pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
-pub use game::{Game, GameResult, GameSettings, Moves, SeatView, legal};
+pub use game::{Game, GameResult, GameSettings, Moves, SeatView, legal, refill};
 pub use input::{Accepted, OnMove, apply_moves};
 pub use log::{ActionLog, LogEntry};
 pub use rejection::Rejection;
