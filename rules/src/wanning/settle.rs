@@ -15,28 +15,23 @@ use super::setup::form_of;
 use super::state::*;
 use crate::table::{SeatEntities, SeatId, Settings};
 
-/// What every step reads and writes: each of a seat's parts has a query
-/// of its own, so a read fetches the one part it needs (a query of all
-/// six fetched six at every read, a sixth of a simulated game).
+type SeatParts = (
+    &'static Beast,
+    &'static mut Life,
+    &'static mut Instinct,
+    &'static mut Abilities,
+    &'static Orders,
+    &'static mut Tally,
+);
+
+/// What every step reads and writes.
 #[derive(SystemParam)]
 pub struct Step<'w, 's> {
     seats: Res<'w, SeatEntities>,
     round: Res<'w, Round>,
-    beasts: Query<'w, 's, &'static Beast>,
-    lives: Query<'w, 's, &'static mut Life>,
-    instincts: Query<'w, 's, &'static mut Instinct>,
-    abilities: Query<'w, 's, &'static mut Abilities>,
-    orders: Query<'w, 's, &'static Orders>,
-    tallies: Query<'w, 's, &'static mut Tally>,
+    players: Query<'w, 's, SeatParts>,
     news: MessageWriter<'w, WanningNews>,
     omens: ResMut<'w, OmenState>,
-}
-
-/// One seat's parts that a settlement step changes together.
-struct Parts<'a> {
-    life: Mut<'a, Life>,
-    instinct: Mut<'a, Instinct>,
-    tally: Mut<'a, Tally>,
 }
 
 /// Ordinary damage or true damage.
@@ -52,57 +47,32 @@ impl Step<'_, '_> {
     }
 
     fn level(&self, s: SeatId) -> u8 {
-        self.beasts.get(self.seats.get(s)).expect("a seat").level
+        self.players.get(self.seats.get(s)).expect("a seat").0.level
     }
 
     fn life(&self, s: SeatId) -> &Life {
-        self.lives.get(self.seats.get(s)).expect("a seat")
-    }
-
-    fn life_mut(&mut self, s: SeatId) -> Mut<'_, Life> {
-        self.lives.get_mut(self.seats.get(s)).expect("a seat")
+        self.players.get(self.seats.get(s)).expect("a seat").1
     }
 
     fn plan(&self, s: SeatId) -> Option<&Plan> {
-        if self.life(s).dead() {
-            None
-        } else {
-            self.orders
-                .get(self.seats.get(s))
-                .expect("a seat")
-                .0
-                .as_ref()
-        }
+        let (_, life, _, _, orders, _) = self.players.get(self.seats.get(s)).expect("a seat");
+        if life.dead() { None } else { orders.0.as_ref() }
     }
 
     fn instinct(&self, s: SeatId) -> &Instinct {
-        self.instincts.get(self.seats.get(s)).expect("a seat")
+        self.players.get(self.seats.get(s)).expect("a seat").2
     }
 
     fn instinct_mut(&mut self, s: SeatId) -> Mut<'_, Instinct> {
-        self.instincts.get_mut(self.seats.get(s)).expect("a seat")
-    }
-
-    fn abilities_mut(&mut self, s: SeatId) -> Mut<'_, Abilities> {
-        self.abilities.get_mut(self.seats.get(s)).expect("a seat")
+        self.players.get_mut(self.seats.get(s)).expect("a seat").2
     }
 
     fn tally(&mut self, s: SeatId) -> Mut<'_, Tally> {
-        self.tallies.get_mut(self.seats.get(s)).expect("a seat")
+        self.players.get_mut(self.seats.get(s)).expect("a seat").5
     }
 
     fn tally_of(&self, s: SeatId) -> &Tally {
-        self.tallies.get(self.seats.get(s)).expect("a seat")
-    }
-
-    /// The seat's life, instinct and tally, to change together.
-    fn parts(&mut self, s: SeatId) -> Parts<'_> {
-        let e = self.seats.get(s);
-        Parts {
-            life: self.lives.get_mut(e).expect("a seat"),
-            instinct: self.instincts.get_mut(e).expect("a seat"),
-            tally: self.tallies.get_mut(e).expect("a seat"),
-        }
+        self.players.get(self.seats.get(s)).expect("a seat").5
     }
 
     /// The instinct `s` used this round, if it has it and it is not made
@@ -114,7 +84,7 @@ impl Step<'_, '_> {
 
     /// Whether `s`'s instinct is not invalid this round.
     fn works(&self, s: SeatId) -> bool {
-        let (instinct, tally) = (self.instinct(s), self.tally_of(s));
+        let (_, _, instinct, _, _, tally) = self.players.get(self.seats.get(s)).expect("a seat");
         let Some(id) = instinct.id else { return false };
         // 仁慈: 「被攻擊者下回合無法使用本能」, an invalid of the bottom tier.
         let spared = (instinct.spared_in == Some(self.round.0)).then_some(Priority::Others as u8);
@@ -294,7 +264,7 @@ pub fn invalidations(mut step: Step, last_hits: Res<LastHits>) {
         invalidate(&mut step.tally(target), Priority::Slaughter);
         step.hurt(s, target, half, Hurt::True);
         step.tally(s).locks.push(hp - 1);
-        let mut a = step.abilities_mut(s);
+        let mut a = step.players.get_mut(step.seats.get(s)).expect("a seat").3;
         a.slaughter_used += 1;
         a.slaughter_last = Some(round);
     }
@@ -686,7 +656,11 @@ pub fn last_stand(mut step: Step) {
 pub fn buffs(mut step: Step) {
     for s in step.ids() {
         let gained = step.tally_of(s).shields_gained;
-        step.life_mut(s).shields += gained;
+        step.players
+            .get_mut(step.seats.get(s))
+            .expect("a seat")
+            .1
+            .shields += gained;
         let mut t = step.tally(s);
         if t.doubled {
             t.damage *= 2;
@@ -742,11 +716,8 @@ pub fn capped(damage: i32, caps: &[i32]) -> i32 {
 /// damage only: true damage 「不會被護盾……影響」).
 pub fn shields(mut step: Step) {
     for s in step.ids() {
-        let Parts {
-            mut life,
-            tally: mut t,
-            ..
-        } = step.parts(s);
+        let (_, mut life, _, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
         let absorbed = life.shields.min(t.damage).max(0);
         life.shields -= absorbed;
         t.damage -= absorbed;
@@ -757,11 +728,8 @@ pub fn shields(mut step: Step) {
 /// 「真實傷害」: the HP falls by the damage left and the true damage.
 pub fn true_damage(mut step: Step) {
     for s in step.ids() {
-        let Parts {
-            mut life,
-            tally: mut t,
-            ..
-        } = step.parts(s);
+        let (_, mut life, _, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
         if !life.dead() {
             life.hp -= t.damage + t.true_damage;
         }
@@ -774,11 +742,8 @@ pub fn true_damage(mut step: Step) {
 pub fn hp_lock(mut step: Step) {
     let before: Vec<i32> = step.ids().iter().map(|s| step.life(*s).hp).collect();
     for s in step.ids() {
-        let Parts {
-            mut life,
-            instinct,
-            tally: t,
-        } = step.parts(s);
+        let (_, mut life, instinct, _, _, t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
         if life.dead() {
             continue;
         }
@@ -807,7 +772,7 @@ pub fn hp_lock(mut step: Step) {
     for s in step.living() {
         if capped.contains(&step.level(s)) {
             let start = step.tally_of(s).start_hp;
-            let mut life = step.life_mut(s);
+            let mut life = step.players.get_mut(step.seats.get(s)).expect("a seat").1;
             life.hp = life.hp.max(start - 1);
         }
     }
@@ -863,11 +828,8 @@ fn special_skills(step: &mut Step) {
             } else {
                 1
             };
-            let Parts {
-                mut life,
-                tally: mut t,
-                ..
-            } = step.parts(s);
+            let (_, mut life, _, _, _, mut t) =
+                step.players.get_mut(step.seats.get(s)).expect("a seat");
             let absorbed = life.shields.min(damage);
             life.shields -= absorbed;
             life.hp -= damage - absorbed;
@@ -877,7 +839,11 @@ fn special_skills(step: &mut Step) {
     // 嗜殺: 「將被攻擊者的狀態設置為死亡，公布血量時顯示血量為0」.
     for s in step.ids() {
         if step.tally_of(s).slain {
-            step.life_mut(s).hp = 0;
+            step.players
+                .get_mut(step.seats.get(s))
+                .expect("a seat")
+                .1
+                .hp = 0;
         }
     }
     // 飲鴆止渴: 「若自己在本回合受到傷害及真實傷害大於等於當前血量，則鎖血為當前
@@ -891,11 +857,8 @@ fn special_skills(step: &mut Step) {
         }
         let received = received(step.tally_of(s));
         let start = step.tally_of(s).start_hp;
-        let Parts {
-            mut life,
-            tally: mut t,
-            ..
-        } = step.parts(s);
+        let (_, mut life, _, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
         if received >= start {
             life.hp = start;
             life.shields += 1;
@@ -918,11 +881,8 @@ fn special_skills(step: &mut Step) {
         }
         // 「本回合受到的一半傷害」: received, before shields (rules.md §3).
         let taken = received(step.tally_of(s));
-        let Parts {
-            mut life,
-            mut instinct,
-            ..
-        } = step.parts(s);
+        let (_, mut life, mut instinct, _, _, _) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
         if instinct.scarecrows >= 6 {
             instinct.scarecrows -= 6;
             let healed = (taken / 2).max(1);
@@ -949,19 +909,19 @@ pub fn wisdom(
         };
         let mine = step.level(s);
         {
-            let round = step.round.0;
-            let mut a = step.abilities_mut(s);
+            let mut a = step.players.get_mut(step.seats.get(s)).expect("a seat").3;
             a.wisdom_used = true;
-            a.wisdom_round = Some(round);
+            a.wisdom_round = Some(step.round.0);
         }
         let levels_right = step
             .ids()
             .iter()
             .all(|o| guess.levels.get(o.index()) == Some(&step.level(*o)));
-        let forms_right = guess
-            .forms
-            .iter()
-            .all(|(o, f)| step.level(*o) != mine && form_of(step.instinct(*o), rule) == Some(*f));
+        let forms_right = guess.forms.iter().all(|(o, f)| {
+            let (beast, _, instinct, _, _, _) =
+                step.players.get(step.seats.get(*o)).expect("a seat");
+            beast.level != mine && form_of(instinct, rule) == Some(*f)
+        });
         // 仁慈: the spared 「發動智慧必定失敗」.
         let spared = step.instinct(s).spared_in == Some(step.round.0);
         let ok = levels_right && forms_right && !sung.0 && !spared;
@@ -987,8 +947,11 @@ pub fn wisdom(
             levels[o.index()] != step.level(o) && Some(forms[o.index()]) != form_of(instinct, rule)
         });
         let won = all_wrong && !sung.0 && !spared;
-        let round = step.round.0;
-        step.abilities_mut(s).wisdom_round = Some(round);
+        step.players
+            .get_mut(step.seats.get(s))
+            .expect("a seat")
+            .3
+            .wisdom_round = Some(step.round.0);
         step.news.write(WanningNews::FoolWise { seat: s, won });
         if won && outcome.0.is_none() {
             outcome.0 = Some((step.level(s), WinBy::FoolWise(s)));
@@ -1039,11 +1002,8 @@ fn record_hp(step: &mut Step, round: u8) -> Vec<SeatId> {
     let mut dead = Vec::new();
     for s in step.ids() {
         let guard = step.has(s, InstinctId::Vigilance) && step.works(s);
-        // Field by field: the news is written while they are held.
-        let e = step.seats.get(s);
-        let mut life = step.lives.get_mut(e).expect("a seat");
-        let mut instinct = step.instincts.get_mut(e).expect("a seat");
-        let mut t = step.tallies.get_mut(e).expect("a seat");
+        let (_, mut life, mut instinct, _, _, mut t) =
+            step.players.get_mut(step.seats.get(s)).expect("a seat");
         if life.dead() {
             continue;
         }
@@ -1149,7 +1109,11 @@ fn after_deaths(step: &mut Step, dead: &[SeatId]) -> Vec<(SeatId, SeatId)> {
     if dead.len() >= 2 {
         for s in step.ids() {
             if step.tally_of(s).ambition && !step.life(s).dead() {
-                step.life_mut(s).shields += 1;
+                step.players
+                    .get_mut(step.seats.get(s))
+                    .expect("a seat")
+                    .1
+                    .shields += 1;
             }
         }
     }
