@@ -2,17 +2,18 @@
 # Games per CPU second of two builds side by side, on one core
 # (`taskset -c 0`; the newer build also told `--threads 1`), each run
 # in turn, REPEATS times (median kept): Forest (4 players, random bots),
-# Gene (6), Crueler (13), Wanning (7, random and reasoning bots).
+# Gene (6), Crueler (13), Wanning (7, random and reasoning bots); each run
+# lasts one to four seconds, so the CPU clock's hundredths are fine enough.
 #
 #     tools/sim-speed.sh OLD_BINARY NEW_BINARY [REPEATS]
 set -euo pipefail
 old=$1 new=$2 repeats=${3:-3}
 runs=(
-  "forest --players 4 --bots random --games 3000"
-  "gene --players 6 --games 600"
-  "crueler --players 13 --games 400"
-  "wanning --players 7 --bots random --games 2000"
-  "wanning --players 7 --bots reasoning --games 2000"
+  "forest --players 4 --bots random --games 6000"
+  "gene --players 6 --games 4000"
+  "crueler --players 13 --games 2000"
+  "wanning --players 7 --bots random --games 8000"
+  "wanning --players 7 --bots reasoning --games 8000"
 )
 cpu() { # binary, extra args, run
   local out

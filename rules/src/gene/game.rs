@@ -22,6 +22,7 @@ use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, OnMove, Rejection,
     SeatEntities, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
 };
+use settlement::{settling_any, undecided};
 
 /// The clocks that should run now: each is set if it is new, and any other
 /// is dropped. One per phase (per turn in the action phase), and beside a
@@ -257,20 +258,21 @@ impl Plugin for GenePlugin {
                     setup::begin_when_prepared.run_if(in_state(Setup)),
                     free::end_when_ready.run_if(in_state(Free)),
                     action::next_turn.run_if(on_message::<TurnEnded>),
+                    // Each step's condition is checked before it runs: once
+                    // one player is left living, the later steps are not
+                    // settled. (Whether a settlement is under way is asked
+                    // first: Bevy asks a system's own conditions at every
+                    // step, even when a set it is in does not run.)
                     (
-                        settlement::surgery,
-                        settlement::room_battles,
-                        settlement::gas_vote,
-                        settlement::upkeep,
-                        settlement::rockets,
-                        settlement::state_changes,
-                        settlement::revivals,
+                        settlement::surgery.run_if(settling_any.and_then(undecided)),
+                        settlement::room_battles.run_if(settling_any.and_then(undecided)),
+                        settlement::gas_vote.run_if(settling_any.and_then(undecided)),
+                        settlement::upkeep.run_if(settling_any.and_then(undecided)),
+                        settlement::rockets.run_if(settling_any.and_then(undecided)),
+                        settlement::state_changes.run_if(settling_any.and_then(undecided)),
+                        settlement::revivals.run_if(settling_any.and_then(undecided)),
                     )
-                        .chain()
-                        // Checked before each step: once one player is
-                        // left living, the later steps are not settled.
-                        .distributive_run_if(settlement::undecided)
-                        .run_if(settlement::settling_any),
+                        .chain(),
                     settlement::end_settlement.run_if(settlement::settling_any),
                     settlement::next_round.run_if(settlement::next_round_due),
                 )
