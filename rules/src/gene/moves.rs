@@ -14,12 +14,11 @@ use crate::table::{Moves, Rejection, SeatId, Settings};
 
 pub(crate) use crate::table::{Seated, seat_part as part};
 
-/// Whether the seat has used as many state-changing cards this round as
-/// the table allows (setting `state_cards`; 0 = no limit).
-pub fn state_cards_spent(world: &World, seat: SeatId) -> bool {
-    let at = Seated::new(world);
+/// Whether a seat (its doings) has used as many state-changing cards this
+/// round as the table allows (setting `state_cards`; 0 = no limit).
+pub fn state_cards_spent(world: &World, doings: &Doings) -> bool {
     let limit = world.resource::<Settings<GeneGame>>().0.state_cards;
-    limit > 0 && at.get::<Doings>(seat).state_cards >= limit
+    limit > 0 && doings.state_cards >= limit
 }
 
 /// Every floor a living player may still vote for.
@@ -523,7 +522,7 @@ fn check_use(
             Err(Refusal::MoveFirst)
         }
         ItemKind::Medicine | ItemKind::Alcohol | ItemKind::Adrenaline
-            if state_cards_spent(world, seat) =>
+            if state_cards_spent(world, part::<Doings>(world, seat)) =>
         {
             let n = world.resource::<Settings<GeneGame>>().0.state_cards;
             Err(Refusal::StateCardsSpent { n })

@@ -135,19 +135,23 @@ pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: 
     view.me = seat;
     view.phase = phase;
     view.round = calendar.round;
-    view.gassed.clone_from(&world.resource::<Gassed>().0);
+    let gassed = &world.resource::<Gassed>().0;
+    view.gassed.clone_from(gassed);
     view.to_act = to_act;
     view.settlement.clone_from(&world.resource::<Report>().0);
-    let open = &world.resource::<Gassed>().0;
     refill(
         &mut view.open_floors,
         map()
             .floor_ids()
             .iter()
             .copied()
-            .filter(|f| !open.contains(f)),
+            .filter(|f| !gassed.contains(f)),
     );
-    view.result = result(world);
+    // Only a finished game has a result (and reading it asks the phase).
+    view.result = match phase {
+        GenePhase::GameOver => result(world),
+        _ => None,
+    };
     view.order_card = seat
         .and_then(|s| calendar.order.iter().position(|o| *o == s))
         .map(|n| n as u8 + 1);
@@ -167,15 +171,21 @@ pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: 
         .min();
     view.now_ms = world.resource::<TableClock>().now_ms;
     match seat {
-        Some(s) => own_secrets(world, s, phase, to_act, view),
+        Some(s) => own_secrets(world, at, s, phase, to_act, view),
         None => no_secrets(view),
     }
 }
 
 /// The viewer's own part of its view: its genes, place, hand, doings and
 /// what it may do now.
-fn own_secrets(world: &World, s: SeatId, phase: GenePhase, to_act: bool, view: &mut GeneView) {
-    let at = moves::Seated::new(world);
+fn own_secrets(
+    world: &World,
+    at: moves::Seated,
+    s: SeatId,
+    phase: GenePhase,
+    to_act: bool,
+    view: &mut GeneView,
+) {
     let (panel, vitals, place, hand, doings) = (
         at.get::<Panel>(s),
         at.get::<Vitals>(s),
@@ -189,7 +199,7 @@ fn own_secrets(world: &World, s: SeatId, phase: GenePhase, to_act: bool, view: &
     view.moved = doings.moved;
     view.drew = doings.drew;
     view.ready = doings.ready;
-    view.changed_state = moves::state_cards_spent(world, s);
+    view.changed_state = moves::state_cards_spent(world, doings);
     view.must_drop = hand.must_drop;
     view.can_discard = hand
         .cards
@@ -254,7 +264,8 @@ fn own_secrets(world: &World, s: SeatId, phase: GenePhase, to_act: bool, view: &
     match audience(
         phase,
         s,
-        world.resource::<Calendar>().active(),
+        // The player in the action room (only asked in the action phase).
+        view.active,
         |o| acted[o.index()],
         at.seats.iter().map(|(o, _)| o),
     ) {
