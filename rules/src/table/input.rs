@@ -65,15 +65,17 @@ pub fn apply_moves<G: Game>(
     world: &mut World,
     mut cursor: Local<MessageCursor<Accepted<G::Action>>>,
     mut kept: Local<MoveSchedules<G>>,
+    mut kinds: Local<Vec<MoveOf<G>>>,
 ) {
-    let mut kinds: Vec<MoveOf<G>> = Vec::new();
+    // The kinds that came, in a list kept from step to step.
+    kinds.clear();
     for accepted in cursor.read(world.resource::<Messages<Accepted<G::Action>>>()) {
         let kind = accepted.action.kind();
         if !kinds.contains(&kind) {
             kinds.push(kind);
         }
     }
-    for kind in kinds {
+    for &kind in kinds.iter() {
         let i = match kept.iter().position(|(k, _)| *k == kind) {
             Some(i) => i,
             None => {
