@@ -8,7 +8,7 @@ use bevy_state::prelude::*;
 use rand::RngExt;
 
 use super::moves::{self, Move};
-use super::outcome::{result, to_act};
+use super::outcome::{result, to_act_into};
 use super::scenario::{CruelerCheck, CruelerSetup};
 use super::settings::{CruelerGame, CruelerSettings, CruelerTimer};
 use super::state::*;
@@ -247,8 +247,8 @@ impl Game for CruelerGame {
         super::view::view_into(world, seat, waiting, into);
     }
 
-    fn to_act(world: &World) -> Vec<SeatId> {
-        to_act(world)
+    fn to_act_into(world: &World, into: &mut Vec<SeatId>) {
+        to_act_into(world, into);
     }
 
     fn result(world: &World) -> Option<GameResult> {

@@ -13,27 +13,36 @@ fn phase(world: &World) -> CruelerPhase {
 }
 
 /// Seats the table waits on.
-pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
+pub(crate) fn to_act_into(world: &World, into: &mut Vec<SeatId>) {
     let seats = world.resource::<SeatEntities>();
+    into.clear();
     match phase(world) {
-        CruelerPhase::Interlude => interlude::waiting(seats, world.resource::<LifeOffers>(), |e| {
-            let seat = world.entity(e);
-            (
-                seat.get::<Standing>().is_some_and(|s| s.alive),
-                seat.get::<Ready>().is_some_and(|r| r.0),
-            )
-        }),
-        CruelerPhase::Predation => world.resource::<Asking>().asked().into_iter().collect(),
-        CruelerPhase::Duel => match moves::duel(world) {
-            Some(d) => [d.predator, d.prey]
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| d.choice[*i].is_none())
-                .map(|(_, s)| s)
-                .collect(),
-            None => Vec::new(),
-        },
-        CruelerPhase::Idle | CruelerPhase::GameOver => Vec::new(),
+        CruelerPhase::Interlude => {
+            into.extend(interlude::waiting(
+                seats,
+                world.resource::<LifeOffers>(),
+                |e| {
+                    let seat = world.entity(e);
+                    (
+                        seat.get::<Standing>().is_some_and(|s| s.alive),
+                        seat.get::<Ready>().is_some_and(|r| r.0),
+                    )
+                },
+            ));
+        }
+        CruelerPhase::Predation => into.extend(world.resource::<Asking>().asked()),
+        CruelerPhase::Duel => {
+            if let Some(d) = moves::duel(world) {
+                into.extend(
+                    [d.predator, d.prey]
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(i, _)| d.choice[*i].is_none())
+                        .map(|(_, s)| s),
+                );
+            }
+        }
+        CruelerPhase::Idle | CruelerPhase::GameOver => {}
     }
 }
 

@@ -107,22 +107,22 @@ impl Plugin for ForestPlugin {
 
 use crate::table::seat_part as seat_components;
 
-pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
+pub(crate) fn to_act_into(world: &World, seats: &mut Vec<SeatId>) {
+    seats.clear();
     match *world.resource::<State<ForestPhase>>().get() {
-        ForestPhase::Turn => vec![world.resource::<Turn>().active],
+        ForestPhase::Turn => seats.push(world.resource::<Turn>().active),
         ForestPhase::Showdown => {
-            let Some(p) = world.resource::<Showdown>().0.as_ref() else {
-                return vec![];
-            };
-            let mut seats: Vec<SeatId> = [(p.asker, p.asker_card), (p.target, p.target_card)]
-                .into_iter()
-                .filter(|(_, c)| c.is_none())
-                .map(|(s, _)| s)
-                .collect();
-            seats.sort();
-            seats
+            if let Some(p) = world.resource::<Showdown>().0.as_ref() {
+                seats.extend(
+                    [(p.asker, p.asker_card), (p.target, p.target_card)]
+                        .into_iter()
+                        .filter(|(_, c)| c.is_none())
+                        .map(|(s, _)| s),
+                );
+                seats.sort();
+            }
         }
-        ForestPhase::Idle | ForestPhase::GameOver => vec![],
+        ForestPhase::Idle | ForestPhase::GameOver => {}
     }
 }
 
@@ -211,8 +211,8 @@ impl Game for ForestGame {
         view::view_into(world, seat, waiting, into);
     }
 
-    fn to_act(world: &World) -> Vec<SeatId> {
-        to_act(world)
+    fn to_act_into(world: &World, into: &mut Vec<SeatId>) {
+        to_act_into(world, into);
     }
 
     fn result(world: &World) -> Option<GameResult> {

@@ -12,7 +12,7 @@ use super::free;
 use super::items::items;
 use super::map::{ItemKind, map};
 use super::moves::{self, Move};
-use super::outcome::{result, to_act};
+use super::outcome::{result, to_act_into};
 use super::scenario::{GeneCheck, GeneSetup};
 use super::settings::{GeneGame, GeneSettings, GeneTimer};
 use super::state::*;
@@ -348,8 +348,8 @@ impl Game for GeneGame {
         super::view::view_into(world, seat, waiting, into);
     }
 
-    fn to_act(world: &World) -> Vec<SeatId> {
-        to_act(world)
+    fn to_act_into(world: &World, into: &mut Vec<SeatId>) {
+        to_act_into(world, into);
     }
 
     fn result(world: &World) -> Option<GameResult> {

@@ -7,28 +7,28 @@ use bevy_state::prelude::*;
 use super::moves;
 use super::settle::{numbers, places as rank};
 use super::state::*;
-use crate::table::{GameResult, SeatId};
+use crate::table::{GameResult, SeatId, refill};
 
 pub(crate) fn phase(world: &World) -> GenePhase {
     *world.resource::<State<GenePhase>>().get()
 }
 
 /// Seats the table waits on.
-pub(crate) fn to_act(world: &World) -> Vec<SeatId> {
+pub(crate) fn to_act_into(world: &World, into: &mut Vec<SeatId>) {
     let at = moves::Seated::new(world);
     let all = at.seats.iter().map(|(s, _)| s);
     match phase(world) {
-        GenePhase::Setup => all
-            .filter(|&s| at.get::<Panel>(s).genes.is_none())
-            .collect(),
+        GenePhase::Setup => refill(into, all.filter(|&s| at.get::<Panel>(s).genes.is_none())),
         // Not yet ready, or asked to answer a trade.
         GenePhase::Free => {
             let offers = world.resource::<TradeOffers>();
-            all.filter(|&s| !at.get::<Doings>(s).ready || offers.waiting_on(s))
-                .collect()
+            refill(
+                into,
+                all.filter(|&s| !at.get::<Doings>(s).ready || offers.waiting_on(s)),
+            );
         }
-        GenePhase::Action => world.resource::<Calendar>().active().into_iter().collect(),
-        GenePhase::Idle | GenePhase::GameOver => Vec::new(),
+        GenePhase::Action => refill(into, world.resource::<Calendar>().active()),
+        GenePhase::Idle | GenePhase::GameOver => into.clear(),
     }
 }
 

@@ -198,8 +198,16 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn host_view(world: &World) -> Self::View {
         Self::view(world, None)
     }
-    /// Seats the table is waiting on, in seat order.
-    fn to_act(world: &World) -> Vec<SeatId>;
+    /// Seats the table is waiting on, in seat order: a new list filled by
+    /// [`Game::to_act_into`].
+    fn to_act(world: &World) -> Vec<SeatId> {
+        let mut seats = Vec::new();
+        Self::to_act_into(world, &mut seats);
+        seats
+    }
+    /// Seats the table is waiting on, in seat order, written over `into`
+    /// (the table notes them after every step, in the same list).
+    fn to_act_into(world: &World, into: &mut Vec<SeatId>);
     /// The final result once the game is over.
     fn result(world: &World) -> Option<GameResult>;
     /// Judges a scenario's check against the table.

@@ -240,17 +240,17 @@ impl<G: Game> Table<G> {
     /// or anything else that changes the world).
     fn note(&mut self) {
         let world = self.app.world();
-        self.noted = Noted {
-            now_ms: world.resource::<TableClock>().now_ms,
-            next_deadline: world
-                .resource::<Deadlines<G::Timer>>()
-                .pending
-                .iter()
-                .map(|d| d.at_ms)
-                .min(),
-            log_len: world.resource::<ActionLog<G::Action>>().entries.len(),
-            to_act: G::to_act(world),
-        };
+        let noted = &mut self.noted;
+        noted.now_ms = world.resource::<TableClock>().now_ms;
+        noted.next_deadline = world
+            .resource::<Deadlines<G::Timer>>()
+            .pending
+            .iter()
+            .map(|d| d.at_ms)
+            .min();
+        noted.log_len = world.resource::<ActionLog<G::Action>>().entries.len();
+        // Written over the last step's list, keeping its room.
+        G::to_act_into(world, &mut noted.to_act);
     }
 
     /// Starts a new game at this table, with the same seats and rule

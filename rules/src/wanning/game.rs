@@ -220,8 +220,8 @@ impl Game for WanningGame {
         super::view::host_seat_view(world)
     }
 
-    fn to_act(world: &World) -> Vec<SeatId> {
-        moves::to_act(world)
+    fn to_act_into(world: &World, into: &mut Vec<SeatId>) {
+        moves::to_act_into(world, into);
     }
 
     fn result(world: &World) -> Option<GameResult> {

@@ -741,20 +741,19 @@ fn omens(world: &World, seat: SeatId, i: &InstinctUse, curse: Option<u8>) -> Res
 }
 
 /// Seats the table waits on.
-pub fn to_act(world: &World) -> Vec<SeatId> {
+pub fn to_act_into(world: &World, into: &mut Vec<SeatId>) {
     let at = Seated::new(world);
     let phase = phase(world);
-    at.seats
-        .iter()
-        .map(|(s, _)| s)
-        .filter(|&s| match phase {
+    crate::table::refill(
+        into,
+        at.seats.iter().map(|(s, _)| s).filter(|&s| match phase {
             WanningPhase::Ban => at.get::<Choices>(s).banned.is_none(),
             WanningPhase::Pick => !at.get::<Choices>(s).picked,
             WanningPhase::Peek => !at.get::<Choices>(s).peeked,
             WanningPhase::Orders => !at.get::<Life>(s).dead() && at.get::<Orders>(s).0.is_none(),
             WanningPhase::Idle | WanningPhase::GameOver => false,
-        })
-        .collect()
+        }),
+    );
 }
 
 #[cfg(test)]
