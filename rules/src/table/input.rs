@@ -53,8 +53,9 @@ pub(crate) fn judge<G: Game>(
 /// A game's kind of move.
 type MoveOf<G> = <<G as Game>::Action as Moves>::Move;
 
-/// Each kind of move's schedule, once it has come.
-type MoveSchedules<G> = Vec<(MoveOf<G>, Option<Schedule>)>;
+/// Each kind of move's schedule, once it has come (boxed: a `Schedule` is
+/// a large struct, and a game has many kinds of move).
+type MoveSchedules<G> = Vec<(MoveOf<G>, Option<Box<Schedule>>)>;
 
 /// Carries out the moves accepted since it last ran (a seat's, or the
 /// referee's defaults when a clock ran out): each kind's [`OnMove`]
@@ -80,7 +81,7 @@ pub fn apply_moves<G: Game>(
             Some(i) => i,
             None => {
                 let schedule = world.resource_mut::<Schedules>().remove(OnMove(kind));
-                kept.push((kind, schedule));
+                kept.push((kind, schedule.map(Box::new)));
                 kept.len() - 1
             }
         };

@@ -121,9 +121,11 @@ pub(crate) enum PhaseWork<P> {
 /// The phase schedules a table has used, kept aside from `Schedules`
 /// (with `None` for a phase that has no such work): finding a schedule
 /// by label and moving it out of `Schedules` and back, as
-/// `World::run_schedule` does, cost more than most phases' work.
+/// `World::run_schedule` does, cost more than most phases' work. Each is
+/// boxed: a `Schedule` is a large struct, and most phases have no work of
+/// some kind (a list of unboxed ones was 15 KiB of every table).
 #[derive(Resource)]
-pub(crate) struct PhaseSchedules<P: States>(Vec<(PhaseWork<P>, Option<Schedule>)>);
+pub(crate) struct PhaseSchedules<P: States>(Vec<(PhaseWork<P>, Option<Box<Schedule>>)>);
 
 impl<P: States> Default for PhaseSchedules<P> {
     fn default() -> Self {
@@ -152,7 +154,7 @@ pub(crate) fn run_phase_work<G: Game>(world: &mut World, work: PhaseWork<G::Phas
                 }
             };
             let mut kept = world.resource_mut::<PhaseSchedules<G::Phase>>();
-            kept.0.push((work, schedule));
+            kept.0.push((work, schedule.map(Box::new)));
             kept.0.len() - 1
         }
     };
