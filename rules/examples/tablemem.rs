@@ -1,5 +1,6 @@
-//! Heap bytes one table holds, by game (4 seats), and how much of it is
-//! the room Bevy keeps for the table's resources:
+//! Heap bytes one table holds, by game (4 seats), how much of it is the
+//! room Bevy keeps for the table's resources, and what an empty Bevy `App`
+//! holds before a table adds anything:
 //! `cargo run --release -p foodweb-rules --example tablemem`.
 //! Counts live allocations with a wrapping allocator; what a hall adds
 //! (its own records, journals, the allocator's slack) is measured by
@@ -54,14 +55,24 @@ fn measure<G: Game>(players: usize) {
         }
     }
     println!(
-        "{:8} {players} seats: {:6.1} KiB a table, {:5.1} KiB of it room for {resources} resources",
+        "{:8} {players} seats: {:6.1} KiB a table, {:5.1} KiB of it room for {resources} resources; {} component types",
         G::ID.key(),
         per as f64 / 1024.0,
-        room as f64 / 1024.0
+        room as f64 / 1024.0,
+        tables[0].world().components().len()
     );
 }
 
+/// What Bevy holds before a table adds anything: an empty `App`.
+fn empty_app() {
+    let before = LIVE.load(Ordering::Relaxed);
+    let apps: Vec<bevy_app::App> = (0..20).map(|_| bevy_app::App::empty()).collect();
+    let per = (LIVE.load(Ordering::Relaxed) - before) / apps.len() as isize;
+    println!("an empty App: {:6.1} KiB", per as f64 / 1024.0);
+}
+
 fn main() {
+    empty_app();
     measure::<forest::ForestGame>(4);
     measure::<crueler::CruelerGame>(4);
     measure::<gene::GeneGame>(4);
