@@ -8,10 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/screenshots}
 mkdir -p "$out"
-cargo build --features dev
+# CI's settings and target folder, so this build shares CI's work.
+source tools/ci-settings.sh
+cargo build --workspace --features foodweb/dev
+# Where cargo put it: CARGO_TARGET_DIR or a cargo config may move the
+# target folder, so ask cargo rather than assume `./target`.
+target=$(cargo metadata --format-version 1 --no-deps \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 bin=$(mktemp -d)/foodweb
 # A copy: another build in the same target folder cannot swap it midway.
-cp "${CARGO_TARGET_DIR:-target}/debug/foodweb" "$bin"
+cp "$target/debug/foodweb" "$bin"
 for size in 1280x720 1920x1080 390x844; do
     case $size in
         1280x720) suffix= screen=1280x720 ;;

@@ -157,8 +157,9 @@ fn open_endpoints(
     if let Some(addr) = listeners.ws.filter(|_| ends.ws.is_none()) {
         use aeronet_websocket::server::HandshakeLimits;
         use aeronet_websocket::tungstenite::protocol::WebSocketConfig;
-        // Small buffers: tungstenite's 128 KiB read buffer made each
-        // silent connection cost about 145 KB.
+        // Small buffers: tungstenite's default 128 KiB read buffer would
+        // be held by every connection, silent ones too, and a guest can
+        // open many.
         let socket = WebSocketConfig::default()
             .read_buffer_size(WS_BUFFER)
             .write_buffer_size(0)

@@ -119,8 +119,9 @@ pub struct Table<G: Game> {
     steps: u64,
     /// What a hall reads of every table at every tick, noted after each
     /// step ([`Table::note`]): the clock, the earliest deadline and the
-    /// log's length change only in a step or a clock move, and reading
-    /// them from the world cost a hall a quarter of its time.
+    /// log's length change only in a step or a clock move, while a hall
+    /// asks for them every tick: read from a note, not looked up in the
+    /// world each time.
     noted: Noted,
 }
 
@@ -190,8 +191,8 @@ impl<G: Game> Table<G> {
 
     fn assemble(config: TableConfig<G>, narrate: bool) -> Self {
         // `App::empty`: a table needs no `Main` schedule and no reflection
-        // registry (`App::new` builds one for every table, a third of a
-        // Forest sim's time in the desktop binary).
+        // registry (`App::new` would build one for every table, and a hall
+        // holds many).
         let mut app = App::empty();
         app.add_plugins(TablePlugin::<G>::default())
             .insert_resource(config.seats.clone())

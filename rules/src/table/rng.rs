@@ -8,8 +8,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 /// Boxed: a resource is stored with room for 64 of its kind (Bevy's
-/// sparse sets), and the generator's 300-odd bytes made that 19 KiB of
-/// every table. Saved and read the same as the generator itself.
+/// sparse sets), so a generator of 300-odd bytes held inline would keep
+/// room for 64 of them in every table. Saved and read the same as the
+/// generator itself.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableRng(pub Box<ChaCha8Rng>);
 

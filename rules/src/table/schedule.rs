@@ -87,9 +87,9 @@ impl<G: Game> Plugin for TablePlugin<G> {
 /// Makes the phase changes a step asked for, at once, so every input is
 /// judged in the phase its predecessor left: the new phase is set, then
 /// `OnExit(old)`, `OnTransition { old, new }` and `OnEnter(new)` run, as
-/// under Bevy's `StateTransition`. The table drives them itself: building
-/// `StateTransition`'s schedule for every table cost a sixth of a
-/// simulated game, and a table has one phase type and no computed states.
+/// under Bevy's `StateTransition`. The table drives them itself: a table
+/// has one phase type and no computed states, so Bevy's `StateTransition`
+/// schedule would be built and run at every step for nothing.
 pub fn apply_phases<G: Game>(world: &mut World) {
     for _ in 0..64 {
         let (next, always) = match world.resource::<NextState<G::Phase>>() {
@@ -122,8 +122,9 @@ pub(crate) enum PhaseWork<P> {
 /// (with `None` for a phase that has no such work): finding a schedule
 /// by label and moving it out of `Schedules` and back, as
 /// `World::run_schedule` does, cost more than most phases' work. Each is
-/// boxed: a `Schedule` is a large struct, and most phases have no work of
-/// some kind (a list of unboxed ones was 15 KiB of every table).
+/// boxed: a `Schedule` is a large struct (close to a KiB), and most phases
+/// have no work of some kind, so an empty slot should cost a pointer, not
+/// a whole schedule, in every table a hall holds.
 #[derive(Resource)]
 pub(crate) struct PhaseSchedules<P: States>(Vec<(PhaseWork<P>, Option<Box<Schedule>>)>);
 
