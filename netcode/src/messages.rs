@@ -15,7 +15,7 @@ use crate::games::{AnyAction, AnySettings, AnyView};
 pub use crate::replay::REPLAY_PART_STEPS;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -126,6 +126,12 @@ pub enum ClientMsg {
         from: u32,
         #[serde(default)]
         past: Option<PastSeat>,
+    },
+    /// Asks for the hall's clock (`Pong`), with the client's own time
+    /// (milliseconds) to be sent back: the round trip it measures bounds
+    /// the error of the clock offset it estimates.
+    Ping {
+        sent_ms: u64,
     },
 }
 
@@ -262,6 +268,10 @@ pub enum ServerMsg {
         table: TableId,
         revision: u64,
         view: AnyView,
+        /// The hall's clock (milliseconds) when the view was made: the
+        /// view's table time stood there then, so every device counts its
+        /// deadlines down from the same moment (with `Pong`'s offset).
+        hall_ms: u64,
     },
     /// The host seat's view: every seat's view and the public one.
     HostView {
@@ -269,6 +279,8 @@ pub enum ServerMsg {
         revision: u64,
         seats: Vec<AnyView>,
         public: AnyView,
+        /// As `View::hall_ms`.
+        hall_ms: u64,
     },
     /// Announcements and notes from the given positions on; a feed from
     /// position 0 replaces what the client had.
@@ -310,6 +322,18 @@ pub enum ServerMsg {
     /// Your last message was refused; nothing changed.
     Rejected {
         reason: Bilingual,
+    },
+    /// The name the server now knows you by (`SetName`; a name another
+    /// seat at your table goes by gets a number).
+    Named {
+        name: String,
+    },
+    /// The answer to `Ping`: the client's own stamp back, and the hall's
+    /// clock (milliseconds) when it answered, from which the client
+    /// estimates how far the hall's clock is from its own.
+    Pong {
+        sent_ms: u64,
+        hall_ms: u64,
     },
 }
 

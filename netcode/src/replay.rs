@@ -43,7 +43,7 @@ pub struct ReplayStep {
     pub view: AnyView,
     /// In a replay of everything, every seat's view (what the host seat
     /// is sent besides its own); empty in a seat's replay.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub seats: Vec<AnyView>,
     /// Public announcements made by then.
     pub public: u32,

@@ -2,6 +2,8 @@
 //! and crash recovery, with no sockets in the way. Clauses quoted are from
 //! the LAN issue (docs/LAN.md keeps the same text).
 
+mod common;
+
 use foodweb_netcode::games::{AnyAction, AnySettings, AnyView, bot_move, my_turn, replay_table};
 use foodweb_netcode::hall::{TableRecord, store_id};
 use foodweb_netcode::messages::*;
@@ -52,6 +54,8 @@ impl Party {
 
     fn deliver(&mut self) {
         for (to, msg) in self.hall.drain() {
+            // Read back as the client's codec reads it (issue 66).
+            common::through_the_wire(&msg);
             let inbox = self.inboxes.entry(to).or_default();
             match &msg {
                 ServerMsg::Joined { table, token, .. } => {
@@ -1599,4 +1603,80 @@ fn a_journal_damaged_in_the_middle_resumes_up_to_its_last_good_entry() {
     let snapshot: foodweb_rules::table::TableSnapshot<foodweb_rules::forest::ForestGame> =
         foodweb_rules::table::TableSnapshot::from_ron(record.snapshot.as_ref().unwrap()).unwrap();
     assert_eq!(snapshot.log.entries.len(), kept_up_to);
+}
+
+/// Issue 66: "Bob and 小陈 both sat as "Player"; every plate ... said
+/// "Player / Player"". A name sent with `SetName` is the seat's before the
+/// start and is answered with `Named`; two people who never chose a name
+/// get distinct ones ("Player", "Player 2"), and a name another seat goes
+/// by (in any case) is numbered rather than shared.
+#[test]
+fn every_seat_at_a_table_goes_by_its_own_name() {
+    let mut p = Party::new(fast(None));
+    for who in 1..=4 {
+        p.hello(who, "Player");
+    }
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 4,
+            host_seat: false,
+            seed: Some(5),
+            open_replays: false,
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    for who in 2..=3 {
+        p.say(who, ClientMsg::TakeSeat { table, seat: None });
+    }
+    let names = |p: &Party| -> Vec<String> {
+        last_lobby(p, 1)
+            .seats
+            .iter()
+            .filter(|s| matches!(s.kind, SeatKind::Person { .. }))
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    let seated = names(&p);
+    assert_eq!(seated.len(), 3, "{seated:?}");
+    let mut distinct = seated.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "two seats share a name: {seated:?}");
+    assert!(seated.contains(&"Player".to_string()), "{seated:?}");
+
+    // A name typed in the lobby arrives: the seat goes by it, and the
+    // client is told the name it now has.
+    p.say(2, ClientMsg::SetName { name: "Bob".into() });
+    assert_eq!(p.inboxes[&2].rejections, 0, "{:?}", p.last_rejection(2));
+    assert!(names(&p).contains(&"Bob".to_string()), "{:?}", names(&p));
+    let told = p.inboxes[&2].all.iter().rev().find_map(|m| match m {
+        ServerMsg::Named { name } => Some(name.clone()),
+        _ => None,
+    });
+    assert_eq!(told.as_deref(), Some("Bob"));
+
+    // Another person asking for a name a seat goes by gets it numbered.
+    p.say(3, ClientMsg::SetName { name: "bob".into() });
+    let now = names(&p);
+    assert_eq!(
+        now.iter().filter(|n| n.to_lowercase() == "bob").count(),
+        1,
+        "{now:?}"
+    );
+    let told = p.inboxes[&3].all.iter().rev().find_map(|m| match m {
+        ServerMsg::Named { name } => Some(name.clone()),
+        _ => None,
+    });
+    assert!(
+        told.as_deref().is_some_and(|n| n.starts_with("bob ")),
+        "{told:?}"
+    );
+
+    // A name that is no name is refused and changes nothing.
+    let before = names(&p);
+    p.say(2, ClientMsg::SetName { name: "   ".into() });
+    assert_eq!(p.inboxes[&2].rejections, 1);
+    assert_eq!(names(&p), before);
 }

@@ -3,6 +3,8 @@
 //! seat's exported replay of an unfinished game holds nothing but its own
 //! views; a replay file is checked when read.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use foodweb_netcode::games::replay;
@@ -65,6 +67,8 @@ impl Room {
 
     fn deliver(&mut self) {
         for (to, msg) in self.hall.drain() {
+            // Read back as the client's codec reads it (issue 66).
+            common::through_the_wire(&msg);
             match msg {
                 ServerMsg::View { revision, view, .. } => {
                     self.sent.last.insert(to, view.clone());

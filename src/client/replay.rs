@@ -80,6 +80,8 @@ pub fn open_file(
 ) {
     let total = r.steps.len() as u32;
     model.view = r.steps.first().map(|s| s.view.clone());
+    // A replay's clock is the step's own, not the hall's.
+    model.view_hall_ms = None;
     model.replay = Some((r, total));
     *replay = Replaying {
         on: true,
@@ -286,6 +288,7 @@ fn show(time: Res<Time>, mut model: ResMut<ClientModel>, mut replay: ResMut<Repl
         });
         if let Some((view, seats, public, notes)) = step {
             model.view = Some(view);
+            model.view_hall_ms = None;
             // A replay of everything shows every seat, as the host saw.
             model.host_views = seats;
             model.revision = revision;

@@ -33,6 +33,7 @@ use super::UserSettings;
 use super::net::SeatSide;
 use super::reach::SoundCount;
 use super::replay::Replaying;
+use super::screens::table::Countdown;
 
 /// A moment the table sounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -197,8 +198,8 @@ pub struct Heard(pub Cue);
 struct Ear<G: Hear> {
     revision: u64,
     view: Option<G::View>,
-    /// When (the client's clock, s) the view was received.
-    received_at: f64,
+    /// The table's clock, as the top bar counts it.
+    clock: Countdown,
     second: Option<u64>,
 }
 
@@ -207,7 +208,7 @@ impl<G: Hear> Default for Ear<G> {
         Self {
             revision: u64::MAX,
             view: None,
-            received_at: 0.0,
+            clock: Countdown::default(),
             second: None,
         }
     }
@@ -220,7 +221,7 @@ fn listen<G: Hear>(
     mut ear: Local<Ear<G>>,
     model: Res<ClientModel>,
     replay: Option<Res<Replaying>>,
-    time: Res<Time>,
+    time: Res<Time<Real>>,
     mut out: MessageWriter<Heard>,
     mut count: ResMut<SoundCount>,
 ) {
@@ -240,18 +241,12 @@ fn listen<G: Hear>(
         cues = heard::<G>(ear.view.as_ref(), view);
         ear.revision = model.revision;
         ear.view = Some(view.clone());
-        ear.received_at = now;
     }
-    // The table's clock runs on from the view's time, unless the host
-    // seat stopped it (as the top bar's clock: `screens::table::Countdown`).
+    // The table's clock, as the top bar's (`screens::table::Countdown`).
     let paused = model.lobby.as_ref().is_some_and(|l| l.paused);
     let (view_now, deadline) = G::clock(view);
-    let since = if paused {
-        0
-    } else {
-        ((now - ear.received_at) * 1000.0) as u64
-    };
-    let left = deadline.map(|d| d.saturating_sub(view_now + since));
+    let table_now = ear.clock.table_now_ms(&model, now, view_now, paused);
+    let left = deadline.map(|d| d.saturating_sub(table_now));
     let second = view.to_act().then(|| tick_second(left)).flatten();
     if second.is_some() && second != ear.second {
         cues.push(Cue::Tick);

@@ -6,7 +6,7 @@
 pub mod headless;
 mod model;
 
-pub use model::ClientModel;
+pub use model::{ClientModel, HallClock};
 
 use std::net::SocketAddr;
 
@@ -83,6 +83,10 @@ pub struct Session {
     /// only `Hello` goes, and whatever is queued meanwhile follows the
     /// `Resume`, in the order it was queued.
     awaiting_welcome: bool,
+    /// Real-time seconds at which to ask the hall's clock next, and how
+    /// many times this connection asked.
+    ping_at: f64,
+    pings: u32,
 }
 
 impl Default for Session {
@@ -100,6 +104,8 @@ impl Default for Session {
             server_key: None,
             held: Vec::new(),
             awaiting_welcome: false,
+            ping_at: 0.0,
+            pings: 0,
         }
     }
 }
@@ -165,7 +171,7 @@ impl Plugin for NetClientPlugin {
             .init_resource::<ClientModel>()
             .add_systems(PreUpdate, keep_connected)
             .add_systems(Update, receive)
-            .add_systems(PostUpdate, send)
+            .add_systems(PostUpdate, (ping, send).chain())
             .add_observer(on_connected)
             .add_observer(on_disconnected);
         if !app.world().contains_resource::<PlayerName>() {
@@ -384,6 +390,8 @@ fn on_connected(
     }
     session.state = LinkState::Connected;
     session.connections += 1;
+    session.pings = 0;
+    session.ping_at = 0.0;
     // Say who we are first. With a place to take back, what was queued
     // waits for `Welcome`, whose challenge the proof needs (`receive`).
     let mut first = vec![ClientMsg::Hello {
@@ -426,7 +434,37 @@ fn on_disconnected(
     }
 }
 
+/// Pings of a connection a second apart at first (a good estimate
+/// soon), then one every `PING_EVERY_SECS`.
+const QUICK_PINGS: u32 = 5;
+const PING_EVERY_SECS: f64 = 15.0;
+
+/// Asks the hall's clock now and then (`Ping`), once welcomed: the
+/// countdowns of every device run from the hall's clock (`HallClock`).
+fn ping(
+    time: Res<Time<Real>>,
+    mut session: ResMut<Session>,
+    model: Res<ClientModel>,
+    mut outbox: ResMut<Outbox>,
+) {
+    let now = time.elapsed_secs_f64();
+    if session.state != LinkState::Connected || model.challenge.is_none() || now < session.ping_at {
+        return;
+    }
+    session.pings += 1;
+    session.ping_at = now
+        + if session.pings < QUICK_PINGS {
+            1.0
+        } else {
+            PING_EVERY_SECS
+        };
+    outbox.0.push(ClientMsg::Ping {
+        sent_ms: (now * 1000.0) as u64,
+    });
+}
+
 fn receive(
+    time: Res<Time<Real>>,
     mut session: ResMut<Session>,
     mut receivers: Query<&mut MessageReceiver<ServerMsg>, With<Client>>,
     mut model: ResMut<ClientModel>,
@@ -438,7 +476,11 @@ fn receive(
     let Ok(mut receiver) = receivers.get_mut(entity) else {
         return;
     };
+    let now_ms = time.elapsed_secs_f64() * 1000.0;
     for msg in receiver.receive() {
+        if let ServerMsg::Pong { sent_ms, hall_ms } = msg {
+            model.hall_clock.pong(sent_ms, hall_ms, now_ms);
+        }
         model.apply(&msg);
         if matches!(msg, ServerMsg::Welcome { .. }) {
             // Take our place back, proved for this connection; then what

@@ -44,6 +44,72 @@ pub struct ClientModel {
     pub replay: Option<(crate::replay::Replay, u32)>,
     /// The lesson at our table, if it is one (`Learn`).
     pub lesson: Option<foodweb_rules::lesson::LessonNow>,
+    /// The hall's clock (milliseconds) when our view was made
+    /// (`View::hall_ms`).
+    pub view_hall_ms: Option<u64>,
+    /// How far the hall's clock is from ours, from the round trips of
+    /// `Ping` (`HallClock::pong`, fed by the connection).
+    pub hall_clock: HallClock,
+}
+
+/// Samples of the hall's clock against ours kept at most: the newest, of
+/// which the one of the shortest round trip is believed.
+const CLOCK_SAMPLES: usize = 8;
+
+/// An estimate of the hall's clock from the client's own (NTP's way): each
+/// `Pong` says the hall's time somewhere between our send and our
+/// receipt, so the hall was at `hall_ms` about half a round trip before we
+/// read it, give or take half the round trip. Of the latest samples, the
+/// one with the shortest round trip is the best.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HallClock {
+    /// (round trip, hall minus ours), milliseconds, newest last.
+    samples: Vec<(f64, f64)>,
+}
+
+impl HallClock {
+    /// A `Pong` for a `Ping` sent at `sent_ms` came back at `now_ms` (our
+    /// clock) saying the hall's clock was `hall_ms`.
+    pub fn pong(&mut self, sent_ms: u64, hall_ms: u64, now_ms: f64) {
+        let sent = sent_ms as f64;
+        if now_ms < sent {
+            return;
+        }
+        let rtt = now_ms - sent;
+        let offset = hall_ms as f64 - (sent + now_ms) / 2.0;
+        if self.samples.len() == CLOCK_SAMPLES {
+            self.samples.remove(0);
+        }
+        self.samples.push((rtt, offset));
+    }
+
+    /// The hall's clock minus ours, if any `Pong` came.
+    pub fn offset_ms(&self) -> Option<f64> {
+        self.best().map(|(_, offset)| offset)
+    }
+
+    /// The round trip of the sample believed: the estimate is within half
+    /// of it.
+    pub fn round_trip_ms(&self) -> Option<f64> {
+        self.best().map(|(rtt, _)| rtt)
+    }
+
+    /// How many samples there are.
+    pub fn samples(&self) -> usize {
+        self.samples.len()
+    }
+
+    fn best(&self) -> Option<(f64, f64)> {
+        self.samples
+            .iter()
+            .copied()
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+
+    /// The hall's clock at our `now_ms`, if known.
+    pub fn hall_now_ms(&self, now_ms: f64) -> Option<f64> {
+        self.offset_ms().map(|offset| now_ms + offset)
+    }
 }
 
 impl ClientModel {
@@ -146,20 +212,32 @@ impl ClientModel {
                 self.clear_table();
             }
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
-            ServerMsg::View { revision, view, .. } => {
+            ServerMsg::View {
+                revision,
+                view,
+                hall_ms,
+                ..
+            } => {
                 self.revision = *revision;
                 self.view = Some(view.clone());
+                self.view_hall_ms = Some(*hall_ms);
             }
             ServerMsg::HostView {
                 revision,
                 seats,
                 public,
+                hall_ms,
                 ..
             } => {
                 self.revision = *revision;
                 self.host_views = seats.clone();
                 self.view = Some(public.clone());
+                self.view_hall_ms = Some(*hall_ms);
             }
+            ServerMsg::Named { name } => self.name = name.clone(),
+            // The connection times it (`HallClock::pong`): the model has
+            // no clock of its own.
+            ServerMsg::Pong { .. } => {}
             ServerMsg::Feed {
                 public_from,
                 public,
@@ -200,6 +278,7 @@ impl ClientModel {
         self.notes.clear();
         self.replay = None;
         self.lesson = None;
+        self.view_hall_ms = None;
     }
 
     pub fn my_seat(&self) -> Option<foodweb_rules::table::SeatId> {

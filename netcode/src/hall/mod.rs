@@ -500,36 +500,16 @@ impl Hall {
 
     fn judge(&mut self, client: ClientKey, msg: ClientMsg) -> Result<(), Rejection> {
         match msg {
-            ClientMsg::Hello { name, version } => {
-                if version != PROTOCOL_VERSION {
-                    return Err(reject(
-                        format!(
-                            "this server speaks protocol {PROTOCOL_VERSION}, your client {version}: update one of them"
-                        ),
-                        format!(
-                            "服务器协议版本 {PROTOCOL_VERSION}，客户端 {version}：请更新其中之一"
-                        ),
-                    ));
-                }
-                let name = valid_name(&name)?;
-                self.rename(client, name.clone());
-                let challenge = self.clients[&client].challenge.clone();
-                self.send(
-                    client,
-                    ServerMsg::Welcome {
-                        server: self.config.name.clone(),
-                        version: PROTOCOL_VERSION,
-                        name,
-                        challenge,
-                    },
-                );
-                let tables = self.summaries();
-                self.send(client, ServerMsg::Tables { tables });
-                Ok(())
-            }
+            ClientMsg::Hello { name, version } => self.hello(client, &name, version),
             ClientMsg::SetName { name } => {
                 let name = valid_name(&name)?;
-                self.rename(client, name);
+                let name = self.rename(client, name);
+                self.send(client, ServerMsg::Named { name });
+                Ok(())
+            }
+            ClientMsg::Ping { sent_ms } => {
+                let hall_ms = self.now;
+                self.send(client, ServerMsg::Pong { sent_ms, hall_ms });
                 Ok(())
             }
             ClientMsg::ListTables => {
@@ -620,18 +600,49 @@ impl Hall {
         }
     }
 
-    fn rename(&mut self, client: ClientKey, name: String) {
+    fn hello(&mut self, client: ClientKey, name: &str, version: u32) -> Result<(), Rejection> {
+        if version != PROTOCOL_VERSION {
+            return Err(reject(
+                format!(
+                    "this server speaks protocol {PROTOCOL_VERSION}, your client {version}: update one of them"
+                ),
+                format!("服务器协议版本 {PROTOCOL_VERSION}，客户端 {version}：请更新其中之一"),
+            ));
+        }
+        let name = valid_name(name)?;
+        self.rename(client, name.clone());
+        let challenge = self.clients[&client].challenge.clone();
+        self.send(
+            client,
+            ServerMsg::Welcome {
+                server: self.config.name.clone(),
+                version: PROTOCOL_VERSION,
+                name,
+                challenge,
+            },
+        );
+        let tables = self.summaries();
+        self.send(client, ServerMsg::Tables { tables });
+        Ok(())
+    }
+
+    /// Renames a client, and its seat before the start; returns the name
+    /// its seat goes by (numbered if another seat has it).
+    fn rename(&mut self, client: ClientKey, name: String) -> String {
         let c = self.clients.get_mut(&client).expect("known client");
         c.name = name.clone();
         if let Some((tid, Role::Player(seat))) = c.place {
             let t = self.tables.get_mut(&tid).expect("seated at a table");
+            let name = t.distinct_name(seat.index(), &name);
             if !t.started()
                 && let Occupant::Person { name: n, .. } = &mut t.seats[seat.index()].occupant
             {
-                *n = name;
+                *n = name.clone();
                 self.table_changed(tid);
+                return name;
             }
         }
+        name
     }
 
     /// Whether `client` is at a table (seated, hosting or watching).
@@ -856,8 +867,9 @@ impl Hall {
                 format!("{seat} 号座位已有人"),
             ));
         }
+        let name = t.distinct_name(seat.index(), &name);
         let token = fresh_token();
-        *slot = Seat::person(name, token.clone(), client);
+        t.seats[seat.index()] = Seat::person(name, token.clone(), client);
         if t.owner.is_none() && !t.host_runs {
             t.owner = Some(seat);
         }
@@ -1616,11 +1628,13 @@ impl Hall {
                 table: tid,
                 revision,
                 view: game.view(Some(seat)),
+                hall_ms: self.now,
             },
             Role::Spectator => ServerMsg::View {
                 table: tid,
                 revision,
                 view: game.view(None),
+                hall_ms: self.now,
             },
             Role::Host => ServerMsg::HostView {
                 table: tid,
@@ -1629,6 +1643,7 @@ impl Hall {
                     .map(|i| game.view(Some(SeatId(i as u8))))
                     .collect(),
                 public: game.host_view(),
+                hall_ms: self.now,
             },
         };
         let public_from = c.sent_public.min(said.public.len());

@@ -185,6 +185,27 @@ impl HallTable {
             || (!busy && (behind >= super::SNAPSHOT_EVERY || game.result().is_some()))
     }
 
+    /// `name` for a person at `seat`, or, when another person at the
+    /// table goes by it already, the name with a number ("Player 2", the
+    /// seat's own if free): no two seats at a table share a name (issue
+    /// 54: two phones that never chose a name both sat as "Player").
+    pub fn distinct_name(&self, seat: usize, name: &str) -> String {
+        let taken = |wanted: &str| {
+            self.seats.iter().enumerate().any(|(i, s)| {
+                i != seat
+                    && matches!(&s.occupant, Occupant::Person { name, .. }
+                        if name.to_lowercase() == wanted.to_lowercase())
+            })
+        };
+        if !taken(name) {
+            return name.to_string();
+        }
+        (seat + 1..)
+            .map(|k| format!("{name} {k}"))
+            .find(|candidate| !taken(candidate))
+            .expect("a table has fewer seats than numbers")
+    }
+
     pub fn name_of(&self, seat: usize) -> String {
         match &self.seats[seat].occupant {
             Occupant::Open => String::new(),

@@ -104,6 +104,14 @@ fn draw(
             ),
         });
     });
+    // The name typed here goes before anything that seats us (issue 54:
+    // a name still being typed when "Take a seat" was tapped was never
+    // sent).
+    if msgs.iter().any(seats_us)
+        && let Some(name) = unsent_name(&settings.name, &model.name)
+    {
+        msgs.insert(0, ClientMsg::SetName { name });
+    }
     for m in msgs {
         send(&mut outbox, m);
     }
@@ -399,7 +407,8 @@ fn new_table(
     }
 }
 
-/// Draws the row of our name, sent to the server once edited.
+/// Draws the row of our name, sent to the server when it is left or
+/// Enter is pressed (and before a seat is taken: `draw`).
 fn name_row(
     ui: &mut egui::Ui,
     i18n: &I18n,
@@ -413,22 +422,43 @@ fn name_row(
         if settings.name.trim().is_empty() && !model.name.is_empty() {
             settings.name = model.name.clone();
         }
-        let before = settings.name.clone();
-        let mut name = before.clone();
-        if ui
-            .add(egui::TextEdit::singleline(&mut name).desired_width(180.0))
-            .lost_focus()
-            && name.trim() != before
-            && !name.trim().is_empty()
-        {
-            msgs.push(ClientMsg::SetName {
-                name: name.trim().to_string(),
-            });
-        }
-        if name != before {
+        let mut name = settings.name.clone();
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut name)
+                .desired_width(180.0)
+                .char_limit(foodweb_netcode::hall::MAX_NAME_CHARS),
+        );
+        crate::client::reach::control(&field, "name", crate::client::reach::Does::Pick);
+        if name != settings.name {
             settings.name = name;
         }
+        // Compared with the name the server holds, not with the field's
+        // text a frame ago (which the field had already changed: the name
+        // was never sent).
+        if field.lost_focus()
+            && let Some(name) = unsent_name(&settings.name, &model.name)
+        {
+            msgs.push(ClientMsg::SetName { name });
+        }
     });
+}
+
+/// The name to send: the typed one, when it is a name and not the one the
+/// server already knows us by.
+fn unsent_name(typed: &str, known: &str) -> Option<String> {
+    let typed = typed.trim();
+    (!typed.is_empty() && typed != known).then(|| typed.to_string())
+}
+
+/// Whether a message puts us at a table (so our name must be there first).
+fn seats_us(msg: &ClientMsg) -> bool {
+    matches!(
+        msg,
+        ClientMsg::TakeSeat { .. }
+            | ClientMsg::CreateTable { .. }
+            | ClientMsg::TakeHostSeat { .. }
+            | ClientMsg::Watch { .. }
+    )
 }
 
 /// Draws our table's seating: its heading, seats, host and watchers, the

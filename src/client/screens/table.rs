@@ -195,44 +195,65 @@ impl Refusals {
     }
 }
 
-/// A deadline counted down between views: the table's time moves on from
-/// the moment the view was made, unless the host seat has stopped the
-/// table's clock (then it stands where the view says).
+/// A deadline counted down between views. The table's time moves on from
+/// the moment the view was made, on the hall's clock as this device
+/// estimates it (`HallClock`), so every device at the table shows the same
+/// time however late its view came and however few frames it draws (issue
+/// 54); before the first `Pong` (and in a replay) it moves on from the
+/// view's arrival. While the host seat has stopped the table's clock it
+/// stands where the view says.
 #[derive(Default)]
 pub struct Countdown {
     key: (u64, u64, bool),
     received_at: f64,
+    /// The view came with its hall time since the clock last stopped: the
+    /// time since can be read on the hall's clock.
+    hall_timed: bool,
 }
 
 impl Countdown {
-    /// Milliseconds left of `deadline_ms` (table time) at `now` (seconds,
-    /// the client's clock), for a view made at `view_now_ms`.
+    /// Milliseconds left of `deadline_ms` (table time) at `now` (seconds
+    /// of real time, the clock the connection's pings are timed on), for
+    /// the model's view, made at table time `view_now_ms`.
     pub fn left_ms(
         &mut self,
-        revision: u64,
+        model: &ClientModel,
         now: f64,
         view_now_ms: u64,
         deadline_ms: Option<u64>,
         paused: bool,
     ) -> Option<u64> {
-        let table_now = self.table_now_ms(revision, now, view_now_ms, paused);
+        let table_now = self.table_now_ms(model, now, view_now_ms, paused);
         deadline_ms.map(|d| d.saturating_sub(table_now))
     }
 
-    /// The table's time now (milliseconds), for a view made at
+    /// The table's time now (milliseconds), for the model's view made at
     /// `view_now_ms`: every deadline of the view counts down from it.
-    pub fn table_now_ms(&mut self, revision: u64, now: f64, view_now_ms: u64, paused: bool) -> u64 {
-        let key = (revision, view_now_ms, paused);
+    pub fn table_now_ms(
+        &mut self,
+        model: &ClientModel,
+        now: f64,
+        view_now_ms: u64,
+        paused: bool,
+    ) -> u64 {
+        let key = (model.revision, view_now_ms, paused);
         if self.key != key {
+            // A clock that only started again has no new view yet: its
+            // hall time is from before the stop.
+            self.hall_timed = self.key.0 != key.0 || self.key.1 != key.1 || self.received_at == 0.0;
             self.key = key;
             self.received_at = now;
         }
-        let since = if paused {
-            0
-        } else {
-            ((now - self.received_at) * 1000.0) as u64
-        };
-        view_now_ms + since
+        if paused {
+            return view_now_ms;
+        }
+        let by_arrival = ((now - self.received_at).max(0.0) * 1000.0) as u64;
+        let by_hall = model
+            .view_hall_ms
+            .filter(|_| self.hall_timed)
+            .zip(model.hall_clock.hall_now_ms(now * 1000.0))
+            .map(|(made, hall_now)| (hall_now - made as f64).max(0.0) as u64);
+        view_now_ms + by_hall.unwrap_or(by_arrival)
     }
 }
 
@@ -320,16 +341,34 @@ pub fn plugin(app: &mut App) {
 mod tests {
     use super::*;
 
-    /// A deadline counts down on the client's clock from the moment its
-    /// view came, and starts again with the next view.
+    fn model(revision: u64) -> ClientModel {
+        ClientModel {
+            revision,
+            ..ClientModel::default()
+        }
+    }
+
+    /// Before the hall's clock is known, a deadline counts down on the
+    /// client's clock from the moment its view came, and starts again with
+    /// the next view.
     #[test]
     fn a_countdown_runs_from_the_views_arrival() {
         let mut c = Countdown::default();
-        assert_eq!(c.left_ms(1, 10.0, 5_000, Some(20_000), false), Some(15_000));
-        assert_eq!(c.left_ms(1, 12.5, 5_000, Some(20_000), false), Some(12_500));
-        assert_eq!(c.left_ms(1, 40.0, 5_000, Some(20_000), false), Some(0));
-        assert_eq!(c.left_ms(2, 41.0, 9_000, Some(20_000), false), Some(11_000));
-        assert_eq!(c.left_ms(2, 41.0, 9_000, None, false), None);
+        let (one, two) = (model(1), model(2));
+        assert_eq!(
+            c.left_ms(&one, 10.0, 5_000, Some(20_000), false),
+            Some(15_000)
+        );
+        assert_eq!(
+            c.left_ms(&one, 12.5, 5_000, Some(20_000), false),
+            Some(12_500)
+        );
+        assert_eq!(c.left_ms(&one, 40.0, 5_000, Some(20_000), false), Some(0));
+        assert_eq!(
+            c.left_ms(&two, 41.0, 9_000, Some(20_000), false),
+            Some(11_000)
+        );
+        assert_eq!(c.left_ms(&two, 41.0, 9_000, None, false), None);
     }
 
     /// While the host seat holds the clock the countdown stands; when it
@@ -337,10 +376,70 @@ mod tests {
     #[test]
     fn a_countdown_stands_while_the_clock_is_stopped() {
         let mut c = Countdown::default();
-        assert_eq!(c.left_ms(1, 10.0, 5_000, Some(20_000), false), Some(15_000));
-        assert_eq!(c.left_ms(1, 11.0, 6_000, Some(20_000), true), Some(14_000));
-        assert_eq!(c.left_ms(1, 60.0, 6_000, Some(20_000), true), Some(14_000));
-        assert_eq!(c.left_ms(1, 61.0, 6_000, Some(20_000), false), Some(14_000));
-        assert_eq!(c.left_ms(1, 63.0, 6_000, Some(20_000), false), Some(12_000));
+        let one = model(1);
+        assert_eq!(
+            c.left_ms(&one, 10.0, 5_000, Some(20_000), false),
+            Some(15_000)
+        );
+        assert_eq!(
+            c.left_ms(&one, 11.0, 6_000, Some(20_000), true),
+            Some(14_000)
+        );
+        assert_eq!(
+            c.left_ms(&one, 60.0, 6_000, Some(20_000), true),
+            Some(14_000)
+        );
+        assert_eq!(
+            c.left_ms(&one, 61.0, 6_000, Some(20_000), false),
+            Some(14_000)
+        );
+        assert_eq!(
+            c.left_ms(&one, 63.0, 6_000, Some(20_000), false),
+            Some(12_000)
+        );
+    }
+
+    /// Two devices whose views of one table state came at different times
+    /// (one 3 s late) and whose own clocks differ show the same time left,
+    /// read on the hall's clock (issue 54: "1:06 on one phone while
+    /// another showed 0:40").
+    #[test]
+    fn two_devices_agree_on_the_hall_clock() {
+        // The hall made the view at its 100 s, when 5 s of table time had
+        // gone; the deadline is at 65 s of table time.
+        let device = |own_minus_hall_ms: f64, rtt_ms: f64| {
+            let mut m = model(7);
+            m.view_hall_ms = Some(100_000);
+            // A ping sent at hall time 90 s came back a round trip later.
+            let sent = 90_000.0 + own_minus_hall_ms;
+            m.hall_clock
+                .pong(sent as u64, (90_000.0 + rtt_ms / 2.0) as u64, sent + rtt_ms);
+            m
+        };
+        let (a, b) = (device(-40_000.0, 20.0), device(1_234_000.0, 60.0));
+        let (mut ca, mut cb) = (Countdown::default(), Countdown::default());
+        // Hall time 110 s: a's view came at once, b's 3 s late.
+        let at = |own_minus_hall_ms: f64, hall_ms: f64| (hall_ms + own_minus_hall_ms) / 1000.0;
+        ca.table_now_ms(&a, at(-40_000.0, 100_000.0), 5_000, false);
+        cb.table_now_ms(&b, at(1_234_000.0, 103_000.0), 5_000, false);
+        let left_a = ca.left_ms(&a, at(-40_000.0, 110_000.0), 5_000, Some(65_000), false);
+        let left_b = cb.left_ms(&b, at(1_234_000.0, 110_000.0), 5_000, Some(65_000), false);
+        assert_eq!(left_a, Some(50_000));
+        assert_eq!(left_b, Some(50_000));
+    }
+
+    /// A clock that starts again counts on from where it stood, not from
+    /// the hall time of the view made before it stopped.
+    #[test]
+    fn a_restarted_clock_ignores_the_old_views_hall_time() {
+        let mut m = model(3);
+        m.view_hall_ms = Some(100_000);
+        m.hall_clock.pong(100_000, 100_000, 100_000.0);
+        let mut c = Countdown::default();
+        assert_eq!(c.table_now_ms(&m, 100.0, 5_000, false), 5_000);
+        assert_eq!(c.table_now_ms(&m, 101.0, 5_000, false), 6_000);
+        assert_eq!(c.table_now_ms(&m, 102.0, 5_000, true), 5_000);
+        assert_eq!(c.table_now_ms(&m, 160.0, 5_000, false), 5_000);
+        assert_eq!(c.table_now_ms(&m, 161.5, 5_000, false), 6_500);
     }
 }

@@ -367,7 +367,7 @@ fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,
     mut state: ResMut<CruelerUi>,
-    time: Res<Time>,
+    time: Res<Time<Real>>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
     ask: Res<KeyAsk>,
@@ -381,7 +381,7 @@ fn draw(
     let ctx = contexts.ctx_mut()?;
     // The clock counts down from the table time the view was made at.
     let left_ms = countdown.left_ms(
-        frame.model.revision,
+        &frame.model,
         time.elapsed_secs_f64(),
         view.now_ms,
         view.my_deadline_ms,

@@ -394,7 +394,7 @@ fn draw(
     mut frame: TableFrame,
     mut state: ResMut<TableUi>,
     art: Option<Res<ForestArt>>,
-    time: Res<Time>,
+    time: Res<Time<Real>>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
     ask: Res<KeyAsk>,
@@ -408,7 +408,7 @@ fn draw(
     };
     // The clocks count down from the table time the view was made at.
     let now_ms = countdown.table_now_ms(
-        frame.model.revision,
+        &frame.model,
         time.elapsed_secs_f64(),
         view.now_ms,
         frame.paused(),

@@ -933,7 +933,7 @@ fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,
     mut state: ResMut<GeneUi>,
-    time: Res<Time>,
+    time: Res<Time<Real>>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
     ask: Res<KeyAsk>,
@@ -947,7 +947,7 @@ fn draw(
     let now = time.elapsed_secs_f64();
     // The clock counts down from the table time the view was made at.
     let left_ms = countdown.left_ms(
-        frame.model.revision,
+        &frame.model,
         now,
         view.now_ms,
         view.deadline_ms,

@@ -1303,7 +1303,7 @@ fn draw(
     mut contexts: EguiContexts,
     mut frame: TableFrame,
     mut state: ResMut<WanningUi>,
-    time: Res<Time>,
+    time: Res<Time<Real>>,
     mut countdown: Local<Countdown>,
     mut said: ResMut<reach::Said>,
     ask: Res<KeyAsk>,
@@ -1317,7 +1317,7 @@ fn draw(
     let paused = frame.paused();
     let ctx = contexts.ctx_mut()?;
     let left_ms = countdown.left_ms(
-        frame.model.revision,
+        &frame.model,
         time.elapsed_secs_f64(),
         view.now_ms,
         view.deadline_ms,
