@@ -5,6 +5,7 @@ menu-play-local = Play against bots
 menu-play-here = Play on this server
 menu-host-lan = Host a LAN game
 menu-host-failed = Cannot host here: a port is taken ({ $why })
+menu-hosting = Hosting a LAN game: others can join while this app runs; quit to stop hosting.
 menu-join-lan = Join a LAN game
 menu-replays = Watch a saved replay
 menu-quit = Quit
@@ -98,6 +99,7 @@ table-place = { $n ->
 }
 table-new-game = New game
 table-back-to-title = Back to the title
+table-close = Close
 table-spectating = You are watching
 
 join-title = Join a LAN game
@@ -111,6 +113,7 @@ join-tables = { $n } tables
 lobby-title = Lobby
 lobby-host-at = Others join at
 lobby-web-at = Browsers and phones open
+lobby-no-web = Phones and browsers cannot join yet: the browser build is not here (run wasm/build.sh first), or port 8080 is taken.
 lobby-connecting = Connecting…
 lobby-lost = Connection lost, retrying…
 lobby-server-key = Server key { $key }

@@ -1680,3 +1680,77 @@ fn every_seat_at_a_table_goes_by_its_own_name() {
     assert_eq!(p.inboxes[&2].rejections, 1);
     assert_eq!(names(&p), before);
 }
+
+/// Issue 66: "Hosting from the desktop: the host's earlier private bot
+/// games are listed for its guests to watch". Once the hall hosts, only
+/// tables opened since are listed, joined or watched; an earlier one is
+/// refused as a missing one is.
+#[test]
+fn a_desktop_that_begins_to_host_keeps_its_earlier_tables_to_itself() {
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Host");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 4,
+            host_seat: false,
+            seed: Some(1),
+            open_replays: true,
+        },
+    );
+    let private = p.inboxes[&1].table.unwrap();
+    p.say(1, ClientMsg::Leave);
+    p.hall.list_only_new_tables();
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 4,
+            host_seat: true,
+            seed: Some(2),
+            open_replays: false,
+        },
+    );
+    let hosted = p.inboxes[&1].table.unwrap();
+    p.hello(2, "Guest");
+    p.say(2, ClientMsg::ListTables);
+    let listed: Vec<TableId> = p.inboxes[&2]
+        .all
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMsg::Tables { tables } => Some(tables.iter().map(|t| t.id).collect()),
+            _ => None,
+        })
+        .expect("a list of tables");
+    assert_eq!(listed, vec![hosted], "only the table opened while hosting");
+    for msg in [
+        ClientMsg::Watch { table: private },
+        ClientMsg::TakeSeat {
+            table: private,
+            seat: None,
+        },
+    ] {
+        let before = p.inboxes[&2].rejections;
+        p.say(2, msg);
+        assert_eq!(p.inboxes[&2].rejections, before + 1);
+        assert_eq!(
+            p.last_rejection(2).as_deref(),
+            Some(format!("there is no table {private}").as_str())
+        );
+    }
+    p.say(
+        2,
+        ClientMsg::TakeSeat {
+            table: hosted,
+            seat: None,
+        },
+    );
+    assert_eq!(
+        p.inboxes[&2].table,
+        Some(hosted),
+        "{:?}",
+        p.last_rejection(2)
+    );
+}

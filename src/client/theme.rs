@@ -71,8 +71,13 @@ fn install_fonts(
 
 fn style(mut contexts: EguiContexts, settings: Res<UserSettings>, mut done: Local<bool>) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // The text size the window has room for (`shown_ui_scale`), checked
+    // every frame: a window can shrink.
+    let zoom = shown_ui_scale(ctx, settings.ui_scale);
+    if (ctx.zoom_factor() - zoom).abs() > 0.001 {
+        ctx.set_zoom_factor(zoom);
+    }
     if !*done || settings.is_changed() {
-        ctx.set_zoom_factor(settings.ui_scale);
         let mut visuals = egui::Visuals::dark();
         visuals.panel_fill = PANEL;
         visuals.window_fill = PANEL;
@@ -98,4 +103,57 @@ fn style(mut contexts: EguiContexts, settings: Res<UserSettings>, mut done: Loca
 
 pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, (install_fonts, style).chain());
+}
+
+/// The text sizes the settings offer (egui's zoom).
+pub const UI_SCALES: [f32; 5] = [0.75, 1.0, 1.25, 1.5, 1.75];
+
+/// The least room, in points, the title, settings, lobby and summary are
+/// laid out for: a phone held upright (360x640 CSS pixels, less a
+/// browser's bars).
+pub const LEAST_ROOM: egui::Vec2 = egui::vec2(360.0, 560.0);
+
+/// The largest text size offered in a window of `window` points at text
+/// size 1: the largest that leaves every screen its least room, and never
+/// less than 1 (issue 66: at 1280x720 a larger size pushed the settings,
+/// then Quit, below the window, and the choice survived a restart).
+pub fn largest_ui_scale(window: egui::Vec2) -> f32 {
+    UI_SCALES
+        .into_iter()
+        .filter(|s| *s <= 1.0 || (window.x / s >= LEAST_ROOM.x && window.y / s >= LEAST_ROOM.y))
+        .fold(1.0, f32::max)
+}
+
+/// The window's size in points at text size 1 (whatever the zoom now).
+pub fn window_at_scale_one(ctx: &egui::Context) -> egui::Vec2 {
+    ctx.content_rect().size() * ctx.zoom_factor()
+}
+
+/// The text size to show: the chosen one, or the largest this window
+/// offers if the chosen one is larger (a window made smaller, a settings
+/// file from a larger screen).
+pub fn shown_ui_scale(ctx: &egui::Context, chosen: f32) -> f32 {
+    chosen.min(largest_ui_scale(window_at_scale_one(ctx)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 66: "at 1280x720 any step above the default pushes Settings
+    /// below the window": the sizes offered leave every screen at least a
+    /// phone's room; the default and smaller are always offered.
+    #[test]
+    fn a_text_size_is_offered_only_where_the_screens_fit() {
+        let largest = |w: f32, h: f32| largest_ui_scale(egui::vec2(w, h));
+        assert_eq!(largest(1280.0, 720.0), 1.25);
+        assert_eq!(largest(1920.0, 1080.0), 1.75);
+        assert_eq!(largest(390.0, 844.0), 1.0);
+        assert_eq!(largest(360.0, 640.0), 1.0);
+        assert_eq!(largest(200.0, 200.0), 1.0);
+        for (w, h) in [(1280.0, 720.0), (1920.0, 1080.0), (1366.0, 768.0)] {
+            let s = largest(w, h);
+            assert!(s <= 1.0 || (w / s >= LEAST_ROOM.x && h / s >= LEAST_ROOM.y));
+        }
+    }
 }

@@ -141,6 +141,16 @@ impl ClientModel {
         })
     }
 
+    /// Our table's seating. When it changed (someone readied, sat, left),
+    /// what was refused spoke of how it was (issue 66: "not ready yet:
+    /// Bob, 小陈" stayed red after both were ready).
+    fn set_lobby(&mut self, lobby: &LobbyState) {
+        if self.lobby.as_ref() != Some(lobby) {
+            self.last_rejection = None;
+        }
+        self.lobby = Some(lobby.clone());
+    }
+
     pub fn apply(&mut self, msg: &ServerMsg) {
         self.changes += 1;
         // A refusal is news until the next thing that went through.
@@ -211,7 +221,7 @@ impl ClientModel {
                 self.token_table = None;
                 self.clear_table();
             }
-            ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
+            ServerMsg::Lobby(lobby) => self.set_lobby(lobby),
             ServerMsg::View {
                 revision,
                 view,
@@ -296,5 +306,59 @@ impl ClientModel {
         host_runs
             || (self.my_seat().is_some()
                 && self.lobby.as_ref().and_then(|l| l.owner) == self.my_seat())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::AnySettings;
+    use foodweb_rules::GameId;
+
+    fn lobby(ready: bool) -> ServerMsg {
+        ServerMsg::Lobby(LobbyState {
+            id: 1,
+            settings: AnySettings::default_for(GameId::Forest).unwrap(),
+            seats: vec![crate::messages::SeatInfo {
+                seat: foodweb_rules::table::SeatId(0),
+                name: "Bob".into(),
+                kind: crate::messages::SeatKind::Person {
+                    ready,
+                    connected: true,
+                    stand_in: false,
+                },
+            }],
+            host: None,
+            owner: None,
+            started: false,
+            result: None,
+            bot_kinds: Vec::new(),
+            spectators: 0,
+            paused: false,
+            unsaved: None,
+            host_runs: false,
+            open_replays: false,
+        })
+    }
+
+    /// A refusal stands while the table stays as it was, and goes when
+    /// the table changes (issue 66).
+    #[test]
+    fn a_refusal_goes_when_the_table_changes() {
+        let mut m = ClientModel::default();
+        m.apply(&lobby(false));
+        m.apply(&ServerMsg::Rejected {
+            reason: Bilingual::new("not ready yet: Bob", "还没准备好：Bob"),
+        });
+        m.apply(&lobby(false));
+        assert!(
+            m.last_rejection.is_some(),
+            "the same table: the refusal stands"
+        );
+        m.apply(&lobby(true));
+        assert!(
+            m.last_rejection.is_none(),
+            "Bob is ready: the refusal is old news"
+        );
     }
 }

@@ -105,6 +105,10 @@ pub struct Hall {
     clients: BTreeMap<ClientKey, Client>,
     outbox: Vec<(ClientKey, ServerMsg)>,
     next_table: TableId,
+    /// Tables numbered below this are not listed, and cannot be joined or
+    /// watched: those a desktop played before it began to host
+    /// (`list_only_new_tables`).
+    listed_from: TableId,
     now: u64,
     tables_changed: bool,
     pub stats: HallStats,
@@ -189,6 +193,7 @@ impl Hall {
             clients: BTreeMap::new(),
             outbox: Vec::new(),
             next_table: 1,
+            listed_from: 0,
             now: 0,
             tables_changed: false,
             stats: HallStats::default(),
@@ -529,7 +534,7 @@ impl Hall {
             ClientMsg::TakeHostSeat { table, code } => self.take_host_seat(client, table, &code),
             ClientMsg::Watch { table } => {
                 self.not_seated(client)?;
-                let t = self.table_mut(table)?;
+                let t = self.listed_table_mut(table)?;
                 t.spectators.push(client);
                 self.attach(client, table, Role::Spectator, None);
                 Ok(())
@@ -662,6 +667,18 @@ impl Hall {
             )),
             None => Ok(()),
         }
+    }
+
+    /// A table a client not at it may join or watch: a listed one (an
+    /// unlisted one is refused as a missing one is).
+    fn listed_table_mut(&mut self, id: TableId) -> Result<&mut HallTable, Rejection> {
+        if id < self.listed_from {
+            return Err(reject(
+                format!("there is no table {id}"),
+                format!("没有第 {id} 桌"),
+            ));
+        }
+        self.table_mut(id)
     }
 
     fn table_mut(&mut self, id: TableId) -> Result<&mut HallTable, Rejection> {
@@ -836,7 +853,7 @@ impl Hall {
     ) -> Result<(), Rejection> {
         self.not_seated(client)?;
         let name = self.clients[&client].name.clone();
-        let t = self.table_mut(tid)?;
+        let t = self.listed_table_mut(tid)?;
         if t.started() {
             return Err(reject(
                 "the game has started: a seat is taken back only with its token",
@@ -906,7 +923,11 @@ impl Hall {
             }
         };
         let name = self.clients[&client].name.clone();
-        let t = self.table_mut(tid)?;
+        let t = if moving_owner.is_some() {
+            self.table_mut(tid)?
+        } else {
+            self.listed_table_mut(tid)?
+        };
         if !t.has_host_seat {
             return Err(reject(
                 format!("table {tid} has no host seat"),
@@ -1572,7 +1593,19 @@ impl Hall {
     }
 
     fn summaries(&self) -> Vec<TableSummary> {
-        self.tables.values().map(HallTable::summary).collect()
+        self.tables
+            .range(self.listed_from..)
+            .map(|(_, t)| t.summary())
+            .collect()
+    }
+
+    /// From now on, only tables opened from now on are listed, joined or
+    /// watched: a desktop that begins to host keeps its earlier games
+    /// against bots to itself (issue 66: "the host's earlier private bot
+    /// games are listed for its guests to watch").
+    pub fn list_only_new_tables(&mut self) {
+        self.listed_from = self.next_table;
+        self.tables_changed = true;
     }
 
     /// Sends every client what changed at its table, and the list of tables

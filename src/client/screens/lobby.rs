@@ -199,7 +199,16 @@ fn hosted_at(ui: &mut egui::Ui, i18n: &I18n, hosted: &HostedAt, web_at: &WebAt) 
             );
         }
     });
-    if let Some((url, qr)) = &web_at.0 {
+    let Some((url, qr)) = &web_at.0 else {
+        // Where the link would be, why there is none (issue 66: the link
+        // and QR code vanished without a word).
+        ui.add(
+            egui::Label::new(egui::RichText::new(i18n.t("lobby-no-web")).color(theme::MUTED))
+                .wrap(),
+        );
+        return;
+    };
+    {
         ui.horizontal(|ui| {
             qr_code(ui, qr, 160.0);
             ui.vertical(|ui| {
@@ -372,10 +381,17 @@ fn new_table(
 ) {
     ui.heading(i18n.t("lobby-open-table"));
     name_row(ui, i18n, model, settings, msgs);
-    ui.horizontal(|ui| {
+    // Wrapped, so every game can be chosen on a phone in either language
+    // (issue 66: "Cruele…" cut off at 390 px, Wanning out of reach).
+    ui.horizontal_wrapped(|ui| {
         let games: Vec<_> = form.forms.iter().map(|(g, _)| *g).collect();
         for game in games.into_iter().filter(|g| g.playable()) {
-            ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
+            let tab = ui.selectable_value(&mut form.game, game, i18n.pick(&game.title()));
+            crate::client::reach::control(
+                &tab,
+                &format!("lobby-game-{}", game.key()),
+                crate::client::reach::Does::Pick,
+            );
         }
     });
     let range = form.game.seats();

@@ -18,6 +18,7 @@ use iyes_progress::ProgressTracker;
 
 use crate::client::assets::ArtLoad;
 use crate::client::net::{Session, Target, send};
+use crate::client::reach::Does;
 use crate::client::scene::{self, PointerOnUi, SceneRect};
 use crate::client::screens::HostedAt;
 use crate::client::{I18n, Screen, UserSettings, widgets};
@@ -48,6 +49,8 @@ pub struct TableFrame<'w> {
     hosted: Res<'w, HostedAt>,
     tracker: Option<Res<'w, ProgressTracker<ArtLoad>>>,
     replay: ResMut<'w, crate::client::replay::Replaying>,
+    /// Whether the game-over summary was put away (`summary_window`).
+    pub summary: ResMut<'w, Summary>,
 }
 
 impl TableFrame<'_> {
@@ -132,19 +135,82 @@ impl TableFrame<'_> {
     }
 }
 
-/// The game-over window's buttons: another game, or the title.
-pub fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, exit: &mut Exit) {
-    ui.horizontal(|ui| {
-        if ui.button(i18n.t("table-new-game")).clicked() {
-            *exit = Exit::NewGame;
+/// The game-over summary put away, at the table it was put away at (the
+/// next table's shows again).
+#[derive(Resource, Default)]
+pub struct Summary {
+    closed_at: Option<Option<u32>>,
+}
+
+/// The one game-over summary of every game (issue 66: the games' own
+/// dialogs could not be closed, covered the log and "Leave table", and
+/// Gene's was pushed off a phone's left edge): the game's `ranking`, then
+/// what comes next, in a window that fits the screen and scrolls, and that
+/// can be closed and opened again ("🏆 Game over" at the bottom).
+pub fn summary_window(
+    ctx: &egui::Context,
+    i18n: &I18n,
+    table: Option<u32>,
+    summary: &mut Summary,
+    exit: &mut Exit,
+    ranking: impl FnOnce(&mut egui::Ui),
+) {
+    let room = ctx.content_rect();
+    if summary.closed_at == Some(table) {
+        egui::Area::new("summary-reopen".into())
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -16.0])
+            .order(egui::Order::Foreground)
+            .show(ctx, |ui| {
+                let open = ui.button(format!("🏆 {}", i18n.t("table-game-over")));
+                crate::client::reach::control(&open, "summary-open", Does::Move);
+                if open.clicked() {
+                    summary.closed_at = None;
+                }
+            });
+        return;
+    }
+    let mut open = true;
+    let mut close = false;
+    egui::Window::new(i18n.t("table-game-over"))
+        .id("game-over-summary".into())
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .max_width((room.width() - 24.0).max(200.0))
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height((room.height() * 0.55).max(120.0))
+                .show(ui, ranking);
+            ui.separator();
+            close = after_game_buttons(ui, i18n, exit);
+        });
+    if !open || close {
+        summary.closed_at = Some(table);
+    }
+}
+
+/// The summary's buttons: another game, the title, the replay, or put the
+/// summary away (returned). Wrapped, so a phone shows them all.
+fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, exit: &mut Exit) -> bool {
+    let mut close = false;
+    ui.horizontal_wrapped(|ui| {
+        for (key, name, to) in [
+            ("table-new-game", "summary-new-game", Exit::NewGame),
+            ("table-back-to-title", "summary-title", Exit::Title),
+            ("replay-watch", "summary-replay", Exit::Replay),
+        ] {
+            let button = ui.button(i18n.t(key));
+            crate::client::reach::control(&button, name, Does::Move);
+            if button.clicked() {
+                *exit = to;
+            }
         }
-        if ui.button(i18n.t("table-back-to-title")).clicked() {
-            *exit = Exit::Title;
-        }
-        if ui.button(i18n.t("replay-watch")).clicked() {
-            *exit = Exit::Replay;
-        }
+        let button = ui.button(i18n.t("table-close"));
+        crate::client::reach::control(&button, "summary-close", Does::Move);
+        close = button.clicked();
     });
+    close
 }
 
 /// The game's rules document in a window, while `show` is on.
@@ -326,6 +392,7 @@ fn leave_table(mut outbox: ResMut<Outbox>, model: Res<ClientModel>) {
 
 pub fn plugin(app: &mut App) {
     app.add_sub_state::<TableScreen>()
+        .init_resource::<Summary>()
         .add_systems(Update, pick_screen.run_if(in_state(Screen::Table)))
         .add_systems(
             EguiPrimaryContextPass,

@@ -37,32 +37,39 @@ fn draw(
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
     egui::CentralPanel::default().show(&mut screen, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space((ui.available_height() * 0.14).max(12.0));
-            // Smaller on a phone, so the name keeps to one line.
-            let narrow = widgets::narrow(ui.ctx());
-            heading(ui, &i18n, narrow);
-            ui.add_space(36.0);
-            play_buttons(ui, &i18n, &mut next, &mut hosted, &mut session);
-            lan_buttons(
-                ui,
-                &i18n,
-                &mut next,
-                &mut listeners,
-                &mut hosted,
-                &mut web_at,
-                &mut session,
-                &issuer,
-                &mut host_error,
-            );
-            if widgets::menu_button(ui, &i18n.t("menu-replays"), true).clicked() {
-                replays.ask();
-            }
-            if !web::IN_BROWSER && widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked() {
-                exit.write(AppExit::Success);
-            }
-            ui.add_space(28.0);
-            preferences(ui, &i18n, &mut settings, narrow);
+        let top = (ui.available_height() * 0.14).max(12.0);
+        // Whatever the text size and the window, every control can be
+        // reached (issue 66).
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(top);
+                // Smaller on a phone, so the name keeps to one line.
+                let narrow = widgets::narrow(ui.ctx());
+                heading(ui, &i18n, narrow);
+                ui.add_space(36.0);
+                play_buttons(ui, &i18n, &mut next, &mut hosted, &mut session);
+                lan_buttons(
+                    ui,
+                    &i18n,
+                    &mut next,
+                    &mut listeners,
+                    &mut hosted,
+                    &mut web_at,
+                    &mut session,
+                    &issuer,
+                    &mut host_error,
+                );
+                if widgets::menu_button(ui, &i18n.t("menu-replays"), true).clicked() {
+                    replays.ask();
+                }
+                if !web::IN_BROWSER
+                    && widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked()
+                {
+                    exit.write(AppExit::Success);
+                }
+                ui.add_space(28.0);
+                preferences(ui, &i18n, &mut settings, narrow);
+            })
         });
     });
     Ok(())
@@ -139,6 +146,13 @@ fn lan_buttons(
             Err(e) => *host_error = Some(e),
         }
     }
+    // While this app hosts, the title says so, and how to stop.
+    if !hosted.0.is_empty() {
+        ui.add(
+            egui::Label::new(egui::RichText::new(i18n.t("menu-hosting")).color(theme::ACCENT))
+                .wrap(),
+        );
+    }
     if let Some(e) = host_error.as_ref() {
         ui.label(
             egui::RichText::new(i18n.ta("menu-host-failed", &[("why", e.clone().into())]))
@@ -154,7 +168,8 @@ fn lan_buttons(
 /// on a phone, and keeps what changed.
 fn preferences(ui: &mut egui::Ui, i18n: &I18n, settings: &mut ResMut<UserSettings>, narrow: bool) {
     let mut lang = settings.lang;
-    let mut scale = settings.ui_scale;
+    let largest = theme::largest_ui_scale(theme::window_at_scale_one(ui.ctx()));
+    let mut scale = settings.ui_scale.min(largest);
     let mut motion = settings.motion;
     let (mut sound, mut volume) = (settings.sound, settings.volume);
     if narrow {
@@ -165,7 +180,7 @@ fn preferences(ui: &mut egui::Ui, i18n: &I18n, settings: &mut ResMut<UserSetting
                 ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
                 match row {
                     0 => language_choice(ui, i18n, &mut lang),
-                    1 => text_size_choice(ui, i18n, &mut scale),
+                    1 => text_size_choice(ui, i18n, &mut scale, largest),
                     2 => motion_choice(ui, i18n, &mut motion),
                     _ => sound_choice(ui, i18n, &mut sound, &mut volume),
                 }
@@ -177,7 +192,7 @@ fn preferences(ui: &mut egui::Ui, i18n: &I18n, settings: &mut ResMut<UserSetting
             ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
             language_choice(ui, i18n, &mut lang);
             ui.add_space(18.0);
-            text_size_choice(ui, i18n, &mut scale);
+            text_size_choice(ui, i18n, &mut scale, largest);
         });
         ui.horizontal(|ui| {
             ui.add_space(((ui.available_width() - 520.0) / 2.0).max(0.0));
@@ -198,7 +213,7 @@ fn preferences(ui: &mut egui::Ui, i18n: &I18n, settings: &mut ResMut<UserSetting
     if lang != settings.lang {
         settings.lang = lang;
     }
-    if scale != settings.ui_scale {
+    if scale != settings.ui_scale.min(largest) {
         settings.ui_scale = scale;
     }
 }
@@ -209,14 +224,19 @@ fn language_choice(ui: &mut egui::Ui, i18n: &I18n, lang: &mut Lang) {
     widgets::language_switch(ui, lang);
 }
 
-/// Draws the text size slider with its label.
-fn text_size_choice(ui: &mut egui::Ui, i18n: &I18n, scale: &mut f32) {
+/// Draws the text sizes this window has room for, with their label: one
+/// that would push a screen's controls off the window is not offered
+/// (`theme::largest_ui_scale`).
+fn text_size_choice(ui: &mut egui::Ui, i18n: &I18n, scale: &mut f32, largest: f32) {
     ui.label(i18n.t("menu-ui-scale"));
-    ui.add(
-        egui::Slider::new(scale, 0.75..=1.75)
-            .step_by(0.25)
-            .show_value(false),
-    );
+    for size in theme::UI_SCALES.into_iter().filter(|s| *s <= largest) {
+        let percent = (size * 100.0).round() as u32;
+        let choice = ui.selectable_label((*scale - size).abs() < 0.01, format!("{percent}%"));
+        reach::control(&choice, &format!("text-size-{percent}"), Does::Pick);
+        if choice.clicked() {
+            *scale = size;
+        }
+    }
 }
 
 /// Draws the motion levels to choose from, with their label.

@@ -431,7 +431,8 @@ fn draw(
     table::rules_window(ctx, i18n, &mut state.show_rules, crueler::RULES_MD);
     // A lesson's end has its own window (`lesson.rs`).
     if model.lesson.is_none() {
-        game_over_window(ctx, &view, i18n, &mut exit);
+        let table = frame.model.place.map(|(t, _)| t);
+        game_over_window(ctx, &view, i18n, (table, &mut frame.summary), &mut exit);
     }
     if let Some(action) = action {
         act(&mut frame.outbox, &mut state, action);
@@ -654,41 +655,43 @@ fn life_line(ui: &mut egui::Ui, view: &CruelerView, i18n: &I18n) {
 
 /// The game-over window: every seat's place and life, and the buttons for
 /// what comes next.
-fn game_over_window(ctx: &egui::Context, view: &CruelerView, i18n: &I18n, exit: &mut table::Exit) {
+fn game_over_window(
+    ctx: &egui::Context,
+    view: &CruelerView,
+    i18n: &I18n,
+    (at, summary): (Option<u32>, &mut table::Summary),
+    exit: &mut table::Exit,
+) {
     let Some(result) = &view.result else {
         return;
     };
-    egui::Window::new(i18n.t("table-game-over"))
-        .collapsible(false)
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            let mut order: Vec<usize> = (0..result.places.len()).collect();
-            order.sort_by_key(|&i| (result.places[i], i));
-            egui::Grid::new("crueler-ranking")
-                .striped(true)
-                .show(ui, |ui| {
-                    ui.label(i18n.t("crueler-place"));
-                    ui.label(i18n.t("crueler-player"));
-                    ui.label(i18n.t("crueler-life"));
-                    ui.end_row();
-                    for i in order {
-                        let place = result.places[i];
-                        let mut who = egui::RichText::new(name(view, SeatId(i as u8)));
-                        if place == 1 {
-                            who = who.color(theme::ACCENT).strong().size(19.0);
-                        }
-                        ui.label(i18n.ta("table-place", &[("n", place.into())]));
-                        ui.label(who);
-                        ui.label(if view.alive[i] {
-                            result.scores[i].to_string()
-                        } else {
-                            i18n.t("crueler-out")
-                        });
-                        ui.end_row();
+    table::summary_window(ctx, i18n, at, summary, exit, |ui| {
+        let mut order: Vec<usize> = (0..result.places.len()).collect();
+        order.sort_by_key(|&i| (result.places[i], i));
+        egui::Grid::new("crueler-ranking")
+            .striped(true)
+            .show(ui, |ui| {
+                ui.label(i18n.t("crueler-place"));
+                ui.label(i18n.t("crueler-player"));
+                ui.label(i18n.t("crueler-life"));
+                ui.end_row();
+                for i in order {
+                    let place = result.places[i];
+                    let mut who = egui::RichText::new(name(view, SeatId(i as u8)));
+                    if place == 1 {
+                        who = who.color(theme::ACCENT).strong().size(19.0);
                     }
-                });
-            table::after_game_buttons(ui, i18n, exit);
-        });
+                    ui.label(i18n.ta("table-place", &[("n", place.into())]));
+                    ui.label(who);
+                    ui.label(if view.alive[i] {
+                        result.scores[i].to_string()
+                    } else {
+                        i18n.t("crueler-out")
+                    });
+                    ui.end_row();
+                }
+            });
+    });
 }
 
 fn reset(mut commands: Commands) {

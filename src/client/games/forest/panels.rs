@@ -452,7 +452,8 @@ fn draw(
     round_over_window(ctx, &view, i18n, &mut state, *ask);
     // A lesson's end has its own window (`lesson.rs`).
     if model.lesson.is_none() {
-        game_over_window(ctx, &view, i18n, &mut exit);
+        let table = frame.model.place.map(|(t, _)| t);
+        game_over_window(ctx, &view, i18n, (table, &mut frame.summary), &mut exit);
     }
     if let Some(action) = action {
         submit(&mut frame.outbox, &mut state, action);
@@ -578,36 +579,38 @@ fn round_over_window(
 
 /// The game-over window: the scores, the places (the winner's with a
 /// trophy), and the buttons for what comes next.
-fn game_over_window(ctx: &egui::Context, view: &ForestView, i18n: &I18n, exit: &mut table::Exit) {
+fn game_over_window(
+    ctx: &egui::Context,
+    view: &ForestView,
+    i18n: &I18n,
+    (at, summary): (Option<u32>, &mut table::Summary),
+    exit: &mut table::Exit,
+) {
     let Some(result) = &view.result else {
         return;
     };
-    egui::Window::new(i18n.t("table-game-over"))
-        .collapsible(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            scores(ui, view, i18n);
-            ui.separator();
-            let mut standings: Vec<_> = view.seats.iter().collect();
-            standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));
-            for s in standings {
-                let place = result.places[s.seat.index()];
-                let text = format!(
-                    "{}  {}  ({})",
-                    i18n.ta("table-place", &[("n", place.into())]),
-                    s.name,
-                    s.total
-                );
-                ui.label(if place == 1 {
-                    egui::RichText::new(format!("🏆 {text}"))
-                        .color(theme::ACCENT)
-                        .size(20.0)
-                } else {
-                    egui::RichText::new(text)
-                });
-            }
-            table::after_game_buttons(ui, i18n, exit);
-        });
+    table::summary_window(ctx, i18n, at, summary, exit, |ui| {
+        scores(ui, view, i18n);
+        ui.separator();
+        let mut standings: Vec<_> = view.seats.iter().collect();
+        standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));
+        for s in standings {
+            let place = result.places[s.seat.index()];
+            let text = format!(
+                "{}  {}  ({})",
+                i18n.ta("table-place", &[("n", place.into())]),
+                s.name,
+                s.total
+            );
+            ui.label(if place == 1 {
+                egui::RichText::new(format!("🏆 {text}"))
+                    .color(theme::ACCENT)
+                    .size(20.0)
+            } else {
+                egui::RichText::new(text)
+            });
+        }
+    });
 }
 
 /// The host seat sees every hand (and acts for nobody).

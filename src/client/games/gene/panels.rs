@@ -1039,7 +1039,10 @@ fn draw(
         // A lesson's end has its own window (`lesson.rs`).
         && frame.model.lesson.is_none()
     {
-        ranking_window(ctx, &view, result, i18n, &mut exit);
+        let at = frame.model.place.map(|(t, _)| t);
+        table::summary_window(ctx, i18n, at, &mut frame.summary, &mut exit, |ui| {
+            ranking(ui, &view, result, i18n)
+        });
     }
     if let Some(action) = action {
         frame.act(AnyAction::Gene(action));
@@ -1365,23 +1368,6 @@ fn settlement_window(
             }
         });
     });
-}
-
-/// The ranking at the game's end, and the buttons to leave or play again.
-fn ranking_window(
-    ctx: &egui::Context,
-    view: &GeneView,
-    result: &GameResult,
-    i18n: &I18n,
-    exit: &mut table::Exit,
-) {
-    egui::Window::new(i18n.t("table-game-over"))
-        .collapsible(false)
-        .anchor(egui::Align2::RIGHT_TOP, [-360.0, 60.0])
-        .show(ctx, |ui| {
-            ranking(ui, view, result, i18n);
-            table::after_game_buttons(ui, i18n, exit);
-        });
 }
 
 /// The ranking's table: place, player, HP and gold, best first.

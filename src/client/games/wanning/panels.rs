@@ -1357,7 +1357,8 @@ fn draw(
     table::rules_window(ctx, i18n, &mut state.show_rules, wanning::RULES_MD);
     // A lesson's end has its own window (`lesson.rs`).
     if model.lesson.is_none() {
-        game_over_window(ctx, &view, i18n, &mut exit);
+        let table = frame.model.place.map(|(t, _)| t);
+        game_over_window(ctx, &view, i18n, (table, &mut frame.summary), &mut exit);
     }
     if let Some(action) = action {
         frame.act(AnyAction::Wanning(action));
@@ -1546,32 +1547,34 @@ fn bottom_panel(
 
 /// The game-over window: the level that won, whether the viewer won, and
 /// the buttons for what comes next.
-fn game_over_window(ctx: &egui::Context, view: &WanningView, i18n: &I18n, exit: &mut table::Exit) {
+fn game_over_window(
+    ctx: &egui::Context,
+    view: &WanningView,
+    i18n: &I18n,
+    (at, summary): (Option<u32>, &mut table::Summary),
+    exit: &mut table::Exit,
+) {
     let Some(level) = view.winner else {
         return;
     };
     if view.result.is_none() {
         return;
     }
-    egui::Window::new(i18n.t("table-game-over"))
-        .collapsible(false)
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            ui.label(
-                egui::RichText::new(i18n.ta("wanning-level-wins", &[("level", level.into())]))
-                    .strong()
-                    .size(20.0)
-                    .color(theme::ACCENT),
-            );
-            if let Some(mine) = view.level {
-                ui.label(i18n.t(if mine == level {
-                    "wanning-you-won"
-                } else {
-                    "wanning-you-lost"
-                }));
-            }
-            table::after_game_buttons(ui, i18n, exit);
-        });
+    table::summary_window(ctx, i18n, at, summary, exit, |ui| {
+        ui.label(
+            egui::RichText::new(i18n.ta("wanning-level-wins", &[("level", level.into())]))
+                .strong()
+                .size(20.0)
+                .color(theme::ACCENT),
+        );
+        if let Some(mine) = view.level {
+            ui.label(i18n.t(if mine == level {
+                "wanning-you-won"
+            } else {
+                "wanning-you-lost"
+            }));
+        }
+    });
 }
 
 fn reset(mut commands: Commands) {
