@@ -72,9 +72,11 @@ fn draw(
     mut settings: ResMut<UserSettings>,
     mut next: ResMut<NextState<Screen>>,
     mut replay: ResMut<crate::client::replay::Replaying>,
+    mut asking_leave: Local<bool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
+    *asking_leave &= model.place.is_some();
     let mut msgs = Vec::new();
     let mut past = None;
     let mut back = false;
@@ -86,6 +88,9 @@ fn draw(
         }
         if let Some(r) = &model.last_rejection {
             ui.label(egui::RichText::new(i18n.pick(r)).color(theme::BAD));
+        }
+        if *asking_leave {
+            leave_question(ui, &i18n, &mut asking_leave, &mut msgs);
         }
     });
     egui::CentralPanel::default().show(&mut screen, |ui| {
@@ -120,13 +125,32 @@ fn draw(
         next.set(Screen::Table);
     }
     if back {
+        // Seated, "Back" asks first (issue 66: it left the seat at once).
         if model.place.is_some() {
-            send(&mut outbox, ClientMsg::Leave);
+            *asking_leave = true;
         } else {
             next.set(Screen::Title);
         }
     }
     Ok(())
+}
+
+/// Asks whether "Back" is to leave our seat: leave, or stay.
+fn leave_question(ui: &mut egui::Ui, i18n: &I18n, asking: &mut bool, msgs: &mut Vec<ClientMsg>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new(i18n.t("lobby-leave-ask")).strong());
+        let leave = ui.button(i18n.t("lobby-leave"));
+        crate::client::reach::control(&leave, "lobby-leave-yes", crate::client::reach::Does::Move);
+        if leave.clicked() {
+            msgs.push(ClientMsg::Leave);
+            *asking = false;
+        }
+        let stay = ui.button(i18n.t("lobby-stay"));
+        crate::client::reach::control(&stay, "lobby-stay", crate::client::reach::Does::Move);
+        if stay.clicked() {
+            *asking = false;
+        }
+    });
 }
 
 /// Draws the back button, the lobby's title and the link's state; returns
