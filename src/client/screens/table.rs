@@ -157,9 +157,13 @@ pub fn summary_window(
 ) {
     let room = ctx.content_rect();
     if summary.closed_at == Some(table) {
-        egui::Area::new("summary-reopen".into())
+        // A small window of its own, as the summary is (a plain area's
+        // button did not take a phone's tap in the browser test).
+        egui::Window::new("summary-reopen")
+            .title_bar(false)
+            .resizable(false)
+            .collapsible(false)
             .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -16.0])
-            .order(egui::Order::Foreground)
             .show(ctx, |ui| {
                 let open = ui.button(format!("🏆 {}", i18n.t("table-game-over")));
                 crate::client::reach::control(&open, "summary-open", Does::Move);
