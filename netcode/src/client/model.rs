@@ -88,17 +88,6 @@ impl HallClock {
         self.best().map(|(_, offset)| offset)
     }
 
-    /// The round trip of the sample believed: the estimate is within half
-    /// of it.
-    pub fn round_trip_ms(&self) -> Option<f64> {
-        self.best().map(|(rtt, _)| rtt)
-    }
-
-    /// How many samples there are.
-    pub fn samples(&self) -> usize {
-        self.samples.len()
-    }
-
     fn best(&self) -> Option<(f64, f64)> {
         self.samples
             .iter()
