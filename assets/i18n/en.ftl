@@ -634,3 +634,4 @@ lesson-step = Lesson, step { $n } of { $total }:
 lesson-done-title = You have learnt { $game }
 lesson-remember = What to remember:
 lesson-real-game = Play a real game
+default-player-name = Player

@@ -614,3 +614,4 @@ lesson-step = 教学，第 { $n } 步，共 { $total } 步：
 lesson-done-title = 你学会了{ $game }
 lesson-remember = 要记住的：
 lesson-real-game = 开始一局真正的游戏
+default-player-name = 玩家

@@ -12,7 +12,7 @@ use foodweb_rules::forest::ForestGame;
 use foodweb_rules::gene::GeneGame;
 use foodweb_rules::lesson::{LessonNow, LessonRun, lesson_text};
 use foodweb_rules::table::{
-    Announcements, GameResult, LogEntry, Rejection, SeatId, Seats, SnapshotError, Table,
+    Announcements, GameResult, LogEntry, Rejection, SeatId, SeatName, Seats, SnapshotError, Table,
     TableConfig, TableSnapshot,
 };
 use foodweb_rules::wanning::WanningGame;
@@ -40,9 +40,9 @@ trait GameEntry {
         &self,
         settings: &AnySettings,
         seed: u64,
-        names: Vec<String>,
+        names: Vec<SeatName>,
     ) -> Result<Box<dyn HostedTable>, Rejection>;
-    fn new_lesson(&self, names: Vec<String>) -> Result<Box<dyn HostedTable>, Rejection>;
+    fn new_lesson(&self, names: Vec<SeatName>) -> Result<Box<dyn HostedTable>, Rejection>;
     fn lesson_players(&self) -> Option<usize>;
     fn restore(&self, ron: &str) -> Result<Box<dyn HostedTable>, SnapshotError>;
     fn replay(&self, ron: &str) -> Result<Box<dyn HostedTable>, String>;
@@ -63,7 +63,7 @@ impl<G: HostGame> GameEntry for Entry<G> {
         &self,
         settings: &AnySettings,
         seed: u64,
-        names: Vec<String>,
+        names: Vec<SeatName>,
     ) -> Result<Box<dyn HostedTable>, Rejection> {
         let settings = G::unwrap_settings(settings)
             .ok_or_else(|| unknown_game(settings.game()))?
@@ -75,7 +75,7 @@ impl<G: HostGame> GameEntry for Entry<G> {
         };
         Ok(Box::new(Hosted::new(Table::new(config)?)))
     }
-    fn new_lesson(&self, names: Vec<String>) -> Result<Box<dyn HostedTable>, Rejection> {
+    fn new_lesson(&self, names: Vec<SeatName>) -> Result<Box<dyn HostedTable>, Rejection> {
         let broken = |e: String| Rejection::new(e, "这一课的文件有误");
         let text = lesson_text(G::ID).ok_or_else(|| no_lesson(G::ID))?;
         let lesson = LessonRun::<G>::parse(text).map_err(broken)?;
@@ -395,7 +395,7 @@ fn no_lesson(game: GameId) -> Rejection {
 
 /// Deals the game's lesson table (`Learn`): the learner at seat 1, the
 /// scripted players named `names` at the others.
-pub fn new_lesson(game: GameId, names: Vec<String>) -> Result<Box<dyn HostedTable>, Rejection> {
+pub fn new_lesson(game: GameId, names: Vec<SeatName>) -> Result<Box<dyn HostedTable>, Rejection> {
     entry(game)
         .ok_or_else(|| no_lesson(game))?
         .new_lesson(names)
@@ -410,7 +410,7 @@ pub fn lesson_players(game: GameId) -> Option<usize> {
 pub fn new_table(
     settings: &AnySettings,
     seed: u64,
-    names: Vec<String>,
+    names: Vec<SeatName>,
 ) -> Result<Box<dyn HostedTable>, Rejection> {
     let game = settings.game();
     entry(game)

@@ -7,7 +7,7 @@
 //! public announcements and that seat's own private notes, and only the
 //! host seat ever receives `HostView`.
 
-use foodweb_rules::table::{Announcement, GameResult, PrivateNote, SeatId};
+use foodweb_rules::table::{Announcement, GameResult, PrivateNote, SeatId, SeatName};
 use foodweb_rules::{Bilingual, GameId};
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +15,7 @@ use crate::games::{AnyAction, AnySettings, AnyView};
 pub use crate::replay::REPLAY_PART_STEPS;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -164,7 +164,7 @@ pub struct TableSummary {
     /// Replays open to everyone once the game is over.
     #[serde(default)]
     pub open_replays: bool,
-    pub players: Vec<String>,
+    pub players: Vec<SeatName>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,7 +184,7 @@ pub enum SeatKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatInfo {
     pub seat: SeatId,
-    pub name: String,
+    pub name: SeatName,
     pub kind: SeatKind,
 }
 
@@ -351,7 +351,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, kind)| SeatInfo {
                     seat: SeatId(i as u8),
-                    name: format!("seat {}", i + 1),
+                    name: format!("seat {}", i + 1).into(),
                     kind,
                 })
                 .collect(),

@@ -15,7 +15,7 @@
 //! opened offline.
 
 use foodweb_rules::GameId;
-use foodweb_rules::table::{Announcement, PrivateNote, SeatId};
+use foodweb_rules::table::{Announcement, PrivateNote, SeatId, SeatName};
 use serde::{Deserialize, Serialize};
 
 use crate::any::AnyView;
@@ -62,7 +62,7 @@ pub struct Replay {
     pub format: u32,
     pub game: GameId,
     pub viewer: Viewer,
-    pub names: Vec<String>,
+    pub names: Vec<SeatName>,
     /// Whether the game had ended.
     pub finished: bool,
     pub steps: Vec<ReplayStep>,
@@ -80,7 +80,7 @@ pub struct Replay {
 /// What a replay says once, before its steps: sent with the first part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayHead {
-    pub names: Vec<String>,
+    pub names: Vec<SeatName>,
     pub public: Vec<Announcement>,
     pub notes: Vec<PrivateNote>,
     pub record: Option<String>,

@@ -20,7 +20,7 @@ use foodweb_netcode::replay::{ReplayHead, ReplayStep, Viewer};
 use foodweb_netcode::{ClientKey, Hall, HallConfig};
 use foodweb_rules::Bilingual;
 use foodweb_rules::GameId;
-use foodweb_rules::table::{Announcement, PrivateNote, SeatId};
+use foodweb_rules::table::{Announcement, PrivateNote, SeatId, SeatName};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -195,7 +195,15 @@ fn full_server_msgs() -> Vec<ServerMsg> {
             game: GameId::Wanning,
             viewer: Viewer::Everything,
             head: Some(Box::new(ReplayHead {
-                names: vec!["小陈".into(), "Bob".into()],
+                names: vec![
+                    "小陈".into(),
+                    SeatName::bot("reasoning", 2),
+                    SeatName::Bot {
+                        kind: "lesson".into(),
+                        number: u16::MAX,
+                        name: Some("Bot 3".into()),
+                    },
+                ],
                 public: vec![Announcement {
                     at_ms: 7,
                     text: bilingual(),

@@ -10,7 +10,7 @@ use foodweb_netcode::messages::*;
 use foodweb_netcode::{ClientKey, Hall, HallConfig, TableStore};
 use foodweb_rules::GameId;
 use foodweb_rules::forest::{ForestAction, ForestSettings};
-use foodweb_rules::table::SeatId;
+use foodweb_rules::table::{SeatId, SeatName};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -239,7 +239,7 @@ fn a_lobby_table_is_created_filled_with_bots_started_and_played_out() {
     let table = two_people_two_bots(&mut p);
     // Cy, not at a table, saw the table appear in the list.
     let listed = p.inboxes[&3].all.iter().any(|m| {
-        matches!(m, ServerMsg::Tables { tables } if tables.iter().any(|t| t.id == table && t.players.contains(&"Ana".to_string())))
+        matches!(m, ServerMsg::Tables { tables } if tables.iter().any(|t| t.id == table && t.players.contains(&SeatName::person("Ana"))))
     });
     assert!(listed);
     p.play_out(&[1, 2]);
@@ -1635,7 +1635,7 @@ fn every_seat_at_a_table_goes_by_its_own_name() {
             .seats
             .iter()
             .filter(|s| matches!(s.kind, SeatKind::Person { .. }))
-            .map(|s| s.name.clone())
+            .map(|s| s.name.to_string())
             .collect()
     };
     let seated = names(&p);
@@ -1679,6 +1679,68 @@ fn every_seat_at_a_table_goes_by_its_own_name() {
     p.say(2, ClientMsg::SetName { name: "   ".into() });
     assert_eq!(p.inboxes[&2].rejections, 1);
     assert_eq!(names(&p), before);
+}
+
+/// Issue 66: "bot names stay English in the Chinese UI and read
+/// "reasoning bot 4 4" in the HP line"; "no person's name can pass for a
+/// bot's". A bot's seat goes by its kind and number, which each reader
+/// words in their language; a person who types a bot's name is still a
+/// person, in the lobby, the table list and the game's own views.
+#[test]
+fn a_bot_is_named_by_its_kind_and_a_person_never_passes_for_one() {
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Ana");
+    p.hello(2, "memory bot 3");
+    p.hello(3, "Cy");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 4,
+            host_seat: false,
+            seed: Some(5),
+            open_replays: false,
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.say(2, ClientMsg::TakeSeat { table, seat: None });
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "memory".into(),
+        },
+    );
+    let lobby = last_lobby(&p, 1);
+    let impostor = &lobby.seats[1].name;
+    assert_eq!(impostor, &SeatName::person("memory bot 3"));
+    assert!(!impostor.is_bot());
+    let bot = &lobby.seats[2].name;
+    assert_eq!(bot, &SeatName::bot("memory", 3));
+    assert_eq!(bot.get(foodweb_rules::Lang::Zh), "过目不忘机器人 3");
+    // The two read alike in English but are not equal: a client marks
+    // one as a bot, the other as a person.
+    assert_eq!(bot.to_string(), impostor.to_string());
+    assert_ne!(bot, impostor);
+    // Cy, not at a table, reads the table list.
+    let listed = p.inboxes[&3].all.iter().rev().find_map(|m| match m {
+        ServerMsg::Tables { tables } => tables.iter().find(|t| t.id == table).cloned(),
+        _ => None,
+    });
+    let listed = listed.expect("the table is listed");
+    assert_eq!(listed.players.iter().filter(|n| n.is_bot()).count(), 2);
+
+    p.say(2, ClientMsg::SetReady { ready: true });
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    let seen = p.inboxes[&1].all.iter().rev().find_map(|m| match m {
+        ServerMsg::View { view, .. } => Some(view.clone()),
+        _ => None,
+    });
+    let Some(AnyView::Forest(view)) = seen else {
+        panic!("no view at the table")
+    };
+    assert_eq!(view.seats[1].name, SeatName::person("memory bot 3"));
+    assert_eq!(view.seats[3].name, SeatName::bot("memory", 4));
 }
 
 /// Issue 66: "Hosting from the desktop: the host's earlier private bot

@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game_id::GameId;
-use crate::table::{Game, Rejection, SeatId, Seats, Table, TableConfig};
+use crate::table::{Game, Rejection, SeatId, SeatName, Seats, Table, TableConfig};
 use crate::text::Bilingual;
 
 /// A game's lesson file, if it has one (each game's `lesson()`).
@@ -122,7 +122,7 @@ impl<G: Game> LessonRun<G> {
 
     /// Deals the lesson's table, its seats named `names` (the learner's
     /// first), and plays the script up to the learner's first move.
-    pub fn start(lesson: Lesson<G>, names: Vec<String>) -> Result<(Table<G>, Self), String> {
+    pub fn start(lesson: Lesson<G>, names: Vec<SeatName>) -> Result<(Table<G>, Self), String> {
         if names.len() != lesson.players {
             return Err(format!(
                 "{} names for a lesson of {}",
@@ -235,7 +235,9 @@ impl<G: Game> LessonRun<G> {
     /// Plays the whole lesson headless, the learner making each step's
     /// move: the table at the end, or what went wrong.
     pub fn play_through(lesson: Lesson<G>) -> Result<(Table<G>, Vec<G::Action>), String> {
-        let names = (1..=lesson.players).map(|i| format!("Seat {i}")).collect();
+        let names = (1..=lesson.players)
+            .map(|i| SeatName::Person(format!("Seat {i}")))
+            .collect();
         let (mut table, mut run) = Self::start(lesson, names)?;
         let mut learnt = Vec::new();
         loop {

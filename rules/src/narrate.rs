@@ -33,6 +33,15 @@ fn bundle(text: &'static str, lang: &str) -> FluentBundle<FluentResource> {
     bundle
 }
 
+/// Each seat's HP in a line, "Ann: 3 · reasoning bot 4: 2" (a name may
+/// end in a number of its own, so the HP follows a colon).
+pub fn hp_list(hps: impl Iterator<Item = (Bilingual, i64)>) -> Bilingual {
+    let (en, zh): (Vec<String>, Vec<String>) = hps
+        .map(|(name, hp)| (format!("{}: {hp}", name.en), format!("{}：{hp}", name.zh)))
+        .unzip();
+    Bilingual::new(en.join(" · "), zh.join(" · "))
+}
+
 /// A value to put into a phrase.
 pub enum Arg {
     Text(String),

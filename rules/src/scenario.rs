@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game_id::GameId;
 use crate::table::{
-    Announcement, Game, GameResult, PrivateNote, SeatId, Seats, Table, TableConfig,
+    Announcement, Game, GameResult, PrivateNote, SeatId, SeatName, Seats, Table, TableConfig,
 };
 use crate::text::Bilingual;
 
@@ -69,7 +69,7 @@ pub struct Scenario<G: Game> {
     pub seed: u64,
     pub players: usize,
     #[serde(default)]
-    pub names: Option<Vec<String>>,
+    pub names: Option<Vec<SeatName>>,
     #[serde(default)]
     pub settings: Option<G::Settings>,
     #[serde(default)]
@@ -674,8 +674,8 @@ impl Trace {
     fn in_text(&self, text: &Bilingual, names: &Seats) -> bool {
         let named = match &self.scope {
             Scope::Seat(s) => {
-                let name = names.name(*s);
-                !name.is_empty() && (text.en.contains(name) || text.zh.contains(name))
+                let name = names.words(*s);
+                !name.en.is_empty() && (text.en.contains(&name.en) || text.zh.contains(&name.zh))
             }
             Scope::Fields(..) | Scope::Anywhere => true,
         };

@@ -358,7 +358,7 @@ fn not_sees_finds_a_secret_in_a_doctored_view_or_note() {
     // A doctored note: the referee tells Ann Bo's instinct.
     let mut told = bevy_ecs::world::World::new();
     let names = world.resource::<Seats>().clone();
-    let bo_name = names.name(bo).to_string();
+    let bo_name = names.words(bo).en;
     told.insert_resource(names);
     told.insert_resource(Announcements {
         public: vec![],

@@ -63,7 +63,8 @@ struct Autoplay {
     /// `&seats=N`: the table's size for `local` (the game's default
     /// otherwise).
     seats: Option<usize>,
-    /// `&quickest=1`: a `local` table on the set-up's shortest timings.
+    /// `&quickest=1`: a `local` or `host` table on the set-up's shortest
+    /// timings.
     quickest: bool,
 }
 
@@ -180,11 +181,15 @@ fn in_lobby(
     let Some(_) = model.place else {
         match auto.part {
             Part::Host if !auto.created => {
-                // The set-up screen's defaults (a quick Forest round).
-                let Some(settings) = clients.form(auto.game, FormAt::Setup).map(|f| f.settings())
-                else {
+                // The set-up screen's defaults (a quick Forest round), on
+                // its shortest timings with `&quickest=1`.
+                let Some(mut form) = clients.form(auto.game, FormAt::Setup) else {
                     return;
                 };
+                if auto.quickest {
+                    form.quickest();
+                }
+                let settings = form.settings();
                 outbox.0.push(ClientMsg::CreateTable {
                     settings,
                     seats: *auto.game.seats().start() as u8,

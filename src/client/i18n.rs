@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use foodweb_rules::table::SeatName;
 use foodweb_rules::{Bilingual, Lang};
 use unic_langid::langid;
 
@@ -75,6 +76,12 @@ impl I18n {
 
     pub fn pick<'a>(&self, text: &'a Bilingual) -> &'a str {
         text.get(self.lang)
+    }
+
+    /// A seat's name in the reader's language (a bot's kind and number
+    /// are worded here; a person's name is as they typed it).
+    pub fn name(&self, name: &SeatName) -> String {
+        name.get(self.lang)
     }
 }
 

@@ -16,6 +16,7 @@ mod scene;
 mod screens;
 mod settings;
 mod sound;
+mod text_agent;
 mod theme;
 #[cfg(feature = "dev")]
 mod tour;
@@ -130,6 +131,7 @@ pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
             replay::plugin,
             lesson::plugin,
             sound::plugin,
+            text_agent::plugin,
         ))
         // Development aids, out of release builds: the screenshot tours.
         .add_plugins(dev_plugins)

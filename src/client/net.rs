@@ -103,9 +103,19 @@ fn link_local_server(
     }
 }
 
-fn name_from_settings(settings: Res<super::UserSettings>, mut name: ResMut<PlayerName>) {
-    if name.0 != settings.name && !settings.name.trim().is_empty() {
-        name.0 = settings.name.trim().to_string();
+/// The name we go by: the one chosen, or "Player" in our language (the
+/// server numbers it if another seat has it: "Player 2").
+fn name_from_settings(
+    settings: Res<super::UserSettings>,
+    i18n: Res<super::I18n>,
+    mut name: ResMut<PlayerName>,
+) {
+    let wanted = match settings.name.trim() {
+        "" => i18n.t("default-player-name"),
+        chosen => chosen.to_string(),
+    };
+    if name.0 != wanted {
+        name.0 = wanted;
     }
 }
 
@@ -156,7 +166,9 @@ pub fn plugin(app: &mut App) {
     )
     .add_systems(
         Update,
-        name_from_settings.run_if(resource_changed::<super::UserSettings>),
+        name_from_settings.run_if(
+            resource_changed::<super::UserSettings>.or_else(resource_changed::<super::I18n>),
+        ),
     );
 }
 

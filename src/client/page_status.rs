@@ -1,12 +1,13 @@
 //! What the client shows, written on the page it runs in (`data-*`
 //! attributes of `<body>`) for a browser test to wait on: the screen, the
 //! server's name once it welcomed us, the seat, the table's revision, the
-//! round and whether the game is over, and where the title screen's
+//! round and whether the game is over, the name we go by and the names
+//! at our table, and where the title screen's
 //! buttons are; a game adds its own (Forest's showdowns seen resolved).
 //! Nothing here is more than the seat's own screen shows. A no-op on the
 //! desktop.
 
-use super::{Screen, web};
+use super::{I18n, Screen, web};
 use bevy::prelude::*;
 use foodweb_netcode::client::ClientModel;
 
@@ -16,11 +17,22 @@ fn publish_screen(screen: Res<State<Screen>>) {
     }
 }
 
-fn publish_table(model: Res<ClientModel>) {
-    if !model.is_changed() {
+fn publish_table(model: Res<ClientModel>, i18n: Res<I18n>) {
+    if !model.is_changed() && !i18n.is_changed() {
         return;
     }
     web::publish("server", model.server.as_deref().unwrap_or_default());
+    // The name the server knows us by, and the names at our table as its
+    // lobby shows them (public to everyone in the lobby), in our language.
+    web::publish("name", &model.name);
+    let names: Vec<String> = model
+        .lobby
+        .iter()
+        .flat_map(|l| l.seats.iter().map(|s| i18n.name(&s.name)))
+        .collect();
+    web::publish("names", &names.join(" | "));
+    let table = model.place.map(|(t, _)| t.to_string()).unwrap_or_default();
+    web::publish("table", &table);
     let seat = model.my_seat().map(|s| s.0.to_string()).unwrap_or_default();
     web::publish("seat", &seat);
     web::publish("revision", &model.revision.to_string());

@@ -305,6 +305,7 @@ fn timeline(
     mut model: ResMut<ClientModel>,
     mut replay: ResMut<Replaying>,
     mut next: ResMut<NextState<Screen>>,
+    mut published: Local<String>,
 ) -> Result {
     if !replay.on {
         return Ok(());
@@ -314,6 +315,12 @@ fn timeline(
         Some((r, total)) => (r.steps.len(), *total as usize),
         None => (0, 0),
     };
+    // Where the replay stands, for a browser test: "step/loaded/total".
+    let standing = format!("{}/{count}/{total}", replay.step + 1);
+    if *published != standing {
+        super::web::publish("replay", &standing);
+        *published = standing;
+    }
     let rounds = replay.rounds.clone();
     let mut close = false;
     // One strip along the top of a wide table, clear of the cards below;
@@ -353,10 +360,14 @@ fn timeline(
                 if ui.button(play).clicked() {
                     replay.playing = !replay.playing;
                 }
-                if ui.button("▶|").clicked() {
+                let next = ui.button("▶|");
+                super::reach::control(&next, "replay-next", super::reach::Does::Pick);
+                if next.clicked() {
                     replay.step = (replay.step + 1).min(count - 1);
                 }
-                if ui.button("⏭").clicked() {
+                let end = ui.button("⏭");
+                super::reach::control(&end, "replay-end", super::reach::Does::Pick);
+                if end.clicked() {
                     replay.step = count - 1;
                 }
                 for speed in [0.5, 1.0, 2.0, 4.0] {

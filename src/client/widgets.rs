@@ -20,6 +20,22 @@ pub fn screen(ctx: &egui::Context) -> egui::Ui {
     )
 }
 
+/// A one-line text field whose cursor goes to the end of its text when it
+/// gains focus. A tap on a phone lands anywhere in the field; with the
+/// cursor at the start, a typed name went in before the old one
+/// ("BobPlayer") and Backspace did nothing (issue 66).
+pub fn line_field(ui: &mut egui::Ui, edit: egui::TextEdit) -> egui::Response {
+    let mut out = edit.show(ui);
+    if out.response.gained_focus() {
+        let end = egui::text::CCursor::new(out.galley.text().chars().count());
+        out.state
+            .cursor
+            .set_char_range(Some(egui::text::CCursorRange::one(end)));
+        out.state.store(ui.ctx(), out.response.response.id);
+    }
+    out.response.response
+}
+
 /// A wide menu button.
 pub fn menu_button(ui: &mut egui::Ui, text: &str, enabled: bool) -> egui::Response {
     ui.add_enabled(

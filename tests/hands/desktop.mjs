@@ -88,10 +88,11 @@ async function client(game, env) {
     },
     // The mouse wheel turned down (notches) with the pointer at x, y: how
     // a person with a mouse scrolls a list longer than the window.
+    // (Negative notches turn it up.)
     async wheel(x, y, notches) {
       xdo(...at(x, y));
       await sleep(120);
-      xdo('click', '--repeat', String(notches), '--delay', '60', '5');
+      xdo('click', '--repeat', String(Math.abs(notches)), '--delay', '60', notches < 0 ? '4' : '5');
     },
     // The mouse resting on a piece, then moved off it.
     async inspect(x, y) {
@@ -192,7 +193,68 @@ async function lesson(game) {
   }
 }
 
-for (const game of games.length ? games : ['forest', 'wanning', 'crueler', 'gene']) {
+// Issue 66: "The text-size setting traps you: at 1280x720 any step above
+// the default pushes Settings below the window ... the only way out is
+// editing the settings file". At the largest text size the title offers,
+// by the pointer: every control of the title is in the window, or brought
+// into it by the mouse wheel; then the size is put back by the pointer,
+// and the settings file says so.
+async function textSizes() {
+  const config = `${out}/config-text-size`;
+  rmSync(config, { recursive: true, force: true });
+  const { child, io } = await client('text-size', { FOODWEB_AUTOPLAY: '', FOODWEB_CONFIG_DIR: config });
+  try {
+    const [width, height] = await io.viewport();
+    const find = name => (io.read()?.controls || []).find(c => c.name === name);
+    const inside = c => c.x >= 0 && c.y >= 0 && c.x + c.w <= width && c.y + c.h <= height;
+    const centre = c => [c.x + c.w / 2, c.y + c.h / 2];
+    for (const t0 = Date.now(); !find('play-local'); await sleep(200)) {
+      if (Date.now() - t0 > 90_000) throw new Error('[desktop text size] no title screen');
+    }
+    const sizes = io.read().controls.filter(c => /^text-size-\d+$/.test(c.name)).map(c => Number(c.name.slice(10)));
+    const largest = Math.max(...sizes);
+    if (!sizes.includes(100) || largest <= 100) throw new Error(`[desktop text size] the title offers ${sizes}`);
+    // From the top of the screen, the wheel turned down until the control
+    // shows whole.
+    const reach = async name => {
+      await io.wheel(width / 2, height / 2, -20);
+      await sleep(500);
+      for (let notches = 0; notches <= 30; notches += 2) {
+        const c = find(name);
+        if (c && inside(c)) return { ...c, notches };
+        await io.wheel(width / 2, height / 2, 2);
+        await sleep(500);
+      }
+      await io.screenshot(`failed-text-size-${name}`);
+      throw new Error(`[desktop text size] ${name} cannot be brought into the ${width}x${height} window at ${largest}%`);
+    };
+    await io.tap(...centre(await reach(`text-size-${largest}`)));
+    await sleep(1500);
+    await io.screenshot(`title-text-size-${largest}`);
+    const names = ['play-local', 'menu-host-lan', 'menu-join-lan', 'menu-replays', 'menu-quit', 'sound', 'volume', ...sizes.map(s => `text-size-${s}`)];
+    const reached = {};
+    for (const name of names) reached[name] = (await reach(name)).notches;
+    await io.tap(...centre(await reach('text-size-100')));
+    await sleep(1500);
+    const saved = readFileSync(`${config}/settings.ron`, 'utf8');
+    const scale = Number((/ui_scale:\s*([\d.]+)/.exec(saved) || [])[1]);
+    if (scale !== 1) throw new Error(`[desktop text size] put back by the pointer, the settings file says ui_scale ${scale}`);
+    return { sizes, largest, notches: reached };
+  } finally {
+    await stop(child);
+  }
+}
+
+for (const game of games.length ? games : ['text-size', 'forest', 'wanning', 'crueler', 'gene']) {
+  if (game === 'text-size') {
+    try {
+      report.textSize = await textSizes();
+      console.log(`[desktop text size] every title control reached at the largest size: ${JSON.stringify(report.textSize)}`);
+    } catch (e) {
+      problems.push(String(e.message || e));
+    }
+    continue;
+  }
   if (game.startsWith('lesson:')) {
     try {
       report.games[game] = await lesson(game.slice('lesson:'.length));

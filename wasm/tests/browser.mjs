@@ -2,7 +2,11 @@
 // title screen, counting what it fetched before it (issue 22); then two
 // headless Chromium pages, served by `foodweb serve`, play one Forest
 // Showdown table together (a bot plays each page's seat through the
-// screens, ?autoplay=..., src/client/autoplay.rs); then a whole game of
+// screens, ?autoplay=..., src/client/autoplay.rs): the phone's person
+// first types a name in the lobby on a phone's keyboard and IME and
+// chooses the fourth game by a tap, each page shows both names, and at
+// the end each opens its seat's replay over the WebSocket, one from the
+// game-over summary and one from the lobby (issue 66); then a whole game of
 // each of the four games against bots, one seat played only by real
 // pointer events (tests/hands/policy.mjs): Forest Showdown and Wanning
 // Beast Chess by a finger on a phone-sized page, Crueler World and Gene
@@ -11,7 +15,7 @@
 // the page's audio running (issue 39); then each game's "Learn to play"
 // lesson by pointer, one page learning one game after another, as a laptop
 // window of 1280x720 (issue 38; Wanning's also on a phone; LESSONS_ONLY=1
-// runs only these). Run by .ci/run; by hand:
+// runs only these; PARTY_ONLY=1 only the two pages at one table). Run by .ci/run; by hand:
 //
 //   node wasm/tests/browser.mjs http://127.0.0.1:8080/ /tmp/shots
 //
@@ -61,7 +65,13 @@ const browser = await chromium.launch(LAUNCH);
 
 const SIZES = {
   desktop: { viewport: { width: 1920, height: 1080 }, deviceScaleFactor: 1 },
-  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true },
+  // A phone's own user agent (Android's Chrome): with it, bevy_egui
+  // types through its hidden input, the "text agent", as on a real phone
+  // (issue 66).
+  phone: {
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true,
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  },
   small: { viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 },
 };
 
@@ -209,9 +219,9 @@ async function warmReload() {
 
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function waitFor(p, what, test, minutes = 4) {
+async function waitFor(p, what, test, minutes = 4, arg = null) {
   try {
-    await p.page.waitForFunction(test, null, { timeout: minutes * MINUTE, polling: 250 });
+    await p.page.waitForFunction(test, arg, { timeout: minutes * MINUTE, polling: 250 });
   } catch (e) {
     await shot(p, `failed-${p.name}`);
     const seen = await p.page.evaluate(() => ({ ...document.body.dataset }));
@@ -260,18 +270,22 @@ try {
 async function play() {
   if (process.env.LESSONS_ONLY) return lessons();
   // Two browsers at one table: the desktop page opens it, the phone joins.
-  const host = await open('host', 'desktop', { autoplay: 'host', people: 2, seed: 11, name: 'Desk' });
+  const host = await open('host', 'desktop', { autoplay: 'host', people: 2, seed: 11, name: 'Desk', quickest: 1 });
   await shot(host, 'web-title-desktop');
-  const guest = await open('guest', 'phone', { autoplay: 'join', name: '手机' });
+  // The phone's person types their name in the lobby, before any table
+  // is open (a seat keeps the name it had when it was taken).
+  const guest = await open('guest', 'phone', { autoplay: 'join' });
   await shot(guest, 'web-title-phone');
+  await press(guest, 'play-here', true);
+  await waitFor(guest, 'in the lobby', () => document.body.dataset.screen === 'lobby');
+  await waitFor(guest, 'welcomed by the server', () => !!document.body.dataset.server);
+  report.typedName = await typeName(guest, 'Bo', '小陈');
+  report.lobbyGame = await chooseGame(guest, 'wanning');
 
   await press(host, 'play-here', false);
   await waitFor(host, 'in the lobby', () => document.body.dataset.screen === 'lobby');
   await waitFor(host, 'seated at a table', () => !!document.body.dataset.seat);
   await shot(host, 'web-lobby-desktop');
-  await press(guest, 'play-here', true);
-  await waitFor(guest, 'in the lobby', () => document.body.dataset.screen === 'lobby');
-  await waitFor(guest, 'welcomed by the server', () => !!document.body.dataset.server);
   await shot(guest, 'web-lobby-phone');
 
   for (const p of [host, guest]) {
@@ -280,6 +294,14 @@ async function play() {
   const seats = [await data(host, 'seat'), await data(guest, 'seat')];
   if (seats[0] === seats[1]) throw new Error(`both pages sit in seat ${seats[0]}`);
   report.seats = seats;
+  // Issue 66: "Bob and 小陈 both sat as 'Player'". Each page shows each
+  // seat by the name its person gave.
+  for (const p of [host, guest]) {
+    await waitFor(p, 'showing both names at the table', () => {
+      const names = (document.body.dataset.names || '').split(' | ');
+      return names.includes('Desk') && names.includes('Bo小陈');
+    }, 0.5);
+  }
   await shot(host, 'web-table-desktop');
   await shot(guest, 'web-table-phone');
 
@@ -289,8 +311,32 @@ async function play() {
   await shot(host, 'web-showdown-desktop');
   await shot(guest, 'web-showdown-phone');
   report.showdowns = [await data(host, 'showdowns'), await data(guest, 'showdowns')].map(Number);
+  // Issue 66: "A seat's replay never loads over the wire". The game
+  // played to its end, the phone opens its seat's replay from the
+  // game-over summary, the desktop from the lobby's table list after
+  // leaving the table; each loads every step over the WebSocket and is
+  // stepped to its end.
+  for (const p of [host, guest]) {
+    await waitFor(p, 'at the end of the game', () => document.body.dataset.over === '1', 4);
+  }
+  report.replays = {};
+  await pressUntil(guest, 'summary-replay', true, 'no replay on the game-over summary', async () => /^\d+\/\d+\/[1-9]/.test(await data(guest, 'replay') || ''));
+  report.replays.fromSummary = await replayToItsEnd(guest, true);
+  const table = Number(await data(host, 'table'));
+  await pressUntil(host, 'summary-new-game', false, 'no way from the summary to the lobby', async () => (await data(host, 'screen')) === 'lobby');
+  // (A finished table is left on the way; a seat still held is left by hand.)
+  for (const t0 = Date.now(); !(await controlOf(host, `lobby-replay-${table}`)) && Date.now() - t0 < 10_000;) {
+    if (await controlOf(host, 'lobby-leave')) {
+      await pressUntil(host, 'lobby-leave', false, 'no way to leave the finished table', async () => !(await data(host, 'seat')));
+    }
+    await host.page.waitForTimeout(250);
+  }
+  await pressUntil(host, `lobby-replay-${table}`, false, 'no replay of our seat in the table list', async () => /^\d+\/\d+\/[1-9]/.test(await data(host, 'replay') || ''));
+  report.replays.fromLobby = await replayToItsEnd(host, false);
   await host.context.close();
   await guest.context.close();
+  // PARTY_ONLY=1: the two pages at one table alone.
+  if (process.env.PARTY_ONLY) return;
 
   // A whole game of each of the four, against bots inside the page, one
   // seat played only by real input: Playwright's mouse on a desktop-sized
@@ -305,6 +351,106 @@ async function play() {
   const wanningAndMap = Promise.all([handsGame('wanning', 'phone', 23), geneMapOnAPhone()]);
   const gene = handsGame('gene', 'desktop', 24);
   await Promise.all([wanningAndMap, gene, lessons([Promise.resolve(), wanningAndMap, gene])]);
+}
+
+// The controls the client says are on the screen.
+async function controlOf(p, name) {
+  try { return JSON.parse(await data(p, 'reach')).controls.find(c => c.name === name); } catch { return null; }
+}
+
+// Presses a control once it has settled where it was drawn (a new window
+// is placed in its second frame), and again if `done` is not so after
+// 5 s (a page under load draws a frame a second); three tries.
+async function pressUntil(p, name, touch, what, done) {
+  for (let tries = 0; tries < 3; tries++) {
+    const t0 = Date.now();
+    while (!(await controlOf(p, name))) {
+      if (await done()) return tries;
+      if (Date.now() - t0 > 30_000) {
+        await shot(p, `failed-${p.name}-${name}`);
+        throw new Error(`[${p.name}] ${what}`);
+      }
+      await p.page.waitForTimeout(250);
+    }
+    await p.page.waitForTimeout(800);
+    const at = await controlOf(p, name);
+    if (!at) continue;
+    if (touch) await p.page.touchscreen.tap(at.x + at.w / 2, at.y + at.h / 2);
+    else await p.page.mouse.click(at.x + at.w / 2, at.y + at.h / 2);
+    const t1 = Date.now();
+    while (Date.now() - t1 < 5_000) {
+      if (await done()) return tries + 1;
+      await p.page.waitForTimeout(250);
+    }
+  }
+  await shot(p, `failed-${p.name}-${name}`);
+  throw new Error(`[${p.name}] ${what}: pressing ${name} three times changed nothing`);
+}
+
+// A replay opening: every step loaded ("step/loaded/total" with loaded
+// = total), then the end button pressed: the last step shows.
+async function replayToItsEnd(p, touch) {
+  await waitFor(p, 'loaded its replay', () => {
+    const m = /^(\d+)\/(\d+)\/(\d+)$/.exec(document.body.dataset.replay || '');
+    return m && Number(m[3]) > 0 && m[2] === m[3];
+  }, 1);
+  const [, steps] = (await data(p, 'replay')).split('/').map(Number);
+  await pressUntil(p, 'replay-end', touch, 'no way to the replay\'s end', async () => Number((await data(p, 'replay')).split('/')[0]) === steps);
+  await shot(p, `web-replay-${p.name}`);
+  console.log(`[${p.name}] its seat's replay loaded over the wire, ${steps} steps, and stepped to its end`);
+  return { steps };
+}
+
+// Issue 66: a name typed on a phone, as its person types it: one tap on
+// the name field focuses the page's hidden input (the text agent: the
+// phone's keyboard opens for it), the cursor at the end of the name there
+// (Backspace clears it), letters from the keyboard, then Chinese through
+// an IME's composition (CDP's imeSetComposition, committed by insertText),
+// and the keyboard's Enter sends it. The server's answer is the name the
+// page goes by.
+async function typeName(p, latin, chinese) {
+  const cdp = await p.context.newCDPSession(p.page);
+  const field = await p.page.waitForFunction(() => {
+    try { return JSON.parse(document.body.dataset.reach).controls.find(c => c.name === 'name'); } catch { return null; }
+  }, null, { timeout: MINUTE, polling: 250 }).then(h => h.jsonValue());
+  await p.page.waitForTimeout(500);
+  await p.page.touchscreen.tap(field.x + field.w / 2, field.y + field.h / 2);
+  await waitFor(p, 'given the keyboard by one tap', () => document.activeElement?.id === 'egui_text_agent', 0.25);
+  const before = await data(p, 'name');
+  for (const _ of before) await p.page.keyboard.press('Backspace');
+  await p.page.keyboard.type(latin, { delay: 50 });
+  await cdp.send('Input.imeSetComposition', { text: 'xiao', selectionStart: 4, selectionEnd: 4 });
+  await cdp.send('Input.imeSetComposition', { text: '小', selectionStart: 1, selectionEnd: 1 });
+  await cdp.send('Input.insertText', { text: chinese });
+  await p.page.waitForTimeout(500);
+  await shot(p, 'web-lobby-phone-typing');
+  const focused = await p.page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+  if (focused !== 'egui_text_agent') throw new Error(`[${p.name}] the keyboard's input lost the focus while typing (${focused})`);
+  await p.page.keyboard.press('Enter');
+  const name = latin + chinese;
+  await waitFor(p, `going by the typed name ${name}`, n => document.body.dataset.name === n, 0.5, name);
+  await shot(p, 'web-lobby-phone-named');
+  return { before, name };
+}
+
+// Issue 66: "One game cannot be chosen on a phone in English: the lobby's
+// game tabs are cut off at 390 px". The fourth game's tab is on the
+// screen, whole, and one tap chooses it.
+async function chooseGame(p, game) {
+  const name = `lobby-game-${game}`;
+  const tab = await p.page.waitForFunction(n => {
+    try { return JSON.parse(document.body.dataset.reach).controls.find(c => c.name === n); } catch { return null; }
+  }, name, { timeout: MINUTE, polling: 250 }).then(h => h.jsonValue());
+  const view = p.page.viewportSize();
+  if (tab.x < 0 || tab.y < 0 || tab.x + tab.w > view.width || tab.y + tab.h > view.height || tab.w < 40) {
+    throw new Error(`[${p.name}] the ${game} tab is not whole on a ${view.width}x${view.height} screen: ${JSON.stringify(tab)}`);
+  }
+  await p.page.touchscreen.tap(tab.x + tab.w / 2, tab.y + tab.h / 2);
+  await waitFor(p, `chose ${game} by a tap`, c => {
+    try { return JSON.parse(document.body.dataset.reach).choice === c; } catch { return false; }
+  }, 0.25, `game=${game}`);
+  await shot(p, `web-lobby-phone-${game}`);
+  return tab;
 }
 
 // Issue 38: each game's guided first game, from the picker to the

@@ -14,7 +14,7 @@ pub use seating::{HostSlot, Occupant, RECORD_FORMAT, TableRecord, store_id};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use foodweb_rules::table::{Rejection, SeatId};
+use foodweb_rules::table::{Rejection, SeatId, SeatName};
 use foodweb_rules::{Bilingual, GameId};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -821,7 +821,19 @@ impl Hall {
                 format!("这个服务器已有 {max} 张桌子：加入其中一张，或等一张结束"),
             ));
         }
-        let table_game = games::new_lesson(game, all.clone())?;
+        let names = all
+            .iter()
+            .enumerate()
+            .map(|(i, name)| match i {
+                0 => SeatName::person(name.clone()),
+                _ => SeatName::Bot {
+                    kind: "lesson".into(),
+                    number: i as u16 + 1,
+                    name: Some(name.clone()),
+                },
+            })
+            .collect();
+        let table_game = games::new_lesson(game, names)?;
         let id = self.next_table;
         self.next_table += 1;
         let token = fresh_token();
@@ -1218,14 +1230,16 @@ impl Hall {
                 format!("{} 号座位还空着：请让人或机器人坐下", open.join("、")),
             ));
         }
-        let waiting: Vec<String> = (0..t.seats.len())
+        let waiting: Vec<Bilingual> = (0..t.seats.len())
             .filter(|&i| matches!(t.seats[i].occupant, Occupant::Person { ready: false, .. }))
-            .map(|i| t.name_of(i))
+            .map(|i| t.name_of(i).words())
             .collect();
         if !waiting.is_empty() {
+            let (en, zh): (Vec<String>, Vec<String>) =
+                waiting.into_iter().map(|w| (w.en, w.zh)).unzip();
             return Err(reject(
-                format!("not ready yet: {}", waiting.join(", ")),
-                format!("还没准备好：{}", waiting.join("、")),
+                format!("not ready yet: {}", en.join(", ")),
+                format!("还没准备好：{}", zh.join("、")),
             ));
         }
         let names = (0..t.seats.len()).map(|i| t.name_of(i)).collect();

@@ -1,7 +1,7 @@
 //! One table in the hall: who sits where, who owns it, the game once it
 //! has started, and the record that is saved to disk.
 
-use foodweb_rules::table::{GameResult, SeatId};
+use foodweb_rules::table::{GameResult, SeatId, SeatName};
 use serde::{Deserialize, Serialize};
 
 use super::ClientKey;
@@ -206,14 +206,17 @@ impl HallTable {
             .expect("a table has fewer seats than numbers")
     }
 
-    pub fn name_of(&self, seat: usize) -> String {
+    /// The name of whoever sits at `seat` (an empty person's name for an
+    /// open seat).
+    pub fn name_of(&self, seat: usize) -> SeatName {
         match &self.seats[seat].occupant {
-            Occupant::Open => String::new(),
-            Occupant::Bot {
-                name: Some(name), ..
-            } => name.clone(),
-            Occupant::Bot { kind, name: None } => format!("{kind} bot {}", seat + 1),
-            Occupant::Person { name, .. } => name.clone(),
+            Occupant::Open => SeatName::default(),
+            Occupant::Bot { kind, name } => SeatName::Bot {
+                kind: kind.clone(),
+                number: seat as u16 + 1,
+                name: name.clone(),
+            },
+            Occupant::Person { name, .. } => SeatName::person(name.clone()),
         }
     }
 
@@ -361,8 +364,8 @@ impl HallTable {
             over: self.is_over(),
             open_replays: self.open_replays,
             players: (0..self.seats.len())
+                .filter(|&i| self.seats[i].occupant != Occupant::Open)
                 .map(|i| self.name_of(i))
-                .filter(|n| !n.is_empty())
                 .collect(),
         }
     }

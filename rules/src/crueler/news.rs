@@ -28,7 +28,11 @@ impl Beast {
 
 /// "Ann (1)": the seat's name and number, the same in both languages.
 fn name(seats: &Seats, seat: SeatId) -> Arg {
-    Arg::Text(format!("{} ({seat})", seats.name(seat)))
+    let name = seats.words(seat);
+    Arg::Words(Bilingual::new(
+        format!("{} ({seat})", name.en),
+        format!("{} ({seat})", name.zh),
+    ))
 }
 
 /// Puts the step's news into words, in the order it happened.

@@ -11,7 +11,7 @@ use super::numbers::numbers;
 use super::outcome::result;
 use super::settings::CruelerGame;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
+use crate::table::{Deadlines, GameResult, SeatId, SeatName, Seated, Seats, Settings, TableClock};
 
 use super::settings::CruelerTimer;
 
@@ -30,7 +30,7 @@ pub struct DuelView {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CruelerView {
     pub me: Option<SeatId>,
-    pub names: Vec<String>,
+    pub names: Vec<SeatName>,
     pub phase: CruelerPhase,
     pub round: u8,
     pub phase_no: u8,

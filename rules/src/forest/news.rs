@@ -19,7 +19,7 @@ pub fn seat_name(seats: &Seats, seat: SeatId) -> Bilingual {
         "seat",
         &[
             ("n", seat.to_string().into()),
-            ("name", seats.name(seat).into()),
+            ("name", seats.words(seat).into()),
         ],
     )
 }

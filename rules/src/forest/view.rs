@@ -9,13 +9,13 @@ use serde::{Deserialize, Serialize};
 use super::ForestTimer;
 use super::deck::CardId;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock};
+use crate::table::{Deadlines, GameResult, SeatId, SeatName, Seats, TableClock};
 
 /// What every player can see of one seat.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatPublic {
     pub seat: SeatId,
-    pub name: String,
+    pub name: SeatName,
     pub hand_size: usize,
     /// Cards the table has seen this seat hold (a perfect memory).
     pub known: Vec<CardId>,
@@ -89,8 +89,7 @@ pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &m
         };
         let public = &mut view.seats[i];
         public.seat = s;
-        public.name.clear();
-        public.name.push_str(seats.name(s));
+        public.name.clone_from(&seats.names[s.index()]);
         public.hand_size = hand.0.len();
         public.known.clone_from(&known.0);
         public.short_hand = scores.short_hand;

@@ -4,7 +4,7 @@
 
 use super::{GeneAction, GeneCheck, GeneGame, map};
 use crate::lesson::{LEARNER, Lesson, LessonRun, Teach};
-use crate::table::{Game, SeatId};
+use crate::table::{Game, SeatId, SeatName};
 
 fn lesson() -> Lesson<GeneGame> {
     LessonRun::<GeneGame>::parse(super::lesson().expect("Gene has a lesson")).expect("it reads")
@@ -138,7 +138,7 @@ fn each_step_points_at_what_its_move_uses() {
 #[test]
 fn the_lesson_takes_only_the_step_asked() {
     let names = ["Ann", "Bot 2", "Bot 3", "Bot 4"]
-        .map(String::from)
+        .map(SeatName::from)
         .to_vec();
     let (mut table, mut run) = LessonRun::start(lesson(), names).expect("starts");
     while let Some(step) = run.auto_step(&mut table) {

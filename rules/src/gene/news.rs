@@ -28,9 +28,9 @@ fn card(k: ItemKind) -> Arg {
 
 /// A settlement line in words; `name` names a seat (the table's names, or
 /// a view's).
-pub fn settle_words(line: &SettleLine, name: impl Fn(SeatId) -> String) -> Bilingual {
+pub fn settle_words(line: &SettleLine, name: impl Fn(SeatId) -> Bilingual) -> Bilingual {
     let room = |r: RoomId| [("room", Arg::from(room_name(r)))];
-    let who = |s: SeatId| [("name", Arg::Text(name(s)))];
+    let who = |s: SeatId| [("name", Arg::Words(name(s)))];
     match &line.fact {
         SettleFact::Surgery(true) => say("s-surgery", &[]),
         SettleFact::Surgery(false) => say("s-no-surgery", &[]),
@@ -46,11 +46,7 @@ pub fn settle_words(line: &SettleLine, name: impl Fn(SeatId) -> String) -> Bilin
         SettleFact::Revived(s) => say("s-revived", &who(*s)),
         SettleFact::LastLiving(s) => say("s-last-living", &who(*s)),
         SettleFact::Hps(hps) => {
-            let hps = hps
-                .iter()
-                .map(|(s, hp)| format!("{} {hp}", name(*s)))
-                .collect::<Vec<_>>()
-                .join(" · ");
+            let hps = crate::narrate::hp_list(hps.iter().map(|(s, hp)| (name(*s), i64::from(*hp))));
             say("s-hp", &[("round", line.round.into()), ("hps", hps.into())])
         }
     }
@@ -148,7 +144,7 @@ pub fn card_list(cards: &[ItemKind]) -> Bilingual {
 
 /// A seat by its name alone.
 fn seat_name(seats: &Seats, seat: SeatId) -> Arg {
-    Arg::Text(seats.name(seat).to_string())
+    Arg::Words(seats.words(seat))
 }
 
 /// Puts the step's news into words, in the order it happened.
@@ -353,8 +349,10 @@ fn talk_words(tell: &mut Words, news: &GeneNews) {
 fn action_words(tell: &mut Words, news: &GeneNews) {
     match news {
         GeneNews::ActionPhase { order } => {
-            let names: Vec<&str> = order.iter().map(|s| tell.seats.name(*s)).collect();
-            let order = Bilingual::new(names.join(", "), names.join("、"));
+            let names: Vec<Bilingual> = order.iter().map(|s| tell.seats.words(*s)).collect();
+            let en: Vec<&str> = names.iter().map(|n| n.en.as_str()).collect();
+            let zh: Vec<&str> = names.iter().map(|n| n.zh.as_str()).collect();
+            let order = Bilingual::new(en.join(", "), zh.join("、"));
             tell.all("action-phase", &[("order", order.into())]);
         }
         GeneNews::Moved { seat, room } => {
@@ -390,9 +388,9 @@ fn action_words(tell: &mut Words, news: &GeneNews) {
             ],
         ),
         GeneNews::TurnTimeUp { seat } => tell.all("turn-time-up", &[("name", tell.name(*seat))]),
-        GeneNews::Settled(line) => tell.out.push(Said::All(settle_words(line, |s| {
-            tell.seats.name(s).to_string()
-        }))),
+        GeneNews::Settled(line) => tell
+            .out
+            .push(Said::All(settle_words(line, |s| tell.seats.words(s)))),
         GeneNews::GameOver => tell.all("game-over", &[]),
         _ => {}
     }

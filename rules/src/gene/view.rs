@@ -11,14 +11,14 @@ use super::outcome::{phase, result};
 use super::settings::GeneTimer;
 use super::settle::Genes;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, SeatId, Seats, TableClock, refill};
+use crate::table::{Deadlines, GameResult, SeatId, SeatName, Seats, TableClock, refill};
 
 /// What one seat may know.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GeneView {
     pub me: Option<SeatId>,
     /// Everyone's name, by seat.
-    pub names: Vec<String>,
+    pub names: Vec<SeatName>,
     pub phase: GenePhase,
     pub round: u8,
     /// Everyone's HP as last announced (public after each settlement).

@@ -3,6 +3,9 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::SeatName;
+use crate::text::Bilingual;
+
 /// A seat number. Shown to people 1-based ("seat 1" is `SeatId(0)`).
 /// In files and on screen a seat is its 1-based number.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,13 +43,15 @@ impl std::fmt::Display for SeatId {
 /// Who sits where. Names are public; whether a seat is a bot is public too.
 #[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seats {
-    pub names: Vec<String>,
+    pub names: Vec<SeatName>,
 }
 
 impl Seats {
     pub fn numbered(count: usize) -> Self {
         Self {
-            names: (1..=count).map(|n| format!("P{n}")).collect(),
+            names: (1..=count)
+                .map(|n| SeatName::Person(format!("P{n}")))
+                .collect(),
         }
     }
 
@@ -62,8 +67,16 @@ impl Seats {
         seat.index() < self.names.len()
     }
 
-    pub fn name(&self, seat: SeatId) -> &str {
-        self.names.get(seat.index()).map_or("?", String::as_str)
+    /// The seat's name, `None` for a seat the table does not have.
+    pub fn name(&self, seat: SeatId) -> Option<&SeatName> {
+        self.names.get(seat.index())
+    }
+
+    /// The seat's name in both languages ("?" for a seat the table does
+    /// not have).
+    pub fn words(&self, seat: SeatId) -> Bilingual {
+        self.name(seat)
+            .map_or_else(|| Bilingual::new("?", "?"), SeatName::words)
     }
 
     /// The seat after `seat`, going round the table.

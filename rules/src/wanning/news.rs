@@ -16,7 +16,11 @@ crate::phrasebook!("wanning");
 
 /// "Ann (1)".
 fn name(seats: &Seats, seat: SeatId) -> Arg {
-    Arg::Text(format!("{} ({seat})", seats.name(seat)))
+    let name = seats.words(seat);
+    Arg::Words(Bilingual::new(
+        format!("{} ({seat})", name.en),
+        format!("{} ({seat})", name.zh),
+    ))
 }
 
 pub fn instinct_name(id: InstinctId) -> Bilingual {
@@ -219,12 +223,11 @@ fn round_words(w: &mut Words, news: &WanningNews) {
 fn announcement_words(w: &mut Words, news: &WanningNews) {
     match news {
         WanningNews::Announced { round, hps, dead } => {
-            let hps = hps
-                .iter()
-                .enumerate()
-                .map(|(i, hp)| format!("{} {hp}", w.seats.name(SeatId(i as u8))))
-                .collect::<Vec<_>>()
-                .join(" · ");
+            let hps = crate::narrate::hp_list(
+                hps.iter()
+                    .enumerate()
+                    .map(|(i, hp)| (w.seats.words(SeatId(i as u8)), i64::from(*hp))),
+            );
             w.all("announced", &[("n", (*round).into()), ("hps", hps.into())]);
             for d in dead {
                 w.all("died", &[("who", w.name(*d))]);

@@ -12,12 +12,12 @@ use super::outcome::{phase, result};
 use super::settings::WanningGame;
 use super::settings::WanningTimer;
 use super::state::*;
-use crate::table::{Deadlines, GameResult, SeatId, Seated, Seats, Settings, TableClock};
+use crate::table::{Deadlines, GameResult, SeatId, SeatName, Seated, Seats, Settings, TableClock};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatPublic {
     pub seat: SeatId,
-    pub name: String,
+    pub name: SeatName,
     /// HP as the table last heard it.
     pub hp: i32,
     pub dead: bool,
@@ -170,8 +170,7 @@ pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &m
         let life = at.get::<Life>(s);
         let public = &mut seats[i];
         public.seat = s;
-        public.name.clear();
-        public.name.push_str(names.name(s));
+        public.name.clone_from(&names.names[s.index()]);
         public.hp = life.announced.max(0);
         public.dead = life.dead();
         public.done = !to_act.contains(&s);
@@ -273,7 +272,7 @@ pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &m
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostSeat {
     pub seat: SeatId,
-    pub name: String,
+    pub name: SeatName,
     pub level: u8,
     pub animal: usize,
     pub instinct: Option<InstinctId>,
@@ -327,7 +326,7 @@ pub fn host_view(world: &World) -> HostView {
                     (at.get::<Beast>(s), at.get::<Life>(s), at.get::<Instinct>(s));
                 HostSeat {
                     seat: s,
-                    name: names.name(s).to_string(),
+                    name: names.names[s.index()].clone(),
                     level: beast.level,
                     animal: beast.animal,
                     instinct: instinct.id,

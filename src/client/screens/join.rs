@@ -78,7 +78,8 @@ fn draw(
             }
             ui.add_space(24.0);
             ui.label(i18n.t("join-address"));
-            let field = ui.add(
+            let field = widgets::line_field(
+                ui,
                 egui::TextEdit::singleline(&mut form.address)
                     .hint_text(format!("192.168.1.20:{LAN_PORT}"))
                     .desired_width(320.0),

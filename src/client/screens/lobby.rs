@@ -10,7 +10,7 @@ use foodweb_netcode::messages::{
     ClientMsg, LobbyState, PastSeat, Role, SeatInfo, SeatKind, TableSummary,
 };
 use foodweb_rules::GameId;
-use foodweb_rules::table::SeatId;
+use foodweb_rules::table::{SeatId, SeatName, bot_kind_words};
 
 use crate::client::game_setup::{FormAt, GameClients, SetupForm};
 use crate::client::net::{LinkState, Session, send};
@@ -312,7 +312,8 @@ fn table_card(
                 ))
                 .strong(),
             );
-            ui.label(t.players.join(" · "));
+            let players: Vec<String> = t.players.iter().map(|p| i18n.name(p)).collect();
+            ui.label(players.join(" · "));
             table_buttons(ui, i18n, model, t, form, settings, msgs, past);
         });
     });
@@ -361,7 +362,8 @@ fn table_buttons(
             });
         }
         if t.host_seat_open && !t.started {
-            ui.add(
+            widgets::line_field(
+                ui,
                 egui::TextEdit::singleline(&mut form.host_code)
                     .hint_text(i18n.t("lobby-host-code-hint"))
                     .desired_width(90.0)
@@ -385,10 +387,16 @@ fn table_buttons(
         }
         // A finished game we sat at: its replay, with
         // our seat's token as proof.
-        if let Some(seat) = settings.past_seat_at(model, t)
-            && ui.button(i18n.t("lobby-your-replay")).clicked()
-        {
-            *past = Some(seat);
+        if let Some(seat) = settings.past_seat_at(model, t) {
+            let button = ui.button(i18n.t("lobby-your-replay"));
+            crate::client::reach::control(
+                &button,
+                &format!("lobby-replay-{}", t.id),
+                crate::client::reach::Does::Move,
+            );
+            if button.clicked() {
+                *past = Some(seat);
+            }
         }
     });
 }
@@ -458,17 +466,25 @@ fn name_row(
 ) {
     ui.horizontal(|ui| {
         ui.label(i18n.t("lobby-your-name"));
-        // The name the server knows us by, until we change it here.
-        if settings.name.trim().is_empty() && !model.name.is_empty() {
+        // The name the server knows us by, until we change it here; not
+        // while the field is being typed in (a name cleared to type
+        // another came back at once: "BoPlayer").
+        let editing_id = egui::Id::new("lobby-name-editing");
+        let editing = ui.data(|d| d.get_temp::<bool>(editing_id)).unwrap_or(false);
+        if !editing && settings.name.trim().is_empty() && !model.name.is_empty() {
             settings.name = model.name.clone();
         }
         let mut name = settings.name.clone();
-        let field = ui.add(
+        let field = widgets::line_field(
+            ui,
             egui::TextEdit::singleline(&mut name)
                 .desired_width(180.0)
                 .char_limit(foodweb_netcode::hall::MAX_NAME_CHARS),
         );
         crate::client::reach::control(&field, "name", crate::client::reach::Does::Pick);
+        // (Asked outside `data_mut`: egui's context lock is not re-entrant.)
+        let focused = field.has_focus();
+        ui.data_mut(|d| d.insert_temp(editing_id, focused));
         if name != settings.name {
             settings.name = name;
         }
@@ -533,7 +549,9 @@ fn seating(
             ready_toggle(ui, i18n, lobby, seat, msgs);
         }
     }
-    if widgets::menu_button(ui, &i18n.t("lobby-leave"), true).clicked() {
+    let leave = widgets::menu_button(ui, &i18n.t("lobby-leave"), true);
+    crate::client::reach::control(&leave, "lobby-leave", crate::client::reach::Does::Move);
+    if leave.clicked() {
         msgs.push(ClientMsg::Leave);
     }
 }
@@ -577,16 +595,21 @@ fn seat_card(
                         msgs.push(ClientMsg::SetBot {
                             seat: s.seat,
                             kind: Some(bot.to_string()),
-                            name: Some(super::setup::bot_name(i18n, s.seat.index() + 1)),
+                            name: None,
                         });
                     }
                 }
                 SeatKind::Bot { kind } => {
-                    ui.label(egui::RichText::new(&s.name).strong());
-                    ui.label(
-                        egui::RichText::new(i18n.ta("lobby-bot", &[("kind", kind.clone().into())]))
-                            .color(theme::MUTED),
-                    );
+                    ui.label(egui::RichText::new(i18n.name(&s.name)).strong());
+                    // A bot its owner named says what kind it is; one
+                    // named by its kind says so already.
+                    if matches!(&s.name, SeatName::Bot { name: Some(_), .. }) {
+                        let kind = i18n.pick(&bot_kind_words(kind)).to_string();
+                        ui.label(
+                            egui::RichText::new(i18n.ta("lobby-bot", &[("kind", kind.into())]))
+                                .color(theme::MUTED),
+                        );
+                    }
                     if owner
                         && !lobby.started
                         && ui.small_button(i18n.t("lobby-remove-bot")).clicked()
@@ -618,7 +641,7 @@ fn person_seat(
     connected: bool,
     stand_in: bool,
 ) {
-    ui.label(egui::RichText::new(&s.name).strong());
+    ui.label(egui::RichText::new(i18n.name(&s.name)).strong());
     if lobby.owner == Some(s.seat) {
         ui.label(
             egui::RichText::new(i18n.t("lobby-owner"))
@@ -779,8 +802,20 @@ pub fn plugin(app: &mut App) {
         .init_resource::<HostedAt>()
         .init_resource::<WebAt>()
         .add_systems(EguiPrimaryContextPass, draw.run_if(in_state(Screen::Lobby)))
-        .add_systems(Update, follow_start.run_if(in_state(Screen::Lobby)))
+        .add_systems(
+            Update,
+            (follow_start, say_choice).run_if(in_state(Screen::Lobby)),
+        )
         .add_systems(Update, remember_seat);
+}
+
+/// The game the form would open a table of, in the screen's account for
+/// tests ("game=wanning").
+fn say_choice(form: Res<NewTable>, mut said: ResMut<crate::client::reach::Said>) {
+    let choice = format!("game={}", form.game.key());
+    if said.choice != choice {
+        said.choice = choice;
+    }
 }
 
 /// A QR code drawn module by module, dark on white with a quiet zone.

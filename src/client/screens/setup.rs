@@ -148,9 +148,11 @@ fn name_row(
     settings: &mut ResMut<UserSettings>,
 ) {
     ui.label(i18n.t("setup-your-name"));
-    if ui
-        .add(egui::TextEdit::singleline(&mut setup.your_name).desired_width(260.0))
-        .changed()
+    if crate::client::widgets::line_field(
+        ui,
+        egui::TextEdit::singleline(&mut setup.your_name).desired_width(260.0),
+    )
+    .changed()
     {
         settings.name = setup.your_name.clone();
     }
@@ -259,7 +261,7 @@ fn start_table(world: &mut World) {
         msgs.push(ClientMsg::SetBot {
             seat: SeatId(i as u8),
             kind: Some(setup.bots[i - 1].clone()),
-            name: Some(bot_name(world.resource::<I18n>(), i + 1)),
+            name: None,
         });
     }
     msgs.push(ClientMsg::Start);

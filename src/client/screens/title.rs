@@ -59,12 +59,10 @@ fn draw(
                     &issuer,
                     &mut host_error,
                 );
-                if widgets::menu_button(ui, &i18n.t("menu-replays"), true).clicked() {
+                if menu(ui, &i18n, "menu-replays") {
                     replays.ask();
                 }
-                if !web::IN_BROWSER
-                    && widgets::menu_button(ui, &i18n.t("menu-quit"), true).clicked()
-                {
+                if !web::IN_BROWSER && menu(ui, &i18n, "menu-quit") {
                     exit.write(AppExit::Success);
                 }
                 ui.add_space(28.0);
@@ -73,6 +71,14 @@ fn draw(
         });
     });
     Ok(())
+}
+
+/// A menu button worded by `key`, which names it in the screen's account
+/// too; whether it was pressed.
+fn menu(ui: &mut egui::Ui, i18n: &I18n, key: &str) -> bool {
+    let button = widgets::menu_button(ui, &i18n.t(key), true);
+    reach::control(&button, key, Does::Move);
+    button.clicked()
 }
 
 /// Draws the game's name and its tagline.
@@ -128,7 +134,7 @@ fn lan_buttons(
     issuer: &foodweb_netcode::tokens::TokenIssuer,
     host_error: &mut Option<String>,
 ) {
-    if !web::IN_BROWSER && widgets::menu_button(ui, &i18n.t("menu-host-lan"), true).clicked() {
+    if !web::IN_BROWSER && menu(ui, i18n, "menu-host-lan") {
         // The server in this app starts listening on the LAN, and
         // this player joins it like everyone else.
         match host_on_lan(listeners) {
@@ -159,7 +165,7 @@ fn lan_buttons(
                 .color(theme::BAD),
         );
     }
-    if !web::IN_BROWSER && widgets::menu_button(ui, &i18n.t("menu-join-lan"), true).clicked() {
+    if !web::IN_BROWSER && menu(ui, i18n, "menu-join-lan") {
         next.set(Screen::Join);
     }
 }

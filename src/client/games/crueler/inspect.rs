@@ -10,14 +10,17 @@ use foodweb_rules::table::SeatId;
 use crate::client::I18n;
 use crate::client::scene::inspect::Inspect;
 
-fn name(view: &CruelerView, s: SeatId) -> String {
-    view.names.get(s.index()).cloned().unwrap_or_default()
+fn name(i18n: &I18n, view: &CruelerView, s: SeatId) -> String {
+    view.names
+        .get(s.index())
+        .map(|n| i18n.name(n))
+        .unwrap_or_default()
 }
 
 /// A predator card of the viewer's: whose number it bears, what handing it
 /// in does at this N, and whether that player can be preyed on now.
 pub fn card(s: SeatId, view: &CruelerView, i18n: &I18n) -> Inspect {
-    let who = format!("{} {}", s, name(view, s));
+    let who = format!("{} {}", s, name(i18n, view, s));
     let mut card = Inspect::new(
         i18n.ta("crueler-inspect-card", &[("who", who.clone().into())]),
         i18n.t("crueler-inspect-card-kind"),
@@ -57,7 +60,7 @@ pub fn n(n: i32, i18n: &I18n) -> Inspect {
 /// A life token of the viewer's box, and whose mark it bears.
 pub fn token(from: Option<SeatId>, view: &CruelerView, i18n: &I18n) -> Inspect {
     let from = match from {
-        Some(s) => name(view, s),
+        Some(s) => name(i18n, view, s),
         None => i18n.t("crueler-bank"),
     };
     Inspect::new(i18n.t("crueler-inspect-token"), "").with(
@@ -116,7 +119,7 @@ pub fn seat(view: &CruelerView, s: SeatId, i18n: &I18n) -> Inspect {
     } else {
         state.push(i18n.t("crueler-inspect-life-secret"));
     }
-    Inspect::new(format!("{} {}", s, name(view, s)), "")
+    Inspect::new(format!("{} {}", s, name(i18n, view, s)), "")
         .with(i18n.t("crueler-inspect-known"), state.join("\n"))
 }
 

@@ -49,11 +49,10 @@ pub(crate) struct LifeDraft {
     pub(crate) want: u32,
 }
 
-fn name(view: &CruelerView, seat: SeatId) -> String {
+fn name(i18n: &I18n, view: &CruelerView, seat: SeatId) -> String {
     view.names
         .get(seat.index())
-        .cloned()
-        .unwrap_or_else(|| format!("{seat}"))
+        .map_or_else(|| format!("{seat}"), |n| i18n.name(n))
 }
 
 fn phase_text(view: &CruelerView, i18n: &I18n) -> String {
@@ -92,7 +91,7 @@ fn duel_panel(ui: &mut egui::Ui, view: &CruelerView, i18n: &I18n) {
         egui::RichText::new(i18n.ta(
             "crueler-duel-with",
             &[
-                ("name", name(view, opponent).into()),
+                ("name", name(i18n, view, opponent).into()),
                 ("mine", d.wins[mine].into()),
                 ("theirs", d.wins[theirs].into()),
             ],
@@ -157,7 +156,7 @@ fn controls(
                             egui::RichText::new(i18n.ta(
                                 "crueler-offer-from",
                                 &[
-                                    ("name", name(view, o.from).into()),
+                                    ("name", name(i18n, view, o.from).into()),
                                     ("give", o.give.into()),
                                     ("want", o.want.into()),
                                 ],
@@ -178,7 +177,7 @@ fn controls(
                         ui.label(i18n.ta(
                             "crueler-offer-to",
                             &[
-                                ("name", name(view, o.to).into()),
+                                ("name", name(i18n, view, o.to).into()),
                                 ("give", o.give.into()),
                                 ("want", o.want.into()),
                             ],
@@ -257,7 +256,7 @@ fn offer_window(
                     }
                     let whom = ui.selectable_label(
                         state.offer.to == Some(s),
-                        format!("{} {}", s, name(view, s)),
+                        format!("{} {}", s, name(i18n, view, s)),
                     );
                     reach::control(&whom, &format!("offer-to:{}", s.0), Does::Pick);
                     if whom.clicked() {
@@ -333,9 +332,9 @@ fn history_line(view: &CruelerView, o: &Outcome, i18n: &I18n) -> String {
             &[
                 ("round", (*round).into()),
                 ("n", (*n).into()),
-                ("predator", name(view, *predator).into()),
-                ("prey", name(view, *prey).into()),
-                ("winner", name(view, *winner).into()),
+                ("predator", name(i18n, view, *predator).into()),
+                ("prey", name(i18n, view, *prey).into()),
+                ("winner", name(i18n, view, *winner).into()),
             ],
         ),
         Outcome::Elimination { round, n } => i18n.ta(
@@ -347,14 +346,14 @@ fn history_line(view: &CruelerView, o: &Outcome, i18n: &I18n) -> String {
             &[
                 ("round", (*round).into()),
                 ("n", (*n).into()),
-                ("name", name(view, *seat).into()),
+                ("name", name(i18n, view, *seat).into()),
             ],
         ),
         Outcome::StarvedOut { round, seat, .. } => i18n.ta(
             "crueler-history-starved-out",
             &[
                 ("round", (*round).into()),
-                ("name", name(view, *seat).into()),
+                ("name", name(i18n, view, *seat).into()),
             ],
         ),
     }
@@ -485,7 +484,7 @@ pub(super) fn now(view: &CruelerView, state: &CruelerUi, i18n: &I18n) -> String 
                 } else {
                     "now-crueler-beast"
                 };
-                i18n.ta(key, &[("name", name(view, other).into())])
+                i18n.ta(key, &[("name", name(i18n, view, other).into())])
             }
             None => i18n.t("now-crueler-duel"),
         },
@@ -677,7 +676,7 @@ fn game_over_window(
                 ui.end_row();
                 for i in order {
                     let place = result.places[i];
-                    let mut who = egui::RichText::new(name(view, SeatId(i as u8)));
+                    let mut who = egui::RichText::new(name(i18n, view, SeatId(i as u8)));
                     if place == 1 {
                         who = who.color(theme::ACCENT).strong().size(19.0);
                     }

@@ -111,11 +111,10 @@ use crate::client::scene::colour;
 const CREAM: Color = Color::srgb(0.98, 0.925, 0.82);
 const OUT_GREY: Color = Color::srgb(0.67, 0.67, 0.67);
 
-fn name(view: &CruelerView, seat: SeatId) -> String {
+fn name(i18n: &I18n, view: &CruelerView, seat: SeatId) -> String {
     view.names
         .get(seat.index())
-        .cloned()
-        .unwrap_or_else(|| format!("{seat}"))
+        .map_or_else(|| format!("{seat}"), |n| i18n.name(n))
 }
 
 /// Whether the viewer, out of the game, may give a predator card away.
@@ -183,7 +182,7 @@ fn layout(view: &CruelerView, card: Option<SeatId>, i18n: &I18n, r: Rect) -> Lay
     ));
     let my_plate = plates(view, card, i18n, &oval, &mut wants);
     match &view.duel {
-        Some(d) => duel(view, d, &oval, &mut wants),
+        Some(d) => duel(view, i18n, d, &oval, &mut wants),
         None => die_and_n(view, i18n, &oval, &mut wants),
     }
     if !view.my_tokens.is_empty() {
@@ -298,7 +297,7 @@ fn my_cards(
                 Color::srgb(0.85, 0.82, 0.8)
             };
         }
-        card_face(&mut w, view, c, card == Some(c), scale);
+        card_face(&mut w, view, i18n, c, card == Some(c), scale);
         if enabled {
             w.pick = Some(Pick::Card(c));
         }
@@ -345,7 +344,7 @@ fn my_cards(
 
 /// A predator card's face: its seat number in the corner and the middle,
 /// the seat's name, and an outline when it is picked to give away.
-fn card_face(w: &mut Want, view: &CruelerView, c: SeatId, picked: bool, scale: f32) {
+fn card_face(w: &mut Want, view: &CruelerView, i18n: &I18n, c: SeatId, picked: bool, scale: f32) {
     let size = w.size;
     if picked {
         w.parts.push(Part::Sprite {
@@ -372,7 +371,7 @@ fn card_face(w: &mut Want, view: &CruelerView, c: SeatId, picked: bool, scale: f
     ));
     w.parts.push(Part::Text {
         words: Words {
-            text: name(view, c),
+            text: name(i18n, view, c),
             at: Vec2::new(0.0, -size.y / 2.0 + 16.0 * scale),
             size: (12.0 * scale).max(9.0),
             colour: CREAM,
@@ -551,7 +550,7 @@ fn plate_of(
     ));
     w.parts.push(Part::Text {
         words: Words {
-            text: name(view, seat),
+            text: name(i18n, view, seat),
             at: top_left + Vec2::new(32.0, -16.0) * k,
             size: (14.0 * k).max(9.0),
             colour: if alive { colour(theme::TEXT) } else { OUT_GREY },
@@ -635,7 +634,7 @@ fn life_box(
 
 /// The viewer's duel in the middle: the score, the two names, and the
 /// last throw's beasts.
-fn duel(view: &CruelerView, d: &DuelView, oval: &Oval, wants: &mut Vec<Want>) {
+fn duel(view: &CruelerView, i18n: &I18n, d: &DuelView, oval: &Oval, wants: &mut Vec<Want>) {
     let Oval {
         c,
         plate,
@@ -663,8 +662,8 @@ fn duel(view: &CruelerView, d: &DuelView, oval: &Oval, wants: &mut Vec<Want>) {
         words: Words {
             text: format!(
                 "{} · {}",
-                me.map(|s| name(view, s)).unwrap_or_default(),
-                name(view, opponent)
+                me.map(|s| name(i18n, view, s)).unwrap_or_default(),
+                name(i18n, view, opponent)
             ),
             at: Vec2::new(0.0, s / 2.0 + 14.0),
             size: 13.0,

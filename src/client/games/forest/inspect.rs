@@ -81,7 +81,7 @@ fn back(place: Place, view: &ForestView, i18n: &I18n) -> Inspect {
             .seats
             .iter()
             .find(|p| p.seat == s)
-            .map(|p| p.name.clone()),
+            .map(|p| i18n.name(&p.name)),
         _ => None,
     };
     let text = match holder {

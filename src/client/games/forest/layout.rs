@@ -41,10 +41,10 @@ const MUTED: Color = Color::srgb(0.63, 0.67, 0.59);
 const TEXT: Color = Color::srgb(0.93, 0.91, 0.85);
 
 /// A seat's name, or its number if the view has no such seat.
-fn seat_name(view: &ForestView, seat: SeatId) -> String {
+fn seat_name(i18n: &I18n, view: &ForestView, seat: SeatId) -> String {
     view.seats
         .get(seat.index())
-        .map_or_else(|| format!("{seat}"), |s| s.name.clone())
+        .map_or_else(|| format!("{seat}"), |s| i18n.name(&s.name))
 }
 
 /// A card's transform: at `pos` and depth `z`, scaled and turned.
@@ -360,7 +360,7 @@ fn showdown(ctx: &Ctx, m: &Middle, sd: &ShowdownPublic, out: &mut Pieces) {
         (sd.target, sd.target_ready, m.right),
     ] {
         out.decos.push(name_over(
-            seat_name(ctx.view, seat),
+            seat_name(ctx.i18n, ctx.view, seat),
             at.x,
             m.caption_y,
             m.gap,
@@ -406,7 +406,7 @@ fn last_showdown(ctx: &Ctx, m: &Middle, s: &ShowdownReveal, out: &mut Pieces) {
     .enumerate()
     {
         out.decos.push(name_over(
-            seat_name(ctx.view, seat),
+            seat_name(ctx.i18n, ctx.view, seat),
             at.x,
             m.caption_y,
             m.gap,
@@ -435,7 +435,7 @@ fn showdown_outcome(ctx: &Ctx, s: &ShowdownReveal) -> String {
         i18n.ta(
             "table-takes",
             &[
-                ("name", seat_name(ctx.view, who).into()),
+                ("name", seat_name(ctx.i18n, ctx.view, who).into()),
                 ("card", card.into()),
             ],
         )
@@ -495,8 +495,8 @@ fn challenge(ctx: &Ctx, m: &Middle, c: &ChallengeReveal, out: &mut Pieces) {
 fn challenge_caption(ctx: &Ctx, c: &ChallengeReveal) -> String {
     format!(
         "{} → {}  {}",
-        seat_name(ctx.view, c.challenger),
-        seat_name(ctx.view, c.target),
+        seat_name(ctx.i18n, ctx.view, c.challenger),
+        seat_name(ctx.i18n, ctx.view, c.target),
         if c.right {
             ctx.i18n.t("table-right")
         } else {
@@ -558,7 +558,7 @@ mod tests {
         let ids: Vec<CardId> = deck().ids().collect();
         let seat = |s: u8, hand_size: usize, known: Vec<CardId>| SeatPublic {
             seat: SeatId(s),
-            name: format!("Seat {s}"),
+            name: format!("Seat {s}").into(),
             hand_size,
             known,
             short_hand: false,

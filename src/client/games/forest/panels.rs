@@ -35,10 +35,10 @@ pub struct TableUi {
     rounds_seen: usize,
 }
 
-fn seat_name(view: &ForestView, seat: SeatId) -> String {
+fn seat_name(i18n: &I18n, view: &ForestView, seat: SeatId) -> String {
     view.seats
         .get(seat.index())
-        .map_or_else(|| format!("{seat}"), |s| s.name.clone())
+        .map_or_else(|| format!("{seat}"), |s| i18n.name(&s.name))
 }
 
 /// Sends the action to the server; a refusal comes back as the model's
@@ -87,15 +87,15 @@ fn top_bar(
                 i18n.ta(
                     "table-showdown-between",
                     &[
-                        ("a", seat_name(view, s.asker).into()),
-                        ("b", seat_name(view, s.target).into()),
+                        ("a", seat_name(i18n, view, s.asker).into()),
+                        ("b", seat_name(i18n, view, s.target).into()),
                     ],
                 )
             }),
             ForestPhase::Turn if Some(view.active) == view.me => Some(i18n.t("table-your-turn")),
             ForestPhase::Turn => Some(i18n.ta(
                 "table-turn-of",
-                &[("name", seat_name(view, view.active).into())],
+                &[("name", seat_name(i18n, view, view.active).into())],
             )),
             _ => None,
         };
@@ -177,7 +177,7 @@ fn actions(
         ForestPhase::Turn => {
             ui.label(i18n.ta(
                 "table-waiting",
-                &[("name", seat_name(view, view.active).into())],
+                &[("name", seat_name(i18n, view, view.active).into())],
             ));
         }
         _ => {}
@@ -200,9 +200,9 @@ fn showdown_status(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
     };
     ui.label(format!(
         "{}: {}   ·   {}: {}",
-        seat_name(view, sd.asker),
+        seat_name(i18n, view, sd.asker),
         ready(sd.asker_ready),
-        seat_name(view, sd.target),
+        seat_name(i18n, view, sd.target),
         ready(sd.target_ready)
     ));
     if let Some(card) = sd.my_card {
@@ -256,7 +256,7 @@ fn ask_showdown(
     let mut action = None;
     ui.label(egui::RichText::new(i18n.t("table-ask-showdown")).strong());
     for s in view.seats.iter().filter(|s| s.seat != me) {
-        let ask = ui.add_enabled(s.hand_size > 0, egui::Button::new(&s.name));
+        let ask = ui.add_enabled(s.hand_size > 0, egui::Button::new(i18n.name(&s.name)));
         reach::control(&ask, &format!("ask:{}", s.seat.0), Does::Move);
         if ask.clicked() {
             action = Some(ForestAction::AskShowdown { target: s.seat });
@@ -319,12 +319,12 @@ fn challenge(
 fn target_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut TableUi) {
     let target_text = state
         .target
-        .map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(view, t));
+        .map_or_else(|| i18n.t("table-pick-target"), |t| seat_name(i18n, view, t));
     let combo = egui::ComboBox::from_id_salt("target")
         .selected_text(target_text)
         .show_ui(ui, |ui| {
             for s in view.opponents_with_cards() {
-                let item = ui.selectable_value(&mut state.target, Some(s.seat), &s.name);
+                let item = ui.selectable_value(&mut state.target, Some(s.seat), i18n.name(&s.name));
                 reach::control(&item, &format!("target:{}", s.seat.0), Does::Pick);
             }
         });
@@ -371,7 +371,7 @@ fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
         ui.label(i18n.t("table-total"));
         ui.end_row();
         for s in &view.seats {
-            ui.label(&s.name);
+            ui.label(i18n.name(&s.name));
             for r in 0..view.rounds as usize {
                 ui.label(
                     s.round_scores
@@ -466,7 +466,7 @@ fn draw(
 /// made so far, or whom the table waits on.
 pub(super) fn now(view: &ForestView, state: &TableUi, i18n: &I18n) -> String {
     let card = |c: CardId| i18n.pick(&deck().card(c).name).to_string();
-    let name = |s: SeatId| seat_name(view, s);
+    let name = |s: SeatId| seat_name(i18n, view, s);
     if view.result.is_some() {
         return i18n.t("now-forest-over");
     }
@@ -624,7 +624,7 @@ fn host_hands(ui: &mut egui::Ui, model: &ClientModel, i18n: &I18n, lang: Lang) {
                 };
                 let Some(me) = v.me else { continue };
                 ui.horizontal_wrapped(|ui| {
-                    ui.label(egui::RichText::new(seat_name(v, me)).strong());
+                    ui.label(egui::RichText::new(seat_name(i18n, v, me)).strong());
                     for &card in &v.hand {
                         ui.label(deck().card(card).name.get(lang));
                     }

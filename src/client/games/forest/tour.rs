@@ -106,7 +106,7 @@ fn lan_table(c: &mut Ctx) {
     c.outbox.0.push(ClientMsg::SetBot {
         seat: SeatId(2),
         kind: Some("memory".into()),
-        name: Some("机器人 3".into()),
+        name: None,
     });
 }
 

@@ -6,13 +6,13 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::{AnyAction, AnyView};
-use foodweb_rules::GameId;
 use foodweb_rules::gene::GeneGame;
 use foodweb_rules::gene::{
     self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
     SettleFact, SettleLine, items, map, numbers,
 };
-use foodweb_rules::table::{GameResult, SeatId};
+use foodweb_rules::table::{GameResult, SeatId, SeatName};
+use foodweb_rules::{Bilingual, GameId};
 
 use super::scene::{self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph};
 use crate::client::net::SeatSide;
@@ -81,11 +81,10 @@ pub(crate) struct TradeDraft {
     pub(crate) swap_order: bool,
 }
 
-fn name(view: &GeneView, seat: SeatId) -> String {
+fn name(i18n: &I18n, view: &GeneView, seat: SeatId) -> String {
     view.names
         .get(seat.index())
-        .cloned()
-        .unwrap_or_else(|| format!("{seat}"))
+        .map_or_else(|| format!("{seat}"), |n| i18n.name(n))
 }
 
 fn card_name(kind: ItemKind, i18n: &I18n) -> String {
@@ -125,7 +124,10 @@ fn phase_text(view: &GeneView, i18n: &I18n) -> String {
         GenePhase::Free => i18n.t("gene-phase-free"),
         GenePhase::Action => match view.active {
             Some(a) if Some(a) == view.me => i18n.t("gene-phase-action-you"),
-            Some(a) => i18n.ta("gene-phase-action-of", &[("name", name(view, a).into())]),
+            Some(a) => i18n.ta(
+                "gene-phase-action-of",
+                &[("name", name(i18n, view, a).into())],
+            ),
             None => i18n.t("gene-phase-action"),
         },
         GenePhase::GameOver => i18n.t("table-game-over"),
@@ -190,7 +192,8 @@ fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
                 let seat = SeatId(i as u8);
                 let me = view.me == Some(seat);
                 let shadow = view.shadows.get(i).copied().unwrap_or(false);
-                let mut label = egui::RichText::new(format!("{} {}", i + 1, name(view, seat)));
+                let mut label =
+                    egui::RichText::new(format!("{} {}", i + 1, name(i18n, view, seat)));
                 if me {
                     label = label.strong().color(theme::ACCENT);
                 }
@@ -443,7 +446,7 @@ pub(super) fn now(view: &GeneView, state: &GeneUi, i18n: &I18n) -> String {
         }
         GenePhase::Action if !view.to_act && acted => i18n.t("now-gene-acted"),
         GenePhase::Action if !view.to_act => match view.active {
-            Some(a) => i18n.ta("now-gene-wait-of", &[("name", name(view, a).into())]),
+            Some(a) => i18n.ta("now-gene-wait-of", &[("name", name(i18n, view, a).into())]),
             None => i18n.t("now-gene-wait"),
         },
         GenePhase::Action if !view.moved => i18n.t("now-gene-move"),
@@ -552,7 +555,7 @@ fn offer_row(
                 egui::RichText::new(i18n.ta(
                     "gene-offer-to-you",
                     &[
-                        ("name", name(view, o.from).into()),
+                        ("name", name(i18n, view, o.from).into()),
                         ("give", give.as_str().into()),
                         ("want", want.as_str().into()),
                         ("swap", order.as_str().into()),
@@ -574,7 +577,7 @@ fn offer_row(
             ui.label(i18n.ta(
                 "gene-offer-from-you",
                 &[
-                    ("name", name(view, o.to).into()),
+                    ("name", name(i18n, view, o.to).into()),
                     ("give", give.as_str().into()),
                     ("want", want.as_str().into()),
                     ("swap", order.as_str().into()),
@@ -812,7 +815,7 @@ fn trade_window(
                     if s == me {
                         continue;
                     }
-                    let label = format!("{} {}", i + 1, name(view, s));
+                    let label = format!("{} {}", i + 1, name(i18n, view, s));
                     let whom = ui.selectable_label(state.trade.to == Some(s), label);
                     reach::control(&whom, &format!("trade-to:{i}"), Does::Pick);
                     if whom.clicked() {
@@ -1094,7 +1097,8 @@ fn chat(ui: &mut egui::Ui, view: &GeneView, state: &mut GeneUi, i18n: &I18n) -> 
         i18n.ta("gene-chat-hint", &[("n", hearers.into())])
     };
     ui.horizontal(|ui| {
-        let edit = ui.add(
+        let edit = crate::client::widgets::line_field(
+            ui,
             egui::TextEdit::singleline(&mut state.chat)
                 .hint_text(hint)
                 .char_limit(gene::state::CHAT_CHARS)
@@ -1337,7 +1341,9 @@ fn settlement_window(
                 String::new()
             };
             let words = gene::news::settle_words(line, |s| {
-                view.names.get(s.index()).cloned().unwrap_or_default()
+                view.names
+                    .get(s.index())
+                    .map_or_else(|| Bilingual::new("?", "?"), SeatName::words)
             });
             let mut text = egui::RichText::new(format!("{step}{}", i18n.pick(&words)));
             if Some(line) == current {
@@ -1385,7 +1391,7 @@ fn ranking(ui: &mut egui::Ui, view: &GeneView, result: &GameResult, i18n: &I18n)
             for i in order {
                 let seat = SeatId(i as u8);
                 let place = result.places[i];
-                let mut who = egui::RichText::new(name(view, seat));
+                let mut who = egui::RichText::new(name(i18n, view, seat));
                 if place == 1 {
                     who = who.color(theme::ACCENT).strong().size(19.0);
                 }

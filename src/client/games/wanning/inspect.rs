@@ -196,7 +196,7 @@ pub fn plate(view: &WanningView, seat: SeatId, i18n: &I18n) -> Option<Inspect> {
     } else {
         i18n.ta("wanning-inspect-hp", &[("hp", p.hp.into())])
     };
-    Some(Inspect::new(p.name.clone(), kind).with(i18n.t("wanning-inspect-heard"), state))
+    Some(Inspect::new(i18n.name(&p.name), kind).with(i18n.t("wanning-inspect-heard"), state))
 }
 
 /// The viewer's shields, scarecrows and HP.

@@ -136,11 +136,10 @@ fn how_used(id: InstinctId) -> Use {
     }
 }
 
-fn name(view: &WanningView, seat: SeatId) -> String {
+fn name(i18n: &I18n, view: &WanningView, seat: SeatId) -> String {
     view.seats
         .get(seat.index())
-        .map(|p| p.name.clone())
-        .unwrap_or_else(|| format!("{seat}"))
+        .map_or_else(|| format!("{seat}"), |p| i18n.name(&p.name))
 }
 
 fn instinct_name(id: InstinctId, i18n: &I18n) -> String {
@@ -374,7 +373,7 @@ fn slot_button(
     value: Option<SeatId>,
     i18n: &I18n,
 ) {
-    let who = value.map_or_else(|| i18n.t("wanning-tap-a-player"), |s| name(view, s));
+    let who = value.map_or_else(|| i18n.t("wanning-tap-a-player"), |s| name(i18n, view, s));
     let active = state.slot == slot;
     let text = egui::RichText::new(format!("{label}: {who}"));
     let key = slot_key(slot, view);
@@ -518,7 +517,7 @@ fn controls(
                 if let Some(t) = state.draft.peek {
                     let peek = ui.button(
                         egui::RichText::new(
-                            i18n.ta("wanning-peek-at", &[("name", name(view, t).into())]),
+                            i18n.ta("wanning-peek-at", &[("name", name(i18n, view, t).into())]),
                         )
                         .strong(),
                     );
@@ -891,7 +890,7 @@ fn guess_window(ctx: &egui::Context, view: &WanningView, state: &mut WanningUi, 
                     .striped(!narrow)
                     .show(ui, |ui| {
                         for (i, p) in view.seats.iter().enumerate() {
-                            ui.label(egui::RichText::new(&p.name).strong());
+                            ui.label(egui::RichText::new(i18n.name(&p.name)).strong());
                             for l in 1..=4u8 {
                                 let level =
                                     ui.selectable_value(&mut g.levels[i], l, format!("L{l}"));
@@ -953,15 +952,15 @@ fn learned_line(view: &WanningView, l: &Learned, i18n: &I18n) -> String {
                 "wanning-learned-sensed",
                 &[
                     ("round", (*round).into()),
-                    ("name", name(view, *target).into()),
-                    ("object", name(view, *o).into()),
+                    ("name", name(i18n, view, *target).into()),
+                    ("object", name(i18n, view, *o).into()),
                 ],
             ),
             None => i18n.ta(
                 "wanning-learned-sensed-none",
                 &[
                     ("round", (*round).into()),
-                    ("name", name(view, *target).into()),
+                    ("name", name(i18n, view, *target).into()),
                 ],
             ),
         },
@@ -971,12 +970,15 @@ fn learned_line(view: &WanningView, l: &Learned, i18n: &I18n) -> String {
                 Compare::Lower => "wanning-learned-lower",
                 Compare::Equal => "wanning-learned-equal",
             },
-            &[("a", name(view, *a).into()), ("b", name(view, *b).into())],
+            &[
+                ("a", name(i18n, view, *a).into()),
+                ("b", name(i18n, view, *b).into()),
+            ],
         ),
         Learned::Peeked { target, kind } => i18n.ta(
             "wanning-learned-peeked",
             &[
-                ("name", name(view, *target).into()),
+                ("name", name(i18n, view, *target).into()),
                 ("kind", i18n.t(kind_key(*kind)).into()),
             ],
         ),
@@ -1043,7 +1045,7 @@ fn notebook(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n) {
         let marks: Vec<String> = view
             .marks
             .iter()
-            .map(|(s, k)| format!("{} ×{k}", name(view, *s)))
+            .map(|(s, k)| format!("{} ×{k}", name(i18n, view, *s)))
             .collect();
         ui.label(
             egui::RichText::new(i18n.ta("wanning-marks", &[("marks", marks.join("、").into())]))
@@ -1139,8 +1141,8 @@ fn talk(
                         egui::RichText::new(format!(
                             "[{}] {} → {}: {}",
                             l.round,
-                            name(view, l.from),
-                            name(view, l.to),
+                            name(i18n, view, l.from),
+                            name(i18n, view, l.to),
                             l.text
                         ))
                         .small(),
@@ -1163,9 +1165,9 @@ fn talk(
             }
             let new = lines.saturating_sub(state.read.get(&p.seat).copied().unwrap_or(0));
             let label = if new > 0 {
-                format!("{} ({new})", p.name)
+                format!("{} ({new})", i18n.name(&p.name))
             } else {
-                p.name.clone()
+                i18n.name(&p.name)
             };
             let text = egui::RichText::new(label);
             let text = if new > 0 {
@@ -1196,7 +1198,7 @@ fn talk(
             for l in &lines {
                 let mine = l.from == me;
                 ui.label(
-                    egui::RichText::new(format!("{}: {}", name(view, l.from), l.text))
+                    egui::RichText::new(format!("{}: {}", name(i18n, view, l.from), l.text))
                         .color(if mine { theme::TEXT } else { theme::ACCENT }),
                 );
             }
@@ -1209,7 +1211,8 @@ fn talk(
         ui.horizontal(|ui| {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let send = ui.button(i18n.t("wanning-talk-send")).clicked();
-                let edit = ui.add(
+                let edit = crate::client::widgets::line_field(
+                    ui,
                     egui::TextEdit::singleline(&mut state.talk_text)
                         .hint_text(i18n.t("wanning-talk-hint"))
                         .desired_width(ui.available_width()),
@@ -1264,7 +1267,7 @@ fn host_panel(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n, paused: bool) 
             }
             ui.end_row();
             for s in &h.seats {
-                let who = egui::RichText::new(&s.name);
+                let who = egui::RichText::new(i18n.name(&s.name));
                 ui.label(if s.dead { who.strikethrough() } else { who });
                 ui.label(format!(
                     "L{} {}",

@@ -519,9 +519,9 @@ fn plate_of(
         );
     }
     let name = if me {
-        format!("{} ({})", p.name, i18n.t("wanning-you"))
+        format!("{} ({})", i18n.name(&p.name), i18n.t("wanning-you"))
     } else {
-        p.name.clone()
+        i18n.name(&p.name)
     };
     w.parts.push(Part::Text {
         words: Words {
