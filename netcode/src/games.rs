@@ -213,6 +213,8 @@ pub trait HostedTable {
     fn submit(&mut self, seat: SeatId, action: &AnyAction) -> Result<(), Rejection>;
     fn advance_to(&mut self, now_ms: u64);
     fn now_ms(&self) -> u64;
+    /// The table time of its earliest pending deadline, if any.
+    fn next_deadline(&self) -> Option<u64>;
     fn view(&self, seat: Option<SeatId>) -> AnyView;
     /// What the host seat sees of the whole table (`Game::host_view`).
     fn host_view(&self) -> AnyView;
@@ -292,6 +294,9 @@ impl<G: HostGame> HostedTable for Hosted<G> {
     }
     fn now_ms(&self) -> u64 {
         self.table.now_ms()
+    }
+    fn next_deadline(&self) -> Option<u64> {
+        self.table.next_deadline()
     }
     fn view(&self, seat: Option<SeatId>) -> AnyView {
         G::wrap_view(G::view(self.table.world(), seat))

@@ -4,6 +4,7 @@
 //! an in-process endpoint, so every kind of play is one path.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
@@ -53,6 +54,7 @@ impl Plugin for HallServerPlugin {
             app.insert_resource(TokenIssuer::random(crate::protocol::PROTOCOL_ID));
         }
         app.init_resource::<Listeners>()
+            .init_resource::<HallDue>()
             .init_resource::<Endpoints>()
             .init_resource::<Links>()
             .init_resource::<crate::limits::ServerLimits>()
@@ -229,11 +231,18 @@ fn on_disconnected(
     }
 }
 
+/// When the hall's next change is due without a message (`Hall::next_due`),
+/// as `Time<Real>`'s elapsed time: an app that updates only on change
+/// wakes then (issue 67).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HallDue(pub Option<Duration>);
+
 /// Reads every client's messages into the hall, moves the hall's clock,
 /// and sends what it addressed.
 fn pump(
     time: Res<Time<Real>>,
     mut hall: NonSendMut<Hall>,
+    mut due: ResMut<HallDue>,
     links: Res<Links>,
     mut inbound: Query<(Entity, &mut MessageReceiver<ClientMsg>), With<ClientOf>>,
     mut outbound: Query<&mut MessageSender<ServerMsg>>,
@@ -259,6 +268,8 @@ fn pump(
             sender.send::<TableChannel>(msg);
         }
     }
+    let next = HallDue(hall.next_due().map(Duration::from_millis));
+    due.set_if_neq(next);
 }
 
 /// Every remote link the guard looks at: its listener, its peer, whether

@@ -1816,3 +1816,72 @@ fn a_desktop_that_begins_to_host_keeps_its_earlier_tables_to_itself() {
         p.last_rejection(2)
     );
 }
+
+/// Issue 67: "A reactive app must also wake at the in-app server's next
+/// due time". Ana starts a table with three bots that wait 700 ms between
+/// moves and leaves it (a stand-in takes her seat after 5 s); Cy watches.
+/// The hall names the moment its next change is due: a tick a millisecond
+/// before it changes nothing anyone is told, a tick at it moves the game
+/// on, and the stand-in, the bots and the deadlines play the game to its
+/// end this way; then nothing is due.
+#[test]
+fn the_hall_says_when_its_next_change_is_due() {
+    let mut p = Party::new(HallConfig {
+        bot_delay_ms: 700,
+        ..fast(None)
+    });
+    p.hello(1, "Ana");
+    p.hello(2, "Cy");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 4,
+            host_seat: false,
+            seed: Some(3),
+            open_replays: false,
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    assert_eq!(p.hall.next_due(), None, "nothing is due before the start");
+    p.say(
+        1,
+        ClientMsg::FillWithBots {
+            kind: "random".into(),
+        },
+    );
+    p.say(1, ClientMsg::Start);
+    assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
+    p.say(2, ClientMsg::Watch { table });
+    p.say(1, ClientMsg::Leave);
+    let mut steps = 0;
+    while let Some(due) = p.hall.next_due() {
+        assert!(
+            due >= p.now,
+            "due at {due}, before the hall's now {}",
+            p.now
+        );
+        if due > p.now + 1 {
+            let heard = p.inboxes[&2].all.len();
+            p.tick(due - 1 - p.now);
+            assert_eq!(
+                p.inboxes[&2].all.len(),
+                heard,
+                "the hall changed at {} ms, before its due time {due}",
+                p.now
+            );
+        }
+        p.tick(due - p.now);
+        steps += 1;
+        assert!(steps < 5_000, "the game never ended");
+    }
+    let over = p.inboxes[&2]
+        .view
+        .as_ref()
+        .is_some_and(foodweb_netcode::games::view_over);
+    assert!(
+        over,
+        "nothing due after {steps} due times, yet the game is not over"
+    );
+    assert!(steps > 10, "only {steps} due times in a whole game of bots");
+}

@@ -83,6 +83,16 @@ impl I18n {
     pub fn name(&self, name: &SeatName) -> String {
         name.get(self.lang)
     }
+
+    /// A seat's number and name, "2 Ann"; a bot named by its kind and
+    /// number as it is ("survivor bot 2", not "2 survivor bot 2").
+    pub fn numbered(&self, seat: impl std::fmt::Display, name: &SeatName) -> String {
+        if name.numbered() {
+            self.name(name)
+        } else {
+            format!("{seat} {}", self.name(name))
+        }
+    }
 }
 
 fn follow_settings(settings: Res<UserSettings>, mut i18n: ResMut<I18n>) {

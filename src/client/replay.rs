@@ -230,7 +230,7 @@ fn fetch(model: Res<ClientModel>, mut replay: ResMut<Replaying>, mut outbox: Res
 }
 
 /// Puts the step shown where the table screen draws from.
-fn show(time: Res<Time>, mut model: ResMut<ClientModel>, mut replay: ResMut<Replaying>) {
+fn show(time: Res<Time<Real>>, mut model: ResMut<ClientModel>, mut replay: ResMut<Replaying>) {
     if !replay.on {
         return;
     }

@@ -1437,6 +1437,48 @@ impl Hall {
         Ok(())
     }
 
+    /// The earliest hall time (milliseconds) at which `tick` would change
+    /// something no message caused: a deadline of a running table, a bot's
+    /// or a lesson's next move, a hold's end, an away person's stand-in
+    /// taking over. `None`: nothing until a message comes. An app that
+    /// draws only on change wakes its in-app server then (issue 67).
+    pub fn next_due(&self) -> Option<u64> {
+        let takeover = self.config.takeover_ms;
+        let now = self.now;
+        self.tables
+            .values()
+            .filter_map(|t| {
+                if let Some(until) = t.held_until {
+                    return Some(until);
+                }
+                let game = t.game.as_ref()?;
+                if t.paused || t.unsaved.is_some() || game.result().is_some() {
+                    return None;
+                }
+                let deadline = game
+                    .next_deadline()
+                    .map(|d| t.anchor.0 + d.saturating_sub(t.anchor.1));
+                let bots = game
+                    .to_act()
+                    .into_iter()
+                    .any(|s| {
+                        // A lesson's script plays every seat but the learner's.
+                        (t.lesson && s.index() != 0) || t.bot_at(s.index(), now, takeover).is_some()
+                    })
+                    .then_some(t.bots_wait_until.max(now));
+                let stand_in = t
+                    .seats
+                    .iter()
+                    .filter(|s| s.client.is_none())
+                    .filter_map(|s| s.away_since)
+                    .map(|away| away + takeover)
+                    .filter(|&at| at > now)
+                    .min();
+                [deadline, bots, stand_in].into_iter().flatten().min()
+            })
+            .min()
+    }
+
     /// Moves every game's clock to `now` (hall milliseconds) and lets bots
     /// and stand-ins act (`drain` saves what changed and tells every
     /// client).

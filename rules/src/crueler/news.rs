@@ -28,11 +28,7 @@ impl Beast {
 
 /// "Ann (1)": the seat's name and number, the same in both languages.
 fn name(seats: &Seats, seat: SeatId) -> Arg {
-    let name = seats.words(seat);
-    Arg::Words(Bilingual::new(
-        format!("{} ({seat})", name.en),
-        format!("{} ({seat})", name.zh),
-    ))
+    Arg::Words(seats.words_numbered(seat))
 }
 
 /// Puts the step's news into words, in the order it happened.

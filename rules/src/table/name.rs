@@ -71,6 +71,12 @@ impl SeatName {
     pub fn get(&self, lang: Lang) -> String {
         self.words().get(lang).to_string()
     }
+
+    /// Whether the name says its seat's number already (a bot named by
+    /// its kind), so nothing adds it again ("reasoning bot 4 (4)").
+    pub fn numbered(&self) -> bool {
+        matches!(self, Self::Bot { name: None, .. })
+    }
 }
 
 /// A bot kind in words: "reasoning" is 「推理」.
@@ -196,6 +202,21 @@ mod tests {
         assert_eq!(bot.get(Lang::En), "reasoning bot 4");
         assert_eq!(bot.get(Lang::Zh), "推理机器人 4");
         assert_eq!(SeatName::person("小陈").get(Lang::En), "小陈");
+    }
+
+    /// Issue 66: "reasoning bot 4 4" in the HP line. A bot named by its
+    /// kind and number is not numbered again; a person's name is.
+    #[test]
+    fn a_seat_is_numbered_once() {
+        let seats = crate::table::Seats {
+            names: vec![SeatName::person("Ann"), SeatName::bot("reasoning", 2)],
+        };
+        let numbered = |i| seats.words_numbered(crate::table::SeatId(i));
+        assert_eq!(numbered(0), Bilingual::new("Ann (1)", "Ann (1)"));
+        assert_eq!(
+            numbered(1),
+            Bilingual::new("reasoning bot 2", "推理机器人 2")
+        );
     }
 
     #[test]

@@ -72,6 +72,19 @@ impl Seats {
         self.names.get(seat.index())
     }
 
+    /// The seat's name with its number, "Ann (1)", in both languages; a
+    /// bot named by its kind and number as it is ("memory bot 3").
+    pub fn words_numbered(&self, seat: SeatId) -> Bilingual {
+        let name = self.words(seat);
+        if self.name(seat).is_some_and(SeatName::numbered) {
+            return name;
+        }
+        Bilingual::new(
+            format!("{} ({seat})", name.en),
+            format!("{} ({seat})", name.zh),
+        )
+    }
+
     /// The seat's name in both languages ("?" for a seat the table does
     /// not have).
     pub fn words(&self, seat: SeatId) -> Bilingual {

@@ -16,11 +16,7 @@ crate::phrasebook!("wanning");
 
 /// "Ann (1)".
 fn name(seats: &Seats, seat: SeatId) -> Arg {
-    let name = seats.words(seat);
-    Arg::Words(Bilingual::new(
-        format!("{} ({seat})", name.en),
-        format!("{} ({seat})", name.zh),
-    ))
+    Arg::Words(seats.words_numbered(seat))
 }
 
 pub fn instinct_name(id: InstinctId) -> Bilingual {

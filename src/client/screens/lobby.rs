@@ -94,6 +94,8 @@ fn draw(
         }
     });
     egui::CentralPanel::default().show(&mut screen, |ui| {
+        // A bar says when more of the lobby is below.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
         egui::ScrollArea::vertical().show(ui, |ui| match (&model.place, &model.lobby) {
             (Some((_, role)), Some(lobby)) => {
                 seating(ui, &i18n, &model, *role, lobby, &mut form, &mut msgs)

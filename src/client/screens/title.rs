@@ -39,7 +39,8 @@ fn draw(
     egui::CentralPanel::default().show(&mut screen, |ui| {
         let top = (ui.available_height() * 0.14).max(12.0);
         // Whatever the text size and the window, every control can be
-        // reached (issue 66).
+        // reached (issue 66), and a bar says when some are below.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(top);

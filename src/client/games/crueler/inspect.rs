@@ -17,10 +17,17 @@ fn name(i18n: &I18n, view: &CruelerView, s: SeatId) -> String {
         .unwrap_or_default()
 }
 
+/// The seat's number and name ("2 Ann"; "survivor bot 2" as it is).
+fn numbered(i18n: &I18n, view: &CruelerView, s: SeatId) -> String {
+    view.names
+        .get(s.index())
+        .map_or_else(|| s.to_string(), |n| i18n.numbered(s, n))
+}
+
 /// A predator card of the viewer's: whose number it bears, what handing it
 /// in does at this N, and whether that player can be preyed on now.
 pub fn card(s: SeatId, view: &CruelerView, i18n: &I18n) -> Inspect {
-    let who = format!("{} {}", s, name(i18n, view, s));
+    let who = numbered(i18n, view, s);
     let mut card = Inspect::new(
         i18n.ta("crueler-inspect-card", &[("who", who.clone().into())]),
         i18n.t("crueler-inspect-card-kind"),
@@ -119,7 +126,7 @@ pub fn seat(view: &CruelerView, s: SeatId, i18n: &I18n) -> Inspect {
     } else {
         state.push(i18n.t("crueler-inspect-life-secret"));
     }
-    Inspect::new(format!("{} {}", s, name(i18n, view, s)), "")
+    Inspect::new(numbered(i18n, view, s), "")
         .with(i18n.t("crueler-inspect-known"), state.join("\n"))
 }
 

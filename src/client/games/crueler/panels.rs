@@ -55,6 +55,13 @@ fn name(i18n: &I18n, view: &CruelerView, seat: SeatId) -> String {
         .map_or_else(|| format!("{seat}"), |n| i18n.name(n))
 }
 
+/// The seat's number and name ("2 Ann"; "survivor bot 2" as it is).
+fn numbered(i18n: &I18n, view: &CruelerView, s: SeatId) -> String {
+    view.names
+        .get(s.index())
+        .map_or_else(|| s.to_string(), |n| i18n.numbered(s, n))
+}
+
 fn phase_text(view: &CruelerView, i18n: &I18n) -> String {
     i18n.t(match view.phase {
         CruelerPhase::Idle => "crueler-phase-idle",
@@ -254,10 +261,8 @@ fn offer_window(
                     if s == me || !view.alive[i] {
                         continue;
                     }
-                    let whom = ui.selectable_label(
-                        state.offer.to == Some(s),
-                        format!("{} {}", s, name(i18n, view, s)),
-                    );
+                    let whom =
+                        ui.selectable_label(state.offer.to == Some(s), numbered(i18n, view, s));
                     reach::control(&whom, &format!("offer-to:{}", s.0), Does::Pick);
                     if whom.clicked() {
                         state.offer.to = Some(s);

@@ -87,6 +87,13 @@ fn name(i18n: &I18n, view: &GeneView, seat: SeatId) -> String {
         .map_or_else(|| format!("{seat}"), |n| i18n.name(n))
 }
 
+/// The seat's number and name ("2 Ann"; "survivor bot 2" as it is).
+fn numbered(i18n: &I18n, view: &GeneView, s: SeatId) -> String {
+    view.names
+        .get(s.index())
+        .map_or_else(|| s.to_string(), |n| i18n.numbered(s, n))
+}
+
 fn card_name(kind: ItemKind, i18n: &I18n) -> String {
     i18n.pick(&items().get(kind).name).to_string()
 }
@@ -192,8 +199,7 @@ fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
                 let seat = SeatId(i as u8);
                 let me = view.me == Some(seat);
                 let shadow = view.shadows.get(i).copied().unwrap_or(false);
-                let mut label =
-                    egui::RichText::new(format!("{} {}", i + 1, name(i18n, view, seat)));
+                let mut label = egui::RichText::new(numbered(i18n, view, seat));
                 if me {
                     label = label.strong().color(theme::ACCENT);
                 }
@@ -815,7 +821,7 @@ fn trade_window(
                     if s == me {
                         continue;
                     }
-                    let label = format!("{} {}", i + 1, name(i18n, view, s));
+                    let label = numbered(i18n, view, s);
                     let whom = ui.selectable_label(state.trade.to == Some(s), label);
                     reach::control(&whom, &format!("trade-to:{i}"), Does::Pick);
                     if whom.clicked() {
