@@ -55,6 +55,7 @@ impl Plugin for HallServerPlugin {
         }
         app.init_resource::<Listeners>()
             .init_resource::<HallDue>()
+            .init_resource::<HallTraffic>()
             .init_resource::<Endpoints>()
             .init_resource::<Links>()
             .init_resource::<crate::limits::ServerLimits>()
@@ -237,22 +238,30 @@ fn on_disconnected(
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HallDue(pub Option<Duration>);
 
+/// Whether the hall read or sent a message this update: an app that
+/// updates only on change, with a client of its own hall in it, updates
+/// again so that what was sent arrives (issue 67).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HallTraffic(pub bool);
+
 /// Reads every client's messages into the hall, moves the hall's clock,
 /// and sends what it addressed.
 fn pump(
     time: Res<Time<Real>>,
     mut hall: NonSendMut<Hall>,
-    mut due: ResMut<HallDue>,
+    (mut due, mut traffic): (ResMut<HallDue>, ResMut<HallTraffic>),
     links: Res<Links>,
     mut inbound: Query<(Entity, &mut MessageReceiver<ClientMsg>), With<ClientOf>>,
     mut outbound: Query<&mut MessageSender<ServerMsg>>,
     #[cfg(not(target_family = "wasm"))] mut latencies: ResMut<crate::wake::Latencies>,
 ) {
+    let mut moved = false;
     for (link, mut receiver) in &mut inbound {
         if !links.by_key.contains_key(&key_of(link)) {
             continue;
         }
         for msg in receiver.receive() {
+            moved = true;
             #[cfg(not(target_family = "wasm"))]
             if matches!(msg, ClientMsg::Act { .. }) {
                 latencies.acted = true;
@@ -262,6 +271,7 @@ fn pump(
     }
     hall.tick(time.elapsed().as_millis() as u64);
     for (key, msg) in hall.drain() {
+        moved = true;
         if let Some(&link) = links.by_key.get(&key)
             && let Ok(mut sender) = outbound.get_mut(link)
         {
@@ -270,6 +280,7 @@ fn pump(
     }
     let next = HallDue(hall.next_due().map(Duration::from_millis));
     due.set_if_neq(next);
+    traffic.set_if_neq(HallTraffic(moved));
 }
 
 /// Every remote link the guard looks at: its listener, its peer, whether

@@ -16,6 +16,10 @@
 //! while an update is running, so the server can measure what the issue
 //! asks of it: from an action's arrival to the send of every view it
 //! caused (`Latencies`).
+//!
+//! An app on another loop (the desktop client, on winit's: issue 67) gets
+//! the same watcher through [`wake_on_input`]: it calls the app's own
+//! wake-up on input, and at the times the app asks for ([`Wake::at`]).
 
 use std::collections::{HashMap, HashSet};
 use std::net::UdpSocket;
@@ -49,6 +53,10 @@ struct Inner {
     input: Condvar,
     /// The runner is done: the watcher thread ends.
     stop: AtomicBool,
+    /// What wakes an app on another loop (`wake_on_input`).
+    on_input: Option<Box<dyn Fn() + Send + Sync>>,
+    /// The earliest time such an app asked to be woken at (`Wake::at`).
+    due: Mutex<Option<Instant>>,
 }
 
 #[derive(Default)]
@@ -62,14 +70,27 @@ struct State {
 }
 
 impl Wake {
-    fn new() -> std::io::Result<Self> {
+    fn new(on_input: Option<Box<dyn Fn() + Send + Sync>>) -> std::io::Result<Self> {
         Ok(Self(Arc::new(Inner {
             poller: polling::Poller::new()?,
             sockets: Mutex::new(HashMap::new()),
             state: Mutex::new(State::default()),
             input: Condvar::new(),
             stop: AtomicBool::new(false),
+            on_input,
+            due: Mutex::new(None),
         })))
+    }
+
+    /// Wakes the app at `when` at the latest (an app on another loop: a
+    /// countdown's next second, a bot's move). Only the earliest time
+    /// asked for is kept until it comes.
+    pub fn at(&self, when: Instant) {
+        let mut due = lock(&self.0.due);
+        if due.is_none_or(|d| when < d) {
+            *due = Some(when);
+            let _ = self.0.poller.notify();
+        }
     }
 
     fn register(&self, entity: Entity, socket: &UdpSocket) {
@@ -133,23 +154,39 @@ impl Wake {
 
 impl Inner {
     fn arrived(&self, at: Instant) {
-        let mut state = lock(&self.state);
-        state.waiting_since.get_or_insert(at);
-        self.input.notify_one();
+        {
+            let mut state = lock(&self.state);
+            state.waiting_since.get_or_insert(at);
+            self.input.notify_one();
+        }
+        if let Some(wake) = &self.on_input {
+            wake();
+        }
     }
 
     /// The watcher thread: stamps each datagram's arrival on a linked
-    /// socket until the runner stops.
+    /// socket until the runner stops, and wakes an app on another loop at
+    /// the time it asked for.
     fn watch(&self) {
         let mut events = polling::Events::new();
         while !self.stop.load(Ordering::Acquire) {
             events.clear();
-            if self.poller.wait(&mut events, None).is_err() {
+            let due = *lock(&self.due);
+            let timeout = due.map(|d| d.saturating_duration_since(Instant::now()));
+            if self.poller.wait(&mut events, timeout).is_err() {
                 std::thread::sleep(MIN_GAP);
                 continue;
             }
             if !events.is_empty() {
                 self.arrived(Instant::now());
+            }
+            let mut due = lock(&self.due);
+            if due.is_some_and(|d| d <= Instant::now()) {
+                *due = None;
+                drop(due);
+                if let Some(wake) = &self.on_input {
+                    wake();
+                }
             }
         }
     }
@@ -222,29 +259,18 @@ fn on_one_thread(app: &mut App, done: &mut HashSet<InternedScheduleLabel>) {
     }
 }
 
-/// Runs `app` on the waking runner, ticking at least every `tick`.
-pub fn use_waking_runner(app: &mut App, tick: Duration) {
-    let wake = match Wake::new() {
-        Ok(wake) => wake,
-        Err(e) => {
-            // No poller on this system: Bevy's fixed-rate loop.
-            eprintln!("no I/O poller ({e}); updating {tick:?} apart");
-            app.add_plugins(bevy_app::ScheduleRunnerPlugin::run_loop(tick));
-            return;
+/// Watches `app`'s sockets and WebSocket sessions for `wake`.
+fn watch_input(app: &mut App, wake: &Wake) {
+    // The hook holds the runner's state weakly: once this app is gone, it
+    // asks to be dropped.
+    let hook = Arc::downgrade(&wake.0);
+    aeronet_websocket::add_recv_hook(move || match hook.upgrade() {
+        Some(inner) => {
+            inner.arrived(Instant::now());
+            true
         }
-    };
-    {
-        // The hook holds the runner's state weakly: once this app is gone,
-        // it asks to be dropped.
-        let hook = Arc::downgrade(&wake.0);
-        aeronet_websocket::add_recv_hook(move || match hook.upgrade() {
-            Some(inner) => {
-                inner.arrived(Instant::now());
-                true
-            }
-            None => false,
-        });
-    }
+        None => false,
+    });
     app.insert_resource(wake.clone())
         .add_observer(link_udp)
         .add_observer(unlink_udp)
@@ -253,6 +279,42 @@ pub fn use_waking_runner(app: &mut App, tick: Duration) {
             PreUpdate,
             rearm_sockets.after(lightyear::prelude::LinkSystems::Receive),
         );
+}
+
+/// Calls `wake` (from another thread) when a datagram arrives on one of
+/// `app`'s UDP sockets, when one of its WebSocket sessions receives a
+/// frame, and at the times asked for with the [`Wake`] resource's `at`:
+/// for an app on a loop of its own that sleeps between updates (the
+/// desktop client on winit's). `None` where the system has no poller
+/// (the app then only wakes on its own).
+pub fn wake_on_input(app: &mut App, wake: impl Fn() + Send + Sync + 'static) -> Option<Wake> {
+    let waker = Wake::new(Some(Box::new(wake)))
+        .map_err(|e| eprintln!("no I/O poller ({e}): input waits for the next update"))
+        .ok()?;
+    watch_input(app, &waker);
+    // The watcher lasts as long as the process (one app in it).
+    let inner = waker.0.clone();
+    let spawned = std::thread::Builder::new()
+        .name("foodweb-wake".into())
+        .spawn(move || inner.watch());
+    if let Err(e) = spawned {
+        eprintln!("no thread to watch input ({e}): input waits for the next update");
+    }
+    Some(waker)
+}
+
+/// Runs `app` on the waking runner, ticking at least every `tick`.
+pub fn use_waking_runner(app: &mut App, tick: Duration) {
+    let wake = match Wake::new(None) {
+        Ok(wake) => wake,
+        Err(e) => {
+            // No poller on this system: Bevy's fixed-rate loop.
+            eprintln!("no I/O poller ({e}); updating {tick:?} apart");
+            app.add_plugins(bevy_app::ScheduleRunnerPlugin::run_loop(tick));
+            return;
+        }
+    };
+    watch_input(app, &wake);
     app.set_runner(move |mut app: App| {
         if app.plugins_state() != PluginsState::Cleaned {
             while app.plugins_state() == PluginsState::Adding {
@@ -330,4 +392,57 @@ pub fn note_latency(wake: Option<Res<Wake>>, mut latencies: ResMut<Latencies>) {
     }
     let ms = arrival.elapsed().as_secs_f64() * 1000.0;
     latencies.samples_ms.push_back(ms);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// An app on another loop asks to be woken at a time: its wake-up
+    /// comes then (not before), once, and a later time asked for after an
+    /// earlier one waits for the earlier (issue 67: a countdown's next
+    /// second, a bot's move in the in-app hall).
+    #[test]
+    fn an_app_on_another_loop_is_woken_at_the_time_it_asked_for() {
+        let mut app = App::new();
+        let (woke, wakes) = mpsc::channel();
+        let wake = wake_on_input(&mut app, move || {
+            let _ = woke.send(Instant::now());
+        })
+        .expect("a poller on this system");
+        let asked = Instant::now();
+        wake.at(asked + Duration::from_millis(300));
+        wake.at(asked + Duration::from_millis(150));
+        let first = wakes
+            .recv_timeout(Duration::from_secs(5))
+            .expect("woken at the earlier time");
+        assert!(first >= asked + Duration::from_millis(150), "woken early");
+        assert!(
+            wakes.recv_timeout(Duration::from_millis(400)).is_err(),
+            "the later time asked for was replaced by the earlier"
+        );
+    }
+
+    /// A datagram on a watched socket wakes the app at once.
+    #[test]
+    fn a_datagram_wakes_an_app_on_another_loop() {
+        let mut app = App::new();
+        let (woke, wakes) = mpsc::channel();
+        let wake = wake_on_input(&mut app, move || {
+            let _ = woke.send(());
+        })
+        .expect("a poller on this system");
+        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let entity = app.world_mut().spawn_empty().id();
+        wake.register(entity, &socket);
+        assert!(wakes.recv_timeout(Duration::from_millis(200)).is_err());
+        let sender = UdpSocket::bind("127.0.0.1:0").unwrap();
+        sender
+            .send_to(b"hello", socket.local_addr().unwrap())
+            .unwrap();
+        wakes
+            .recv_timeout(Duration::from_secs(5))
+            .expect("woken by the datagram");
+    }
 }

@@ -27,6 +27,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::game_setup::{FormAt, GameClients};
 use super::screens::{TableSetup, request_start};
+use super::wake::Alarm;
 use super::{Screen, UserSettings, web};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +136,7 @@ fn start_local(
     mut setup: ResMut<TableSetup>,
     clients: Res<GameClients>,
     mut next: ResMut<NextState<Screen>>,
+    alarm: Res<Alarm>,
 ) {
     if auto.part != Part::Local || auto.local_started {
         return;
@@ -142,6 +144,7 @@ fn start_local(
     // A moment on the title screen first, as a person would take.
     *on_title += time.delta_secs();
     if *on_title < 1.5 {
+        alarm.after_secs(1.5 - *on_title);
         return;
     }
     let Some(chosen) = TableSetup::for_game(&clients, auto.game, "Autoplay".into()) else {
@@ -172,12 +175,33 @@ fn in_lobby(
     model: Res<ClientModel>,
     mut outbox: ResMut<Outbox>,
     clients: Res<GameClients>,
+    alarm: Res<Alarm>,
 ) {
     auto.cooldown -= time.delta_secs();
-    if auto.cooldown > 0.0 || model.server.is_none() {
+    if auto.cooldown > 0.0 {
+        // Looked at again once the wait is over (the app sleeps).
+        alarm.after_secs(auto.cooldown);
         return;
     }
-    auto.cooldown = 0.4;
+    if model.server.is_none() {
+        return;
+    }
+    // What the lobby says next wakes the app: asked again then, or a
+    // moment after a request.
+    let sent = outbox.0.len();
+    in_lobby_now(&mut auto, &model, &mut outbox, &clients);
+    if outbox.0.len() > sent {
+        auto.cooldown = auto.cooldown.max(0.4);
+        alarm.after_secs(auto.cooldown);
+    }
+}
+
+fn in_lobby_now(
+    auto: &mut Autoplay,
+    model: &ClientModel,
+    outbox: &mut Outbox,
+    clients: &GameClients,
+) {
     let Some(_) = model.place else {
         match auto.part {
             Part::Host if !auto.created => {
@@ -199,8 +223,9 @@ fn in_lobby(
                 });
                 auto.created = true;
             }
-            Part::Join => match model.tables.iter().find(|t| !t.started && t.open_seats > 0) {
-                Some(t) => {
+            // The hall sends its tables on welcome and on each change.
+            Part::Join => {
+                if let Some(t) = model.tables.iter().find(|t| !t.started && t.open_seats > 0) {
                     outbox.0.push(ClientMsg::TakeSeat {
                         table: t.id,
                         seat: None,
@@ -208,8 +233,7 @@ fn in_lobby(
                     // Time for the seat to be granted before asking again.
                     auto.cooldown = 3.0;
                 }
-                None => outbox.0.push(ClientMsg::ListTables),
-            },
+            }
             _ => {}
         }
         return;
@@ -250,6 +274,7 @@ fn at_table(
     mut auto: ResMut<Autoplay>,
     model: Res<ClientModel>,
     mut outbox: ResMut<Outbox>,
+    alarm: Res<Alarm>,
 ) {
     let Some(view) = model.view.as_ref() else {
         return;
@@ -263,6 +288,7 @@ fn at_table(
     }
     auto.thinking += time.delta_secs();
     if auto.thinking < THINK_SECS {
+        alarm.after_secs(THINK_SECS - auto.thinking);
         return;
     }
     let Autoplay { bot, rng, .. } = &mut *auto;

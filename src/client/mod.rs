@@ -20,6 +20,7 @@ mod text_agent;
 mod theme;
 #[cfg(feature = "dev")]
 mod tour;
+mod wake;
 mod web;
 mod widgets;
 
@@ -131,8 +132,9 @@ pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
             replay::plugin,
             lesson::plugin,
             sound::plugin,
-            text_agent::plugin,
         ))
+        // Draws only on change; the text agent's typing wakes it.
+        .add_plugins((wake::plugin, text_agent::plugin))
         // Development aids, out of release builds: the screenshot tours.
         .add_plugins(dev_plugins)
         .add_systems(Startup, |mut commands: Commands| {

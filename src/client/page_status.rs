@@ -45,16 +45,19 @@ fn publish_table(model: Res<ClientModel>, i18n: Res<I18n>) {
     web::publish("over", if over { "1" } else { "" });
 }
 
-/// Frames drawn so far: a test that reads what the screen shows waits for
-/// it to hold over a few frames, however slowly they come.
-fn publish_frame(mut frames: Local<u64>) {
-    *frames += 1;
+/// Updates drawn so far, and the last that left nothing to draw at once
+/// (`wake::Idle`): a test that reads what the screen shows waits until it
+/// has settled, however slowly frames come.
+fn publish_frame(idle: Res<super::wake::Idle>) {
     if web::IN_BROWSER {
-        web::publish("frame", &frames.to_string());
+        web::publish("frame", &idle.frame.to_string());
+        if idle.idle {
+            web::publish("idle", &idle.frame.to_string());
+        }
     }
 }
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Update, (publish_screen, publish_table))
-        .add_systems(Last, publish_frame);
+        .add_systems(Last, publish_frame.after(super::wake::IdleNoted));
 }

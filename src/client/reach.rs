@@ -105,6 +105,10 @@ struct Account {
     sound: SoundAccount,
     pieces: Vec<Spot>,
     controls: Vec<Spot>,
+    /// Updates drawn so far, and whether this one left nothing to draw at
+    /// once (`wake::Idle`): a test waits for the screen to settle on it.
+    frame: u64,
+    idle: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -281,7 +285,11 @@ fn publish(
     drawn: Res<Drawn>,
     zones: Res<Zones>,
     focus: Res<KeyFocus>,
-    (settings, sounds): (Res<super::UserSettings>, Res<SoundCount>),
+    (settings, sounds, idle): (
+        Res<super::UserSettings>,
+        Res<SoundCount>,
+        Res<super::wake::Idle>,
+    ),
     cameras: Query<(&Camera, &GlobalTransform)>,
     window: Query<&Window, With<PrimaryWindow>>,
     targets: Query<(
@@ -359,6 +367,8 @@ fn publish(
         },
         pieces,
         controls: drawn.0.clone(),
+        frame: idle.frame,
+        idle: idle.idle,
     };
     if account == sink.last {
         return;
@@ -387,12 +397,9 @@ pub fn plugin(app: &mut App) {
             PreUpdate,
             take_controls.run_if(|s: Res<Sink>| web::IN_BROWSER || s.file.is_some()),
         )
-        .add_systems(
-            PostUpdate,
-            publish
-                .after(bevy::transform::TransformSystems::Propagate)
-                .after(bevy::camera::visibility::VisibilitySystems::CheckVisibility),
-        );
+        // Last: after the layout (`PostUpdate`) and after the update's
+        // idleness is known.
+        .add_systems(Last, publish.after(super::wake::IdleNoted));
 }
 
 /// The piece the keyboard is on.

@@ -598,5 +598,13 @@ pub fn plugin(app: &mut App) {
             EguiPrimaryContextPass,
             timeline.run_if(in_state(Screen::Table)),
         )
-        .add_systems(OnExit(Screen::Table), forget);
+        .add_systems(OnExit(Screen::Table), forget)
+        .add_systems(
+            Last,
+            (|mut redraw: MessageWriter<bevy::window::RequestRedraw>| {
+                redraw.write(bevy::window::RequestRedraw);
+            })
+            .run_if(|r: Res<Replaying>| r.on && r.playing)
+            .in_set(crate::client::wake::AskToWake),
+        );
 }

@@ -224,6 +224,7 @@ fn listen<G: Hear>(
     time: Res<Time<Real>>,
     mut out: MessageWriter<Heard>,
     mut count: ResMut<SoundCount>,
+    alarm: Res<crate::client::wake::Alarm>,
 ) {
     let Some(view) = model.view_of::<G>() else {
         *ear = Ear::default();
@@ -250,6 +251,10 @@ fn listen<G: Hear>(
     let second = view.to_act().then(|| tick_second(left)).flatten();
     if second.is_some() && second != ear.second {
         cues.push(Cue::Tick);
+    }
+    // The next tick is heard on time however still the screen is.
+    if let Some(left) = left.filter(|l| view.to_act() && *l <= (TICK_SECONDS + 1) * 1000) {
+        alarm.after(crate::client::widgets::next_second(left));
     }
     ear.second = second;
     for cue in cues {

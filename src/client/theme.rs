@@ -83,6 +83,11 @@ fn style(mut contexts: EguiContexts, settings: Res<UserSettings>, mut done: Loca
         visuals.window_fill = PANEL;
         visuals.override_text_color = Some(TEXT);
         visuals.selection.bg_fill = egui::Color32::from_rgb(70, 110, 60);
+        // A steady cursor on the desktop: a blinking one asks egui to draw
+        // again and again (bevy_egui draws at once however late egui
+        // asks), so a name field left focused would keep the app from
+        // sleeping (issue 67; a browser page still draws every frame).
+        visuals.text_cursor.blink = crate::client::web::IN_BROWSER;
         ctx.set_visuals(visuals);
         ctx.all_styles_mut(|s| {
             s.text_styles

@@ -363,5 +363,14 @@ fn park_pointer(mut windows: Query<&mut Window>, tour: Option<Res<Tour>>) {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Tours>()
         .add_systems(Startup, begin)
-        .add_systems(Update, (park_pointer, run).chain());
+        .add_systems(Update, (park_pointer, run).chain())
+        // A tour's steps are timed: it draws on and on.
+        .add_systems(
+            Last,
+            (|mut redraw: MessageWriter<bevy::window::RequestRedraw>| {
+                redraw.write(bevy::window::RequestRedraw);
+            })
+            .run_if(resource_exists::<Tour>)
+            .in_set(crate::client::wake::AskToWake),
+        );
 }

@@ -141,12 +141,32 @@ pub fn now_line(
 
 /// A step's deadline in the top bar: "⏱ m:ss", red in its last 15 s.
 pub fn deadline(ui: &mut egui::Ui, left_ms: u64) {
+    tick_on(ui.ctx(), left_ms);
     let colour = if left_ms < 15_000 {
         theme::BAD
     } else {
         theme::TEXT
     };
     ui.label(egui::RichText::new(format!("⏱ {}", clock_text(left_ms))).color(colour));
+}
+
+/// Until a countdown at `left_ms` shows its next second ([`clock_text`]
+/// rounds up: 4.2 s reads 0:05 until 4.0 s).
+pub fn next_second(left_ms: u64) -> std::time::Duration {
+    let into = match left_ms % 1000 {
+        0 => 1000,
+        ms => ms,
+    };
+    // A millisecond past the turn, so the update finds it turned.
+    std::time::Duration::from_millis(into + 1)
+}
+
+/// Wakes the app when a countdown at `left_ms` shows its next second (it
+/// draws only on change).
+pub fn tick_on(ctx: &egui::Context, left_ms: u64) {
+    if left_ms > 0 {
+        super::wake::wake_after(ctx, next_second(left_ms));
+    }
 }
 
 /// A countdown as "m:ss", rounded up so it reads 0:00 only at the end.
@@ -359,4 +379,32 @@ pub fn art_loading(screen: &mut egui::Ui, i18n: &I18n, rect: egui::Rect, fractio
             );
         });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A countdown wakes the app when it shows its next second
+    /// ([`clock_text`] rounds up): 4.2 s reads 0:05 until 4.0 s, so the
+    /// next change is 200 ms away; at a whole second, a second away.
+    #[test]
+    fn a_countdown_wakes_the_app_when_its_shown_second_turns() {
+        for (left_ms, wait_ms) in [(4_200, 201), (4_000, 1_001), (999, 1_000), (1, 2)] {
+            let wait = next_second(left_ms);
+            assert_eq!(wait.as_millis(), wait_ms, "at {left_ms} ms left");
+            let later = left_ms.saturating_sub(wait_ms as u64);
+            assert_ne!(
+                clock_text(later),
+                clock_text(left_ms),
+                "at {left_ms} ms left"
+            );
+            let just_before = left_ms - (wait_ms as u64 - 2).min(left_ms);
+            assert_eq!(
+                clock_text(just_before),
+                clock_text(left_ms),
+                "at {left_ms} ms left"
+            );
+        }
+    }
 }

@@ -245,7 +245,68 @@ async function textSizes() {
   }
 }
 
-for (const game of games.length ? games : ['text-size', 'forest', 'wanning', 'crueler', 'gene']) {
+// Issue 67: "77-150% of a core at an idle title or at a table waiting for
+// another player". With nothing changing the client draws only its
+// once-a-second keep-alive: the updates it draws (the account's `frame`)
+// and the CPU time it takes (/proc) over 3 s, at the title, and at a table
+// opened by the pointer on a LAN-hosted lobby that waits for a second
+// person.
+async function idleCost() {
+  const { child, io } = await client('idle', { FOODWEB_AUTOPLAY: '' });
+  try {
+    const find = name => (io.read()?.controls || []).find(c => c.name === name && c.does !== 'nothing');
+    const centre = c => [c.x + c.w / 2, c.y + c.h / 2];
+    const until = async (what, test, ms = 60_000) => {
+      for (const t0 = Date.now(); !test(); await sleep(200)) {
+        if (Date.now() - t0 > ms) {
+          await io.screenshot(`failed-idle-${what.replace(/\W+/g, '-')}`);
+          throw new Error(`[desktop idle] never ${what}: ${JSON.stringify(io.read()).slice(0, 600)}`);
+        }
+      }
+    };
+    const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const cpu = () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / tick;
+    };
+    // After a connection's first pings (five, a second apart: the hall's
+    // clock learnt), which a table waited at for long does not hear.
+    const measure = async (where, settle) => {
+      await until(`idle at the ${where}`, () => io.read()?.idle);
+      await sleep(settle);
+      const [a0, c0, t0] = [io.read(), cpu(), Date.now()];
+      await sleep(3000);
+      const [a1, c1, t1] = [io.read(), cpu(), Date.now()];
+      const secs = (t1 - t0) / 1000;
+      const got = { frames: a1.frame - a0.frame, secs, cpu: Math.round(1000 * (c1 - c0) / secs) / 10 };
+      // A few a second at most: the keep-alive and what wakes it.
+      if (got.frames > 3 * secs) problems.push(`[desktop idle] ${got.frames} updates in ${secs} s at the idle ${where} (CPU ${got.cpu}%)`);
+      return got;
+    };
+    await until('the title', () => find('play-local'));
+    const title = await measure('title', 1000);
+    await io.tap(...centre(find('menu-host-lan')));
+    await until('in the lobby', () => find('lobby-open'));
+    await io.tap(...centre(find('lobby-open')));
+    await until('seated at a table', () => io.read()?.seat != null);
+    await io.screenshot('desktop-idle-table');
+    const table = await measure('table waiting for another person', 5000);
+    return { title, table };
+  } finally {
+    await stop(child);
+  }
+}
+
+for (const game of games.length ? games : ['idle', 'text-size', 'forest', 'wanning', 'crueler', 'gene']) {
+  if (game === 'idle') {
+    try {
+      report.idle = await idleCost();
+      console.log(`[desktop idle] updates and CPU over 3 s with nothing changing: ${JSON.stringify(report.idle)}`);
+    } catch (e) {
+      problems.push(String(e.message || e));
+    }
+    continue;
+  }
   if (game === 'text-size') {
     try {
       report.textSize = await textSizes();

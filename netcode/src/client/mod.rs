@@ -152,6 +152,11 @@ pub struct Outbox(pub Vec<ClientMsg>);
 #[derive(Resource, Default)]
 pub struct Inbox(pub Vec<ServerMsg>);
 
+/// Whether this update received or sent a message: an app that updates
+/// only on change draws again while messages travel (issue 67).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientTraffic(pub bool);
+
 /// The name sent in `Hello` on every (re)connection.
 #[derive(Resource, Clone)]
 pub struct PlayerName(pub String);
@@ -168,6 +173,7 @@ impl Plugin for NetClientPlugin {
         app.init_resource::<Session>()
             .init_resource::<Outbox>()
             .init_resource::<Inbox>()
+            .init_resource::<ClientTraffic>()
             .init_resource::<ClientModel>()
             .add_systems(PreUpdate, keep_connected)
             .add_systems(Update, receive)
@@ -468,10 +474,11 @@ fn receive(
     mut session: ResMut<Session>,
     mut receivers: Query<&mut MessageReceiver<ServerMsg>, With<Client>>,
     mut model: ResMut<ClientModel>,
-    mut inbox: ResMut<Inbox>,
-    mut outbox: ResMut<Outbox>,
+    (mut inbox, mut outbox): (ResMut<Inbox>, ResMut<Outbox>),
+    mut traffic: ResMut<ClientTraffic>,
 ) {
     inbox.0.clear();
+    traffic.set_if_neq(ClientTraffic(false));
     let Some(entity) = session.entity else { return };
     let Ok(mut receiver) = receivers.get_mut(entity) else {
         return;
@@ -493,12 +500,16 @@ fn receive(
         }
         inbox.0.push(msg);
     }
+    if !inbox.0.is_empty() {
+        traffic.0 = true;
+    }
 }
 
 fn send(
     session: Res<Session>,
     mut outbox: ResMut<Outbox>,
     mut senders: Query<&mut MessageSender<ClientMsg>, With<Connected>>,
+    mut traffic: ResMut<ClientTraffic>,
 ) {
     if session.state != LinkState::Connected {
         return;
@@ -519,6 +530,9 @@ fn send(
             sender.send::<TableChannel>(msg);
         }
         return;
+    }
+    if !outbox.0.is_empty() {
+        traffic.0 = true;
     }
     for msg in outbox.0.drain(..) {
         sender.send::<TableChannel>(msg);

@@ -109,6 +109,7 @@ fn draw(
     time: Res<Time<Real>>,
     mut hint: ResMut<Hint>,
     mut said: ResMut<Said>,
+    alarm: Res<crate::client::wake::Alarm>,
 ) -> Result {
     if hint.text.is_empty() || time.elapsed_secs() > hint.until {
         if !hint.text.is_empty() {
@@ -117,6 +118,8 @@ fn draw(
         said.hint = None;
         return Ok(());
     }
+    // Put away on time, however still the screen is.
+    alarm.after_secs(hint.until - time.elapsed_secs() + 0.01);
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
     let at = hint

@@ -168,6 +168,7 @@ fn dwell(
     pieces: Query<&GlobalTransform, With<Inspect>>,
     model: Res<ClientModel>,
     mut ins: ResMut<Inspected>,
+    alarm: Res<crate::client::wake::Alarm>,
 ) {
     let now = time.elapsed_secs();
     // A lesson's summary is read, not a card the mouse happens to rest on
@@ -211,6 +212,12 @@ fn dwell(
     let hovering = matches!(ins.shown, Some((_, By::Hover)));
     ins.shown = match ins.top {
         Some((e, since)) if hovering || now - since >= DWELL_SECS => Some((e, By::Hover)),
+        Some((_, since)) => {
+            // The mouse rests without a sound: looked at again once it
+            // has rested long enough.
+            alarm.after_secs(since + DWELL_SECS - now);
+            None
+        }
         _ => None,
     };
 }

@@ -132,16 +132,21 @@ fn bars(size: Vec2) -> [(Vec2, Vec2); 4] {
 }
 
 /// The frames breathe between half and full strength, a little under once
-/// a second; with motion off they stay at full.
+/// a second, drawn 20 times a second (smooth enough for so slow a change,
+/// and a third of the frames); with motion off they stay at full.
 fn breathe(
     time: Res<Time<Real>>,
     settings: Res<UserSettings>,
     frames: Query<&Children, With<MarkFrame>>,
     mut bars: Query<&mut Sprite>,
+    alarm: Res<crate::client::wake::Alarm>,
 ) {
     let alpha = if settings.motion == MotionLevel::Off {
         0.9
     } else {
+        if !frames.is_empty() {
+            alarm.after(BREATH_STEP);
+        }
         0.7 + 0.25 * (time.elapsed_secs() * std::f32::consts::TAU * 0.8).sin()
     };
     for children in &frames {
@@ -152,6 +157,9 @@ fn breathe(
         }
     }
 }
+
+/// How often a breathing frame is drawn.
+pub const BREATH_STEP: std::time::Duration = std::time::Duration::from_millis(50);
 
 pub fn plugin(app: &mut App) {
     app.add_systems(

@@ -159,6 +159,17 @@ pub struct Settling {
     pub moving: bool,
 }
 
+/// A motion under way is drawn frame by frame (the app otherwise sleeps
+/// until something happens).
+fn draw_on_while_moving(
+    settling: Res<Settling>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    if settling.moving {
+        redraw.write(bevy::window::RequestRedraw);
+    }
+}
+
 /// Egui's rectangle (points) as a world rectangle.
 pub fn world_rect(ctx: &egui::Context, rect: egui::Rect) -> Rect {
     let zoom = ctx.zoom_factor();
@@ -451,6 +462,7 @@ fn long_presses(
     )>,
     pieces: Query<(), With<inspect::Inspect>>,
     mut inspected: ResMut<inspect::Inspected>,
+    alarm: Res<crate::client::wake::Alarm>,
 ) {
     let now = time.elapsed_secs();
     let held = presses.0.iter().find(|(pointer, entity, from, at)| {
@@ -465,6 +477,11 @@ fn long_presses(
             })
     });
     let Some(&(pointer, entity, ..)) = held else {
+        // A finger still down is looked at again when its hold is long
+        // enough (the app sleeps while nothing moves).
+        if let Some(pressed) = presses.0.iter().map(|p| p.3).reduce(f32::max) {
+            alarm.after_secs(pressed + inspect::LONG_PRESS_SECS - now);
+        }
         return;
     };
     inspected.pin(entity, inspect::By::Press);
@@ -679,6 +696,10 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         )
         .init_resource::<Settling>()
+        .add_systems(
+            Last,
+            draw_on_while_moving.in_set(crate::client::wake::AskToWake),
+        )
         .configure_sets(
             Update,
             (

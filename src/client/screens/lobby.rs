@@ -444,7 +444,9 @@ fn new_table(
     };
     ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
     ui.checkbox(&mut form.open_replays, i18n.t("lobby-open-replays"));
-    if widgets::menu_button(ui, &i18n.t("lobby-open"), true).clicked()
+    let open = widgets::menu_button(ui, &i18n.t("lobby-open"), true);
+    crate::client::reach::control(&open, "lobby-open", crate::client::reach::Does::Move);
+    if open.clicked()
         && let Some(settings) = settings
     {
         msgs.push(ClientMsg::CreateTable {

@@ -23,7 +23,8 @@ type RecvHook = alloc::boxed::Box<dyn Fn() -> bool + Send + Sync>;
 static RECV_HOOKS: std::sync::Mutex<Vec<RecvHook>> = std::sync::Mutex::new(Vec::new());
 
 /// Calls `hook` after every frame any session receives (from the task
-/// that received it), until it returns `false` (its app is gone).
+/// that received it), until it returns `false` (its app is gone); in a
+/// browser also when a socket opens, closes or fails.
 pub fn add_recv_hook(hook: impl Fn() -> bool + Send + Sync + 'static) {
     RECV_HOOKS
         .lock()
@@ -31,7 +32,6 @@ pub fn add_recv_hook(hook: impl Fn() -> bool + Send + Sync + 'static) {
         .push(alloc::boxed::Box::new(hook));
 }
 
-#[cfg_attr(target_family = "wasm", allow(dead_code))]
 pub(crate) fn received() {
     RECV_HOOKS
         .lock()

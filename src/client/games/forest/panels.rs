@@ -421,6 +421,12 @@ fn draw(
     }
     let (model, i18n, settings) = (&*frame.model, &*frame.i18n, &mut *frame.settings);
     let clocks = Clocks::new(&view, now_ms, i18n);
+    for end in [view.round_ends_ms, view.my_deadline_ms]
+        .into_iter()
+        .flatten()
+    {
+        widgets::tick_on(ctx, end.saturating_sub(now_ms));
+    }
     tell_reach(&mut said, &state, &clocks);
     let mut exit = table::Exit::Stay;
     let mut action = None;

@@ -1257,7 +1257,14 @@ fn lay_hand(
     }
 }
 
-fn pulse(time: Res<Time<Real>>, mut sprites: Query<(&Pulse, &mut Sprite)>) {
+fn pulse(
+    time: Res<Time<Real>>,
+    mut sprites: Query<(&Pulse, &mut Sprite)>,
+    alarm: Res<crate::client::wake::Alarm>,
+) {
+    if !sprites.is_empty() {
+        alarm.after(crate::client::scene::marks::BREATH_STEP);
+    }
     let wave = (time.elapsed_secs() * 3.0).sin() * 0.5 + 0.5;
     for (p, mut s) in &mut sprites {
         let a = p.base + p.amp * wave;

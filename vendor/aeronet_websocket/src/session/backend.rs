@@ -42,6 +42,8 @@ pub mod wasm {
             let socket = socket.clone();
             let mut tx_dc_reason = tx_dc_reason.clone();
             || {
+                // Foodweb's patch: the app learns of the open socket now.
+                crate::received();
                 wasm_bindgen_futures::spawn_local(async move {
                     let Err(err) = send_loop(socket, rx_packet_f2b, rx_dropped).await;
                     _ = tx_dc_reason.send(err.into());
@@ -65,6 +67,9 @@ pub mod wasm {
                         payload: packet,
                     })
                     .await;
+                // Foodweb's patch: an app that draws only on change reads
+                // the frame now rather than at its next update.
+                crate::received();
             });
         });
 
@@ -79,12 +84,14 @@ pub mod wasm {
                     DisconnectReason::by_error(SessionError::Closed(event.code()))
                 };
                 _ = tx_dc_reason.try_send(dc_reason);
+                crate::received();
             })
         };
 
         let on_error = Closure::<dyn FnMut(_)>::new(move |event: Event| {
             let err = SessionError::Connection(JsError(event.to_string().into()));
             _ = tx_dc_reason.try_send(DisconnectReason::by_error(err));
+            crate::received();
         });
 
         socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));

@@ -1,0 +1,354 @@
+//! Drawing only on change (issue 67): the app updates when something
+//! happens, and at least once a second (keep-alives and time-outs hold),
+//! never over and over while nothing changes: a phone waiting for its
+//! friends stays cool, and three pages fit on a test machine's two cores.
+//!
+//! What wakes it (Bevy's reactive `WinitSettings`):
+//! - input: winit's events (window, pointer, keys);
+//! - a message: datagrams and WebSocket frames (`foodweb_netcode::wake`'s
+//!   watcher on the desktop, the vendored `aeronet_websocket`'s hook in a
+//!   browser);
+//! - a time asked for ([`Alarm`]): the in-app hall's next due time
+//!   (`HallDue`: a bot's move, a deadline), a clock's next second, a
+//!   card's dwell, a hint's end, a breathing frame's next step;
+//! - drawing again at once (Bevy's `RequestRedraw`): a motion under way
+//!   (`scene`), messages just sent or received (the in-app hall answers a
+//!   frame or two later), assets loading, a replay playing, egui's own
+//!   repaints.
+//!
+//! An update that asked for nothing at once leaves the app idle: [`Idle`]
+//! says so in the screen's account, which the input tests wait on.
+//!
+//! A browser page still draws every frame (Bevy's default): in reactive
+//! mode a phone's page was seen waking without a cause after its name
+//! field was used (issue 67, step 5). The WebSocket's hook and the page's
+//! alarm are in place; the text agent's keys do not wake it yet.
+//! `?wake_log=1` (`FOODWEB_WAKE_LOG=1` on the desktop) logs each update
+//! that asked for another at once, with what egui was told.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bevy::ecs::system::SystemParam;
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use bevy::winit::{EventLoopProxyWrapper, WinitUserEvent};
+use bevy_egui::{EguiContext, egui};
+use foodweb_netcode::client::{ClientModel, ClientTraffic, LinkState, Session};
+use foodweb_netcode::server::{HallDue, HallTraffic};
+
+use super::Screen;
+use super::assets::{ArtLoad, FontLoad};
+
+/// The longest the app sleeps: lightyear's keep-alives and time-outs are
+/// counted in updates.
+pub const LONGEST_SLEEP: Duration = Duration::from_secs(1);
+
+/// Updates drawn after the last message sent or received: the in-app
+/// hall reads a message, answers, and its client reads the answer, each a
+/// frame after the other (one more for what lightyear sends back).
+const AFTER_TRAFFIC: u8 = 2;
+
+/// Wakes the app from another thread or a browser's callback.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// Wakes the app at a time asked for. Only the earliest time asked for is
+/// kept until it comes; asking again each update is cheap.
+#[derive(Resource, Clone)]
+pub struct Alarm(platform::Alarm);
+
+impl Alarm {
+    pub fn at(&self, when: Instant) {
+        self.0.at(when);
+    }
+
+    pub fn after(&self, wait: Duration) {
+        self.at(Instant::now() + wait);
+    }
+
+    /// After `secs` seconds (none: at once), as the screens count time.
+    pub fn after_secs(&self, secs: f32) {
+        self.after(Duration::from_secs_f32(secs.clamp(0.0, 3600.0)));
+    }
+}
+
+const EGUI_ALARM: &str = "foodweb-alarm";
+
+/// Wakes the app in `wait` from an egui widget (a clock's next second).
+pub fn wake_after(ctx: &egui::Context, wait: Duration) {
+    if let Some(alarm) = ctx.data(|d| d.get_temp::<Alarm>(egui::Id::new(EGUI_ALARM))) {
+        alarm.after(wait);
+    }
+}
+
+/// Whether the last update left nothing to draw at once, and which update
+/// that was (counted from 1).
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct Idle {
+    pub frame: u64,
+    pub idle: bool,
+}
+
+/// A function that wakes the app, where it runs in a window.
+pub fn waker(app: &App) -> Option<Waker> {
+    let proxy = (**app.world().get_resource::<EventLoopProxyWrapper>()?).clone();
+    Some(Arc::new(move || {
+        let _ = proxy.send_event(WinitUserEvent::WakeUp);
+    }))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod platform {
+    use bevy::platform::time::Instant;
+
+    /// The netcode's watcher, which also wakes the app at a time.
+    #[derive(Clone)]
+    pub struct Alarm(pub Option<foodweb_netcode::wake::Wake>);
+
+    impl Alarm {
+        pub fn at(&self, when: Instant) {
+            if let Some(wake) = &self.0 {
+                wake.at(when);
+            }
+        }
+    }
+
+    pub fn alarm(app: &mut bevy::prelude::App, waker: Option<super::Waker>) -> Alarm {
+        Alarm(waker.and_then(|wake| foodweb_netcode::wake::wake_on_input(app, move || wake())))
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod platform {
+    use std::sync::{Arc, Mutex, PoisonError};
+
+    use bevy::platform::time::Instant;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+
+    /// The page's timer: one `setTimeout` at a time, for the earliest time
+    /// asked for.
+    #[derive(Clone)]
+    pub struct Alarm {
+        wake: Option<super::Waker>,
+        due: Arc<Mutex<Option<(Instant, i32)>>>,
+    }
+
+    impl Alarm {
+        pub fn at(&self, when: Instant) {
+            let (Some(wake), Some(window)) = (self.wake.clone(), web_sys::window()) else {
+                return;
+            };
+            let mut due = self.due.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some((at, id)) = *due {
+                if at <= when {
+                    return;
+                }
+                window.clear_timeout_with_handle(id);
+            }
+            let ms = when.saturating_duration_since(Instant::now()).as_millis();
+            let slot = self.due.clone();
+            let ring = Closure::once_into_js(move || {
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = None;
+                wake();
+            });
+            *due = window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(
+                    ring.unchecked_ref(),
+                    ms.min(i32::MAX as u128) as i32,
+                )
+                .ok()
+                .map(|id| (when, id));
+        }
+    }
+
+    pub fn alarm(_app: &mut bevy::prelude::App, waker: Option<super::Waker>) -> Alarm {
+        // A WebSocket frame, or the socket opening or closing, wakes the
+        // app (the vendored `aeronet_websocket`).
+        if let Some(wake) = waker.clone() {
+            aeronet_websocket::add_recv_hook(move || {
+                wake();
+                true
+            });
+        }
+        Alarm {
+            wake: waker,
+            due: Arc::new(Mutex::new(None)),
+        }
+    }
+}
+
+/// egui's widgets reach the alarm through their context.
+fn give_egui_the_alarm(
+    mut contexts: Query<&mut EguiContext, Added<EguiContext>>,
+    alarm: Res<Alarm>,
+) {
+    for mut ctx in &mut contexts {
+        let alarm = alarm.clone();
+        ctx.get_mut()
+            .data_mut(|d| d.insert_temp(egui::Id::new(EGUI_ALARM), alarm));
+    }
+}
+
+/// bevy_egui tells egui the keyboard's modifiers every update, which egui
+/// takes for input and answers by asking to be drawn again at once: an
+/// app that never sleeps. egui keeps the modifiers from one update to the
+/// next: they are told only when they change.
+fn modifiers_only_when_changed(
+    mut inputs: Query<(Entity, &mut bevy_egui::EguiInput)>,
+    mut before: Local<std::collections::HashMap<Entity, egui::Modifiers>>,
+) {
+    for (entity, mut input) in &mut inputs {
+        let mut now = None;
+        input.events.retain(|e| match e {
+            egui::Event::ModifiersChanged(m) => {
+                now = Some(*m);
+                false
+            }
+            _ => true,
+        });
+        let Some(now) = now else { continue };
+        if before.insert(entity, now) != Some(now) {
+            input.events.push(egui::Event::ModifiersChanged(now));
+        }
+    }
+}
+
+/// What the app's own state says of the next update.
+#[derive(SystemParam)]
+struct Going<'w> {
+    screen: Res<'w, State<Screen>>,
+    font: Res<'w, State<FontLoad>>,
+    art: Res<'w, State<ArtLoad>>,
+    hall: Res<'w, HallTraffic>,
+    client: Res<'w, ClientTraffic>,
+    model: Res<'w, ClientModel>,
+    session: Res<'w, Session>,
+    due: Res<'w, HallDue>,
+}
+
+impl Going<'_> {
+    fn loading(&self) -> bool {
+        *self.screen.get() == Screen::Loading
+            || *self.font.get() == FontLoad::Loading
+            || matches!(self.art.get(), ArtLoad::Picker | ArtLoad::Game(_))
+    }
+
+    /// A message sent or received, or what it changed.
+    fn travelling(&self) -> bool {
+        self.hall.0 || self.client.0 || self.model.is_changed() || self.screen.is_changed()
+    }
+}
+
+/// What the app's own state asks of the next update: at once while
+/// something moves, loads or travels, at the hall's due time, and soon
+/// while a connection is being made.
+fn keep_awake(
+    going: Going,
+    time: Res<Time<Real>>,
+    alarm: Res<Alarm>,
+    mut after_traffic: Local<u8>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if going.travelling() {
+        *after_traffic = AFTER_TRAFFIC;
+    }
+    if going.loading() || *after_traffic > 0 {
+        *after_traffic = after_traffic.saturating_sub(1);
+        redraw.write(RequestRedraw);
+    }
+    if let Some(at) = going.due.0 {
+        alarm.at(time.startup() + at);
+    }
+    if going.session.state == LinkState::Connecting {
+        // A token fetched, a handshake answered: looked at 20 times a
+        // second until connected.
+        alarm.after(Duration::from_millis(50));
+    }
+}
+
+/// After every system that may ask: was anything asked of the next
+/// update at once?
+fn note_idle(
+    mut asked: MessageReader<RequestRedraw>,
+    mut idle: ResMut<Idle>,
+    log: Option<Res<WakeLog>>,
+    mut contexts: bevy_egui::EguiContexts,
+) {
+    idle.frame += 1;
+    let asked = asked.read().count();
+    idle.idle = asked == 0;
+    if log.is_some() && asked > 0 {
+        // What egui was told and why it asked to be drawn again.
+        let egui = contexts.ctx_mut().map_or_else(
+            |_| String::new(),
+            |ctx| {
+                let events = ctx.input(|i| format!("{:?}", i.events));
+                format!(
+                    "egui events {events}, repaint asked at {:?}",
+                    ctx.repaint_causes()
+                )
+            },
+        );
+        warn!(
+            "wake log: update {} asked for {asked} more: {egui}",
+            idle.frame
+        );
+    }
+}
+
+/// `FOODWEB_WAKE_LOG=1` (`?wake_log=1` in a browser): each update that
+/// asked for another at once is logged with what egui was told, to find
+/// what keeps an app from sleeping.
+#[derive(Resource)]
+struct WakeLog;
+
+/// The systems that ask for the next update at once or at a time, before
+/// [`note_idle`].
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AskToWake;
+
+/// [`Idle`] is up to date: what publishes it runs after.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IdleNoted;
+
+pub fn plugin(app: &mut App) {
+    // Real time is the moment an update begins, not the end of the frame
+    // the renderer drew before the app slept: Bevy's renderer hands its
+    // own instant to the next update, which after a second asleep is a
+    // second old (countdowns, the in-app hall's clock and every time
+    // asked for would lag by as much). Without its receiver, the time is
+    // read at the update (the renderer's sends then go nowhere).
+    app.world_mut()
+        .remove_resource::<bevy::time::TimeReceiver>();
+    let waker = waker(app);
+    let alarm = Alarm(platform::alarm(app, waker));
+    if super::web::page_param("wake_log").is_some_and(|v| v == "1") {
+        app.insert_resource(WakeLog);
+    }
+    // The desktop sleeps between changes; a browser page still draws
+    // every frame while a phone's page keeps waking without a cause (its
+    // typing and its lobby: step 5 of issue 67).
+    if !super::web::IN_BROWSER {
+        use bevy::winit::{UpdateMode, WinitSettings};
+        app.insert_resource(WinitSettings {
+            // Raw device events (mouse motion anywhere on the desktop)
+            // wake nothing: the window's own events do.
+            focused_mode: UpdateMode::reactive_low_power(LONGEST_SLEEP),
+            unfocused_mode: UpdateMode::reactive_low_power(LONGEST_SLEEP),
+        });
+    }
+    app.insert_resource(alarm)
+        .init_resource::<Idle>()
+        // Everywhere: an app whose egui asks for every update is never
+        // idle, and the tests wait for idle.
+        .add_systems(
+            PreUpdate,
+            modifiers_only_when_changed
+                .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        )
+        .add_systems(Last, (give_egui_the_alarm, keep_awake).in_set(AskToWake))
+        .add_systems(Last, note_idle.after(AskToWake).in_set(IdleNoted));
+}
