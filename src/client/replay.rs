@@ -601,10 +601,8 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnExit(Screen::Table), forget)
         .add_systems(
             Last,
-            (|mut redraw: MessageWriter<bevy::window::RequestRedraw>| {
-                redraw.write(bevy::window::RequestRedraw);
-            })
-            .run_if(|r: Res<Replaying>| r.on && r.playing)
-            .in_set(crate::client::wake::AskToWake),
+            crate::client::wake::draw_on
+                .run_if(|r: Res<Replaying>| r.on && r.playing)
+                .in_set(crate::client::wake::AskToWake),
         );
 }

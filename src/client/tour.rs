@@ -367,10 +367,8 @@ pub fn plugin(app: &mut App) {
         // A tour's steps are timed: it draws on and on.
         .add_systems(
             Last,
-            (|mut redraw: MessageWriter<bevy::window::RequestRedraw>| {
-                redraw.write(bevy::window::RequestRedraw);
-            })
-            .run_if(resource_exists::<Tour>)
-            .in_set(crate::client::wake::AskToWake),
+            crate::client::wake::draw_on
+                .run_if(resource_exists::<Tour>)
+                .in_set(crate::client::wake::AskToWake),
         );
 }

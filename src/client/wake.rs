@@ -268,6 +268,12 @@ fn keep_awake(
     }
 }
 
+/// Asks for the next update at once: run it under the condition that
+/// something is under way (a motion, a replay playing, a tour).
+pub fn draw_on(mut redraw: MessageWriter<RequestRedraw>) {
+    redraw.write(RequestRedraw);
+}
+
 /// After every system that may ask: was anything asked of the next
 /// update at once?
 fn note_idle(

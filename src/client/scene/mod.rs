@@ -159,17 +159,6 @@ pub struct Settling {
     pub moving: bool,
 }
 
-/// A motion under way is drawn frame by frame (the app otherwise sleeps
-/// until something happens).
-fn draw_on_while_moving(
-    settling: Res<Settling>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
-) {
-    if settling.moving {
-        redraw.write(bevy::window::RequestRedraw);
-    }
-}
-
 /// Egui's rectangle (points) as a world rectangle.
 pub fn world_rect(ctx: &egui::Context, rect: egui::Rect) -> Rect {
     let zoom = ctx.zoom_factor();
@@ -698,7 +687,10 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Settling>()
         .add_systems(
             Last,
-            draw_on_while_moving.in_set(crate::client::wake::AskToWake),
+            // A motion under way is drawn frame by frame.
+            crate::client::wake::draw_on
+                .run_if(|s: Res<Settling>| s.moving)
+                .in_set(crate::client::wake::AskToWake),
         )
         .configure_sets(
             Update,
