@@ -205,6 +205,22 @@ pub fn control(response: &egui::Response, name: &str, does: Does) {
     });
 }
 
+/// Where the control `name` was last drawn in this pass and what pressing
+/// it does (the panels' tests press what a person sees).
+#[cfg(test)]
+pub fn drawn(ctx: &egui::Context, name: &str) -> Option<(egui::Rect, Does)> {
+    ctx.data(|d| {
+        let spots = d.get_temp::<Vec<Spot>>(egui::Id::new(CONTROLS))?;
+        let s = spots.iter().find(|s| s.name == name)?;
+        let zoom = ctx.zoom_factor();
+        let rect = egui::Rect::from_min_size(
+            egui::pos2(s.x / zoom, s.y / zoom),
+            egui::vec2(s.w / zoom, s.h / zoom),
+        );
+        Some((rect, s.does))
+    })
+}
+
 const POINT: &str = "foodweb-lesson-point";
 
 /// What a lesson's step points at this frame (`None`: no lesson, or no

@@ -358,13 +358,21 @@ async function controlOf(p, name) {
   try { return JSON.parse(await data(p, 'reach')).controls.find(c => c.name === name); } catch { return null; }
 }
 
-// Presses a control once it has settled where it was drawn (a new window
-// is placed in its second frame), and again if `done` is not so after
-// 5 s (a page under load draws a frame a second); three tries.
+// The control if it takes a press now (not greyed: the game-over
+// summary's buttons are for their first moments).
+async function usable(p, name) {
+  const c = await controlOf(p, name);
+  return c && c.does !== 'nothing' ? c : null;
+}
+
+// Presses a control once it takes a press and has settled where it was
+// drawn (a new window is placed in its second frame), as a person presses
+// what they see, and again if `done` is not so after 5 s (a page under
+// load draws a frame a second); three tries.
 async function pressUntil(p, name, touch, what, done) {
   for (let tries = 0; tries < 3; tries++) {
     const t0 = Date.now();
-    while (!(await controlOf(p, name))) {
+    while (!(await usable(p, name))) {
       if (await done()) return tries;
       if (Date.now() - t0 > 30_000) {
         await shot(p, `failed-${p.name}-${name}`);
@@ -373,7 +381,7 @@ async function pressUntil(p, name, touch, what, done) {
       await p.page.waitForTimeout(250);
     }
     await p.page.waitForTimeout(800);
-    const at = await controlOf(p, name);
+    const at = await usable(p, name);
     if (!at) continue;
     if (touch) await p.page.touchscreen.tap(at.x + at.w / 2, at.y + at.h / 2);
     else await p.page.mouse.click(at.x + at.w / 2, at.y + at.h / 2);
@@ -693,7 +701,7 @@ async function handsGame(game, size, seed) {
   const switched = await switchSound(io);
   const played = await playSeat(io, game, { seed, maxMs: 6 * 60_000 });
   await shot(p, `web-hands-${game}-${size}-over`);
-  const summary = await summaryPutAwayAndBack(p, io);
+  const summary = await summaryPutAwayAndBack(p, io, touch);
   const sound = await heardAtTable(p, io);
   report.hands[game] = { size, input: touch ? 'touch' : 'mouse', ...played, clocks: undefined, clockTicks: ticks, summary, sound: { ...sound, switched } };
   console.log(`[${p.name}] played to the end by ${touch ? 'touch' : 'mouse'}: ${played.actions} actions, accepted in p50 ${played.p50_ms} ms, p95 ${played.p95_ms} ms; ${JSON.stringify(played.kinds)}`);
@@ -703,41 +711,12 @@ async function handsGame(game, size, seed) {
 // Issue 66: "Game-over dialogs trap you: they cannot be closed, cover the
 // log and 'Leave table'". The summary is closed by the same hand, the
 // button that brings it back shows, and brings it back.
-async function summaryPutAwayAndBack(p, io) {
-  const control = async name => (await io.read())?.controls?.find(c => c.name === name);
-  const until = async (what, test) => {
-    const t0 = Date.now();
-    while (Date.now() - t0 < 30_000) {
-      const found = await test();
-      if (found) return found;
-      await io.sleep(250);
-    }
-    await shot(p, `failed-summary-${p.name}`);
-    throw new Error(`[${p.name}] ${what}`);
-  };
-  // A button that has just appeared is tapped where it settled, as a
-  // person taps what they see (a new window is placed in its second frame);
-  // tapped again if nothing changed after 5 s (a page under load draws a
-  // frame a second).
-  const press = async (name, what, done) => {
-    for (let tries = 0; tries < 3; tries++) {
-      await until(what, () => control(name));
-      await io.sleep(800);
-      const at = await until(what, () => control(name));
-      await io.tap(at.x + at.w / 2, at.y + at.h / 2);
-      const t0 = Date.now();
-      while (Date.now() - t0 < 5_000) {
-        if (await done()) return tries + 1;
-        await io.sleep(250);
-      }
-    }
-    await shot(p, `failed-summary-${p.name}`);
-    throw new Error(`[${p.name}] ${what}: pressing ${name} three times changed nothing`);
-  };
-  const closeTaps = await press('summary-close', 'no game-over summary to close',
+async function summaryPutAwayAndBack(p, io, touch) {
+  const control = name => controlOf(p, name);
+  const closeTaps = await pressUntil(p, 'summary-close', touch, 'no game-over summary to close',
     async () => !(await control('summary-close')) && control('summary-open'));
   await shot(p, `web-hands-${p.name}-summary-closed`);
-  const openTaps = await press('summary-open', 'the summary, closed, left no way to open it again',
+  const openTaps = await pressUntil(p, 'summary-open', touch, 'the summary, closed, left no way to open it again',
     () => control('summary-close'));
   console.log(`[${p.name}] the game-over summary closed (${closeTaps} tap) and opened again (${openTaps})`);
   return { closeTaps, openTaps };

@@ -140,6 +140,36 @@ impl TableFrame<'_> {
 #[derive(Resource, Default)]
 pub struct Summary {
     closed_at: Option<Option<u32>>,
+    /// The table whose summary is showing and when it came up (egui's
+    /// clock), for `SUMMARY_ARMS_AFTER`.
+    shown: Option<(Option<u32>, f64)>,
+}
+
+/// How long the game-over summary's buttons stay greyed after it comes up:
+/// a tap aimed at the board as the game ended (a vote, a card, "Ready")
+/// must not land on "New game" or "Close" in the window that has just
+/// covered it.
+pub const SUMMARY_ARMS_AFTER: f64 = 0.6;
+
+impl Summary {
+    /// Whether the summary of `table`, shown at egui's time `now`, has been
+    /// up long enough to take a press; notes when it came up.
+    fn armed(&mut self, table: Option<u32>, now: f64) -> bool {
+        match self.shown {
+            Some((at, since)) if at == table => now - since >= SUMMARY_ARMS_AFTER,
+            _ => {
+                self.shown = Some((table, now));
+                false
+            }
+        }
+    }
+
+    /// Seconds until the summary takes a press (0 once it does).
+    fn arms_in(&self, now: f64) -> f64 {
+        self.shown.map_or(0.0, |(_, since)| {
+            (since + SUMMARY_ARMS_AFTER - now).max(0.0)
+        })
+    }
 }
 
 /// The one game-over summary of every game (issue 66: the games' own
@@ -157,6 +187,7 @@ pub fn summary_window(
 ) {
     let room = ctx.content_rect();
     if summary.closed_at == Some(table) {
+        summary.shown = None;
         // A small window of its own, as the summary is (a plain area's
         // button did not take a phone's tap in the browser test).
         egui::Window::new("summary-reopen")
@@ -173,8 +204,17 @@ pub fn summary_window(
             });
         return;
     }
+    let now = ctx.input(|i| i.time);
+    let armed = summary.armed(table, now);
+    if !armed {
+        crate::client::wake::wake_after(
+            ctx,
+            std::time::Duration::from_secs_f64(summary.arms_in(now)),
+        );
+    }
     let mut open = true;
     let mut close = false;
+    let mut pressed = Exit::Stay;
     egui::Window::new(i18n.t("table-game-over"))
         .id("game-over-summary".into())
         .open(&mut open)
@@ -187,16 +227,23 @@ pub fn summary_window(
                 .max_height((room.height() * 0.55).max(120.0))
                 .show(ui, ranking);
             ui.separator();
-            close = after_game_buttons(ui, i18n, exit);
+            close = after_game_buttons(ui, i18n, armed, &mut pressed);
         });
+    if !armed {
+        return;
+    }
+    if pressed != Exit::Stay {
+        *exit = pressed;
+    }
     if !open || close {
         summary.closed_at = Some(table);
     }
 }
 
 /// The summary's buttons: another game, the title, the replay, or put the
-/// summary away (returned). Wrapped, so a phone shows them all.
-fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, exit: &mut Exit) -> bool {
+/// summary away (returned). Wrapped, so a phone shows them all; greyed
+/// until `armed`.
+fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, armed: bool, exit: &mut Exit) -> bool {
     let mut close = false;
     ui.horizontal_wrapped(|ui| {
         for (key, name, to) in [
@@ -204,13 +251,13 @@ fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, exit: &mut Exit) -> bool {
             ("table-back-to-title", "summary-title", Exit::Title),
             ("replay-watch", "summary-replay", Exit::Replay),
         ] {
-            let button = ui.button(i18n.t(key));
+            let button = ui.add_enabled(armed, egui::Button::new(i18n.t(key)));
             crate::client::reach::control(&button, name, Does::Move);
             if button.clicked() {
                 *exit = to;
             }
         }
-        let button = ui.button(i18n.t("table-close"));
+        let button = ui.add_enabled(armed, egui::Button::new(i18n.t("table-close")));
         crate::client::reach::control(&button, "summary-close", Does::Move);
         close = button.clicked();
     });
@@ -512,5 +559,77 @@ mod tests {
         assert_eq!(c.table_now_ms(&m, 102.0, 5_000, true), 5_000);
         assert_eq!(c.table_now_ms(&m, 160.0, 5_000, false), 5_000);
         assert_eq!(c.table_now_ms(&m, 161.5, 5_000, false), 6_500);
+    }
+
+    fn english() -> I18n {
+        let mut i = I18n::default();
+        i.lang = foodweb_rules::Lang::En;
+        i
+    }
+
+    /// One pass of a phone-sized screen showing table 7's summary at
+    /// egui's time `time`: where "New game" is, what it does, and where the
+    /// buttons asked to go.
+    fn summary_pass(
+        ctx: &egui::Context,
+        summary: &mut Summary,
+        time: f64,
+        events: Vec<egui::Event>,
+    ) -> (Exit, (egui::Rect, Does)) {
+        let input = egui::RawInput {
+            time: Some(time),
+            events,
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(390.0, 844.0),
+            )),
+            ..Default::default()
+        };
+        let (i18n, mut exit, mut spot) = (english(), Exit::Stay, None);
+        ctx.run_ui(input, |ui| {
+            summary_window(ui.ctx(), &i18n, Some(7), summary, &mut exit, |ui| {
+                ui.label("1. Bot 2");
+            });
+            spot = crate::client::reach::drawn(ui.ctx(), "summary-new-game");
+        })
+        .drop_without_applying_deltas();
+        (exit, spot.expect("the summary shows its New game button"))
+    }
+
+    fn finger(at: egui::Pos2, pressed: bool) -> Vec<egui::Event> {
+        vec![
+            egui::Event::PointerMoved(at),
+            egui::Event::PointerButton {
+                pos: at,
+                button: egui::PointerButton::Primary,
+                pressed,
+                modifiers: egui::Modifiers::default(),
+            },
+        ]
+    }
+
+    /// A tap meant for the board as the game ended (the last vote, the last
+    /// "Ready") lands on the summary that has just covered it: it must not
+    /// start a new game (the browser test's Gene seat once found itself on
+    /// the set-up screen instead of the summary). The same tap once the
+    /// summary has been up `SUMMARY_ARMS_AFTER` is a press.
+    #[test]
+    fn the_summary_takes_no_press_in_its_first_moments() {
+        let ctx = egui::Context::default();
+        let mut summary = Summary::default();
+        let (_, (_, does)) = summary_pass(&ctx, &mut summary, 100.0, vec![]);
+        assert_eq!(does, Does::Nothing, "greyed as it comes up");
+        // Laid out (a new window takes a pass to size itself).
+        let (_, (button, _)) = summary_pass(&ctx, &mut summary, 100.1, vec![]);
+        let at = button.center();
+        summary_pass(&ctx, &mut summary, 100.2, finger(at, true));
+        let (exit, _) = summary_pass(&ctx, &mut summary, 100.25, finger(at, false));
+        assert_eq!(exit, Exit::Stay, "a tap in its first moments");
+        let (_, (button, does)) = summary_pass(&ctx, &mut summary, 100.7, vec![]);
+        assert_eq!(does, Does::Move, "armed after {SUMMARY_ARMS_AFTER} s");
+        let at = button.center();
+        summary_pass(&ctx, &mut summary, 100.8, finger(at, true));
+        let (exit, _) = summary_pass(&ctx, &mut summary, 100.85, finger(at, false));
+        assert_eq!(exit, Exit::NewGame, "the same tap, once armed");
     }
 }
