@@ -5,7 +5,11 @@
 //! Registration order fixes the wire ids: client and server must run this
 //! same function, and do so after lightyear's plugins.
 
+use std::time::Duration;
+
 use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+use lightyear::prelude::server::ClientOf;
 use lightyear::prelude::*;
 
 use crate::messages::{ClientMsg, ServerMsg};
@@ -16,6 +20,20 @@ pub const PROTOCOL_ID: u64 = 0xF00D_0000 + crate::messages::PROTOCOL_VERSION as 
 
 // netcode's private key is the server's own (crate::tokens): clients are
 // admitted by tokens it seals, and never see the key.
+
+/// How often each end of a link pings the other. Lightyear's default is
+/// 10 a second each way, which woke a phone's page 20 times a second while
+/// nothing happened (issue 67: an app draws only when something does);
+/// Foodweb times its own round trips (`HallClock`) and uses lightyear's
+/// only for resending lost messages, which an estimate this old serves.
+pub const PING_INTERVAL: Duration = Duration::from_secs(10);
+
+/// How long the server waits, having sent a client nothing, before
+/// netcode's keep-alive (its default: a tenth of a second, each waking a
+/// sleeping page): two go by within the time-out
+/// (`tokens::CLIENT_TIMEOUT_SECS`, 5 s). A client keeps netcode's pace: it
+/// sends at most one an update.
+pub const KEEP_ALIVE_SECS: f64 = 2.0;
 
 /// Every message of a table travels on this channel, in order.
 pub struct TableChannel;
@@ -33,5 +51,16 @@ impl Plugin for ProtocolPlugin {
             .add_direction(NetworkDirection::ClientToServer);
         app.register_message::<ServerMsg>()
             .add_direction(NetworkDirection::ServerToClient);
+        app.add_observer(quiet_pings::<Client>)
+            .add_observer(quiet_pings::<ClientOf>);
     }
+}
+
+/// A link's pings at `PING_INTERVAL`, on either end.
+fn quiet_pings<C: Component>(link: On<Add, C>, mut commands: Commands) {
+    commands
+        .entity(link.entity)
+        .insert(PingManager::new(PingConfig {
+            ping_interval: PING_INTERVAL,
+        }));
 }

@@ -114,6 +114,7 @@ fn netcode_config(issuer: &TokenIssuer, limits: &crate::limits::ServerLimits) ->
         protocol_id: issuer.protocol_id(),
         private_key: issuer.key(),
         client_timeout_secs: crate::tokens::CLIENT_TIMEOUT_SECS,
+        keep_alive_send_rate: crate::protocol::KEEP_ALIVE_SECS,
         // LAN clients dial the host's LAN address, not the wildcard it binds.
         server_addr_check: false,
         ..Default::default()

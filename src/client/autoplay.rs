@@ -9,6 +9,11 @@
 //! - on the desktop, by `FOODWEB_AUTOPLAY=host|join|local` (and
 //!   `FOODWEB_PEOPLE`, `FOODWEB_SEED`, `FOODWEB_BOT`, `FOODWEB_GAME`).
 //!
+//! `local` with `&games=N` (`FOODWEB_GAMES`) plays N games one after
+//! another, back to the title after each, and logs the client's resident
+//! memory as each ends (`tools/idle-cost.sh` reads it: issue 67, memory
+//! that stops growing).
+//!
 //! `host` opens a Forest Showdown table in the lobby of the server it was
 //! connected to (from the title screen, by whoever pressed the button),
 //! waits for `people` persons (itself included), fills the other seats with
@@ -67,6 +72,10 @@ struct Autoplay {
     /// `&quickest=1`: a `local` or `host` table on the set-up's shortest
     /// timings.
     quickest: bool,
+    /// `&games=N`: games a `local` page plays one after another, and how
+    /// many have ended.
+    games: u32,
+    ended: u32,
 }
 
 /// Seconds a seat waits before it acts: long enough to see the screen.
@@ -124,6 +133,8 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>, clients: Re
         hands: web::page_param("hands").is_some_and(|v| v == "1"),
         seats: web::page_param("seats").and_then(|v| v.parse().ok()),
         quickest: web::page_param("quickest").is_some_and(|v| v == "1"),
+        games: number("games", 1).max(1) as u32,
+        ended: 0,
     });
 }
 
@@ -166,6 +177,7 @@ fn start_local(
     next.set(Screen::Setup);
     request_start(&mut commands);
     auto.local_started = true;
+    *on_title = 0.0;
 }
 
 /// `host` and `join`: find a place in the lobby and get the game going.
@@ -275,10 +287,15 @@ fn at_table(
     model: Res<ClientModel>,
     mut outbox: ResMut<Outbox>,
     alarm: Res<Alarm>,
+    mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(view) = model.view.as_ref() else {
         return;
     };
+    if foodweb_netcode::games::view_over(view) {
+        game_over(&mut auto, &mut next);
+        return;
+    }
     if auto.hands {
         return;
     }
@@ -296,6 +313,26 @@ fn at_table(
         outbox.0.push(ClientMsg::Act { action });
     }
     auto.acted_on = Some(model.revision);
+}
+
+/// A `local` game has ended: the next of `&games=N` from the title, with
+/// what the client holds now in the log.
+fn game_over(auto: &mut Autoplay, next: &mut NextState<Screen>) {
+    if auto.part != Part::Local || !auto.local_started || auto.ended >= auto.games {
+        return;
+    }
+    auto.ended += 1;
+    info!(
+        "autoplay: game {} of {} over; resident memory {} KiB",
+        auto.ended,
+        auto.games,
+        foodweb_netcode::bench::rss_kib()
+    );
+    if auto.ended < auto.games {
+        auto.local_started = false;
+        auto.seed += 1;
+        next.set(Screen::Title);
+    }
 }
 
 pub fn plugin(app: &mut App) {

@@ -24,6 +24,9 @@ pub fn plugin(_app: &mut App) {}
 pub fn plugin(app: &mut App) {
     if phone() {
         listen_for_enter();
+        if let Some(wake) = super::wake::waker(app) {
+            wake_on_typing(wake);
+        }
         app.add_systems(
             PreUpdate,
             pass_on_enter.in_set(bevy_egui::EguiInputSet::ReadBevyMessages),
@@ -64,6 +67,41 @@ fn listen_for_enter() {
     {
         // The page's for as long as the page lives.
         on_key.forget();
+    }
+}
+
+/// Keys, text and an IME's composition that bevy_egui's text agent hands
+/// on through a channel read at the next update: each wakes the app (issue
+/// 67: it sleeps until something happens), once the agent's own listener
+/// has run (a timer of 0: winit wakes the app within the call).
+#[cfg(target_arch = "wasm32")]
+fn wake_on_typing(wake: super::wake::Waker) {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let later = Closure::<dyn Fn()>::new(move || wake()).into_js_value();
+    let on_event = Closure::<dyn Fn()>::new(move || {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback(later.unchecked_ref());
+        }
+    })
+    .into_js_value();
+    for kind in [
+        "keydown",
+        "keyup",
+        "input",
+        "compositionstart",
+        "compositionupdate",
+        "compositionend",
+    ] {
+        // Seen on the way down to the hidden input (capture).
+        let _ = document.add_event_listener_with_callback_and_bool(
+            kind,
+            on_event.unchecked_ref(),
+            true,
+        );
     }
 }
 

@@ -19,10 +19,12 @@
 //! An update that asked for nothing at once leaves the app idle: [`Idle`]
 //! says so in the screen's account, which the input tests wait on.
 //!
-//! A browser page still draws every frame (Bevy's default): in reactive
-//! mode a phone's page was seen waking without a cause after its name
-//! field was used (issue 67, step 5). The WebSocket's hook and the page's
-//! alarm are in place; the text agent's keys do not wake it yet.
+//! In a browser the keys typed on a phone go to bevy_egui's hidden input
+//! (its "text agent"), not to winit's canvas: `text_agent` wakes the app
+//! after each. A browser page still draws every frame (Bevy's default):
+//! asleep between changes, a phone's page measured 5 updates in 3 s in an
+//! idle lobby, but a name typed the moment the lobby opened went in front
+//! of the old one (issue 67, step 5).
 //! `?wake_log=1` (`FOODWEB_WAKE_LOG=1` on the desktop) logs each update
 //! that asked for another at once, with what egui was told.
 
@@ -215,6 +217,37 @@ fn modifiers_only_when_changed(
     }
 }
 
+/// A press and its release that came between two updates (a quick tap,
+/// or any tap on a slow phone: an app asleep until input handles the two
+/// together) are given to egui over two passes, as a finger is: a text
+/// field places its cursor where it was pressed only while the button is
+/// down, and one that saw both at once put it at the start (a name typed
+/// after a tap went in front of the old one). The release and what came
+/// after it wait for the next update, which is asked for at once.
+fn one_press_per_pass(
+    mut inputs: Query<(Entity, &mut bevy_egui::EguiInput)>,
+    mut held: Local<std::collections::HashMap<Entity, Vec<egui::Event>>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for (entity, mut input) in &mut inputs {
+        if let Some(mut earlier) = held.remove(&entity) {
+            earlier.append(&mut input.events);
+            input.events = earlier;
+        }
+        let is_button = |e: &egui::Event, down: bool| matches!(e, egui::Event::PointerButton { pressed, .. } if *pressed == down);
+        let Some(press) = input.events.iter().position(|e| is_button(e, true)) else {
+            continue;
+        };
+        if let Some(release) = input.events[press..]
+            .iter()
+            .position(|e| is_button(e, false))
+        {
+            held.insert(entity, input.events.split_off(press + release));
+            redraw.write(RequestRedraw);
+        }
+    }
+}
+
 /// What the app's own state says of the next update.
 #[derive(SystemParam)]
 struct Going<'w> {
@@ -279,34 +312,39 @@ pub fn draw_on(mut redraw: MessageWriter<RequestRedraw>) {
 fn note_idle(
     mut asked: MessageReader<RequestRedraw>,
     mut idle: ResMut<Idle>,
+    mut woken_by: MessageReader<bevy::window::WindowEvent>,
     log: Option<Res<WakeLog>>,
     mut contexts: bevy_egui::EguiContexts,
 ) {
     idle.frame += 1;
     let asked = asked.read().count();
     idle.idle = asked == 0;
-    if log.is_some() && asked > 0 {
-        // What egui was told and why it asked to be drawn again.
-        let egui = contexts.ctx_mut().map_or_else(
-            |_| String::new(),
-            |ctx| {
-                let events = ctx.input(|i| format!("{:?}", i.events));
-                format!(
-                    "egui events {events}, repaint asked at {:?}",
-                    ctx.repaint_causes()
-                )
-            },
-        );
-        warn!(
-            "wake log: update {} asked for {asked} more: {egui}",
-            idle.frame
-        );
+    let window = woken_by.read().count();
+    if log.is_none() {
+        return;
     }
+    // What woke this update, what egui was told and why it asked to be
+    // drawn again.
+    let egui = contexts.ctx_mut().map_or_else(
+        |_| String::new(),
+        |ctx| {
+            let events = ctx.input(|i| format!("{:?}", i.events));
+            format!(
+                "egui events {events}, repaint asked at {:?}",
+                ctx.repaint_causes()
+            )
+        },
+    );
+    warn!(
+        "wake log: update {}, {window} window events, asked for {asked} more: {egui}",
+        idle.frame
+    );
 }
 
-/// `FOODWEB_WAKE_LOG=1` (`?wake_log=1` in a browser): each update that
-/// asked for another at once is logged with what egui was told, to find
-/// what keeps an app from sleeping.
+/// `FOODWEB_WAKE_LOG=1` (`?wake_log=1` in a browser): each update is
+/// logged with the window's events that woke it, whether it asked for
+/// another at once and what egui was told, to find what keeps an app from
+/// sleeping.
 #[derive(Resource)]
 struct WakeLog;
 
@@ -333,9 +371,9 @@ pub fn plugin(app: &mut App) {
     if super::web::page_param("wake_log").is_some_and(|v| v == "1") {
         app.insert_resource(WakeLog);
     }
-    // The desktop sleeps between changes; a browser page still draws
-    // every frame while a phone's page keeps waking without a cause (its
-    // typing and its lobby: step 5 of issue 67).
+    // The desktop sleeps between changes. A browser page still draws
+    // every frame: asleep, a phone's page took a name typed at once after
+    // joining as "Bo小陈Player" (issue 67, step 5, open).
     if !super::web::IN_BROWSER {
         use bevy::winit::{UpdateMode, WinitSettings};
         app.insert_resource(WinitSettings {
@@ -351,10 +389,79 @@ pub fn plugin(app: &mut App) {
         // idle, and the tests wait for idle.
         .add_systems(
             PreUpdate,
-            modifiers_only_when_changed
+            (modifiers_only_when_changed, one_press_per_pass)
                 .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
                 .before(bevy_egui::EguiPreUpdateSet::BeginPass),
         )
         .add_systems(Last, (give_egui_the_alarm, keep_awake).in_set(AskToWake))
         .add_systems(Last, note_idle.after(AskToWake).in_set(IdleNoted));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn button(pressed: bool) -> egui::Event {
+        egui::Event::PointerButton {
+            pos: egui::pos2(192.0, 246.0),
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        }
+    }
+
+    /// A tap whose touch began and ended between two updates: egui is
+    /// given the press in one pass and the release (with the pointer gone)
+    /// in the next, which is asked for at once; a lone press is left as
+    /// it is.
+    #[test]
+    fn a_tap_within_one_update_reaches_egui_over_two_passes() {
+        let mut world = World::new();
+        world.init_resource::<Messages<RequestRedraw>>();
+        let moved = egui::Event::PointerMoved(egui::pos2(192.0, 246.0));
+        let tap = vec![
+            moved.clone(),
+            button(true),
+            button(false),
+            egui::Event::PointerGone,
+        ];
+        let context = world
+            .spawn(bevy_egui::EguiInput(egui::RawInput {
+                events: tap,
+                ..Default::default()
+            }))
+            .id();
+        // One system, run once an update (what it holds back is its own).
+        let system = world.register_system(one_press_per_pass);
+        let pass = |world: &mut World, events: Vec<egui::Event>| {
+            world
+                .get_mut::<bevy_egui::EguiInput>(context)
+                .unwrap()
+                .events = events;
+            world.run_system(system).unwrap();
+            let asked = world
+                .resource_mut::<Messages<RequestRedraw>>()
+                .drain()
+                .count();
+            let given = world
+                .get::<bevy_egui::EguiInput>(context)
+                .unwrap()
+                .events
+                .clone();
+            (given, asked)
+        };
+        let first = world
+            .get::<bevy_egui::EguiInput>(context)
+            .unwrap()
+            .events
+            .clone();
+        let (given, asked) = pass(&mut world, first);
+        assert_eq!(given, vec![moved.clone(), button(true)]);
+        assert_eq!(asked, 1, "the next update is asked for");
+        let (given, asked) = pass(&mut world, vec![]);
+        assert_eq!(given, vec![button(false), egui::Event::PointerGone]);
+        assert_eq!(asked, 0);
+        let (given, _) = pass(&mut world, vec![moved.clone(), button(true)]);
+        assert_eq!(given, vec![moved, button(true)], "a press alone");
+    }
 }

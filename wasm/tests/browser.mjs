@@ -96,6 +96,8 @@ async function open(name, size, params) {
   // bots less, and every action of the person is still made by hand.
   url.searchParams.set('bot_delay_ms', '400');
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
+  // WAKE_LOG=1: each page logs what woke each update (src/client/wake.rs).
+  if (process.env.WAKE_LOG) url.searchParams.set('wake_log', '1');
   const context = await browser.newContext(SIZES[size]);
   const page = await context.newPage();
   page.on('pageerror', e => problems.push(`[${name}] page error: ${e}`));
@@ -112,6 +114,7 @@ async function open(name, size, params) {
     }
     // The client's own account of a loading screen that does not end.
     if (/still loading after/.test(m.text())) slow.push(m.text().slice(0, 2000));
+    if (process.env.WAKE_LOG && /wake log/.test(m.text())) console.log(`[${name}] ${m.text().slice(0, 600)}`);
   });
   // Page load to the title screen, as the page's own clock counts it. A
   // page that never gets there is looked at, reported and loaded once more
@@ -150,8 +153,8 @@ const data = (p, key) => p.page.evaluate(k => document.body.dataset[k], key);
 // another (a new browser context each: nothing cached).
 const COLD_LOADS = 5;
 // Issue 39: what came before the title before the sound; it must not grow
-// (wasm/README.md, "Download size").
-const PRE_TITLE_LIMIT = 7_740_091;
+// unnoticed (wasm/README.md, "Download size": raised once, by issue 67).
+const PRE_TITLE_LIMIT = 7_760_000;
 
 async function coldLoad(i) {
   const context = await browser.newContext(SIZES.phone);
@@ -281,6 +284,11 @@ async function play() {
   await waitFor(guest, 'welcomed by the server', () => !!document.body.dataset.server);
   report.typedName = await typeName(guest, 'Bo', '小陈');
   report.lobbyGame = await chooseGame(guest, 'wanning');
+  // Issue 67: a phone waiting in the lobby for its friends, and a title
+  // nobody has touched yet, draw nothing.
+  // (The lobby after its first clock readings: five in its first 5 s.)
+  await guest.page.waitForTimeout(3_000);
+  report.idle = { lobbyPhone: await idleCost(guest), titleDesktop: await idleCost(host) };
 
   await press(host, 'play-here', false);
   await waitFor(host, 'in the lobby', () => document.body.dataset.screen === 'lobby');
@@ -407,6 +415,42 @@ async function replayToItsEnd(p, touch) {
   await shot(p, `web-replay-${p.name}`);
   console.log(`[${p.name}] its seat's replay loaded over the wire, ${steps} steps, and stepped to its end`);
   return { steps };
+}
+
+// Issue 67: "every requestAnimationFrame draws an app frame: 53 frames in
+// 5 s on the idle title, 69 in the idle lobby". Once the page says it is
+// idle, the app's updates (`data-frame`) and the page's main-thread time
+// (CDP's TaskDuration) over 3 s with nothing happening, and the
+// WebSocket's frames. With IDLE_ENFORCED=1, more than 2 updates a second
+// fails ("the browser's idle lobby draws at most 2 frames a second"):
+// the default once a page sleeps between changes (step 5).
+async function idleCost(p) {
+  const IDLE_MAX_PER_SEC = 2;
+  await waitFor(p, 'idle', () => document.body.dataset.idle === document.body.dataset.frame, 0.5);
+  const cdp = await p.context.newCDPSession(p.page);
+  await cdp.send('Performance.enable');
+  // The WebSocket's frames each way: each one received wakes the app.
+  await cdp.send('Network.enable');
+  const frames = { in: [], out: [] };
+  cdp.on('Network.webSocketFrameReceived', e => frames.in.push(e.response.payloadData.length));
+  cdp.on('Network.webSocketFrameSent', e => frames.out.push(e.response.payloadData.length));
+  const busy = async () => (await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration').value;
+  const [f0, b0, t0] = [Number(await data(p, 'frame')), await busy(), Date.now()];
+  await p.page.waitForTimeout(3_000);
+  const [f1, b1, t1] = [Number(await data(p, 'frame')), await busy(), Date.now()];
+  await cdp.detach();
+  const cost = {
+    updates: f1 - f0, secs: (t1 - t0) / 1000, busy_ms: Math.round((b1 - b0) * 1000), screen: await data(p, 'screen'),
+    frames_in: frames.in.length, frames_out: frames.out.length,
+  };
+  console.log(`[${p.name}] idle at the ${cost.screen}: ${cost.updates} updates and ${cost.busy_ms} ms busy in ${cost.secs} s; WebSocket frames ${cost.frames_in} in (${frames.in.join(' ')} bytes, base64), ${cost.frames_out} out`);
+  // Reported, not yet enforced: the page still draws every frame (issue
+  // 67, step 5).
+  if (process.env.IDLE_ENFORCED && cost.updates > IDLE_MAX_PER_SEC * cost.secs) {
+    await shot(p, `failed-idle-${p.name}`);
+    throw new Error(`[${p.name}] idle at the ${cost.screen}, the page updated ${cost.updates} times in ${cost.secs} s (at most ${IDLE_MAX_PER_SEC} a second)`);
+  }
+  return cost;
 }
 
 // Issue 66: a name typed on a phone, as its person types it: one tap on

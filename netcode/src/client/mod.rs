@@ -268,6 +268,8 @@ async fn web_fetch_token(
 fn spawn_remote(commands: &mut Commands, target: &Target, token: &[u8]) -> Result<Entity, String> {
     let token = lightyear::netcode::ConnectToken::try_from_bytes(token)
         .map_err(|e| format!("the server sent a bad token: {e:?}"))?;
+    // netcode's own pace for the handshake's packets and the client's
+    // keep-alives: a client asleep sends one an update at most.
     let netcode = NetcodeClient::new(Authentication::Token(token), NetcodeConfig::default())
         .map_err(|e| e.to_string())?;
     match target {
@@ -486,8 +488,18 @@ fn receive(
     let now_ms = time.elapsed_secs_f64() * 1000.0;
     for msg in receiver.receive() {
         if let ServerMsg::Pong { sent_ms, hall_ms } = msg {
-            model.hall_clock.pong(sent_ms, hall_ms, now_ms);
+            // The hall's clock read again: nothing on the screen changes
+            // with it but the next second a clock shows, so it neither
+            // marks the model changed nor counts as traffic (an idle app
+            // stays asleep, issue 67).
+            model
+                .bypass_change_detection()
+                .hall_clock
+                .pong(sent_ms, hall_ms, now_ms);
+            inbox.0.push(msg);
+            continue;
         }
+        traffic.0 = true;
         model.apply(&msg);
         if matches!(msg, ServerMsg::Welcome { .. }) {
             // Take our place back, proved for this connection; then what
@@ -499,9 +511,6 @@ fn receive(
             session.awaiting_welcome = false;
         }
         inbox.0.push(msg);
-    }
-    if !inbox.0.is_empty() {
-        traffic.0 = true;
     }
 }
 
@@ -531,7 +540,12 @@ fn send(
         }
         return;
     }
-    if !outbox.0.is_empty() {
+    // A `Ping` alone asks for no drawing: its `Pong` changes nothing shown.
+    if outbox
+        .0
+        .iter()
+        .any(|m| !matches!(m, ClientMsg::Ping { .. }))
+    {
         traffic.0 = true;
     }
     for msg in outbox.0.drain(..) {
