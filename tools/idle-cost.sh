@@ -62,6 +62,6 @@ done
 kill $client 2>/dev/null || true
 wait $client 2>/dev/null || true
 grep -o "game [0-9]* of [0-9]* over; resident memory [0-9]* KiB" "$out/games.log" |
-    awk '{ kib[$2] = $7; last = $2; printf "   game %d: %.1f MB\n", $2, $7 / 1024 }
+    awk '{ kib[$2] = $8; last = $2; printf "   game %d: %.1f MB\n", $2, $8 / 1024 }
          END { if (last > 1) printf "   games 2-%d added %.1f MB after the first\n", last, (kib[last] - kib[1]) / 1024 }' |
     tee "$out/memory.txt"
