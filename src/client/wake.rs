@@ -319,10 +319,10 @@ fn note_idle(
     idle.frame += 1;
     let asked = asked.read().count();
     idle.idle = asked == 0;
-    let window = woken_by.read().count();
     if log.is_none() {
         return;
     }
+    let window = woken_by.read().count();
     // What woke this update, what egui was told and why it asked to be
     // drawn again.
     let egui = contexts.ctx_mut().map_or_else(
@@ -371,10 +371,8 @@ pub fn plugin(app: &mut App) {
     if super::web::page_param("wake_log").is_some_and(|v| v == "1") {
         app.insert_resource(WakeLog);
     }
-    // The desktop sleeps between changes. A browser page still draws
-    // every frame: asleep, a phone's page took a name typed at once after
-    // joining as "Bo小陈Player" (issue 67, step 5, open).
-    if !super::web::IN_BROWSER {
+    // The app sleeps between changes, on the desktop and in a browser.
+    {
         use bevy::winit::{UpdateMode, WinitSettings};
         app.insert_resource(WinitSettings {
             // Raw device events (mouse motion anywhere on the desktop)

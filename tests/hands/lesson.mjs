@@ -45,8 +45,7 @@ function find(a, pattern) {
 
 // Waits until what the pattern names stands still where the screen draws
 // it (the same spot in two readings of an idle app, whose last update left
-// nothing to draw; where the io counts frames, a browser page that still
-// draws every frame, over two frames), as a person's eye waits for a card
+// nothing to draw), as a person's eye waits for a card
 // to land before touching it: a page's first frame is laid out before the
 // window has its size, and a card a bot just took is still moving into
 // its hand. Returns the account.
@@ -54,7 +53,6 @@ async function steady(io, pattern, ms = 8_000) {
   const spot = a => { const at = a && find(a, pattern); return at && `${Math.round(at[0])},${Math.round(at[1])}`; };
   let a = await io.read();
   let was = spot(a);
-  let since = io.frame ? await io.frame() : 0;
   const t0 = Date.now();
   while (Date.now() - t0 < ms) {
     await sleep(io, 120);
@@ -62,11 +60,10 @@ async function steady(io, pattern, ms = 8_000) {
     const now = spot(b);
     if (!now || now !== was) {
       [a, was] = [b, now];
-      since = io.frame ? await io.frame() : 0;
       continue;
     }
     a = b;
-    if (io.frame ? (await io.frame()) - since >= 2 : b.idle) return a;
+    if (b.idle) return a;
   }
   return a;
 }

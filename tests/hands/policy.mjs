@@ -81,22 +81,19 @@ const sansRevision = a => JSON.stringify([a.choice, a.pieces.map(p => [p.name, p
 
 // Reads the account until it has stayed the same and the app says it is
 // idle (its last update left nothing to draw: no motion under way, no
-// message travelling; the desktop draws only on change, issue 67), or,
-// where the io counts frames (a browser page, which still draws every
-// frame), for three frames: a view, the scene laid out from it and the
-// panels sized to it can arrive frames apart.
+// message travelling; the app draws only on change, issue 67): a view,
+// the scene laid out from it and the panels sized to it can arrive
+// updates apart.
 async function settled(io) {
   let last = await io.read();
-  let since = io.frame ? await io.frame() : 0;
   for (let i = 0; i < 100; i++) {
     await io.sleep(100);
     const now = await io.read();
     if (!now || !last || shown(now) !== shown(last)) {
       last = now;
-      since = io.frame ? await io.frame() : 0;
       continue;
     }
-    if (io.frame ? (await io.frame()) - since >= 3 : now.idle) return now;
+    if (now.idle) return now;
   }
   return last;
 }

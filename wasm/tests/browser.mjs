@@ -421,9 +421,8 @@ async function replayToItsEnd(p, touch) {
 // 5 s on the idle title, 69 in the idle lobby". Once the page says it is
 // idle, the app's updates (`data-frame`) and the page's main-thread time
 // (CDP's TaskDuration) over 3 s with nothing happening, and the
-// WebSocket's frames. With IDLE_ENFORCED=1, more than 2 updates a second
-// fails ("the browser's idle lobby draws at most 2 frames a second"):
-// the default once a page sleeps between changes (step 5).
+// WebSocket's frames. More than 2 updates a second fails ("the browser's
+// idle lobby draws at most 2 frames a second").
 async function idleCost(p) {
   const IDLE_MAX_PER_SEC = 2;
   await waitFor(p, 'idle', () => document.body.dataset.idle === document.body.dataset.frame, 0.5);
@@ -444,9 +443,7 @@ async function idleCost(p) {
     frames_in: frames.in.length, frames_out: frames.out.length,
   };
   console.log(`[${p.name}] idle at the ${cost.screen}: ${cost.updates} updates and ${cost.busy_ms} ms busy in ${cost.secs} s; WebSocket frames ${cost.frames_in} in (${frames.in.join(' ')} bytes, base64), ${cost.frames_out} out`);
-  // Reported, not yet enforced: the page still draws every frame (issue
-  // 67, step 5).
-  if (process.env.IDLE_ENFORCED && cost.updates > IDLE_MAX_PER_SEC * cost.secs) {
+  if (cost.updates > IDLE_MAX_PER_SEC * cost.secs) {
     await shot(p, `failed-idle-${p.name}`);
     throw new Error(`[${p.name}] idle at the ${cost.screen}, the page updated ${cost.updates} times in ${cost.secs} s (at most ${IDLE_MAX_PER_SEC} a second)`);
   }
@@ -676,7 +673,6 @@ async function pointer(p, touch) {
       const json = await p.page.evaluate(() => document.body.dataset.reach);
       try { return json ? JSON.parse(json) : null; } catch { return null; }
     },
-    frame: async () => Number(await p.page.evaluate(() => document.body.dataset.frame)) || 0,
     async tap(x, y) {
       if (touch) return p.page.touchscreen.tap(x, y);
       // The pointer comes from outside the table, as on the desktop.

@@ -472,9 +472,12 @@ fn name_row(
         ui.label(i18n.t("lobby-your-name"));
         // The name the server knows us by, until we change it here; not
         // while the field is being typed in (a name cleared to type
-        // another came back at once: "BoPlayer").
-        let editing_id = egui::Id::new("lobby-name-editing");
-        let editing = ui.data(|d| d.get_temp::<bool>(editing_id)).unwrap_or(false);
+        // another came back at once: "BoPlayer"). The field's own focus,
+        // not the window's: on a phone the keyboard's hidden input holds
+        // the page's focus while the field is typed in, and a name
+        // cleared came back in front of the cursor ("Bo小陈Player").
+        let id = egui::Id::new("lobby-name");
+        let editing = ui.memory(|m| m.has_focus(id));
         if !editing && settings.name.trim().is_empty() && !model.name.is_empty() {
             settings.name = model.name.clone();
         }
@@ -482,13 +485,11 @@ fn name_row(
         let field = widgets::line_field(
             ui,
             egui::TextEdit::singleline(&mut name)
+                .id(id)
                 .desired_width(180.0)
                 .char_limit(foodweb_netcode::hall::MAX_NAME_CHARS),
         );
         crate::client::reach::control(&field, "name", crate::client::reach::Does::Pick);
-        // (Asked outside `data_mut`: egui's context lock is not re-entrant.)
-        let focused = field.has_focus();
-        ui.data_mut(|d| d.insert_temp(editing_id, focused));
         if name != settings.name {
             settings.name = name;
         }
@@ -840,5 +841,100 @@ fn qr_code(ui: &mut egui::Ui, modules: &[Vec<bool>], side: f32) {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One pass of the lobby's name row, the page's window focused or not
+    /// (a phone's keyboard types through a hidden input that takes the
+    /// page's focus): where the field is.
+    fn name_pass(
+        ctx: &egui::Context,
+        settings: &mut UserSettings,
+        window_focused: bool,
+        events: Vec<egui::Event>,
+    ) -> egui::Rect {
+        let model = ClientModel {
+            name: "Player".into(),
+            ..default()
+        };
+        let input = egui::RawInput {
+            focused: window_focused,
+            events,
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(390.0, 844.0),
+            )),
+            ..default()
+        };
+        let (i18n, mut msgs, mut at) = (I18n::default(), Vec::new(), None);
+        ctx.run_ui(input, |ui| {
+            name_row(ui, &i18n, &model, settings, &mut msgs);
+            at = crate::client::reach::drawn(ui.ctx(), "name").map(|(rect, _)| rect);
+        })
+        .drop_without_applying_deltas();
+        at.expect("the lobby shows the name field")
+    }
+
+    fn key(key: egui::Key) -> egui::Event {
+        egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: egui::Modifiers::default(),
+        }
+    }
+
+    fn button(at: egui::Pos2, pressed: bool) -> Vec<egui::Event> {
+        vec![
+            egui::Event::PointerMoved(at),
+            egui::Event::PointerButton {
+                pos: at,
+                button: egui::PointerButton::Primary,
+                pressed,
+                modifiers: egui::Modifiers::default(),
+            },
+        ]
+    }
+
+    /// Issue 66: "Bob and 小陈 both sat as 'Player'"; the field shows the
+    /// name the server knows us by until we type another. A name cleared
+    /// on a phone, whose keyboard's hidden input holds the page's focus,
+    /// stays cleared while the field is typed in: the next letters are the
+    /// name (the browser test once went by "Bo小陈Player").
+    #[test]
+    fn a_name_cleared_on_a_phone_stays_cleared_while_typed() {
+        let ctx = egui::Context::default();
+        // The app's own font (where a tap puts the cursor is measured in
+        // its glyphs).
+        let mut fonts = egui::FontDefinitions::empty();
+        let ui_font = egui::FontData::from_static(crate::client::assets::UI_FONT_BYTES);
+        fonts.font_data.insert("ui".into(), ui_font.into());
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+            fonts.families.insert(family, vec!["ui".into()]);
+        }
+        ctx.set_fonts(fonts);
+        let mut settings = UserSettings::default();
+        settings.name.clear();
+        let field = name_pass(&ctx, &mut settings, true, vec![]);
+        assert_eq!(settings.name, "Player", "the server's name, untouched");
+        name_pass(&ctx, &mut settings, true, button(field.center(), true));
+        name_pass(&ctx, &mut settings, true, button(field.center(), false));
+        let clear = vec![key(egui::Key::Backspace); "Player".len()];
+        name_pass(&ctx, &mut settings, false, clear);
+        assert_eq!(settings.name, "", "cleared by the keyboard");
+        name_pass(&ctx, &mut settings, false, vec![]);
+        assert_eq!(settings.name, "", "still cleared a pass later");
+        name_pass(
+            &ctx,
+            &mut settings,
+            false,
+            vec![egui::Event::Text("Bo".into())],
+        );
+        assert_eq!(settings.name, "Bo");
     }
 }
