@@ -261,7 +261,13 @@ pub fn pin_of(key: &ServerKey) -> Pin {
 /// A server key as people compare it: the first 75 bits of its pin in
 /// three groups of Crockford's base 32, `7K2QD-9XMDA-4HPAE`.
 pub fn fingerprint(key: &ServerKey) -> String {
-    let mut bits = u128::from_be_bytes(pin_of(key));
+    pin_fingerprint(&pin_of(key))
+}
+
+/// The fingerprint of the key a pin is of (a join link's `key=`): a page
+/// knows its server's fingerprint before it connects.
+pub fn pin_fingerprint(pin: &Pin) -> String {
+    let mut bits = u128::from_be_bytes(*pin);
     let mut out = String::with_capacity(17);
     for i in 0..15 {
         if i > 0 && i % 5 == 0 {
@@ -400,6 +406,8 @@ mod tests {
         assert_eq!(print.matches('-').count(), 2);
         assert_ne!(print, fingerprint(&other.public()));
         let pin = pin_of(&server().public());
+        // A page that knows only its link's pin knows the fingerprint.
+        assert_eq!(pin_fingerprint(&pin), print);
         let hex = to_hex(&pin);
         assert_eq!(hex.len(), 32);
         assert_eq!(parse_pin(&hex), Some(pin));

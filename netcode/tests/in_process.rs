@@ -187,3 +187,25 @@ fn a_move_queued_while_reconnecting_follows_the_place_taken_back() {
     assert_eq!(model.place, None, "back at table {first:?}");
     assert_eq!(model.rejected, 0, "{:?}", model.last_rejection);
 }
+
+/// Issue 68: a seat is saved under the server's key, "which every desktop
+/// host shares" the name of. The app's own server's key is the one it
+/// seals tokens with, and the client knows its fingerprint once welcomed.
+#[test]
+fn the_client_knows_its_servers_key_once_welcomed() {
+    let mut app = connected_app();
+    until(&mut app, "welcomed", |a| {
+        a.world().resource::<ClientModel>().challenge.is_some()
+    });
+    let issuer = app
+        .world()
+        .resource::<foodweb_netcode::tokens::TokenIssuer>()
+        .public_key();
+    let print = foodweb_netcode::seal::fingerprint(&issuer);
+    let model = app.world().resource::<ClientModel>();
+    assert_eq!(model.server_key.as_deref(), Some(print.as_str()));
+    assert_eq!(
+        app.world().resource::<Session>().server_print(),
+        Some(print)
+    );
+}

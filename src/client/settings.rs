@@ -29,14 +29,50 @@ pub struct UserSettings {
     pub past_seats: Vec<SavedSeat>,
 }
 
-/// A seat sat at: the server's name, the table, its game and the seat's
-/// token (which only its person has, and which proves the seat).
+/// A seat sat at: the server's name and its key's fingerprint, the table,
+/// its game and the seat's token (which only its person has, and which
+/// proves the seat).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedSeat {
     pub server: String,
+    /// The fingerprint of the server's key (`Session::server_print`):
+    /// empty in seats saved before issue 68, which go by the name alone.
+    #[serde(default)]
+    pub key: String,
     pub table: u32,
     pub game: foodweb_rules::GameId,
     pub token: String,
+}
+
+/// Which server a seat is looked for at: its name (from `Welcome`) and
+/// its key's fingerprint, when the connection showed one.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerId<'a> {
+    pub name: &'a str,
+    pub key: Option<&'a str>,
+}
+
+impl<'a> ServerId<'a> {
+    /// The server we are connected to, once it welcomed us.
+    pub fn of(model: &'a foodweb_netcode::client::ClientModel) -> Option<Self> {
+        Some(Self {
+            name: model.server.as_deref()?,
+            key: model.server_key.as_deref(),
+        })
+    }
+}
+
+impl SavedSeat {
+    /// Whether the seat was taken at `at`: the same key (two desktop hosts
+    /// are both "Foodweb desktop"); a seat saved with no key, the same
+    /// name.
+    pub fn at(&self, at: ServerId) -> bool {
+        if self.key.is_empty() {
+            self.server == at.name
+        } else {
+            at.key == Some(self.key.as_str())
+        }
+    }
 }
 
 /// The sounds' volume on a first start: loud enough to hear at a table,
@@ -65,7 +101,7 @@ impl UserSettings {
         model: &foodweb_netcode::client::ClientModel,
         table: &foodweb_netcode::messages::TableSummary,
     ) -> Option<foodweb_netcode::messages::PastSeat> {
-        let token = self.past_seat(model.server.as_deref()?, table.id, table.game)?;
+        let token = self.past_seat(ServerId::of(model)?, table.id, table.game)?;
         if !table.over {
             return None;
         }
@@ -73,11 +109,11 @@ impl UserSettings {
     }
 
     /// The token of our seat at a server's table, if we sat there.
-    pub fn past_seat(&self, server: &str, table: u32, game: foodweb_rules::GameId) -> Option<&str> {
+    pub fn past_seat(&self, at: ServerId, table: u32, game: foodweb_rules::GameId) -> Option<&str> {
         self.past_seats
             .iter()
             .rev()
-            .find(|s| s.server == server && s.table == table && s.game == game)
+            .find(|s| s.at(at) && s.table == table && s.game == game)
             .map(|s| s.token.as_str())
     }
 }
@@ -241,6 +277,54 @@ impl MotionLevel {
 mod tests {
     use super::*;
 
+    /// Issue 68: "a saved seat is keyed by the server's name, which every
+    /// desktop host shares ('Foodweb desktop')". A seat is found at the
+    /// server whose key it was taken at, not at another of the same name;
+    /// a seat saved before there were keys goes by the name.
+    #[test]
+    fn a_saved_seat_is_kept_under_the_servers_key() {
+        let game = foodweb_rules::GameId::Wanning;
+        let seat = |key: &str, token: &str| SavedSeat {
+            server: "Foodweb desktop".into(),
+            key: key.into(),
+            table: 2,
+            game,
+            token: token.into(),
+        };
+        let mut settings = UserSettings::default();
+        settings.remember_seat(seat("AAAAA-AAAAA-AAAAA", "01"));
+        settings.remember_seat(seat("BBBBB-BBBBB-BBBBB", "02"));
+        let at = |key| ServerId {
+            name: "Foodweb desktop",
+            key: Some(key),
+        };
+        assert_eq!(
+            settings.past_seat(at("AAAAA-AAAAA-AAAAA"), 2, game),
+            Some("01")
+        );
+        assert_eq!(
+            settings.past_seat(at("BBBBB-BBBBB-BBBBB"), 2, game),
+            Some("02")
+        );
+        assert_eq!(settings.past_seat(at("CCCCC-CCCCC-CCCCC"), 2, game), None);
+        // Another table, another game: not ours.
+        assert_eq!(settings.past_seat(at("AAAAA-AAAAA-AAAAA"), 3, game), None);
+        let forest = foodweb_rules::GameId::Forest;
+        assert_eq!(settings.past_seat(at("AAAAA-AAAAA-AAAAA"), 2, forest), None);
+        // A settings file from before keys: its seat goes by the name.
+        let old = UserSettings::parse(
+            "(past_seats: [(server: \"Foodweb desktop\", table: 2, game: Wanning, token: \"03\")])",
+        )
+        .unwrap();
+        assert_eq!(old.past_seats[0].key, "");
+        assert_eq!(old.past_seat(at("CCCCC-CCCCC-CCCCC"), 2, game), Some("03"));
+        let elsewhere = ServerId {
+            name: "Party room",
+            key: Some("CCCCC-CCCCC-CCCCC"),
+        };
+        assert_eq!(old.past_seat(elsewhere, 2, game), None);
+    }
+
     /// A corrupt settings file is refused with a reason (DEVELOPERS.md:
     /// "a corrupt save file ... gets a clear error and changes nothing").
     #[test]
@@ -264,6 +348,7 @@ mod tests {
             volume: 35,
             past_seats: vec![SavedSeat {
                 server: "Foodweb".into(),
+                key: "7K2QD-9XMDA-4HPAE".into(),
                 table: 3,
                 game: foodweb_rules::GameId::Gene,
                 token: "00ff".into(),

@@ -137,6 +137,14 @@ impl Session {
         self.state == LinkState::Connected
     }
 
+    /// The fingerprint of the key of the server we are connected to (or
+    /// connecting to, once it showed its key): what a saved seat is kept
+    /// under (issue 68: every desktop host has the same name, never the
+    /// same key).
+    pub fn server_print(&self) -> Option<String> {
+        self.server_key.as_ref().map(crate::seal::fingerprint)
+    }
+
     /// The client entity of the current connection, if any.
     pub fn entity(&self) -> Option<Entity> {
         self.entity
@@ -293,7 +301,10 @@ fn spawn_remote(commands: &mut Commands, target: &Target, token: &[u8]) -> Resul
 fn keep_connected(
     time: Res<Time<Real>>,
     mut session: ResMut<Session>,
-    local: Option<Res<LocalServer>>,
+    (local, issuer): (
+        Option<Res<LocalServer>>,
+        Option<Res<crate::tokens::TokenIssuer>>,
+    ),
     mut commands: Commands,
 ) {
     let now = time.elapsed_secs_f64();
@@ -357,6 +368,8 @@ fn keep_connected(
         session.retry_at = Some(now + 1.0);
         return;
     };
+    // The app's own server: its key is the one it seals tokens with.
+    session.server_key = issuer.map(|i| i.public_key());
     let entity = commands
         .spawn((
             Name::new("host client"),
@@ -502,6 +515,7 @@ fn receive(
         traffic.0 = true;
         model.apply(&msg);
         if matches!(msg, ServerMsg::Welcome { .. }) {
+            model.server_key = session.server_print();
             // Take our place back, proved for this connection; then what
             // was held.
             let mut first: Vec<ClientMsg> = model.resume().into_iter().collect();

@@ -13,6 +13,9 @@ use crate::messages::*;
 pub struct ClientModel {
     /// The server's name once it welcomed us.
     pub server: Option<String>,
+    /// The fingerprint of its key, as the connection showed it (not as
+    /// the server says: `Session::server_print`), set with `Welcome`.
+    pub server_key: Option<String>,
     pub name: String,
     pub tables: Vec<TableSummary>,
     /// The table we are at and how.

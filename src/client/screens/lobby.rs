@@ -770,21 +770,25 @@ fn remember_seat(model: Res<ClientModel>, mut settings: ResMut<UserSettings>) {
     if !model.is_changed() {
         return;
     }
-    let (Some(server), Some((table, role)), Some(token), Some(lobby)) =
-        (&model.server, model.place, &model.token, &model.lobby)
-    else {
+    let (Some(at), Some((table, role)), Some(token), Some(lobby)) = (
+        crate::client::settings::ServerId::of(&model),
+        model.place,
+        &model.token,
+        &model.lobby,
+    ) else {
         return;
     };
     if role == Role::Spectator || lobby.id != table {
         return;
     }
     let seat = crate::client::settings::SavedSeat {
-        server: server.clone(),
+        server: at.name.to_string(),
+        key: at.key.unwrap_or_default().to_string(),
         table,
         game: lobby.settings.game(),
         token: token.clone(),
     };
-    if settings.past_seat(server, table, seat.game) != Some(token.as_str()) {
+    if settings.past_seat(at, table, seat.game) != Some(token.as_str()) {
         settings.remember_seat(seat);
     }
 }
