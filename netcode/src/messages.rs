@@ -15,7 +15,7 @@ use crate::games::{AnyAction, AnySettings, AnyView};
 pub use crate::replay::REPLAY_PART_STEPS;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -165,6 +165,10 @@ pub struct TableSummary {
     #[serde(default)]
     pub open_replays: bool,
     pub players: Vec<SeatName>,
+    /// Seats whose person is away in a game under way (a bot plays each
+    /// until they return): issue 68.
+    #[serde(default)]
+    pub away: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

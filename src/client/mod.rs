@@ -11,6 +11,7 @@ mod lesson;
 mod net;
 mod page_status;
 pub mod reach;
+mod rejoin;
 mod replay;
 mod scene;
 mod screens;
@@ -134,7 +135,7 @@ pub fn run_with(offline: Option<foodweb_netcode::replay::Replay>) {
             sound::plugin,
         ))
         // Draws only on change; the text agent's typing wakes it.
-        .add_plugins((wake::plugin, text_agent::plugin))
+        .add_plugins((wake::plugin, text_agent::plugin, rejoin::plugin))
         // Development aids, out of release builds: the screenshot tours.
         .add_plugins(dev_plugins)
         .add_systems(Startup, |mut commands: Commands| {

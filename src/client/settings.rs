@@ -42,6 +42,10 @@ pub struct SavedSeat {
     pub table: u32,
     pub game: foodweb_rules::GameId,
     pub token: String,
+    /// Left by choice: not taken back by itself (issue 68), only when its
+    /// person asks.
+    #[serde(default)]
+    pub left: bool,
 }
 
 /// Which server a seat is looked for at: its name (from `Welcome`) and
@@ -106,6 +110,72 @@ impl UserSettings {
             return None;
         }
         model.past_seat(table.id, token)
+    }
+
+    /// Our seat at a table of the server `at` whose game still runs, the
+    /// newest, unless we left it by choice: the one to take back when we
+    /// are there again (issue 68).
+    pub fn live_seat(
+        &self,
+        at: ServerId,
+        tables: &[foodweb_netcode::messages::TableSummary],
+    ) -> Option<&SavedSeat> {
+        self.past_seats.iter().rev().find(|s| {
+            s.at(at)
+                && !s.left
+                && tables
+                    .iter()
+                    .any(|t| t.id == s.table && t.game == s.game && t.started && !t.over)
+        })
+    }
+
+    /// Our seats at `at` whose game the table list shows ended: none is
+    /// to be taken back by itself (their replays stay ours).
+    pub fn ended_seats(
+        &self,
+        at: ServerId,
+        tables: &[foodweb_netcode::messages::TableSummary],
+    ) -> Vec<usize> {
+        let ended = |s: &SavedSeat| {
+            tables
+                .iter()
+                .any(|t| t.id == s.table && t.game == s.game && t.over)
+        };
+        (0..self.past_seats.len())
+            .filter(|&i| {
+                let s = &self.past_seats[i];
+                !s.left && s.at(at) && ended(s)
+            })
+            .collect()
+    }
+
+    /// Whether a seat we did not leave by choice was taken at the server
+    /// whose key has this fingerprint (a page knows it from its link).
+    pub fn may_have_seat_at(&self, key: &str) -> bool {
+        self.past_seats.iter().any(|s| s.key == key && !s.left)
+    }
+
+    /// Marks the seat our token proves at our table as left by choice
+    /// (or not, when taken back).
+    pub fn mark_left(&mut self, model: &foodweb_netcode::client::ClientModel, left: bool) {
+        let (Some(token), Some(table)) = (&model.token, model.token_table) else {
+            return;
+        };
+        for seat in &mut self.past_seats {
+            if &seat.token == token && seat.table == table {
+                seat.left = left;
+            }
+        }
+    }
+
+    /// Our seat at `at`'s `table`, taken back by hand: ours again, taken
+    /// back by itself after a reload too.
+    pub fn taken_back(&mut self, at: ServerId, table: u32) {
+        for seat in &mut self.past_seats {
+            if seat.at(at) && seat.table == table {
+                seat.left = false;
+            }
+        }
     }
 
     /// The token of our seat at a server's table, if we sat there.
@@ -290,6 +360,7 @@ mod tests {
             table: 2,
             game,
             token: token.into(),
+            left: false,
         };
         let mut settings = UserSettings::default();
         settings.remember_seat(seat("AAAAA-AAAAA-AAAAA", "01"));
@@ -352,6 +423,7 @@ mod tests {
                 table: 3,
                 game: foodweb_rules::GameId::Gene,
                 token: "00ff".into(),
+                left: true,
             }],
         };
         let text = ron::to_string(&good).unwrap();

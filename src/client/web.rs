@@ -175,3 +175,64 @@ pub fn pick_file() -> Result<(), String> {
 pub fn picked_file() -> Option<Result<String, String>> {
     PICKED.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
+
+/// When the page was last hidden (the page's clock, milliseconds), and
+/// how long it was hidden before it was shown again (not yet taken).
+#[cfg(target_arch = "wasm32")]
+static HIDDEN_AT: std::sync::Mutex<Option<f64>> = std::sync::Mutex::new(None);
+#[cfg(target_arch = "wasm32")]
+static BACK_AFTER: std::sync::Mutex<Option<f64>> = std::sync::Mutex::new(None);
+
+/// Watches the page being hidden (a phone's other app, a locked screen,
+/// another tab) and shown again, which wakes the app (issue 68).
+pub fn watch_visibility(wake: super::wake::Waker) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        use wasm_bindgen::closure::Closure;
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let on_change = Closure::<dyn Fn()>::new(move || {
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            let now = window.performance().map_or(0.0, |p| p.now());
+            let hidden = window.document().is_some_and(|d| d.hidden());
+            let lock = |m: &'static std::sync::Mutex<Option<f64>>| {
+                m.lock().unwrap_or_else(|e| e.into_inner())
+            };
+            if hidden {
+                *lock(&HIDDEN_AT) = Some(now);
+            } else if let Some(at) = lock(&HIDDEN_AT).take() {
+                *lock(&BACK_AFTER) = Some((now - at) / 1000.0);
+                wake();
+            }
+        });
+        if document
+            .add_event_listener_with_callback(
+                "visibilitychange",
+                on_change.as_ref().unchecked_ref(),
+            )
+            .is_ok()
+        {
+            // The page's for as long as the page lives.
+            on_change.forget();
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = wake;
+}
+
+/// How long (seconds) the page was hidden, once it is shown again; taken
+/// once. Never on the desktop.
+pub fn back_in_view() -> Option<f64> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        BACK_AFTER.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        None
+    }
+}

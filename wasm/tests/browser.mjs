@@ -312,6 +312,10 @@ async function play() {
   }
   await shot(host, 'web-table-desktop');
   await shot(guest, 'web-table-phone');
+  // Issue 68: "Phone B reloaded mid-game: the page came back on the title
+  // with no word of the game". The phone reloads; it is back in its own
+  // seat by itself, and plays on.
+  report.reload = await reloadedBack(guest, seats[1]);
 
   for (const p of [host, guest]) {
     await waitFor(p, 'saw a showdown resolved', () => Number(document.body.dataset.showdowns) >= 1, 6);
@@ -359,6 +363,22 @@ async function play() {
   const wanningAndMap = Promise.all([handsGame('wanning', 'phone', 23), geneMapOnAPhone()]);
   const gene = handsGame('gene', 'desktop', 24);
   await Promise.all([wanningAndMap, gene, lessons([Promise.resolve(), wanningAndMap, gene])]);
+}
+
+// A page reloaded at its table (as a phone's browser does to a page in
+// the background): back at the table in its own seat by itself, with no
+// press, and how long that took from the reload.
+async function reloadedBack(p, seat) {
+  const t0 = Date.now();
+  await p.page.reload();
+  await waitFor(p, 'at the title again', () => !!window.__titleAt, 1);
+  const title = Date.now() - t0;
+  await waitFor(p, `back in seat ${seat} at its table after a reload`,
+    s => document.body.dataset.screen === 'table' && document.body.dataset.seat === s, 0.5, seat);
+  const back = { title_ms: title, seat_ms: Date.now() - t0 };
+  await shot(p, `web-reloaded-${p.name}`);
+  console.log(`[${p.name}] reloaded: the title after ${back.title_ms} ms, back in seat ${seat} after ${back.seat_ms} ms`);
+  return back;
 }
 
 // The controls the client says are on the screen.

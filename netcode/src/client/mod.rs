@@ -126,6 +126,17 @@ impl Session {
         self.retry_at = Some(0.0);
     }
 
+    /// Makes the connection again at once, to the same server with the
+    /// same pin, keeping the place to take back: a page back from the
+    /// background, whose link may have died while it slept (issue 68).
+    pub fn reconnect_now(&mut self) {
+        if self.target.is_some() {
+            self.state = LinkState::Connecting;
+            self.token_fetch = None;
+            self.retry_at = Some(0.0);
+        }
+    }
+
     pub fn disconnect(&mut self) {
         self.target = None;
         self.state = LinkState::Idle;

@@ -367,6 +367,7 @@ impl HallTable {
                 .filter(|&i| self.seats[i].occupant != Occupant::Open)
                 .map(|i| self.name_of(i))
                 .collect(),
+            away: self.seats.iter().filter(|s| s.away_since.is_some()).count() as u8,
         }
     }
 

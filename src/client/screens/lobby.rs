@@ -119,6 +119,18 @@ fn draw(
     {
         msgs.insert(0, ClientMsg::SetName { name });
     }
+    // A seat left by choice is not taken back by itself (issue 68); one
+    // taken back by hand is ours again.
+    if msgs.iter().any(|m| matches!(m, ClientMsg::Leave)) {
+        settings.mark_left(&model, true);
+    }
+    if let Some(at) = crate::client::settings::ServerId::of(&model) {
+        for m in &msgs {
+            if let ClientMsg::Resume { table, .. } = m {
+                settings.taken_back(at, *table);
+            }
+        }
+    }
     for m in msgs {
         send(&mut outbox, m);
     }
@@ -331,10 +343,53 @@ fn table_state(i18n: &I18n, t: &TableSummary) -> String {
         )
     } else if t.over {
         i18n.t("lobby-over")
+    } else if t.started && t.away > 0 {
+        // Issue 68: the table list says a bot plays someone's seat.
+        format!(
+            "{} · {}",
+            i18n.t("lobby-playing"),
+            i18n.ta("lobby-away-count", &[("n", t.away.into())])
+        )
     } else if t.started {
         i18n.t("lobby-playing")
     } else {
         format!("{}/{}", t.seats - t.open_seats, t.seats)
+    }
+}
+
+/// A game still running at which we have a seat, left (by choice, or
+/// from another page): "Take your seat back" (issue 68), with our seat's
+/// token as proof.
+fn take_back_button(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    model: &ClientModel,
+    t: &TableSummary,
+    settings: &UserSettings,
+    msgs: &mut Vec<ClientMsg>,
+) {
+    if !t.started || t.over || model.place.is_some() {
+        return;
+    }
+    let Some(at) = crate::client::settings::ServerId::of(model) else {
+        return;
+    };
+    let (Some(token), Some(challenge)) = (settings.past_seat(at, t.id, t.game), &model.challenge)
+    else {
+        return;
+    };
+    let button = ui.button(i18n.t("lobby-take-back"));
+    crate::client::reach::control(
+        &button,
+        &format!("lobby-take-back-{}", t.id),
+        crate::client::reach::Does::Move,
+    );
+    if button.clicked() {
+        use foodweb_netcode::seal::{ProofFor, seat_proof};
+        msgs.push(ClientMsg::Resume {
+            table: t.id,
+            proof: seat_proof(token, challenge, t.id, ProofFor::Resume),
+        });
     }
 }
 
@@ -384,6 +439,7 @@ fn table_buttons(
                 });
             }
         }
+        take_back_button(ui, i18n, model, t, settings, msgs);
         if ui.button(i18n.t("lobby-watch")).clicked() {
             msgs.push(ClientMsg::Watch { table: t.id });
         }
@@ -787,6 +843,7 @@ fn remember_seat(model: Res<ClientModel>, mut settings: ResMut<UserSettings>) {
         table,
         game: lobby.settings.game(),
         token: token.clone(),
+        left: false,
     };
     if settings.past_seat(at, table, seat.game) != Some(token.as_str()) {
         settings.remember_seat(seat);

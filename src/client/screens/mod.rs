@@ -2,6 +2,7 @@
 
 mod art;
 mod join;
+mod leave_ask;
 mod loading;
 mod lobby;
 mod picker;
@@ -43,6 +44,7 @@ pub fn plugin(app: &mut App) {
         picker::plugin,
         setup::plugin,
         join::plugin,
+        leave_ask::plugin,
         lobby::plugin,
         table::plugin,
     ));

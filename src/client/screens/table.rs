@@ -51,6 +51,8 @@ pub struct TableFrame<'w> {
     replay: ResMut<'w, crate::client::replay::Replaying>,
     /// Whether the game-over summary was put away (`summary_window`).
     pub summary: ResMut<'w, Summary>,
+    /// Whether "Leave table" is asking first (`leave_ask`).
+    pub asking_leave: ResMut<'w, AskingLeave>,
 }
 
 impl TableFrame<'_> {
@@ -110,6 +112,20 @@ impl TableFrame<'_> {
     }
 }
 
+/// Whether "Leave table" is asking first (`leave_ask`).
+#[derive(Resource, Default)]
+pub struct AskingLeave(pub bool);
+
+/// Whether leaving now is leaving a seat in a game still running (issue
+/// 68: asked first; the seat stays ours until the game ends).
+pub fn leaves_a_running_seat(model: &ClientModel) -> bool {
+    model.my_seat().is_some()
+        && model
+            .lobby
+            .as_ref()
+            .is_some_and(|l| l.started && l.result.is_none())
+}
+
 /// Where a table screen's buttons asked to go this frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Exit {
@@ -127,6 +143,10 @@ impl TableFrame<'_> {
     pub fn go(&mut self, exit: Exit) {
         match exit {
             Exit::Stay => {}
+            // A seat in a game still running: asked first (issue 68).
+            Exit::Leave if leaves_a_running_seat(&self.model) => {
+                self.asking_leave.0 = true;
+            }
             Exit::Leave => self.leave(),
             Exit::NewGame => self.new_game(),
             Exit::Title => self.back_to_title(),
@@ -435,14 +455,21 @@ fn unsaved_banner(mut contexts: EguiContexts, frame: TableFrame) -> Result {
 
 /// Leaving the table screen leaves the table (a game under way keeps the
 /// seat for its token; a bot stands in).
-fn leave_table(mut outbox: ResMut<Outbox>, model: Res<ClientModel>) {
+fn leave_table(
+    mut outbox: ResMut<Outbox>,
+    model: Res<ClientModel>,
+    mut settings: ResMut<crate::client::UserSettings>,
+) {
     if model.place.is_some() {
+        // Left by choice: not taken back by itself (issue 68).
+        settings.mark_left(&model, true);
         send(&mut outbox, ClientMsg::Leave);
     }
 }
 
 pub fn plugin(app: &mut App) {
     app.add_sub_state::<TableScreen>()
+        .init_resource::<AskingLeave>()
         .init_resource::<Summary>()
         .add_systems(Update, pick_screen.run_if(in_state(Screen::Table)))
         .add_systems(
@@ -631,5 +658,77 @@ mod tests {
         summary_pass(&ctx, &mut summary, 100.8, finger(at, true));
         let (exit, _) = summary_pass(&ctx, &mut summary, 100.85, finger(at, false));
         assert_eq!(exit, Exit::NewGame, "the same tap, once armed");
+    }
+
+    /// A table of ours (seat 1) whose game has started, and whether it is
+    /// over.
+    fn seated(over: bool) -> ClientModel {
+        use foodweb_netcode::messages::{LobbyState, Role};
+        let result = over.then(|| foodweb_rules::table::GameResult {
+            scores: vec![],
+            places: vec![],
+        });
+        ClientModel {
+            place: Some((3, Role::Player(foodweb_rules::table::SeatId(1)))),
+            lobby: Some(LobbyState {
+                id: 3,
+                settings: foodweb_netcode::games::AnySettings::Forest(
+                    foodweb_rules::forest::ForestSettings::timed(1),
+                ),
+                seats: vec![],
+                host: None,
+                owner: None,
+                started: true,
+                result,
+                bot_kinds: vec![],
+                spectators: 0,
+                paused: false,
+                unsaved: None,
+                host_runs: false,
+                open_replays: false,
+            }),
+            ..ClientModel::default()
+        }
+    }
+
+    /// Issue 68: ""Leave table" mid-game asks nothing and the seat cannot
+    /// be taken back". In a game still running it asks first and goes
+    /// nowhere yet; after the game, or before a seat, it leaves at once.
+    #[test]
+    fn leaving_a_running_game_asks_first() {
+        use bevy::state::app::StatesPlugin;
+        let leave = |model: ClientModel| {
+            let mut app = App::new();
+            app.add_plugins(StatesPlugin)
+                .init_state::<Screen>()
+                .insert_resource(model)
+                .insert_resource(english())
+                .insert_resource(UserSettings::default())
+                .insert_resource(Session::default());
+            app.init_resource::<Outbox>()
+                .init_resource::<SceneRect>()
+                .init_resource::<PointerOnUi>()
+                .init_resource::<HostedAt>()
+                .init_resource::<crate::client::replay::Replaying>()
+                .init_resource::<Summary>()
+                .init_resource::<AskingLeave>();
+            let go = app
+                .world_mut()
+                .register_system(|mut f: TableFrame| f.go(Exit::Leave));
+            app.world_mut().run_system(go).unwrap();
+            let asked = app.world().resource::<AskingLeave>().0;
+            let went = !matches!(
+                app.world().resource::<NextState<Screen>>(),
+                NextState::Unchanged
+            );
+            (asked, went)
+        };
+        assert_eq!(leave(seated(false)), (true, false), "a running game asks");
+        assert_eq!(leave(seated(true)), (false, true), "a game over leaves");
+        assert_eq!(
+            leave(ClientModel::default()),
+            (false, true),
+            "no seat leaves"
+        );
     }
 }

@@ -48,7 +48,7 @@ fn draw(
                 let narrow = widgets::narrow(ui.ctx());
                 heading(ui, &i18n, narrow);
                 ui.add_space(36.0);
-                play_buttons(ui, &i18n, &mut next, &mut hosted, &mut session);
+                play_buttons(ui, &i18n, &settings, &mut next, &mut hosted, &mut session);
                 lan_buttons(
                     ui,
                     &i18n,
@@ -100,17 +100,26 @@ fn heading(ui: &mut egui::Ui, i18n: &I18n, narrow: bool) {
 fn play_buttons(
     ui: &mut egui::Ui,
     i18n: &I18n,
+    settings: &UserSettings,
     next: &mut ResMut<NextState<Screen>>,
     hosted: &mut ResMut<HostedAt>,
     session: &mut ResMut<Session>,
 ) {
-    // In a browser the page's own server comes first: its lobby.
+    // In a browser the page's own server comes first: its lobby, and
+    // before it our seat there, if we may still have one (issue 68: the
+    // page goes back by itself when it opens; this is for a return to
+    // the title).
     if let Some((url, tokens)) = web::page_server() {
+        let pin = web::page_pin();
+        let seated = pin.is_some_and(|pin| {
+            settings.may_have_seat_at(&foodweb_netcode::seal::pin_fingerprint(&pin))
+        });
+        let back = seated && menu(ui, i18n, "menu-back-to-table");
         let play_here = widgets::menu_button(ui, &i18n.t("menu-play-here"), true);
         web::publish_target("play-here", &play_here);
-        if play_here.clicked() {
+        if play_here.clicked() || back {
             hosted.0.clear();
-            session.connect_pinned(Target::WebSocketUrl { url, tokens }, web::page_pin());
+            session.connect_pinned(Target::WebSocketUrl { url, tokens }, pin);
             next.set(Screen::Lobby);
         }
     }
