@@ -309,6 +309,14 @@ fn at_table(
         return;
     }
     let Autoplay { bot, rng, .. } = &mut *auto;
+    // A page that joined someone's table plays its game's best bot unless
+    // told one of that game's kinds (`&bot=`).
+    let kinds = foodweb_netcode::games::bot_kinds(view.game());
+    let bot = if kinds.contains(&bot.as_str()) {
+        bot.as_str()
+    } else {
+        kinds.first().copied().unwrap_or("random")
+    };
     if let Some(action) = bot_move(bot, view, rng) {
         outbox.0.push(ClientMsg::Act { action });
     }

@@ -2,7 +2,8 @@
 //! attributes of `<body>`) for a browser test to wait on: the screen, the
 //! server's name once it welcomed us, the seat, the table's revision, the
 //! round and whether the game is over, the name we go by and the names
-//! at our table, and where the title screen's
+//! at our table, how much of the log and our notes we have and how many
+//! of our moves were taken, and where the title screen's
 //! buttons are; a game adds its own (Forest's showdowns seen resolved).
 //! Nothing here is more than the seat's own screen shows. A no-op on the
 //! desktop.
@@ -36,6 +37,12 @@ fn publish_table(model: Res<ClientModel>, i18n: Res<I18n>) {
     let seat = model.my_seat().map(|s| s.0.to_string()).unwrap_or_default();
     web::publish("seat", &seat);
     web::publish("revision", &model.revision.to_string());
+    // What this seat has been told (the public log, its own notes) and
+    // how many of its moves the hall took: a page back after a reload
+    // has them all again (issue 68).
+    web::publish("log", &model.public.len().to_string());
+    web::publish("notes", &model.notes.len().to_string());
+    web::publish("accepted", &model.accepted.to_string());
     let round = model.view.as_ref().map_or(0, |v| v.seat().round());
     web::publish("round", &round.to_string());
     let over = model

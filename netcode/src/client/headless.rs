@@ -283,7 +283,15 @@ fn drive(
     }
     if my_turn(&view) && progress.acted_revision != Some(model.revision) {
         let Runner { rng, .. } = &mut *runner;
-        if let Some(action) = bot_move(&plan.play, &view, rng) {
+        // A kind the table's game has no bot of (`--play memory` at a
+        // Wanning table) plays as its game's best bot.
+        let kinds = crate::games::bot_kinds(view.game());
+        let play = if kinds.contains(&plan.play.as_str()) {
+            plan.play.as_str()
+        } else {
+            kinds.first().copied().unwrap_or("random")
+        };
+        if let Some(action) = bot_move(play, &view, rng) {
             outbox.0.push(ClientMsg::Act { action });
             summary.acts_sent += 1;
             progress.acted_revision = Some(model.revision);
