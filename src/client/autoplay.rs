@@ -5,7 +5,7 @@
 //! - in a browser, by the page's address: `?autoplay=host&people=2`,
 //!   `?autoplay=join` or `?autoplay=local` (`&seed=N`, `&bot=random`,
 //!   `&name=Ann` for the page's player, `&game=wanning` for another game
-//!   than Forest Showdown);
+//!   than Forest Showdown, `&think_ms=4000` for a slower player);
 //! - on the desktop, by `FOODWEB_AUTOPLAY=host|join|local` (and
 //!   `FOODWEB_PEOPLE`, `FOODWEB_SEED`, `FOODWEB_BOT`, `FOODWEB_GAME`).
 //!
@@ -58,6 +58,9 @@ struct Autoplay {
     /// been waiting to act (a person's pause, so the screens can be seen).
     acted_on: Option<u64>,
     thinking: f32,
+    /// How long it waits (`&think_ms=`, `THINK_SECS` by default): a
+    /// party's pages think as long as people do, so a game lasts.
+    think_secs: f32,
     created: bool,
     filled: bool,
     ready_sent: bool,
@@ -126,6 +129,9 @@ fn begin(mut commands: Commands, mut settings: ResMut<UserSettings>, clients: Re
         cooldown: 0.0,
         acted_on: None,
         thinking: 0.0,
+        think_secs: web::page_param("think_ms")
+            .and_then(|v| v.parse::<u32>().ok())
+            .map_or(THINK_SECS, |ms| ms as f32 / 1000.0),
         created: false,
         filled: false,
         ready_sent: false,
@@ -304,8 +310,8 @@ fn at_table(
         return;
     }
     auto.thinking += time.delta_secs();
-    if auto.thinking < THINK_SECS {
-        alarm.after_secs(THINK_SECS - auto.thinking);
+    if auto.thinking < auto.think_secs {
+        alarm.after_secs(auto.think_secs - auto.thinking);
         return;
     }
     let Autoplay { bot, rng, .. } = &mut *auto;

@@ -79,6 +79,9 @@ async function phone(name, person, locale) {
   const url = new URL(base);
   url.searchParams.set('autoplay', 'join');
   url.searchParams.set('name', person);
+  // As long as a person takes over a move: the game lasts the few rounds
+  // the test needs (bots alone end it in seconds).
+  url.searchParams.set('think_ms', '4000');
   const context = await browser.newContext({ ...PHONE, locale });
   const page = await context.newPage();
   await watchTitle(page);
