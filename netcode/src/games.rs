@@ -195,6 +195,17 @@ pub fn bot_kinds(game: GameId) -> &'static [&'static str] {
     entry(game).map_or(&[], |e| e.bot_kinds())
 }
 
+/// `wanted` if `game` has a bot of that kind, else its best: a seat told
+/// to play Forest's "memory" at a Wanning table plays Wanning's best.
+pub fn bot_kind_for(game: GameId, wanted: &str) -> &str {
+    let kinds = bot_kinds(game);
+    if kinds.contains(&wanted) {
+        wanted
+    } else {
+        kinds.first().copied().unwrap_or("random")
+    }
+}
+
 /// One accepted action as the hall's journal keeps it: appended (and
 /// flushed to disk) before its sender hears it was accepted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -461,4 +472,22 @@ pub fn my_turn(view: &AnyView) -> bool {
 /// Whether the game in the view is over.
 pub fn view_over(view: &AnyView) -> bool {
     view.seat().result().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A seat told a kind its table's game has plays that kind; told
+    /// another game's kind, its own game's best (issue 68's party: a
+    /// headless client with `--play memory` at a Wanning table sent no
+    /// move at all).
+    #[test]
+    fn a_bot_kind_of_another_game_plays_this_games_best() {
+        assert_eq!(bot_kind_for(GameId::Forest, "memory"), "memory");
+        let best = bot_kinds(GameId::Wanning)[0];
+        assert_eq!(bot_kind_for(GameId::Wanning, "memory"), best);
+        assert!(bot_kinds(GameId::Wanning).contains(&"random"));
+        assert_eq!(bot_kind_for(GameId::Wanning, "random"), "random");
+    }
 }

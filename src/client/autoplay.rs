@@ -317,12 +317,7 @@ fn at_table(
     let Autoplay { bot, rng, .. } = &mut *auto;
     // A page that joined someone's table plays its game's best bot unless
     // told one of that game's kinds (`&bot=`).
-    let kinds = foodweb_netcode::games::bot_kinds(view.game());
-    let bot = if kinds.contains(&bot.as_str()) {
-        bot.as_str()
-    } else {
-        kinds.first().copied().unwrap_or("random")
-    };
+    let bot = foodweb_netcode::games::bot_kind_for(view.game(), bot);
     if let Some(action) = bot_move(bot, view, rng) {
         outbox.0.push(ClientMsg::Act { action });
     }

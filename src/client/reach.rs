@@ -207,6 +207,21 @@ pub fn control(response: &egui::Response, name: &str, does: Does) {
 
 /// Where the control `name` was last drawn in this pass and what pressing
 /// it does (the panels' tests press what a person sees).
+/// A finger (or the mouse button) at `at`, pressed or let go, as egui
+/// receives it: for tests that tap what `drawn` found.
+#[cfg(test)]
+pub fn finger(at: egui::Pos2, pressed: bool) -> Vec<egui::Event> {
+    vec![
+        egui::Event::PointerMoved(at),
+        egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        },
+    ]
+}
+
 #[cfg(test)]
 pub fn drawn(ctx: &egui::Context, name: &str) -> Option<(egui::Rect, Does)> {
     ctx.data(|d| {

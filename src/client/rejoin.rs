@@ -77,11 +77,9 @@ fn forget_ended_seats(model: Res<ClientModel>, mut settings: ResMut<UserSettings
         settings.mark_left(&model, true);
     }
     if let Some(at) = ServerId::of(&model) {
-        let ended = settings.ended_seats(at, &model.tables);
-        if !ended.is_empty() {
-            for i in ended {
-                settings.past_seats[i].left = true;
-            }
+        // (Only a seat marked changes the settings, and so saves them.)
+        for i in settings.ended_seats(at, &model.tables) {
+            settings.past_seats[i].left = true;
         }
     }
 }

@@ -285,12 +285,7 @@ fn drive(
         let Runner { rng, .. } = &mut *runner;
         // A kind the table's game has no bot of (`--play memory` at a
         // Wanning table) plays as its game's best bot.
-        let kinds = crate::games::bot_kinds(view.game());
-        let play = if kinds.contains(&plan.play.as_str()) {
-            plan.play.as_str()
-        } else {
-            kinds.first().copied().unwrap_or("random")
-        };
+        let play = crate::games::bot_kind_for(view.game(), &plan.play);
         if let Some(action) = bot_move(play, &view, rng) {
             outbox.0.push(ClientMsg::Act { action });
             summary.acts_sent += 1;

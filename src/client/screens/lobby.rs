@@ -950,18 +950,6 @@ mod tests {
         }
     }
 
-    fn button(at: egui::Pos2, pressed: bool) -> Vec<egui::Event> {
-        vec![
-            egui::Event::PointerMoved(at),
-            egui::Event::PointerButton {
-                pos: at,
-                button: egui::PointerButton::Primary,
-                pressed,
-                modifiers: egui::Modifiers::default(),
-            },
-        ]
-    }
-
     /// Issue 66: "Bob and 小陈 both sat as 'Player'"; the field shows the
     /// name the server knows us by until we type another. A name cleared
     /// on a phone, whose keyboard's hidden input holds the page's focus,
@@ -983,8 +971,18 @@ mod tests {
         settings.name.clear();
         let field = name_pass(&ctx, &mut settings, true, vec![]);
         assert_eq!(settings.name, "Player", "the server's name, untouched");
-        name_pass(&ctx, &mut settings, true, button(field.center(), true));
-        name_pass(&ctx, &mut settings, true, button(field.center(), false));
+        name_pass(
+            &ctx,
+            &mut settings,
+            true,
+            crate::client::reach::finger(field.center(), true),
+        );
+        name_pass(
+            &ctx,
+            &mut settings,
+            true,
+            crate::client::reach::finger(field.center(), false),
+        );
         let clear = vec![key(egui::Key::Backspace); "Player".len()];
         name_pass(&ctx, &mut settings, false, clear);
         assert_eq!(settings.name, "", "cleared by the keyboard");

@@ -623,18 +623,6 @@ mod tests {
         (exit, spot.expect("the summary shows its New game button"))
     }
 
-    fn finger(at: egui::Pos2, pressed: bool) -> Vec<egui::Event> {
-        vec![
-            egui::Event::PointerMoved(at),
-            egui::Event::PointerButton {
-                pos: at,
-                button: egui::PointerButton::Primary,
-                pressed,
-                modifiers: egui::Modifiers::default(),
-            },
-        ]
-    }
-
     /// A tap meant for the board as the game ended (the last vote, the last
     /// "Ready") lands on the summary that has just covered it: it must not
     /// start a new game (the browser test's Gene seat once found itself on
@@ -649,14 +637,34 @@ mod tests {
         // Laid out (a new window takes a pass to size itself).
         let (_, (button, _)) = summary_pass(&ctx, &mut summary, 100.1, vec![]);
         let at = button.center();
-        summary_pass(&ctx, &mut summary, 100.2, finger(at, true));
-        let (exit, _) = summary_pass(&ctx, &mut summary, 100.25, finger(at, false));
+        summary_pass(
+            &ctx,
+            &mut summary,
+            100.2,
+            crate::client::reach::finger(at, true),
+        );
+        let (exit, _) = summary_pass(
+            &ctx,
+            &mut summary,
+            100.25,
+            crate::client::reach::finger(at, false),
+        );
         assert_eq!(exit, Exit::Stay, "a tap in its first moments");
         let (_, (button, does)) = summary_pass(&ctx, &mut summary, 100.7, vec![]);
         assert_eq!(does, Does::Move, "armed after {SUMMARY_ARMS_AFTER} s");
         let at = button.center();
-        summary_pass(&ctx, &mut summary, 100.8, finger(at, true));
-        let (exit, _) = summary_pass(&ctx, &mut summary, 100.85, finger(at, false));
+        summary_pass(
+            &ctx,
+            &mut summary,
+            100.8,
+            crate::client::reach::finger(at, true),
+        );
+        let (exit, _) = summary_pass(
+            &ctx,
+            &mut summary,
+            100.85,
+            crate::client::reach::finger(at, false),
+        );
         assert_eq!(exit, Exit::NewGame, "the same tap, once armed");
     }
 
