@@ -231,6 +231,23 @@ impl LobbyState {
             .count()
     }
 
+    /// Whether `seat`'s person is away from the running game: their
+    /// connection went, the seat is still theirs, and a bot stands in after
+    /// the table's delay until they come back.
+    pub fn away(&self, seat: SeatId) -> bool {
+        self.started
+            && self.result.is_none()
+            && self.seats.get(seat.index()).is_some_and(|s| {
+                matches!(
+                    s.kind,
+                    SeatKind::Person {
+                        connected: false,
+                        ..
+                    }
+                )
+            })
+    }
+
     /// Whether every seat is filled and every person but `owner` (who
     /// starts the game) is ready: what a start needs.
     pub fn ready_to_start(&self, owner: SeatId) -> bool {

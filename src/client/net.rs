@@ -135,7 +135,14 @@ fn bot_delay_ms(given: Option<&str>) -> u64 {
     }
 }
 
+/// The running table whose seat we just left (the table screen's
+/// `leave_seat`): until the server's `Left` comes, the lobby does not
+/// follow its game back to the table (`lobby::follow_start`).
+#[derive(Resource, Default)]
+pub struct LeftRunning(pub Option<u32>);
+
 pub fn plugin(app: &mut App) {
+    app.init_resource::<LeftRunning>();
     let tick = std::time::Duration::from_secs_f64(1.0 / 60.0);
     app.add_plugins(lightyear::prelude::server::ServerPlugins {
         tick_duration: tick,

@@ -3,7 +3,7 @@
 //! server's name once it welcomed us, the seat, the table's revision, the
 //! round and whether the game is over, the name we go by and the names
 //! at our table, how much of the log and our notes we have and how many
-//! of our moves were taken, and where the title screen's
+//! of our moves were taken, whose seats are away, and where the title screen's
 //! buttons are; a game adds its own (Forest's showdowns seen resolved).
 //! Nothing here is more than the seat's own screen shows. A no-op on the
 //! desktop.
@@ -43,6 +43,13 @@ fn publish_table(model: Res<ClientModel>, i18n: Res<I18n>) {
     web::publish("log", &model.public.len().to_string());
     web::publish("notes", &model.notes.len().to_string());
     web::publish("accepted", &model.accepted.to_string());
+    // The seats whose person is away, as their plates show (issue 68).
+    let away = model.away_seats();
+    let away: Vec<String> = (0..64)
+        .filter(|i| away & 1 << i != 0)
+        .map(|i| i.to_string())
+        .collect();
+    web::publish("away", &away.join(","));
     let round = model.view.as_ref().map_or(0, |v| v.seat().round());
     web::publish("round", &round.to_string());
     let over = model

@@ -222,13 +222,13 @@ pub fn table_top_bar(
             language_switch(ui, &mut lang);
             pressed.sound = sound_switch(ui, i18n, sound_on);
             pressed.rules = ui.button(i18n.t("table-rules")).clicked();
-            pressed.leave = ui.button(i18n.t("table-leave")).clicked();
+            pressed.leave = leave_button(ui, i18n);
         });
     } else {
         ui.horizontal(|ui| {
             status(ui);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                pressed.leave = ui.button(i18n.t("table-leave")).clicked();
+                pressed.leave = leave_button(ui, i18n);
                 pressed.rules = ui.button(i18n.t("table-rules")).clicked();
                 pressed.sound = sound_switch(ui, i18n, sound_on);
                 language_switch(ui, &mut lang);
@@ -237,6 +237,13 @@ pub fn table_top_bar(
     }
     pressed.lang = (lang != i18n.lang).then_some(lang);
     pressed
+}
+
+/// The top bar's "Leave table"; whether it was pressed.
+fn leave_button(ui: &mut egui::Ui, i18n: &I18n) -> bool {
+    let button = ui.button(i18n.t("table-leave"));
+    super::reach::control(&button, "table-leave", super::reach::Does::Move);
+    button.clicked()
 }
 
 /// The top bar's sound switch ("♪ On" / "♪ Off"); whether it was pressed.

@@ -1,102 +1,69 @@
-// The party test (issue 68): people on their own phones at one table, as
-// at a party. Three phone pages (touch, a phone's user agent; one in
-// Chinese) and a headless client (`foodweb client`, the table's creator)
-// sit at one Wanning Beast Chess table served by `foodweb serve`; each
-// page's seat is played through its screens by a bot (?autoplay=join).
-// Mid-game one phone reloads (as a phone's browser does to a page in the
-// background) and another is closed for longer than the stand-in's delay
-// and opened again from its link: each must be back in its own seat by
-// itself, with its log and notes there again, and its next move taken.
-// Run by tools/party.sh:
+// The party test (issues 66, 67, 68): people on their own phones at one
+// table, as at a party. Three phone pages (touch, a phone's user agent;
+// one in Chinese) and a headless client (`foodweb client`) sit at one
+// Wanning Beast Chess table served by `foodweb serve`; each page's seat is
+// played through its screens by a bot (?autoplay=join).
 //
-//   node wasm/tests/party.mjs http://127.0.0.1:18080/?ws=...&key=... OUT TAKEOVER_SECS
-import { chromium } from 'playwright-core';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// - Before the table: an untouched title and a lobby waiting for friends
+//   draw nothing (at most 2 updates a second); each person types their
+//   name on the phone's keyboard (小陈 through an IME), and one chooses a
+//   game by a tap on its tab, whole on a 390 px screen.
+// - The headless client opens the table and starts the game once the
+//   phones sit; every page shows every person by the name they typed.
+// - Mid-game one phone reloads (as a phone's browser does to a page in
+//   the background) and another is closed for longer than the stand-in's
+//   delay and opened again from its link: each must be back in its own
+//   seat by itself within 10 s of its title, with its log and notes
+//   there again, and its next move taken. While the closed one is away,
+//   the others' screens show its seat away. A third leaves by choice
+//   (asked first) and takes the seat back from the lobby, by taps.
+// - At the end, one phone opens its seat's replay over the WebSocket from
+//   the game-over summary, another from the lobby's table list.
+//
+// Run by tools/party.sh (and so by .ci/run):
+//
+//   node wasm/tests/party.mjs URL OUT TAKEOVER_SECS FOODWEB_BINARY TOKEN_PORT
+//
+// (URL as `foodweb serve` prints it, with its `ws=` and `key=`.)
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import {
+  attach, chooseGame, controlOf, data, idleCost, open, press, pressUntil, replayFromLobby,
+  replayFromSummary, shot, start, toTitle, typeName, waitFor,
+} from './pages.mjs';
 
-const base = process.argv[2];
-const out = process.argv[3] || '/var/tmp/foodweb-party';
-const takeoverSecs = Number(process.argv[4] || 5);
+const [base, out = '/var/tmp/foodweb-party', takeover = '5', bin, tokenPort] = process.argv.slice(2);
+const takeoverSecs = Number(takeover);
 mkdirSync(out, { recursive: true });
-const MINUTE = 60_000;
 // How soon a page that reopened must be back in its seat, from its title.
-const BACK_WITHIN_MS = 10_000;
-const STARTED = Date.now();
-const say = console.log;
-console.log = (...args) => say(`+${Math.round((Date.now() - STARTED) / 1000)}s`, ...args);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: [
-    '--no-sandbox', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', '--disable-quic',
-    '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
-  ],
-});
-const PHONE = {
-  viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true,
-  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
-};
-const report = { returns: {} };
+const BACK_WITHIN_MIN = 10 / 60;
+const report = { returns: {}, pages: {} };
 const problems = [];
+const browser = await start({ base, out, problems, report });
+let headless = null;
 
-const data = (p, key) => p.page.evaluate(k => document.body.dataset[k], key);
-const shot = (p, file) => p.page.screenshot({ path: `${out}/${file}.png` });
+// A person's phone, at the title: its own browser profile (its saved
+// seats stay in its local storage through a reload and a closed page).
+// Its bot takes as long over a move as a person does, so the game lasts
+// past a page closed for longer than the stand-in's delay (bots alone end
+// it in seconds).
+const phone = (name, locale) => open(name, 'phone', { autoplay: 'join', think_ms: 6000 }, locale);
 
-async function waitFor(p, what, test, ms = 2 * MINUTE, arg = null) {
-  try {
-    await p.page.waitForFunction(test, arg, { timeout: ms, polling: 200 });
-  } catch {
-    await shot(p, `failed-${p.name}`).catch(() => {});
-    const seen = await p.page.evaluate(() => ({ ...document.body.dataset })).catch(() => ({}));
-    delete seen.reach;
-    throw new Error(`[${p.name}] never ${what}: the page shows ${JSON.stringify(seen)}`);
-  }
-  console.log(`[${p.name}] ${what}`);
-}
-
-// The page's own clock when the client first showed its title (a
-// reload's or a new page's included).
-function watchTitle(page) {
-  return page.addInitScript(() => {
-    new MutationObserver(() => {
-      if (!window.__titleAt && document.body?.dataset.screen === 'title') window.__titleAt = performance.now();
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-screen'] });
-  });
-}
-
-function watch(p) {
-  p.page.on('pageerror', e => problems.push(`[${p.name}] page error: ${e}`));
-  p.page.on('console', m => {
-    if (m.type() === 'error' && !/exceptions for control flow/.test(m.text())) {
-      problems.push(`[${p.name}] console error: ${m.text().slice(0, 300)}`);
-    }
-  });
-}
-
-// A person's phone: its own browser profile (its saved seats stay in its
-// local storage through a reload and a closed page).
-async function phone(name, person, locale) {
+// The fourth seat, and the table's creator: it starts the game once the
+// three phones sit, and plays to the end.
+function fourthSeat() {
   const url = new URL(base);
-  url.searchParams.set('autoplay', 'join');
-  url.searchParams.set('name', person);
-  // As long as a person takes over a move: the game lasts the few rounds
-  // the test needs (bots alone end it in seconds).
-  url.searchParams.set('think_ms', '4000');
-  const context = await browser.newContext({ ...PHONE, locale });
-  const page = await context.newPage();
-  await watchTitle(page);
-  const p = { name, person, context, page, url: url.href };
-  watch(p);
-  await page.goto(p.url);
-  await waitFor(p, 'at the title', () => !!window.__titleAt, 3 * MINUTE);
-  return p;
-}
-
-async function tap(p, target) {
-  const key = `target${target.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase())}`;
-  await waitFor(p, `showing ${target}`, k => !!document.body.dataset[k], MINUTE, key);
-  const [x, y, w, h] = (await data(p, key)).split(',').map(Number);
-  await p.page.touchscreen.tap(x + w / 2, y + h / 2);
+  const args = [
+    'client', '--server', `127.0.0.1:${url.searchParams.get('ws')}`, '--ws', '--token-port', tokenPort,
+    '--server-key', url.searchParams.get('key'), '--name', 'Headless', '--create', 'wanning', '--seats', '4',
+    '--people', '4', '--bots', 'reasoning', '--play', 'reasoning', '--round-secs', '30',
+  ];
+  const log = createWriteStream(`${out}/client.log`);
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  child.on('exit', code => { if (code) problems.push(`the headless client stopped with ${code} (${out}/client.log)`); });
+  return child;
 }
 
 // What the seat has: the log, its notes, its moves taken.
@@ -106,59 +73,174 @@ async function held(p) {
 }
 
 // Back in its own seat by itself after `away` (a reload, or a page closed
-// and opened again): within BACK_WITHIN_MS of the title, the log and notes
-// it had there again, and a move of its own taken after.
-async function backInSeat(p, before, how) {
+// and opened again): within 10 s of the title, the log and notes it had
+// there again, and a move of its own taken after.
+async function backInSeat(p, before, away) {
   const t0 = Date.now();
-  await how();
-  await waitFor(p, 'at the title again', () => !!window.__titleAt, 3 * MINUTE);
+  await away();
+  await waitFor(p, 'at the title again', () => !!window.__titleAt, 3);
   const titleAt = Date.now();
   await waitFor(p, `back in seat ${before.seat} by itself`,
-    s => document.body.dataset.screen === 'table' && document.body.dataset.seat === s, BACK_WITHIN_MS, before.seat);
+    s => document.body.dataset.screen === 'table' && document.body.dataset.seat === s, BACK_WITHIN_MIN, before.seat);
   const seatAt = Date.now();
   await waitFor(p, `with its log (${before.log}) and notes (${before.notes}) again`,
-    b => Number(document.body.dataset.log) >= b.log && Number(document.body.dataset.notes) >= b.notes, 30_000, before);
-  await waitFor(p, 'a move of its own taken', () => Number(document.body.dataset.accepted) >= 1, 2 * MINUTE);
+    b => Number(document.body.dataset.log) >= b.log && Number(document.body.dataset.notes) >= b.notes, 0.5, before);
+  await waitFor(p, 'a move of its own taken', () => Number(document.body.dataset.accepted) >= 1, 2);
   await shot(p, `party-back-${p.name}`);
   const back = { from_title_ms: seatAt - titleAt, from_leaving_ms: seatAt - t0, move_ms: Date.now() - seatAt, before, after: await held(p) };
   console.log(`[${p.name}] back in seat ${before.seat} ${back.from_title_ms} ms after its title (${back.from_leaving_ms} ms after it went)`);
   return back;
 }
 
-try {
-  const people = [
-    await phone('ann', 'Ann', 'en-GB'),
-    await phone('bo', 'Bo', 'en-GB'),
-    await phone('chen', '小陈', 'zh-CN'),
-  ];
-  for (const p of people) await tap(p, 'play-here');
+// Issue 68: "The table list does not say that a bot is playing someone's
+// seat". The others' screens show the seat away (on its plate) soon after
+// its page closed; each screen is kept, in its own language.
+async function awayShown(others, seat, closed) {
+  const shown = {};
+  for (const p of others) {
+    await waitFor(p, `showing seat ${seat} away`, s => (document.body.dataset.away || '').split(',').includes(s), 0.25, seat);
+    shown[p.name] = Date.now() - closed;
+    await p.page.waitForTimeout(500);
+    await shot(p, `party-away-${p.name}`);
+  }
+  return shown;
+}
+
+// Issue 68: "'Leave table' mid-game asks nothing and the seat cannot be
+// taken back". By taps: "Leave table" asks first; leaving, the lobby
+// shows the table playing with a seat away and offers the seat back; the
+// others' screens show it away; taking it back puts the page in its own
+// seat again, and its next move is taken.
+async function leaveAndTakeBack(p, others) {
+  const [seat, table, accepted] = [await data(p, 'seat'), await data(p, 'table'), Number(await data(p, 'accepted'))];
+  const t0 = Date.now();
+  await pressUntil(p, 'table-leave', true, 'no "Leave table" at the table', async () => !!(await controlOf(p, 'table-leave-yes')));
+  await p.page.waitForTimeout(500);
+  await shot(p, `party-leave-ask-${p.name}`);
+  await pressUntil(p, 'table-leave-yes', true, 'the question never let it leave', async () => (await data(p, 'screen')) === 'lobby');
+  await waitFor(p, 'offered its seat back in the lobby', name => {
+    try { return JSON.parse(document.body.dataset.reach).controls.some(c => c.name === name); } catch { return false; }
+  }, 0.5, `lobby-take-back-${table}`);
+  await p.page.waitForTimeout(500);
+  await shot(p, `party-lobby-take-back-${p.name}`);
+  const shown = await awayShown(others, seat, t0);
+  await pressUntil(p, `lobby-take-back-${table}`, true, 'taking the seat back changed nothing',
+    async () => (await data(p, 'screen')) === 'table' && (await data(p, 'seat')) === seat);
+  const backMs = Date.now() - t0;
+  await waitFor(p, 'a move of its own taken after taking its seat back', n => Number(document.body.dataset.accepted) > n, 2, accepted);
+  console.log(`[${p.name}] left seat ${seat} and took it back (${backMs} ms from "Leave table")`);
+  return { seat, back_ms: backMs, away_shown_ms: shown };
+}
+
+// Issue 68: "or the title's first choice is 'Back to your table'". A page
+// opened again while its server cannot be reached (its WebSocket refused
+// here) waits in the lobby; its person goes back to the title, where
+// "Back to your table" comes first; once the server answers again, one
+// tap on it puts the page back in its own seat.
+async function backToYourTable(p) {
+  const seat = await data(p, 'seat');
+  let refuse = true;
+  await p.page.routeWebSocket(/.*/, ws => (refuse ? ws.close() : ws.connectToServer()));
+  const t0 = Date.now();
+  await p.page.reload();
+  await waitFor(p, 'at the title again', () => !!window.__titleAt, 3);
+  await waitFor(p, 'in the lobby, its server out of reach', () => document.body.dataset.screen === 'lobby', 0.5);
+  await pressUntil(p, 'lobby-back', true, 'no way back to the title', async () => (await data(p, 'screen')) === 'title');
+  const back = await p.page.waitForFunction(() => {
+    try { return JSON.parse(document.body.dataset.reach).controls.find(c => c.name === 'menu-back-to-table'); } catch { return null; }
+  }, null, { timeout: 15_000, polling: 250 }).then(h => h.jsonValue());
+  const [, playY] = (await data(p, 'targetPlayHere')).split(',').map(Number);
+  if (!(back.y < playY)) throw new Error(`[${p.name}] "Back to your table" is not the title's first choice: ${JSON.stringify(back)}, "Play here" at y ${playY}`);
+  await p.page.waitForTimeout(500);
+  await shot(p, `party-title-back-${p.name}`);
+  refuse = false;
+  await pressUntil(p, 'menu-back-to-table', true, '"Back to your table" changed nothing',
+    async () => (await data(p, 'screen')) === 'table' && (await data(p, 'seat')) === seat);
+  const ms = Date.now() - t0;
+  console.log(`[${p.name}] back in seat ${seat} by "Back to your table", ${ms} ms after the page reopened out of its server's reach`);
+  return { seat, ms };
+}
+
+// Before the table: names typed on each phone, a game chosen by a tap,
+// and what an idle title and an idle lobby cost.
+async function beforeTheTable(ann, bo, chen) {
+  report.idle = { titlePhone: await idleCost(bo) };
+  const toLobby = async p => {
+    await press(p, 'play-here');
+    await waitFor(p, 'in the lobby', () => document.body.dataset.screen === 'lobby', 1);
+    await waitFor(p, 'welcomed by the server', () => !!document.body.dataset.server, 1);
+  };
+  await toLobby(ann);
+  report.typed = [await typeName(ann, 'Ann')];
+  report.lobbyGame = await chooseGame(ann, 'wanning');
+  // Issue 67: a phone waiting in the lobby for its friends draws nothing.
+  // (The lobby after its first clock readings: five in its first 5 s.)
+  await ann.page.waitForTimeout(3_000);
+  report.idle.lobbyPhone = await idleCost(ann);
+  await toLobby(bo);
+  report.typed.push(await typeName(bo, 'Bo'));
+  await toLobby(chen);
+  report.typed.push(await typeName(chen, '', '小陈', 'xiaochen'));
+}
+
+// Issue 66: "Bob and 小陈 both sat as 'Player'". Each page shows each
+// seat by the name its person gave.
+async function seatedByName(people) {
   for (const p of people) {
-    await waitFor(p, 'seated at the table', () => document.body.dataset.screen === 'table' && !!document.body.dataset.seat, 3 * MINUTE);
+    await waitFor(p, 'seated at the table', () => document.body.dataset.screen === 'table' && !!document.body.dataset.seat, 3);
   }
   const seats = await Promise.all(people.map(p => data(p, 'seat')));
   if (new Set(seats).size !== seats.length) throw new Error(`two pages in one seat: ${seats}`);
   report.seats = Object.fromEntries(people.map((p, i) => [p.name, seats[i]]));
-  for (const p of people) await shot(p, `party-table-${p.name}`);
-  // A few moves into the game: every page's first move taken.
-  for (const p of people) await waitFor(p, 'its first move taken', () => Number(document.body.dataset.accepted) >= 1, 3 * MINUTE);
-  const [ann, bo, chen] = people;
+  const names = ['Ann', 'Bo', '小陈', 'Headless'];
+  for (const p of people) {
+    await waitFor(p, 'showing every name at the table', n => {
+      const shown = (document.body.dataset.names || '').split(' | ');
+      return n.every(x => shown.includes(x));
+    }, 1, names);
+    await shot(p, `party-table-${p.name}`);
+  }
+}
 
-  // Ann's phone reloads the page.
+try {
+  const [ann, bo, chen] = [await phone('ann', 'en-GB'), await phone('bo', 'en-GB'), await phone('chen', 'zh-CN')];
+  const people = [ann, bo, chen];
+  await beforeTheTable(ann, bo, chen);
+  headless = fourthSeat();
+  await seatedByName(people);
+  // A few moves into the game: every page's first move taken.
+  for (const p of people) await waitFor(p, 'its first move taken', () => Number(document.body.dataset.accepted) >= 1, 3);
+
+  // Ann's and 小陈's pages reopen while the server is out of their reach.
+  report.backToYourTable = await Promise.all([backToYourTable(ann), backToYourTable(chen)]);
+
+  // Issue 68: "Phone B reloaded mid-game: the page came back on the title
+  // with no word of the game". Ann's phone reloads the page.
   report.returns.reload = await backInSeat(ann, await held(ann), () => ann.page.reload());
+
+  // 小陈 leaves by choice and takes the seat back from the lobby.
+  report.leftAndBack = await leaveAndTakeBack(chen, [ann]);
 
   // Bo's page is closed, longer than the stand-in's delay, and opened
   // again from its link in the same browser.
-  const boBefore = await held(bo);
-  report.returns.closed = await backInSeat(bo, boBefore, async () => {
+  const boSeat = await data(bo, 'seat');
+  report.returns.closed = await backInSeat(bo, await held(bo), async () => {
+    const closed = Date.now();
     await bo.page.close();
-    await new Promise(r => setTimeout(r, (takeoverSecs + 3) * 1000));
-    bo.page = await bo.context.newPage();
-    await watchTitle(bo.page);
-    watch(bo);
-    await bo.page.goto(bo.url);
+    report.awayShown = await awayShown([ann, chen], boSeat, closed);
+    await new Promise(r => setTimeout(r, closed + (takeoverSecs + 3) * 1000 - Date.now()));
+    await attach(bo, await bo.context.newPage());
+    await toTitle(bo);
   });
+  for (const p of [ann, chen]) {
+    await waitFor(p, `no longer showing seat ${boSeat} away`, s => !(document.body.dataset.away || '').split(',').includes(s), 0.5, boSeat);
+  }
   report.chen = await held(chen);
-  await shot(chen, 'party-chen-zh');
+
+  // The game played to its end; its replay opened over the wire, from the
+  // game-over summary and from the lobby.
+  for (const p of people) await waitFor(p, 'at the end of the game', () => document.body.dataset.over === '1', 6);
+  report.replays = { fromSummary: await replayFromSummary(chen), fromLobby: await replayFromLobby(ann) };
   if (problems.length) throw new Error(problems.join('\n'));
   writeFileSync(`${out}/party-report.json`, JSON.stringify(report, null, 1));
   console.log(`party test passed: ${JSON.stringify(report.returns, ['reload', 'closed', 'from_title_ms', 'from_leaving_ms', 'move_ms'])}`);
@@ -167,5 +249,6 @@ try {
   console.log(`party test failed: ${e.message}\n${problems.join('\n')}`);
   process.exitCode = 1;
 } finally {
+  headless?.kill();
   await browser.close();
 }

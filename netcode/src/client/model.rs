@@ -119,6 +119,21 @@ impl ClientModel {
         })
     }
 
+    /// The seats of our running table whose person is away (bit `i` for
+    /// seat `i`): a bot stands in for them after the table's delay, and
+    /// their plates say so (issue 68). None in a replay.
+    pub fn away_seats(&self) -> u64 {
+        let Some(lobby) = self.lobby.as_ref() else {
+            return 0;
+        };
+        if self.replay.is_some() || self.place.is_none_or(|(t, _)| t != lobby.id) {
+            return 0;
+        }
+        (0..lobby.seats.len().min(64))
+            .filter(|&i| lobby.away(foodweb_rules::table::SeatId(i as u8)))
+            .fold(0, |bits, i| bits | 1 << i)
+    }
+
     /// The proof, for this connection, of a past seat's `token` at
     /// `table` (`GetReplay::past`).
     pub fn past_seat(&self, table: TableId, token: &str) -> Option<PastSeat> {
@@ -352,5 +367,56 @@ mod tests {
             m.last_rejection.is_none(),
             "Bob is ready: the refusal is old news"
         );
+    }
+
+    /// Issue 68: "while the person is away the seat shows as away on the
+    /// plates". A person's seat whose connection went, in a running game
+    /// at our table, is away; not before the start, after the end, nor at
+    /// another table.
+    #[test]
+    fn a_seat_is_away_while_its_person_is_gone_from_a_running_game() {
+        let person = |connected| crate::messages::SeatKind::Person {
+            ready: true,
+            connected,
+            stand_in: !connected,
+        };
+        let running = |started: bool, result: Option<foodweb_rules::table::GameResult>| {
+            let ServerMsg::Lobby(mut l) = lobby(true) else {
+                unreachable!()
+            };
+            l.started = started;
+            l.result = result;
+            l.seats = (0..3)
+                .map(|i| crate::messages::SeatInfo {
+                    seat: foodweb_rules::table::SeatId(i),
+                    name: format!("P{i}").into(),
+                    kind: if i == 0 {
+                        crate::messages::SeatKind::Bot {
+                            kind: "random".into(),
+                        }
+                    } else {
+                        person(i != 2)
+                    },
+                })
+                .collect();
+            l
+        };
+        let mut m = ClientModel {
+            place: Some((1, Role::Player(foodweb_rules::table::SeatId(1)))),
+            ..ClientModel::default()
+        };
+        m.lobby = Some(running(true, None));
+        assert_eq!(m.away_seats(), 0b100, "seat 2's person is gone");
+        m.lobby = Some(running(false, None));
+        assert_eq!(m.away_seats(), 0, "before the start a seat left is open");
+        let over = foodweb_rules::table::GameResult {
+            scores: vec![0; 3],
+            places: vec![1; 3],
+        };
+        m.lobby = Some(running(true, Some(over)));
+        assert_eq!(m.away_seats(), 0, "the game is over");
+        m.lobby = Some(running(true, None));
+        m.place = Some((2, Role::Spectator));
+        assert_eq!(m.away_seats(), 0, "another table's lobby");
     }
 }

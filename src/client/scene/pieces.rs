@@ -16,6 +16,7 @@ use std::hash::Hash;
 use bevy::ecs::system::IntoObserverSystem;
 use bevy::prelude::*;
 use foodweb_rules::Lang;
+use foodweb_rules::table::SeatId;
 
 use super::inspect::Inspect;
 use super::{
@@ -261,6 +262,32 @@ pub fn dress<K, A: PieceArt, P>(
     }
 }
 
+/// Marks the plates (the wants `plate_of` names) of the seats in `away`
+/// (`ClientModel::away_seats`) with `words` over the plate: their person is
+/// away, and a bot plays the seat until they return (issue 68).
+pub fn mark_away<K, I: Debug, P: Debug>(
+    wants: &mut [Want<K, I, P>],
+    away: u64,
+    plate_of: impl Fn(&K) -> Option<SeatId>,
+    words: &str,
+) {
+    for want in wants {
+        let Some(seat) = plate_of(&want.key) else {
+            continue;
+        };
+        if seat.index() < 64 && away & 1 << seat.index() != 0 {
+            let size = want.size;
+            want.text(
+                words,
+                Vec2::new(0.0, size.y / 2.0 + 9.0),
+                13.0,
+                super::colour(crate::client::theme::BAD),
+                size.x + 40.0,
+            );
+        }
+    }
+}
+
 impl SceneInputs<'_> {
     /// What a layout in `r` reads now, to compare with the last one's.
     pub fn stamp(&self, r: Rect) -> Stamp {
@@ -269,6 +296,7 @@ impl SceneInputs<'_> {
             rect: Some(r),
             lang: Some(self.i18n.lang),
             typed_font: self.fonts.typed_ready(),
+            away: self.model.away_seats(),
         }
     }
 
@@ -290,6 +318,8 @@ pub struct Stamp {
     pub rect: Option<Rect>,
     pub lang: Option<Lang>,
     pub typed_font: bool,
+    /// Whose plates say "away" (`ClientModel::away_seats`).
+    pub away: u64,
 }
 
 /// How the stamp changed, and so how the new layout moves in.
@@ -311,7 +341,8 @@ impl Stamp {
     pub fn change(&self, now: &Stamp, other: bool, settings: &UserSettings) -> Option<Change> {
         let new_update = self.revision != now.revision;
         let moved = self.rect != now.rect || self.lang != now.lang;
-        if !new_update && !moved && !other && self.typed_font == now.typed_font {
+        let same_look = self.typed_font == now.typed_font && self.away == now.away;
+        if !new_update && !moved && !other && same_look {
             return None;
         }
         let first = self.rect.is_none();
@@ -431,5 +462,38 @@ impl<K: Copy + Eq + Hash + Send + Sync + 'static> Matcher<K> {
             .into_iter()
             .filter(move |(k, _)| !kept.contains(k))
             .map(|(k, (e, _, t))| (k, e, t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 68: "while the person is away the seat shows as away on the
+    /// plates". The plate of a seat in `away` gets the words over it; no
+    /// other plate, and no piece that is not a plate, does.
+    #[test]
+    fn only_an_away_seats_plate_says_so() {
+        let piece = |plate: bool, s: u8| {
+            Want::<(bool, u8), (), ()>::new((plate, s), (), Vec2::new(120.0, 60.0), Vec2::ZERO, 1.0)
+        };
+        let mut wants = vec![
+            piece(true, 0),
+            piece(true, 1),
+            piece(true, 2),
+            piece(false, 1),
+        ];
+        mark_away(&mut wants, 0b010, |k| k.0.then_some(SeatId(k.1)), "away");
+        let says = |w: &Want<(bool, u8), (), ()>| {
+            w.parts.iter().any(|p| {
+                matches!(p, Part::Text { words, .. } if words.text == "away" && words.at.y > w.size.y / 2.0)
+            })
+        };
+        let marked: Vec<_> = wants.iter().map(says).collect();
+        assert_eq!(
+            marked,
+            [false, true, false, false],
+            "only seat 1's plate, over it"
+        );
     }
 }

@@ -46,7 +46,7 @@ fn ask(mut contexts: EguiContexts, mut frame: TableFrame) -> Result {
     }
     if leave {
         frame.asking_leave.0 = false;
-        frame.leave();
+        frame.leave_seat();
     }
     Ok(())
 }

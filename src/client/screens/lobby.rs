@@ -172,9 +172,9 @@ fn leave_question(ui: &mut egui::Ui, i18n: &I18n, asking: &mut bool, msgs: &mut 
 fn top_bar(ui: &mut egui::Ui, i18n: &I18n, model: &ClientModel, session: &Session) -> bool {
     let mut back = false;
     ui.horizontal(|ui| {
-        if ui.button(i18n.t("menu-back")).clicked() {
-            back = true;
-        }
+        let button = ui.button(i18n.t("menu-back"));
+        crate::client::reach::control(&button, "lobby-back", crate::client::reach::Does::Move);
+        back = button.clicked();
         ui.heading(format!(
             "{} · {}",
             i18n.t("lobby-title"),
@@ -851,9 +851,19 @@ fn remember_seat(model: Res<ClientModel>, mut settings: ResMut<UserSettings>) {
 }
 
 /// Once the game at our table starts, the table screen takes over (not
-/// for a game already over: its lobby is where one leaves it).
-fn follow_start(model: Res<ClientModel>, mut next: ResMut<NextState<Screen>>) {
-    if model.place.is_some()
+/// for a game already over: its lobby is where one leaves it, nor for the
+/// seat we just left, before the server's answer).
+fn follow_start(
+    model: Res<ClientModel>,
+    mut left: ResMut<crate::client::net::LeftRunning>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let table = model.place.map(|(t, _)| t);
+    if left.0.is_some() && left.0 != table {
+        left.0 = None;
+    }
+    if table.is_some()
+        && left.0.is_none()
         && model
             .lobby
             .as_ref()
@@ -908,6 +918,57 @@ fn qr_code(ui: &mut egui::Ui, modules: &[Vec<bool>], side: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 68's party test: "Leave table", confirmed, sent the lobby a
+    /// seat still held (the server's `Left` was on its way) in a running
+    /// game, which took the screen straight back to the table. The seat
+    /// just left is not followed until the server answers; once it has,
+    /// the seat taken back is followed again.
+    #[test]
+    fn a_seat_just_left_is_not_followed_back_to_its_table() {
+        use bevy::state::app::StatesPlugin;
+        let lobby = LobbyState {
+            id: 3,
+            settings: AnySettings::default_for(GameId::Wanning).unwrap(),
+            seats: Vec::new(),
+            host: None,
+            owner: None,
+            started: true,
+            result: None,
+            bot_kinds: Vec::new(),
+            spectators: 0,
+            paused: false,
+            unsaved: None,
+            host_runs: false,
+            open_replays: false,
+        };
+        let seated = ClientModel {
+            place: Some((3, Role::Player(SeatId(1)))),
+            lobby: Some(lobby),
+            ..ClientModel::default()
+        };
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<Screen>()
+            .insert_resource(seated.clone())
+            .insert_resource(crate::client::net::LeftRunning(Some(3)));
+        let follow = app.world_mut().register_system(follow_start);
+        let followed = |app: &mut App| {
+            app.world_mut().run_system(follow).unwrap();
+            let to = matches!(
+                app.world().resource::<NextState<Screen>>(),
+                NextState::Pending(Screen::Table)
+            );
+            app.world_mut()
+                .insert_resource(NextState::<Screen>::Unchanged);
+            to
+        };
+        assert!(!followed(&mut app), "just left: the lobby stays");
+        app.world_mut().resource_mut::<ClientModel>().place = None;
+        assert!(!followed(&mut app), "the server said Left");
+        app.world_mut().insert_resource(seated);
+        assert!(followed(&mut app), "the seat taken back: to the table");
+    }
 
     /// One pass of the lobby's name row, the page's window focused or not
     /// (a phone's keyboard types through a hidden input that takes the

@@ -17,7 +17,7 @@ use foodweb_rules::GameId;
 use iyes_progress::ProgressTracker;
 
 use crate::client::assets::ArtLoad;
-use crate::client::net::{Session, Target, send};
+use crate::client::net::{LeftRunning, Session, Target, send};
 use crate::client::reach::Does;
 use crate::client::scene::{self, PointerOnUi, SceneRect};
 use crate::client::screens::HostedAt;
@@ -53,6 +53,7 @@ pub struct TableFrame<'w> {
     pub summary: ResMut<'w, Summary>,
     /// Whether "Leave table" is asking first (`leave_ask`).
     pub asking_leave: ResMut<'w, AskingLeave>,
+    left_running: ResMut<'w, LeftRunning>,
 }
 
 impl TableFrame<'_> {
@@ -69,6 +70,17 @@ impl TableFrame<'_> {
             Screen::Title
         };
         self.next.set(to);
+    }
+
+    /// Leaves our seat in a game still running, as the person chose when
+    /// asked (`leave_ask`): the server is told (the seat stays ours, a bot
+    /// plays it until we take it back from the lobby), it is not taken
+    /// back by itself, and we go to the lobby.
+    pub fn leave_seat(&mut self) {
+        self.settings.mark_left(&self.model, true);
+        send(&mut self.outbox, ClientMsg::Leave);
+        self.left_running.0 = self.model.place.map(|(t, _)| t);
+        self.leave();
     }
 
     /// After a game: another one (the lobby on a LAN, the set-up otherwise).
@@ -719,7 +731,8 @@ mod tests {
                 .init_resource::<HostedAt>()
                 .init_resource::<crate::client::replay::Replaying>()
                 .init_resource::<Summary>()
-                .init_resource::<AskingLeave>();
+                .init_resource::<AskingLeave>()
+                .init_resource::<LeftRunning>();
             let go = app
                 .world_mut()
                 .register_system(|mut f: TableFrame| f.go(Exit::Leave));
@@ -738,5 +751,58 @@ mod tests {
             (false, true),
             "no seat leaves"
         );
+    }
+
+    /// Issue 68: "a person who left can take the seat back until the game
+    /// ends". Leaving when asked tells the server (it stood in the lobby
+    /// seated, and the running game took the screen back at once), and
+    /// marks the seat left, so it is offered back but not taken back by
+    /// itself.
+    #[test]
+    fn leaving_when_asked_tells_the_server_and_keeps_the_seat_offered() {
+        use crate::client::settings::SavedSeat;
+        use bevy::state::app::StatesPlugin;
+        let mut model = seated(false);
+        model.token = Some("tok".into());
+        model.token_table = Some(3);
+        let mut settings = UserSettings::default();
+        settings.remember_seat(SavedSeat {
+            server: "Party".into(),
+            key: String::new(),
+            table: 3,
+            game: GameId::Forest,
+            token: "tok".into(),
+            left: false,
+        });
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<Screen>()
+            .insert_resource(model)
+            .insert_resource(english())
+            .insert_resource(settings)
+            .insert_resource(Session::default());
+        app.init_resource::<Outbox>()
+            .init_resource::<SceneRect>()
+            .init_resource::<PointerOnUi>()
+            .init_resource::<HostedAt>()
+            .init_resource::<crate::client::replay::Replaying>()
+            .init_resource::<Summary>()
+            .init_resource::<AskingLeave>()
+            .init_resource::<LeftRunning>();
+        let go = app
+            .world_mut()
+            .register_system(|mut f: TableFrame| f.leave_seat());
+        app.world_mut().run_system(go).unwrap();
+        let sent = &app.world().resource::<Outbox>().0;
+        assert!(
+            sent.iter().any(|m| matches!(m, ClientMsg::Leave)),
+            "the server is told: {sent:?}"
+        );
+        let seats = &app.world().resource::<UserSettings>().past_seats;
+        assert!(seats.iter().all(|s| s.left), "left by choice: {seats:?}");
+        assert!(matches!(
+            app.world().resource::<NextState<Screen>>(),
+            NextState::Pending(Screen::Lobby)
+        ));
     }
 }

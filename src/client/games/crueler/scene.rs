@@ -981,6 +981,12 @@ fn sync(
         scene.settling.update_at = Some(now);
     }
     let Layout { mut wants, middle } = layout(view, ui.card, &scene.i18n, r);
+    let seat_of = |k: &Key| match k {
+        Key::Seat(s) => Some(*s),
+        _ => None,
+    };
+    let away = &scene.i18n.t("lobby-away");
+    crate::client::scene::pieces::mark_away(&mut wants, stamp.away, seat_of, away);
     let defaults = CruelerSettings::default();
     let settings = scene
         .model

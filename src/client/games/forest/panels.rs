@@ -362,7 +362,9 @@ fn named_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut T
     reach::control(&combo.response, "named", Does::Pick);
 }
 
-fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
+/// Each seat's scores by round; a seat whose person is away (bit of
+/// `away`, `ClientModel::away_seats`) says so by its name.
+fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, away: u64) {
     egui::Grid::new("scores").striped(true).show(ui, |ui| {
         ui.label("");
         for r in 1..=view.rounds {
@@ -371,7 +373,16 @@ fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
         ui.label(i18n.t("table-total"));
         ui.end_row();
         for s in &view.seats {
-            ui.label(i18n.name(&s.name));
+            ui.horizontal(|ui| {
+                ui.label(i18n.name(&s.name));
+                if s.seat.index() < 64 && away & 1 << s.seat.index() != 0 {
+                    ui.label(
+                        egui::RichText::new(i18n.t("lobby-away"))
+                            .small()
+                            .color(theme::BAD),
+                    );
+                }
+            });
             for r in 0..view.rounds as usize {
                 ui.label(
                     s.round_scores
@@ -442,7 +453,7 @@ fn draw(
     });
     let table_shown = widgets::side_panel(&mut screen, "table-log", state.tab, |ui| {
         ui.heading(i18n.t("table-scores"));
-        scores(ui, &view, i18n);
+        scores(ui, &view, i18n, model.away_seats());
         ui.separator();
         widgets::log_and_notes(ui, i18n, model, 0.65, 0.0);
     });
@@ -574,7 +585,7 @@ fn round_over_window(
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            scores(ui, view, i18n);
+            scores(ui, view, i18n, 0);
             let go_on = ui.button(i18n.t("table-continue"));
             reach::control(&go_on, "continue", Does::Pick);
             if go_on.clicked() || ask.confirm {
@@ -596,7 +607,7 @@ fn game_over_window(
         return;
     };
     table::summary_window(ctx, i18n, at, summary, exit, |ui| {
-        scores(ui, view, i18n);
+        scores(ui, view, i18n, 0);
         ui.separator();
         let mut standings: Vec<_> = view.seats.iter().collect();
         standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));

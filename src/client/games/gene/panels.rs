@@ -188,8 +188,9 @@ fn top_bar(
 }
 
 /// Everyone at the table as far as the viewer may know: name, HP as last
-/// announced, shadow, order and who has acted.
-fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
+/// announced, shadow, order, who has acted, and whose person is away (bit
+/// of `away`, `ClientModel::away_seats`).
+fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n, away: u64) {
     let max = numbers().max_hp;
     egui::Grid::new("gene-players")
         .striped(true)
@@ -227,10 +228,14 @@ fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n) {
                 } else if view.phase == GenePhase::Action && view.acted.get(i) == Some(&true) {
                     status.push(i18n.t("gene-acted"));
                 }
+                let away = i < 64 && away & 1 << i != 0;
+                if away {
+                    status.push(i18n.t("lobby-away"));
+                }
                 ui.label(
                     egui::RichText::new(status.join(" · "))
                         .small()
-                        .color(theme::MUTED),
+                        .color(if away { theme::BAD } else { theme::MUTED }),
                 );
                 ui.end_row();
             }
@@ -1080,7 +1085,7 @@ fn side(
     state: &mut GeneUi,
     i18n: &I18n,
 ) -> Option<GeneAction> {
-    players(ui, view, i18n);
+    players(ui, view, i18n, model.away_seats());
     ui.separator();
     widgets::log_and_notes(ui, i18n, model, 0.45, 70.0);
     ui.separator();

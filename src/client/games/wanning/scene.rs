@@ -677,6 +677,11 @@ fn sync(
     }
     let fonts = scene.piece_fonts();
     let Layout { mut wants } = layout(view, &marks, &scene.i18n, r);
+    let seat_of = |k: &Key| match k {
+        Key::Seat(s) => Some(*s),
+        _ => None,
+    };
+    pieces::mark_away(&mut wants, stamp.away, seat_of, &scene.i18n.t("lobby-away"));
     let defaults = WanningSettings::default();
     let here = inspect::Here {
         players: view.seats.len(),

@@ -197,7 +197,10 @@ fn poll_connecting(
 
         let (_, dummy) = oneshot::channel();
         let rx_dc_reason = mem::replace(&mut client.rx_dc_reason, dummy);
-        commands.entity(entity).remove::<Connecting>().insert((
+        // The entity may be gone by the time the commands run (its app
+        // dropped the link in the same update): `try_` rather than an
+        // error that ends the app (a page's wasm panics).
+        commands.entity(entity).try_remove::<Connecting>().try_insert((
             WebSocketIo {
                 rx_packet_b2f: next.frontend.rx_packet_b2f,
                 tx_packet_f2b: next.frontend.tx_packet_f2b,
