@@ -8,12 +8,17 @@
 # build (wasm/build.sh) and what wasm/tests/setup.sh installs. Screenshots and party-report.json go to
 # OUT_DIR (default /var/tmp/foodweb-party).
 #
-#   tools/party.sh [OUT_DIR]
+# `--long`: the longer party, outside CI: Gene Survival, all four seats on
+# phone pages, two reloads, a whole game (PARTY_LONG in party.mjs).
+#
+#   tools/party.sh [--long] [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/foodweb-target}"
+if [ "${1:-}" = --long ]; then export PARTY_LONG=1; shift; fi
 out="${1:-/var/tmp/foodweb-party}"
 mkdir -p "$out"
+rm -f "$out"/*.png "$out"/party-report.json
 cargo test --workspace --no-run -q 2>&1 | tail -n 3
 bin="$CARGO_TARGET_DIR/debug/foodweb"
 

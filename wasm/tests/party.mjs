@@ -44,10 +44,12 @@ let headless = null;
 
 // A person's phone, at the title: its own browser profile (its saved
 // seats stay in its local storage through a reload and a closed page).
-// Its bot takes as long over a move as a person does, so the game lasts
-// past a page closed for longer than the stand-in's delay (bots alone end
-// it in seconds).
-const phone = (name, locale) => open(name, 'phone', { autoplay: 'join', think_ms: 6000 }, locale);
+// Its bot takes as long over a move as a person does (8 s), and plays at
+// random, as does the fourth seat: the game lasts past every return and
+// the move after it. (Each return holds a round until the page moves
+// again; with the best bots the game's last round came a second after the
+// last return's move.)
+const phone = (name, locale) => open(name, 'phone', { autoplay: 'join', think_ms: 8000, bot: 'random' }, locale);
 
 // The fourth seat, and the table's creator: it starts the game once the
 // three phones sit, and plays to the end.
@@ -56,7 +58,7 @@ function fourthSeat() {
   const args = [
     'client', '--server', `127.0.0.1:${url.searchParams.get('ws')}`, '--ws', '--token-port', tokenPort,
     '--server-key', url.searchParams.get('key'), '--name', 'Headless', '--create', 'wanning', '--seats', '4',
-    '--people', '4', '--bots', 'reasoning', '--play', 'reasoning', '--round-secs', '30',
+    '--people', '4', '--bots', 'random', '--play', 'random', '--round-secs', '30', '--seed', '7',
   ];
   const log = createWriteStream(`${out}/client.log`);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -72,11 +74,40 @@ async function held(p) {
   return { seat: await data(p, 'seat'), log: await n('log'), notes: await n('notes'), accepted: await n('accepted'), round: await n('round') };
 }
 
+// Its next move taken: a move of the page's own accepted after the `n`
+// it had, or the game over first with this seat never waited on (a seat
+// out of the game, or a last round that did not need it). A seat the
+// table waited on (`to_act`) must have moved.
+async function nextMove(p, n, what) {
+  const t0 = Date.now();
+  let asked = false;
+  while (Date.now() - t0 < 3 * 60_000) {
+    const s = await p.page.evaluate(() => {
+      const d = document.body.dataset;
+      let a = null;
+      try { a = JSON.parse(d.reach); } catch {}
+      return { accepted: Number(d.accepted) || 0, over: d.over === '1', toAct: !!(a && a.to_act) };
+    });
+    if (s.accepted > n) {
+      console.log(`[${p.name}] ${what}`);
+      return { moved: true, ms: Date.now() - t0 };
+    }
+    asked ||= s.toAct;
+    if (s.over) {
+      if (asked) throw new Error(`[${p.name}] ${what}: waited on, it never moved before the game ended`);
+      console.log(`[${p.name}] ${what}: none, the game ended first and never waited on it`);
+      return { moved: false, ms: Date.now() - t0 };
+    }
+    await p.page.waitForTimeout(250);
+  }
+  await shot(p, `failed-${p.name}`);
+  throw new Error(`[${p.name}] never ${what}`);
+}
+
 // Back in its own seat by itself after `away` (a reload, or a page closed
 // and opened again): within 10 s of the title, the log and notes it had
 // there again, and a move of its own taken after.
-async function backInSeat(p, before, away) {
-  const t0 = Date.now();
+async function backInSeat(p, before, away, t0 = Date.now()) {
   await away();
   await waitFor(p, 'at the title again', () => !!window.__titleAt, 3);
   const titleAt = Date.now();
@@ -85,9 +116,9 @@ async function backInSeat(p, before, away) {
   const seatAt = Date.now();
   await waitFor(p, `with its log (${before.log}) and notes (${before.notes}) again`,
     b => Number(document.body.dataset.log) >= b.log && Number(document.body.dataset.notes) >= b.notes, 0.5, before);
-  await waitFor(p, 'a move of its own taken', () => Number(document.body.dataset.accepted) >= 1, 2);
+  const move = await nextMove(p, 0, 'a move of its own taken');
   await shot(p, `party-back-${p.name}`);
-  const back = { from_title_ms: seatAt - titleAt, from_leaving_ms: seatAt - t0, move_ms: Date.now() - seatAt, before, after: await held(p) };
+  const back = { from_title_ms: seatAt - titleAt, from_leaving_ms: seatAt - t0, move_ms: move.moved ? move.ms : null, before, after: await held(p) };
   console.log(`[${p.name}] back in seat ${before.seat} ${back.from_title_ms} ms after its title (${back.from_leaving_ms} ms after it went)`);
   return back;
 }
@@ -111,7 +142,7 @@ async function awayShown(others, seat, closed) {
 // shows the table playing with a seat away and offers the seat back; the
 // others' screens show it away; taking it back puts the page in its own
 // seat again, and its next move is taken.
-async function leaveAndTakeBack(p, others) {
+async function leaveAndTakeBack(p, others = []) {
   const [seat, table, accepted] = [await data(p, 'seat'), await data(p, 'table'), Number(await data(p, 'accepted'))];
   const t0 = Date.now();
   await pressUntil(p, 'table-leave', true, 'no "Leave table" at the table', async () => !!(await controlOf(p, 'table-leave-yes')));
@@ -123,13 +154,13 @@ async function leaveAndTakeBack(p, others) {
   }, 0.5, `lobby-take-back-${table}`);
   await p.page.waitForTimeout(500);
   await shot(p, `party-lobby-take-back-${p.name}`);
-  const shown = await awayShown(others, seat, t0);
+  const shown = others.length ? await awayShown(others, seat, t0) : null;
   await pressUntil(p, `lobby-take-back-${table}`, true, 'taking the seat back changed nothing',
     async () => (await data(p, 'screen')) === 'table' && (await data(p, 'seat')) === seat);
   const backMs = Date.now() - t0;
-  await waitFor(p, 'a move of its own taken after taking its seat back', n => Number(document.body.dataset.accepted) > n, 2, accepted);
+  const move = await nextMove(p, accepted, 'a move of its own taken after taking its seat back');
   console.log(`[${p.name}] left seat ${seat} and took it back (${backMs} ms from "Leave table")`);
-  return { seat, back_ms: backMs, away_shown_ms: shown };
+  return { seat, back_ms: backMs, away_shown_ms: shown, move_ms: move.moved ? move.ms : null };
 }
 
 // Issue 68: "or the title's first choice is 'Back to your table'". A page
@@ -202,7 +233,35 @@ async function seatedByName(people) {
   }
 }
 
-try {
+// The longer party, outside CI (`tools/party.sh --long`): Gene Survival,
+// all four seats on phone pages (one in Chinese), the first page's person
+// opening the table from the lobby; two pages reload at different moments,
+// and each is back in its seat; the whole game is played to its end on
+// every page.
+async function longParty() {
+  const think = { think_ms: 3000 };
+  const people = [
+    await open('ann', 'phone', { autoplay: 'host', game: 'gene', people: 4, quickest: 1, name: 'Ann', ...think }, 'en-GB'),
+    await open('bo', 'phone', { autoplay: 'join', name: 'Bo', ...think }, 'en-GB'),
+    await open('chen', 'phone', { autoplay: 'join', name: '小陈', ...think }, 'zh-CN'),
+    await open('dee', 'phone', { autoplay: 'join', name: 'Dee', ...think }, 'en-GB'),
+  ];
+  for (const p of people) await press(p, 'play-here');
+  for (const p of people) {
+    await waitFor(p, 'seated at the table', () => document.body.dataset.screen === 'table' && !!document.body.dataset.seat, 3);
+  }
+  report.seats = Object.fromEntries(await Promise.all(people.map(async p => [p.name, await data(p, 'seat')])));
+  const [, bo, chen] = people;
+  for (const p of people) await waitFor(p, 'its first move taken', () => Number(document.body.dataset.accepted) >= 1, 5);
+  report.returns.reload = await backInSeat(bo, await held(bo), () => bo.page.reload());
+  await waitFor(chen, 'a later round', r => Number(document.body.dataset.round) > r, 10, Number(await data(chen, 'round')));
+  report.returns.reloadLater = await backInSeat(chen, await held(chen), () => chen.page.reload());
+  for (const p of people) await waitFor(p, 'at the end of the game', () => document.body.dataset.over === '1', 30);
+  for (const p of people) await shot(p, `party-long-over-${p.name}`);
+}
+
+// The party of CI.
+async function party() {
   const [ann, bo, chen] = [await phone('ann', 'en-GB'), await phone('bo', 'en-GB'), await phone('chen', 'zh-CN')];
   const people = [ann, bo, chen];
   await beforeTheTable(ann, bo, chen);
@@ -214,36 +273,44 @@ try {
   // Ann's and 小陈's pages reopen while the server is out of their reach.
   report.backToYourTable = await Promise.all([backToYourTable(ann), backToYourTable(chen)]);
 
-  // Issue 68: "Phone B reloaded mid-game: the page came back on the title
-  // with no word of the game". Ann's phone reloads the page.
-  report.returns.reload = await backInSeat(ann, await held(ann), () => ann.page.reload());
-
-  // 小陈 leaves by choice and takes the seat back from the lobby.
-  report.leftAndBack = await leaveAndTakeBack(chen, [ann]);
-
-  // Bo's page is closed, longer than the stand-in's delay, and opened
-  // again from its link in the same browser.
+  // At once, as at a party: Bo's page is closed, longer than the
+  // stand-in's delay, and opened again from its link in the same browser;
+  // once the others show Bo's seat away, Ann's phone reloads the page
+  // (issue 68: "Phone B reloaded mid-game: the page came back on the title
+  // with no word of the game") and 小陈 leaves by choice and takes the seat
+  // back from the lobby. (One after another, they took more rounds than a
+  // game of Wanning may last.)
   const boSeat = await data(bo, 'seat');
-  report.returns.closed = await backInSeat(bo, await held(bo), async () => {
-    const closed = Date.now();
-    await bo.page.close();
-    report.awayShown = await awayShown([ann, chen], boSeat, closed);
-    await new Promise(r => setTimeout(r, closed + (takeoverSecs + 3) * 1000 - Date.now()));
-    await attach(bo, await bo.context.newPage());
-    await toTitle(bo);
-  });
+  const boBefore = await held(bo);
+  const closed = Date.now();
+  await bo.page.close();
+  report.awayShown = await awayShown([ann, chen], boSeat, closed);
+  [report.returns.closed, report.returns.reload, report.leftAndBack] = await Promise.all([
+    backInSeat(bo, boBefore, async () => {
+      await new Promise(r => setTimeout(r, closed + (takeoverSecs + 3) * 1000 - Date.now()));
+      await attach(bo, await bo.context.newPage());
+      await toTitle(bo);
+    }, closed),
+    backInSeat(ann, await held(ann), () => ann.page.reload()),
+    leaveAndTakeBack(chen),
+  ]);
   for (const p of [ann, chen]) {
     await waitFor(p, `no longer showing seat ${boSeat} away`, s => !(document.body.dataset.away || '').split(',').includes(s), 0.5, boSeat);
   }
-  report.chen = await held(chen);
 
   // The game played to its end; its replay opened over the wire, from the
   // game-over summary and from the lobby.
   for (const p of people) await waitFor(p, 'at the end of the game', () => document.body.dataset.over === '1', 6);
   report.replays = { fromSummary: await replayFromSummary(chen), fromLobby: await replayFromLobby(ann) };
+  const moved = [report.returns.reload, report.returns.closed, report.leftAndBack].filter(r => r.move_ms !== null);
+  if (!moved.length) throw new Error('no page back in its seat moved again before the game ended (every one out of the game?)');
+}
+
+try {
+  await (process.env.PARTY_LONG ? longParty() : party());
   if (problems.length) throw new Error(problems.join('\n'));
   writeFileSync(`${out}/party-report.json`, JSON.stringify(report, null, 1));
-  console.log(`party test passed: ${JSON.stringify(report.returns, ['reload', 'closed', 'from_title_ms', 'from_leaving_ms', 'move_ms'])}`);
+  console.log(`party test passed: ${JSON.stringify(report.returns, ['reload', 'reloadLater', 'closed', 'from_title_ms', 'from_leaving_ms', 'move_ms'])}`);
 } catch (e) {
   writeFileSync(`${out}/party-report.json`, JSON.stringify({ ...report, error: String(e), problems }, null, 1));
   console.log(`party test failed: ${e.message}\n${problems.join('\n')}`);

@@ -73,12 +73,11 @@ impl TableFrame<'_> {
     }
 
     /// Leaves our seat in a game still running, as the person chose when
-    /// asked (`leave_ask`): the server is told (the seat stays ours, a bot
-    /// plays it until we take it back from the lobby), it is not taken
-    /// back by itself, and we go to the lobby.
+    /// asked (`leave_ask`): to the lobby, which does not follow the game
+    /// back here before the server's answer; leaving the screen tells the
+    /// server (`leave_table`: the seat stays ours, a bot plays it until we
+    /// take it back from the lobby, and it is not taken back by itself).
     pub fn leave_seat(&mut self) {
-        self.settings.mark_left(&self.model, true);
-        send(&mut self.outbox, ClientMsg::Leave);
         self.left_running.0 = self.model.place.map(|(t, _)| t);
         self.leave();
     }
@@ -754,12 +753,13 @@ mod tests {
     }
 
     /// Issue 68: "a person who left can take the seat back until the game
-    /// ends". Leaving when asked tells the server (it stood in the lobby
-    /// seated, and the running game took the screen back at once), and
-    /// marks the seat left, so it is offered back but not taken back by
-    /// itself.
+    /// ends". Leaving when asked goes to the lobby, remembering the table
+    /// left (the lobby took the screen straight back to the running game
+    /// before the server's `Left`), and leaving the screen tells the
+    /// server once and marks the seat left, so it is offered back but not
+    /// taken back by itself.
     #[test]
-    fn leaving_when_asked_tells_the_server_and_keeps_the_seat_offered() {
+    fn leaving_when_asked_tells_the_server_once_and_keeps_the_seat_offered() {
         use crate::client::settings::SavedSeat;
         use bevy::state::app::StatesPlugin;
         let mut model = seated(false);
@@ -793,10 +793,19 @@ mod tests {
             .world_mut()
             .register_system(|mut f: TableFrame| f.leave_seat());
         app.world_mut().run_system(go).unwrap();
+        let exit = app.world_mut().register_system(leave_table);
+        app.world_mut().run_system(exit).unwrap();
         let sent = &app.world().resource::<Outbox>().0;
-        assert!(
-            sent.iter().any(|m| matches!(m, ClientMsg::Leave)),
-            "the server is told: {sent:?}"
+        assert_eq!(
+            sent.iter()
+                .filter(|m| matches!(m, ClientMsg::Leave))
+                .count(),
+            1,
+            "the server is told once: {sent:?}"
+        );
+        assert_eq!(
+            app.world().resource::<crate::client::net::LeftRunning>().0,
+            Some(3)
         );
         let seats = &app.world().resource::<UserSettings>().past_seats;
         assert!(seats.iter().all(|s| s.left), "left by choice: {seats:?}");
