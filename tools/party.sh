@@ -9,7 +9,9 @@
 # OUT_DIR (default /var/tmp/foodweb-party).
 #
 # `--long`: the longer party, outside CI: Gene Survival, all four seats on
-# phone pages, two reloads, a whole game (PARTY_LONG in party.mjs).
+# phone pages, two reloads, a whole game (PARTY_LONG in party.mjs;
+# PARTY_PAGES=3 seats a headless client in the fourth, for a machine that
+# takes three pages at once).
 #
 #   tools/party.sh [--long] [OUT_DIR]
 set -euo pipefail

@@ -53,12 +53,14 @@ const phone = (name, locale) => open(name, 'phone', { autoplay: 'join', think_ms
 
 // The fourth seat, and the table's creator: it starts the game once the
 // three phones sit, and plays to the end.
-function fourthSeat() {
+function fourthSeat(how = [
+  '--name', 'Headless', '--create', 'wanning', '--seats', '4', '--people', '4', '--bots', 'random',
+  '--play', 'random', '--round-secs', '30', '--seed', '7',
+]) {
   const url = new URL(base);
   const args = [
     'client', '--server', `127.0.0.1:${url.searchParams.get('ws')}`, '--ws', '--token-port', tokenPort,
-    '--server-key', url.searchParams.get('key'), '--name', 'Headless', '--create', 'wanning', '--seats', '4',
-    '--people', '4', '--bots', 'random', '--play', 'random', '--round-secs', '30', '--seed', '7',
+    '--server-key', url.searchParams.get('key'), '--timeout-secs', '3600', ...how,
   ];
   const log = createWriteStream(`${out}/client.log`);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -238,15 +240,23 @@ async function seatedByName(people) {
 // opening the table from the lobby; two pages reload at different moments,
 // and each is back in its seat; the whole game is played to its end on
 // every page.
+// `PARTY_PAGES=3` (a machine that takes three pages at once): the fourth
+// seat is a headless client.
 async function longParty() {
   const think = { think_ms: 3000 };
   const people = [
     await open('ann', 'phone', { autoplay: 'host', game: 'gene', people: 4, quickest: 1, name: 'Ann', ...think }, 'en-GB'),
     await open('bo', 'phone', { autoplay: 'join', name: 'Bo', ...think }, 'en-GB'),
     await open('chen', 'phone', { autoplay: 'join', name: '小陈', ...think }, 'zh-CN'),
-    await open('dee', 'phone', { autoplay: 'join', name: 'Dee', ...think }, 'en-GB'),
   ];
+  if (Number(process.env.PARTY_PAGES || 4) >= 4) {
+    people.push(await open('dee', 'phone', { autoplay: 'join', name: 'Dee', ...think }, 'en-GB'));
+  }
   for (const p of people) await press(p, 'play-here');
+  if (people.length < 4) {
+    await waitFor(people[0], 'at its own table', () => !!document.body.dataset.seat, 2);
+    headless = fourthSeat(['--name', 'Dee', '--play', 'reasoning']);
+  }
   for (const p of people) {
     await waitFor(p, 'seated at the table', () => document.body.dataset.screen === 'table' && !!document.body.dataset.seat, 3);
   }
