@@ -106,6 +106,23 @@ async function nextMove(p, n, what) {
   throw new Error(`[${p.name}] never ${what}`);
 }
 
+// Issue 69: "Clocks disagree by 20-30 s". Every page's clock words read
+// at one moment (the reads together take a few hundred milliseconds), and
+// how far apart their seconds are: recorded in the report (issue 69 makes
+// it a check).
+async function clocksRead(people, when) {
+  const t0 = Date.now();
+  const words = await Promise.all(people.map(p => p.page.evaluate(() => {
+    try { return JSON.parse(document.body.dataset.reach).clock; } catch { return ''; }
+  })));
+  const secs = words.map(t => { const m = /(\d+):(\d\d)/.exec(t || ''); return m ? Number(m[1]) * 60 + Number(m[2]) : null; });
+  const known = secs.filter(s => s !== null);
+  const spread = known.length > 1 ? Math.max(...known) - Math.min(...known) : null;
+  const read = { when, words, spread_s: spread, read_ms: Date.now() - t0 };
+  console.log(`clocks ${when}: ${JSON.stringify(words)}, ${spread} s apart`);
+  (report.clocks ||= []).push(read);
+}
+
 // Back in its own seat by itself after `away` (a reload, or a page closed
 // and opened again): within 10 s of the title, the log and notes it had
 // there again, and a move of its own taken after.
@@ -278,10 +295,12 @@ async function party() {
   headless = fourthSeat();
   await seatedByName(people);
   // A few moves into the game: every page's first move taken.
+  await clocksRead(people, 'at the first orders');
   for (const p of people) await waitFor(p, 'its first move taken', () => Number(document.body.dataset.accepted) >= 1, 3);
 
   // Ann's and 小陈's pages reopen while the server is out of their reach.
   report.backToYourTable = await Promise.all([backToYourTable(ann), backToYourTable(chen)]);
+  await clocksRead(people, 'after two pages came back');
 
   // At once, as at a party: Bo's page is closed, longer than the
   // stand-in's delay, and opened again from its link in the same browser;
@@ -304,6 +323,7 @@ async function party() {
     backInSeat(ann, await held(ann), () => ann.page.reload()),
     leaveAndTakeBack(chen),
   ]);
+  await clocksRead(people, 'after the returns');
   for (const p of [ann, chen]) {
     await waitFor(p, `no longer showing seat ${boSeat} away`, s => !(document.body.dataset.away || '').split(',').includes(s), 0.5, boSeat);
   }
