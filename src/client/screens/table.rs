@@ -710,28 +710,34 @@ mod tests {
         }
     }
 
+    /// An app with what a `TableFrame` reads: the model and settings given.
+    fn frame_app(model: ClientModel, settings: UserSettings) -> App {
+        use bevy::state::app::StatesPlugin;
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<Screen>()
+            .insert_resource(model)
+            .insert_resource(english())
+            .insert_resource(settings)
+            .insert_resource(Session::default());
+        app.init_resource::<Outbox>()
+            .init_resource::<SceneRect>()
+            .init_resource::<PointerOnUi>()
+            .init_resource::<HostedAt>()
+            .init_resource::<crate::client::replay::Replaying>()
+            .init_resource::<Summary>()
+            .init_resource::<AskingLeave>()
+            .init_resource::<LeftRunning>();
+        app
+    }
+
     /// Issue 68: ""Leave table" mid-game asks nothing and the seat cannot
     /// be taken back". In a game still running it asks first and goes
     /// nowhere yet; after the game, or before a seat, it leaves at once.
     #[test]
     fn leaving_a_running_game_asks_first() {
-        use bevy::state::app::StatesPlugin;
         let leave = |model: ClientModel| {
-            let mut app = App::new();
-            app.add_plugins(StatesPlugin)
-                .init_state::<Screen>()
-                .insert_resource(model)
-                .insert_resource(english())
-                .insert_resource(UserSettings::default())
-                .insert_resource(Session::default());
-            app.init_resource::<Outbox>()
-                .init_resource::<SceneRect>()
-                .init_resource::<PointerOnUi>()
-                .init_resource::<HostedAt>()
-                .init_resource::<crate::client::replay::Replaying>()
-                .init_resource::<Summary>()
-                .init_resource::<AskingLeave>()
-                .init_resource::<LeftRunning>();
+            let mut app = frame_app(model, UserSettings::default());
             let go = app
                 .world_mut()
                 .register_system(|mut f: TableFrame| f.go(Exit::Leave));
@@ -761,7 +767,6 @@ mod tests {
     #[test]
     fn leaving_when_asked_tells_the_server_once_and_keeps_the_seat_offered() {
         use crate::client::settings::SavedSeat;
-        use bevy::state::app::StatesPlugin;
         let mut model = seated(false);
         model.token = Some("tok".into());
         model.token_table = Some(3);
@@ -774,21 +779,7 @@ mod tests {
             token: "tok".into(),
             left: false,
         });
-        let mut app = App::new();
-        app.add_plugins(StatesPlugin)
-            .init_state::<Screen>()
-            .insert_resource(model)
-            .insert_resource(english())
-            .insert_resource(settings)
-            .insert_resource(Session::default());
-        app.init_resource::<Outbox>()
-            .init_resource::<SceneRect>()
-            .init_resource::<PointerOnUi>()
-            .init_resource::<HostedAt>()
-            .init_resource::<crate::client::replay::Replaying>()
-            .init_resource::<Summary>()
-            .init_resource::<AskingLeave>()
-            .init_resource::<LeftRunning>();
+        let mut app = frame_app(model, settings);
         let go = app
             .world_mut()
             .register_system(|mut f: TableFrame| f.leave_seat());
