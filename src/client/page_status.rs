@@ -44,11 +44,7 @@ fn publish_table(model: Res<ClientModel>, i18n: Res<I18n>) {
     web::publish("notes", &model.notes.len().to_string());
     web::publish("accepted", &model.accepted.to_string());
     // The seats whose person is away, as their plates show (issue 68).
-    let away = model.away_seats();
-    let away: Vec<String> = (0..64)
-        .filter(|i| away & 1 << i != 0)
-        .map(|i| i.to_string())
-        .collect();
+    let away: Vec<String> = model.away_seats().iter().map(|s| s.0.to_string()).collect();
     web::publish("away", &away.join(","));
     let round = model.view.as_ref().map_or(0, |v| v.seat().round());
     web::publish("round", &round.to_string());

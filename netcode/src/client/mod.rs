@@ -6,7 +6,7 @@
 pub mod headless;
 mod model;
 
-pub use model::{ClientModel, HallClock};
+pub use model::{AwaySeats, ClientModel, HallClock};
 
 use std::net::SocketAddr;
 

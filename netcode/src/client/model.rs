@@ -4,7 +4,7 @@
 
 use bevy_ecs::prelude::*;
 use foodweb_rules::Bilingual;
-use foodweb_rules::table::{Announcement, PrivateNote};
+use foodweb_rules::table::{Announcement, PrivateNote, SeatId};
 
 use crate::games::AnyView;
 use crate::messages::*;
@@ -104,6 +104,32 @@ impl HallClock {
     }
 }
 
+/// Seats whose person is away (`ClientModel::away_seats`), as one word a
+/// screen's layout can compare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AwaySeats(u64);
+
+impl AwaySeats {
+    pub fn contains(self, seat: SeatId) -> bool {
+        seat.index() < 64 && self.0 & 1 << seat.index() != 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = SeatId> {
+        (0..64u8).map(SeatId).filter(move |&s| self.contains(s))
+    }
+}
+
+impl FromIterator<SeatId> for AwaySeats {
+    fn from_iter<T: IntoIterator<Item = SeatId>>(seats: T) -> Self {
+        AwaySeats(
+            seats
+                .into_iter()
+                .filter(|s| s.index() < 64)
+                .fold(0, |bits, s| bits | 1 << s.index()),
+        )
+    }
+}
+
 impl ClientModel {
     /// `Resume` for our place, proved for this connection, once the server
     /// welcomed us (and if we have a place to take back).
@@ -119,19 +145,20 @@ impl ClientModel {
         })
     }
 
-    /// The seats of our running table whose person is away (bit `i` for
-    /// seat `i`): a bot stands in for them after the table's delay, and
-    /// their plates say so (issue 68). None in a replay.
-    pub fn away_seats(&self) -> u64 {
+    /// The seats of our running table whose person is away: a bot stands
+    /// in for them after the table's delay, and their plates say so (issue
+    /// 68). None in a replay.
+    pub fn away_seats(&self) -> AwaySeats {
         let Some(lobby) = self.lobby.as_ref() else {
-            return 0;
+            return AwaySeats::default();
         };
         if self.replay.is_some() || self.place.is_none_or(|(t, _)| t != lobby.id) {
-            return 0;
+            return AwaySeats::default();
         }
-        (0..lobby.seats.len().min(64))
-            .filter(|&i| lobby.away(foodweb_rules::table::SeatId(i as u8)))
-            .fold(0, |bits, i| bits | 1 << i)
+        (0..lobby.seats.len().min(64) as u8)
+            .map(SeatId)
+            .filter(|&s| lobby.away(s))
+            .collect()
     }
 
     /// The proof, for this connection, of a past seat's `token` at
@@ -406,17 +433,29 @@ mod tests {
             ..ClientModel::default()
         };
         m.lobby = Some(running(true, None));
-        assert_eq!(m.away_seats(), 0b100, "seat 2's person is gone");
+        assert_eq!(
+            m.away_seats(),
+            [SeatId(2)].into_iter().collect::<AwaySeats>(),
+            "seat 2's person is gone"
+        );
         m.lobby = Some(running(false, None));
-        assert_eq!(m.away_seats(), 0, "before the start a seat left is open");
+        assert_eq!(
+            m.away_seats(),
+            AwaySeats::default(),
+            "before the start a seat left is open"
+        );
         let over = foodweb_rules::table::GameResult {
             scores: vec![0; 3],
             places: vec![1; 3],
         };
         m.lobby = Some(running(true, Some(over)));
-        assert_eq!(m.away_seats(), 0, "the game is over");
+        assert_eq!(m.away_seats(), AwaySeats::default(), "the game is over");
         m.lobby = Some(running(true, None));
         m.place = Some((2, Role::Spectator));
-        assert_eq!(m.away_seats(), 0, "another table's lobby");
+        assert_eq!(
+            m.away_seats(),
+            AwaySeats::default(),
+            "another table's lobby"
+        );
     }
 }

@@ -15,6 +15,7 @@ use std::hash::Hash;
 
 use bevy::ecs::system::IntoObserverSystem;
 use bevy::prelude::*;
+use foodweb_netcode::client::AwaySeats;
 use foodweb_rules::Lang;
 use foodweb_rules::table::SeatId;
 
@@ -267,7 +268,7 @@ pub fn dress<K, A: PieceArt, P>(
 /// away, and a bot plays the seat until they return (issue 68).
 pub fn mark_away<K, I: Debug, P: Debug>(
     wants: &mut [Want<K, I, P>],
-    away: u64,
+    away: AwaySeats,
     plate_of: impl Fn(&K) -> Option<SeatId>,
     words: &str,
 ) {
@@ -275,7 +276,7 @@ pub fn mark_away<K, I: Debug, P: Debug>(
         let Some(seat) = plate_of(&want.key) else {
             continue;
         };
-        if seat.index() < 64 && away & 1 << seat.index() != 0 {
+        if away.contains(seat) {
             let size = want.size;
             want.text(
                 words,
@@ -319,7 +320,7 @@ pub struct Stamp {
     pub lang: Option<Lang>,
     pub typed_font: bool,
     /// Whose plates say "away" (`ClientModel::away_seats`).
-    pub away: u64,
+    pub away: AwaySeats,
 }
 
 /// How the stamp changed, and so how the new layout moves in.
@@ -483,7 +484,8 @@ mod tests {
             piece(true, 2),
             piece(false, 1),
         ];
-        mark_away(&mut wants, 0b010, |k| k.0.then_some(SeatId(k.1)), "away");
+        let away = [SeatId(1)].into_iter().collect();
+        mark_away(&mut wants, away, |k| k.0.then_some(SeatId(k.1)), "away");
         let says = |w: &Want<(bool, u8), (), ()>| {
             w.parts.iter().any(|p| {
                 matches!(p, Part::Text { words, .. } if words.text == "away" && words.at.y > w.size.y / 2.0)

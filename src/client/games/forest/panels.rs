@@ -16,6 +16,7 @@ use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::widgets;
 use crate::client::{I18n, Screen, UserSettings, theme};
+use foodweb_netcode::client::AwaySeats;
 use foodweb_netcode::client::{ClientModel, Outbox};
 use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
@@ -362,9 +363,9 @@ fn named_choice(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, state: &mut T
     reach::control(&combo.response, "named", Does::Pick);
 }
 
-/// Each seat's scores by round; a seat whose person is away (bit of
-/// `away`, `ClientModel::away_seats`) says so by its name.
-fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, away: u64) {
+/// Each seat's scores by round; a seat whose person is away
+/// (`ClientModel::away_seats`) says so by its name.
+fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, away: AwaySeats) {
     egui::Grid::new("scores").striped(true).show(ui, |ui| {
         ui.label("");
         for r in 1..=view.rounds {
@@ -375,7 +376,7 @@ fn scores(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n, away: u64) {
         for s in &view.seats {
             ui.horizontal(|ui| {
                 ui.label(i18n.name(&s.name));
-                if s.seat.index() < 64 && away & 1 << s.seat.index() != 0 {
+                if away.contains(s.seat) {
                     ui.label(
                         egui::RichText::new(i18n.t("lobby-away"))
                             .small()
@@ -585,7 +586,7 @@ fn round_over_window(
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            scores(ui, view, i18n, 0);
+            scores(ui, view, i18n, AwaySeats::default());
             let go_on = ui.button(i18n.t("table-continue"));
             reach::control(&go_on, "continue", Does::Pick);
             if go_on.clicked() || ask.confirm {
@@ -607,7 +608,7 @@ fn game_over_window(
         return;
     };
     table::summary_window(ctx, i18n, at, summary, exit, |ui| {
-        scores(ui, view, i18n, 0);
+        scores(ui, view, i18n, AwaySeats::default());
         ui.separator();
         let mut standings: Vec<_> = view.seats.iter().collect();
         standings.sort_by_key(|s| (result.places[s.seat.index()], s.seat));

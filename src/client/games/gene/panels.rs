@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use foodweb_netcode::client::AwaySeats;
 use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::{AnyAction, AnyView};
 use foodweb_rules::gene::GeneGame;
@@ -188,9 +189,9 @@ fn top_bar(
 }
 
 /// Everyone at the table as far as the viewer may know: name, HP as last
-/// announced, shadow, order, who has acted, and whose person is away (bit
-/// of `away`, `ClientModel::away_seats`).
-fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n, away: u64) {
+/// announced, shadow, order, who has acted, and whose person is away
+/// (`ClientModel::away_seats`).
+fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n, away: AwaySeats) {
     let max = numbers().max_hp;
     egui::Grid::new("gene-players")
         .striped(true)
@@ -228,7 +229,7 @@ fn players(ui: &mut egui::Ui, view: &GeneView, i18n: &I18n, away: u64) {
                 } else if view.phase == GenePhase::Action && view.acted.get(i) == Some(&true) {
                     status.push(i18n.t("gene-acted"));
                 }
-                let away = i < 64 && away & 1 << i != 0;
+                let away = away.contains(seat);
                 if away {
                     status.push(i18n.t("lobby-away"));
                 }
