@@ -556,6 +556,7 @@ setup-default-on = default: on
 setup-default-off = default: off
 setup-default-number = { $line } (default { $n })
 setup-no-limit = A time of 0 means no time limit.
+setup-grace = Seconds to see what happened before each clock runs
 setup-more = Bots and house rules
 setup-more-rules = House rules
 setup-how-long = How long

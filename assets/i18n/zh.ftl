@@ -539,6 +539,7 @@ setup-default-on = 默认：开
 setup-default-off = 默认：关
 setup-default-number = { $line }（默认 { $n }）
 setup-no-limit = 时间设为 0 即不限时。
+setup-grace = 每个计时开始前看清结果的秒数
 setup-more = 机器人与房规
 setup-more-rules = 房规
 setup-how-long = 时长

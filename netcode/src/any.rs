@@ -64,6 +64,13 @@ macro_rules! wire_types {
                 }
             }
 
+            /// The seconds each clock of a move waits (`table::after_grace`).
+            pub fn grace_secs_mut(&mut self) -> &mut u32 {
+                match self {
+                    $(AnySettings::$id(s) => foodweb_rules::table::GameSettings::grace_secs_mut(s),)*
+                }
+            }
+
             /// The default variant of a game, if this build hosts it.
             pub fn default_for(game: GameId) -> Option<Self> {
                 match game {

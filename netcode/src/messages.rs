@@ -15,7 +15,7 @@ use crate::games::{AnyAction, AnySettings, AnyView};
 pub use crate::replay::REPLAY_PART_STEPS;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;

@@ -321,3 +321,145 @@ fn a_reset_table_plays_as_a_new_one() {
             .collect()
     });
 }
+
+/// The first deadline of a new table of game `G` with a grace of
+/// `grace_secs`.
+fn first_deadline<G: foodweb_rules::table::Game>(
+    settings: impl Fn(u32) -> G::Settings,
+    grace_secs: u32,
+    players: usize,
+) -> u64 {
+    let mut config = TableConfig::<G>::new(3, players);
+    config.settings = settings(grace_secs);
+    Table::<G>::new(config)
+        .expect("a valid table")
+        .next_deadline()
+        .expect("the first phase has a clock")
+}
+
+/// Issue 69, each game's rules.md ("grace_secs"): "each clock of a move
+/// starts to run down that many seconds after its phase begins, so every
+/// device has shown what just happened before anyone's time goes". In all
+/// four games the first clock falls exactly the grace later.
+#[test]
+fn every_games_clock_waits_the_tables_grace() {
+    use foodweb_rules::crueler::{CruelerGame, CruelerSettings};
+    use foodweb_rules::gene::{GeneGame, GeneSettings};
+    use foodweb_rules::wanning::{WanningGame, WanningSettings};
+    let gaps = [
+        first_deadline::<ForestGame>(
+            |g| ForestSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            7,
+            4,
+        ) - first_deadline::<ForestGame>(
+            |g| ForestSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            0,
+            4,
+        ),
+        first_deadline::<WanningGame>(
+            |g| WanningSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            7,
+            5,
+        ) - first_deadline::<WanningGame>(
+            |g| WanningSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            0,
+            5,
+        ),
+        first_deadline::<GeneGame>(
+            |g| GeneSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            7,
+            4,
+        ) - first_deadline::<GeneGame>(
+            |g| GeneSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            0,
+            4,
+        ),
+        first_deadline::<CruelerGame>(
+            |g| CruelerSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            7,
+            6,
+        ) - first_deadline::<CruelerGame>(
+            |g| CruelerSettings {
+                grace_secs: g,
+                ..Default::default()
+            },
+            0,
+            6,
+        ),
+    ];
+    assert_eq!(gaps, [7_000; 4], "Forest, Wanning, Gene, Crueler");
+}
+
+/// Issue 69: the grace is a setting recorded with the table, so a table
+/// played again from its record sets the same deadlines; Forest's round
+/// time is the seed's ("Play 3 or 4 rounds of 20 minutes each") and waits
+/// no grace; a table saved before the setting has none.
+#[test]
+fn the_grace_is_recorded_with_the_table() {
+    let settings = ForestSettings {
+        turn_secs: 30,
+        showdown_secs: 20,
+        grace_secs: 4,
+        ..ForestSettings::timed(1)
+    };
+    let mut t = Table::<ForestGame>::new(TableConfig {
+        seed: 4,
+        seats: foodweb_rules::table::Seats::numbered(3),
+        settings,
+    })
+    .unwrap();
+    let round_ends = t.view(SeatId(0)).round_ends_ms;
+    assert_eq!(round_ends, Some(20 * 60 * 1000), "the round's own time");
+    t.advance_to(33_999);
+    assert_eq!(t.phase(), ForestPhase::Turn, "30 s and the grace: not yet");
+    t.advance_to(34_000);
+    assert_eq!(t.phase(), ForestPhase::Showdown, "the turn's default");
+    assert_eq!(t.next_deadline(), Some(34_000 + 4_000 + 20_000));
+    let again = Table::<ForestGame>::replay(t.config().clone(), None, t.log(), t.now_ms())
+        .expect("the log plays again");
+    assert_eq!(again.next_deadline(), t.next_deadline());
+    let saved = t.snapshot().to_ron();
+    assert!(saved.contains("grace_secs:4"), "in the record: {saved}");
+    let old = saved
+        .replace("grace_secs:4,", "")
+        .replace(",grace_secs:4", "");
+    assert!(!old.contains("grace_secs"));
+    let restored = Table::<ForestGame>::from_saved(&old).expect("an old record reads");
+    assert_eq!(restored.config().settings.grace_secs, 0);
+    use foodweb_rules::table::GameSettings;
+    assert!(
+        ForestSettings {
+            grace_secs: 30,
+            ..Default::default()
+        }
+        .check()
+        .is_ok()
+    );
+    let refused = ForestSettings {
+        grace_secs: 31,
+        ..Default::default()
+    }
+    .check();
+    assert!(refused.unwrap_err().to_string().contains("0 to 30 s"));
+}

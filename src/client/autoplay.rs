@@ -231,7 +231,8 @@ fn in_lobby_now(
                 if auto.quickest {
                     form.quickest();
                 }
-                let settings = form.settings();
+                let mut settings = form.settings();
+                *settings.grace_secs_mut() = foodweb_rules::table::USUAL_GRACE_SECS;
                 outbox.0.push(ClientMsg::CreateTable {
                     settings,
                     seats: *auto.game.seats().start() as u8,

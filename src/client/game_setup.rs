@@ -151,6 +151,20 @@ pub fn house_number<T: egui::emath::Numeric + std::fmt::Display>(
     ui.add_space(6.0);
 }
 
+/// The row of the table's grace (`table::after_grace`): the seconds each
+/// clock of a move waits, so every phone has shown what just happened.
+pub fn grace_row(ui: &mut egui::Ui, i18n: &I18n, grace_secs: &mut u32) {
+    house_number(
+        ui,
+        i18n,
+        "setup-grace",
+        grace_secs,
+        0..=foodweb_rules::table::MAX_GRACE_SECS,
+        1.0,
+        foodweb_rules::table::USUAL_GRACE_SECS,
+    );
+}
+
 /// What a game gives the core.
 #[derive(Clone, Copy)]
 pub struct GameClient {

@@ -16,7 +16,7 @@ use super::view::CruelerView;
 use super::{duel, interlude, news, predation};
 use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, OnMove, Rejection,
-    SeatEntities, SeatId, Settings, TableClock, TablePart, TableRng, TableSet,
+    SeatEntities, SeatId, Settings, TableClock, TablePart, TableRng, TableSet, after_grace,
 };
 
 /// What the table's clocks read.
@@ -48,7 +48,8 @@ fn sync_clock(
     clock: Res<TableClock>,
     mut deadlines: ResMut<Deadlines<CruelerTimer>>,
 ) {
-    deadlines.run_only(state.timer(), clock.now_ms);
+    let starts = after_grace(clock.now_ms, state.settings.0.grace_secs);
+    deadlines.run_only(state.timer(), starts);
 }
 
 /// A clock ran out (rules.md §12): the referee does what the waiting

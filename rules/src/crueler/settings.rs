@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::*;
-use crate::table::{GameSettings, Rejection};
+use crate::table::{GameSettings, Rejection, check_grace};
 
 pub struct CruelerGame;
 
@@ -30,6 +30,12 @@ pub struct CruelerSettings {
     /// Seconds an interlude lasts at most; then unanswered offers lapse
     /// and everyone is ready. 0 = no limit.
     pub interlude_secs: u32,
+    /// Seconds each clock of a move waits before it runs down, so every
+    /// device has shown what just happened (`table::after_grace`); 0 for
+    /// tables saved before it and by default (the apps open tables with
+    /// 3).
+    #[serde(default)]
+    pub grace_secs: u32,
 }
 
 impl Default for CruelerSettings {
@@ -42,12 +48,14 @@ impl Default for CruelerSettings {
             ask_secs: 60,
             duel_secs: 30,
             interlude_secs: 180,
+            grace_secs: 0,
         }
     }
 }
 
 impl GameSettings for CruelerSettings {
     fn check(&self) -> Result<(), Rejection> {
+        check_grace(self.grace_secs)?;
         if !(1..=50).contains(&self.start_life) {
             return Err(Rejection::new(
                 "starting life is 1 to 50",
@@ -69,6 +77,10 @@ impl GameSettings for CruelerSettings {
             }
         }
         Ok(())
+    }
+
+    fn grace_secs_mut(&mut self) -> &mut u32 {
+        &mut self.grace_secs
     }
 }
 

@@ -8,7 +8,7 @@ use bevy_ecs::system::SystemParam;
 use super::ForestGame;
 use super::deck::CardId;
 use super::state::*;
-use crate::table::{Deadlines, SeatEntities, SeatId, Settings, TableClock};
+use crate::table::{Deadlines, SeatEntities, SeatId, Settings, TableClock, after_grace};
 
 pub(crate) fn remove_one(cards: &mut Vec<CardId>, card: CardId) -> bool {
     match cards.iter().position(|&c| c == card) {
@@ -118,7 +118,13 @@ impl Clocks<'_> {
         if secs == 0 {
             self.deadlines.cancel(&timer);
         } else {
-            let at = self.clock.now_ms + u64::from(secs) * 1000;
+            // The round's own time is the seed's; a move's clock waits
+            // the table's grace.
+            let grace = match timer {
+                ForestTimer::RoundTime => 0,
+                _ => self.settings.0.grace_secs,
+            };
+            let at = after_grace(self.clock.now_ms, grace) + u64::from(secs) * 1000;
             self.deadlines.set(timer, at);
         }
     }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::table::{GameSettings, Rejection};
+use crate::table::{GameSettings, Rejection, check_grace};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -26,6 +26,12 @@ pub struct ForestSettings {
     /// Seed: players dealt one card fewer "will be awarded 5 extra energy
     /// points at the beginning of the game or round".
     pub short_hand_bonus: i64,
+    /// Seconds each clock of a move waits before it runs down, so every
+    /// device has shown what just happened (`table::after_grace`); 0 for
+    /// tables saved before it and by default (the apps open tables with
+    /// 3).
+    #[serde(default)]
+    pub grace_secs: u32,
 }
 
 impl Default for ForestSettings {
@@ -84,6 +90,7 @@ impl ForestSettings {
             showdown_secs: 30,
             overtime_secs: 30,
             short_hand_bonus: 5,
+            grace_secs: 0,
         }
     }
 
@@ -108,6 +115,7 @@ impl ForestSettings {
 
 impl GameSettings for ForestSettings {
     fn check(&self) -> Result<(), Rejection> {
+        check_grace(self.grace_secs)?;
         if !(1..=10).contains(&self.rounds) {
             return Err(Rejection::new(
                 format!("{} rounds: choose 1 to 10", self.rounds),
@@ -133,5 +141,9 @@ impl GameSettings for ForestSettings {
             ));
         }
         Ok(())
+    }
+
+    fn grace_secs_mut(&mut self) -> &mut u32 {
+        &mut self.grace_secs
     }
 }

@@ -20,7 +20,7 @@ use super::view::GeneView;
 use super::{news, settlement, setup};
 use crate::table::{
     Accepted, ActionLog, DeadlinePassed, Deadlines, Game, GameResult, LogEntry, OnMove, Rejection,
-    SeatEntities, SeatId, Seats, Settings, TableClock, TableRng, TableSet,
+    SeatEntities, SeatId, Seats, Settings, TableClock, TableRng, TableSet, after_grace,
 };
 use settlement::{settling_any, undecided};
 
@@ -57,7 +57,8 @@ fn sync_clock(
         .retain(|d| wanted.iter().any(|(t, _)| *t == d.timer));
     for (timer, secs) in wanted {
         if deadlines.get(&timer).is_none() {
-            deadlines.set(timer, clock.now_ms + u64::from(secs) * 1000);
+            let starts = after_grace(clock.now_ms, s.grace_secs);
+            deadlines.set(timer, starts + u64::from(secs) * 1000);
         }
     }
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::*;
-use crate::table::{GameSettings, Rejection};
+use crate::table::{GameSettings, Rejection, check_grace};
 
 pub struct GeneGame;
 
@@ -25,6 +25,12 @@ pub struct GeneSettings {
     /// The most medicine, alcohol and adrenaline one player may use in a
     /// round; 0 = no limit (the seed sets none).
     pub state_cards: u8,
+    /// Seconds each clock of a move waits before it runs down, so every
+    /// device has shown what just happened (`table::after_grace`); 0 for
+    /// tables saved before it and by default (the apps open tables with
+    /// 3).
+    #[serde(default)]
+    pub grace_secs: u32,
 }
 
 impl Default for GeneSettings {
@@ -35,6 +41,7 @@ impl Default for GeneSettings {
 
 impl GameSettings for GeneSettings {
     fn check(&self) -> Result<(), Rejection> {
+        check_grace(self.grace_secs)?;
         for secs in [
             self.setup_secs,
             self.free_secs,
@@ -49,6 +56,10 @@ impl GameSettings for GeneSettings {
             }
         }
         Ok(())
+    }
+
+    fn grace_secs_mut(&mut self) -> &mut u32 {
+        &mut self.grace_secs
     }
 }
 
@@ -78,6 +89,7 @@ impl GeneTiming {
             turn_secs,
             drop_secs,
             state_cards: 0,
+            grace_secs: 0,
         }
     }
 

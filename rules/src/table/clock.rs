@@ -9,6 +9,38 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::Rejection;
+
+/// The grace the apps open a table with (the rules' default is 0, as for
+/// tables saved before it): the few seconds a phone needs to show a
+/// settlement or a card's move before its seat's time runs.
+pub const USUAL_GRACE_SECS: u32 = 3;
+
+/// The longest grace a table may give its clocks, in seconds.
+pub const MAX_GRACE_SECS: u32 = 30;
+
+/// Where a clock that starts at `now_ms` begins to run down: `grace_secs`
+/// later. Every game's settings carry a grace (`grace_secs`), the seconds
+/// each clock of a seat's move waits before its time runs, so that every
+/// device has shown what just happened (a settlement, cards moving) before
+/// anyone's time goes. It is part of the table's settings, so a replay
+/// sets the same deadlines; the referee never waits on what a client
+/// says it has shown. Tables saved before it had none (0).
+pub fn after_grace(now_ms: u64, grace_secs: u32) -> u64 {
+    now_ms + u64::from(grace_secs) * 1000
+}
+
+/// A grace of 0 to [`MAX_GRACE_SECS`] seconds.
+pub fn check_grace(grace_secs: u32) -> Result<(), Rejection> {
+    if grace_secs > MAX_GRACE_SECS {
+        return Err(Rejection::new(
+            format!("the time to see what happened is 0 to {MAX_GRACE_SECS} s"),
+            format!("看清结果的时间须为 0 到 {MAX_GRACE_SECS} 秒"),
+        ));
+    }
+    Ok(())
+}
+
 /// Milliseconds since the table opened.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableClock {

@@ -94,6 +94,9 @@ pub trait GameSettings {
     /// Whether the table can be played with it: checked by the table
     /// before the game starts, and by the hall when a table is opened.
     fn check(&self) -> Result<(), Rejection>;
+    /// The seconds each clock of a move waits before it runs down
+    /// ([`after_grace`](super::after_grace)), in the game's settings.
+    fn grace_secs_mut(&mut self) -> &mut u32;
 }
 
 /// The head of a game's `impl Game`: `ID` (the `GameId` variant `$id`),

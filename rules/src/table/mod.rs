@@ -16,7 +16,10 @@ mod state;
 mod trade;
 
 pub use announce::{Announcement, Announcements, PrivateNote, Said};
-pub use clock::{Deadline, DeadlinePassed, Deadlines, TableClock};
+pub use clock::{
+    Deadline, DeadlinePassed, Deadlines, MAX_GRACE_SECS, TableClock, USUAL_GRACE_SECS, after_grace,
+    check_grace,
+};
 pub use game::{Game, GameResult, GameSettings, Moves, SeatView, legal, refill};
 pub use input::{Accepted, OnMove, apply_moves};
 pub use log::{ActionLog, LogEntry};

@@ -15,7 +15,7 @@ use super::view::WanningView;
 use super::{news, round, settle, setup};
 use crate::table::{
     DeadlinePassed, Deadlines, Game, GameResult, OnMove, Rejection, SeatEntities, SeatId, Settings,
-    TableClock, TableSet,
+    TableClock, TableSet, after_grace,
 };
 
 /// The one clock that should run now.
@@ -28,7 +28,7 @@ fn sync_clock(
 ) {
     deadlines.run_only(
         WanningTimer::now(*phase.get(), round.0, &settings.0),
-        clock.now_ms,
+        after_grace(clock.now_ms, settings.0.grace_secs),
     );
 }
 

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::*;
-use crate::table::{GameSettings, Rejection};
+use crate::table::{GameSettings, Rejection, check_grace};
 
 pub struct WanningGame;
 
@@ -74,6 +74,12 @@ pub struct WanningSettings {
     pub setup_secs: u32,
     /// Seconds for a round's orders. 0 = no limit.
     pub orders_secs: u32,
+    /// Seconds each clock of a move waits before it runs down, so every
+    /// device has shown what just happened (`table::after_grace`); 0 for
+    /// tables saved before it and by default (the apps open tables with
+    /// 3).
+    #[serde(default)]
+    pub grace_secs: u32,
 }
 
 impl Default for WanningSettings {
@@ -88,12 +94,14 @@ impl Default for WanningSettings {
             round_cap: 12,
             setup_secs: 90,
             orders_secs: 120,
+            grace_secs: 0,
         }
     }
 }
 
 impl GameSettings for WanningSettings {
     fn check(&self) -> Result<(), Rejection> {
+        check_grace(self.grace_secs)?;
         if !(1..=50).contains(&self.round_cap) {
             return Err(Rejection::new(
                 "the round cap is 1 to 50",
@@ -109,6 +117,10 @@ impl GameSettings for WanningSettings {
             }
         }
         Ok(())
+    }
+
+    fn grace_secs_mut(&mut self) -> &mut u32 {
+        &mut self.grace_secs
     }
 }
 

@@ -12,7 +12,7 @@ use foodweb_netcode::messages::{
 use foodweb_rules::GameId;
 use foodweb_rules::table::{SeatId, SeatName, bot_kind_words};
 
-use crate::client::game_setup::{FormAt, GameClients, SetupForm};
+use crate::client::game_setup::{FormAt, GameClients, SetupForm, grace_row};
 use crate::client::net::{LinkState, Session, send};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
@@ -33,6 +33,8 @@ struct NewTable {
     forms: Vec<(GameId, Box<dyn SetupForm>)>,
     host_seat: bool,
     open_replays: bool,
+    /// The seconds each clock of a move waits (`table::after_grace`).
+    grace_secs: u32,
     bot: String,
     /// The host code typed to take a table's host seat.
     host_code: String,
@@ -52,6 +54,7 @@ impl FromWorld for NewTable {
             forms,
             host_seat: false,
             open_replays: false,
+            grace_secs: foodweb_rules::table::USUAL_GRACE_SECS,
             bot: "memory".into(),
             host_code: String::new(),
         }
@@ -498,6 +501,11 @@ fn new_table(
         }
         None => AnySettings::default_for(game),
     };
+    grace_row(ui, i18n, &mut form.grace_secs);
+    let settings = settings.map(|mut s| {
+        *s.grace_secs_mut() = form.grace_secs;
+        s
+    });
     ui.checkbox(&mut form.host_seat, i18n.t("lobby-with-host-seat"));
     ui.checkbox(&mut form.open_replays, i18n.t("lobby-open-replays"));
     let open = widgets::menu_button(ui, &i18n.t("lobby-open"), true);

@@ -8,7 +8,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_rules::GameId;
 use foodweb_rules::table::SeatId;
 
-use crate::client::game_setup::{FormAt, GameClients, SetupForm};
+use crate::client::game_setup::{FormAt, GameClients, SetupForm, grace_row};
 use crate::client::net::{Session, Target};
 use crate::client::reach::{self, Does};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
@@ -25,6 +25,8 @@ pub struct TableSetup {
     pub form: Box<dyn SetupForm>,
     pub seed: u64,
     pub your_name: String,
+    /// The seconds each clock of a move waits (`table::after_grace`).
+    pub grace_secs: u32,
 }
 
 impl TableSetup {
@@ -44,6 +46,7 @@ impl TableSetup {
                 .duration_since(web_time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs() % 100_000),
             your_name,
+            grace_secs: foodweb_rules::table::USUAL_GRACE_SECS,
         })
     }
 }
@@ -119,6 +122,7 @@ fn draw(
                             .show(ui, |ui| bot_rows(ui, &i18n, &mut setup));
                         ui.add_space(10.0);
                         setup.form.house_rules(ui, &i18n);
+                        grace_row(ui, &i18n, &mut setup.grace_secs);
                         deal_row(ui, &i18n, &mut setup);
                     });
             reach::control(&folded.header_response, "house-rules", Does::Pick);
@@ -241,7 +245,8 @@ fn start_table(world: &mut World) {
         return;
     }
     let setup = world.resource::<TableSetup>().clone();
-    let settings = setup.form.settings();
+    let mut settings = setup.form.settings();
+    *settings.grace_secs_mut() = setup.grace_secs;
     world.resource_mut::<PlayerName>().0 = setup.your_name.clone();
     let mut msgs = Vec::new();
     if world.resource::<ClientModel>().place.is_some() {
