@@ -99,6 +99,7 @@ table-place = { $n ->
    *[other] { $n }th
 }
 table-new-game = New game
+table-play-again = Play again
 table-back-to-title = Back to the title
 table-close = Close
 table-spectating = You are watching
@@ -137,6 +138,13 @@ lobby-open = Open the table
 lobby-your-name = Your name
 lobby-table = Table { $n }
 lobby-open-seat = open seat
+lobby-kept = kept for last game's player
+again-heading = Play again: waiting for everyone
+again-back = back
+again-not-back = not back yet
+again-bot = bot
+again-starts-in = Starts in { $secs } s: bots take the seats of those not back.
+again-start-now = Start now
 lobby-bot = { $kind } bot
 lobby-ready = ready
 lobby-not-ready = not ready

@@ -15,7 +15,7 @@ use crate::games::{AnyAction, AnySettings, AnyView};
 pub use crate::replay::REPLAY_PART_STEPS;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 13;
+pub const PROTOCOL_VERSION: u32 = 14;
 
 /// Tables are numbered by the server from 1.
 pub type TableId = u32;
@@ -133,6 +133,12 @@ pub enum ClientMsg {
     Ping {
         sent_ms: u64,
     },
+    /// After a game, sits the sender at the next table of the same
+    /// settings and people (issue 69): the first to ask opens it, each
+    /// seat kept for its person a minute; it starts once all are back,
+    /// when the minute is up (bots take the rest), or when its owner starts
+    /// it. Answered as a seat is (`Joined`, `Lobby`).
+    PlayAgain,
 }
 
 /// A seat someone sat at: the table, and the proof for this connection's
@@ -183,6 +189,9 @@ pub enum SeatKind {
         /// A bot plays the seat while its person is away.
         stand_in: bool,
     },
+    /// Kept by "Play again" for whoever had it at the last game (its
+    /// name is theirs), until they sit or the time is up.
+    Kept,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,6 +229,10 @@ pub struct LobbyState {
     /// Replays open to everyone once the game is over.
     #[serde(default)]
     pub open_replays: bool,
+    /// A "Play again" table: when (hall milliseconds) the seats still kept
+    /// go to bots and it starts (issue 69).
+    #[serde(default)]
+    pub again_until: Option<u64>,
 }
 
 impl LobbyState {
@@ -253,7 +266,8 @@ impl LobbyState {
     pub fn ready_to_start(&self, owner: SeatId) -> bool {
         self.seats.iter().enumerate().all(|(i, s)| match s.kind {
             SeatKind::Open => false,
-            SeatKind::Bot { .. } => true,
+            // A bot takes a kept seat when the owner starts.
+            SeatKind::Bot { .. } | SeatKind::Kept => true,
             SeatKind::Person { ready, .. } => ready || i == owner.index(),
         })
     }
@@ -386,6 +400,7 @@ mod tests {
             paused: false,
             host_runs: false,
             open_replays: false,
+            again_until: None,
         }
     }
 

@@ -173,6 +173,7 @@ fn empty_server_msgs() -> Vec<ServerMsg> {
         unsaved: None,
         host_runs: false,
         open_replays: false,
+        again_until: Some(61_000),
     }));
     msgs
 }
@@ -294,6 +295,7 @@ fn client_msgs(action: AnyAction) -> Vec<ClientMsg> {
                 }),
             },
             ClientMsg::Ping { sent_ms: n.into() },
+            ClientMsg::PlayAgain,
         ]);
     }
     msgs

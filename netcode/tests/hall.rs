@@ -1885,3 +1885,107 @@ fn the_hall_says_when_its_next_change_is_due() {
     );
     assert!(steps > 10, "only {steps} due times in a whole game of bots");
 }
+
+/// The seats of `who`'s last lobby: (name, kind) by seat.
+fn seating(p: &Party, who: ClientKey) -> Vec<(String, SeatKind)> {
+    last_lobby(p, who)
+        .seats
+        .into_iter()
+        .map(|s| (s.name.get(foodweb_rules::Lang::En), s.kind))
+        .collect()
+}
+
+/// Issue 69: "after a game, "Play again" on the game-over summary opens a
+/// new table linked to the old one, with its settings and its people:
+/// everyone who presses it within a minute sits again, bots take the rest,
+/// and those who do not are free to go. The old table's replay and saved
+/// file stay as they were."
+#[test]
+fn play_again_seats_the_same_people_at_a_new_table_of_the_same_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Party::new(fast(Some(dir.path())));
+    let old = two_people_two_bots(&mut p);
+    p.say(2, ClientMsg::PlayAgain);
+    assert_eq!(
+        p.last_rejection(2).as_deref(),
+        Some("the game is not over yet")
+    );
+    p.play_out(&[1, 2]);
+    p.tick(1_000);
+    let saved = record(dir.path(), old);
+    p.hello(3, "Cy");
+    p.say(3, ClientMsg::Watch { table: old });
+    p.say(3, ClientMsg::PlayAgain);
+    let refused = p.last_rejection(3).unwrap();
+    assert!(refused.starts_with("only those who played"), "{refused}");
+    p.say(3, ClientMsg::Leave);
+
+    // Bo presses first: a new table, Ana's seat kept for her, the bots as
+    // they were.
+    p.say(2, ClientMsg::PlayAgain);
+    let next = p.inboxes[&2].table.unwrap();
+    assert_ne!(next, old);
+    let lobby = last_lobby(&p, 2);
+    assert_eq!(
+        (lobby.id, &lobby.settings, lobby.started),
+        (next, &quick(), false)
+    );
+    let memory = SeatKind::Bot {
+        kind: "memory".into(),
+    };
+    let bo = SeatKind::Person {
+        ready: true,
+        connected: true,
+        stand_in: false,
+    };
+    let mut seats = vec![
+        ("Ana".to_string(), SeatKind::Kept),
+        ("Bo".to_string(), bo.clone()),
+        ("memory bot 3".to_string(), memory.clone()),
+        ("memory bot 4".to_string(), memory.clone()),
+    ];
+    assert_eq!(seating(&p, 2), seats);
+    // Nobody else takes a kept seat.
+    p.say(
+        3,
+        ClientMsg::TakeSeat {
+            table: next,
+            seat: Some(SeatId(0)),
+        },
+    );
+    let refused = p.last_rejection(3).unwrap();
+    assert!(refused.contains("kept for whoever had it"), "{refused}");
+    assert_eq!(p.inboxes[&3].table, Some(old), "Cy sits nowhere new");
+
+    // Ana presses: everyone is back, and the game starts at once.
+    p.say(1, ClientMsg::PlayAgain);
+    assert_eq!(p.inboxes[&1].table, Some(next));
+    assert!(last_lobby(&p, 1).started);
+    seats[0] = ("Ana".to_string(), bo.clone());
+    assert_eq!(seating(&p, 1), seats);
+    p.tick(1_000);
+    assert_eq!(
+        record(dir.path(), old),
+        saved,
+        "the old table's file as it was"
+    );
+
+    // After the next game only Bo presses: his seat is back at once, Ana's
+    // is kept a minute, then a bot takes it and the game starts.
+    p.play_out(&[1, 2]);
+    p.say(2, ClientMsg::PlayAgain);
+    let third = p.inboxes[&2].table.unwrap();
+    assert_ne!(third, next);
+    p.say(1, ClientMsg::Leave);
+    p.tick(59_000);
+    assert!(!last_lobby(&p, 2).started, "Ana's seat is still kept");
+    p.tick(1_000);
+    let lobby = last_lobby(&p, 2);
+    assert!(lobby.started, "the minute is up: a bot sits for Ana");
+    assert!(
+        matches!(lobby.seats[0].kind, SeatKind::Bot { .. }),
+        "{:?}",
+        lobby.seats[0]
+    );
+    assert!(p.inboxes[&2].view.is_some(), "Bo plays the new game");
+}

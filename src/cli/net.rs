@@ -40,6 +40,10 @@ pub struct ServeArgs {
     /// Seconds a person's seat may stay empty before a bot plays it (up to a day).
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub takeover_secs: u64,
+    /// Seconds "Play again" keeps a seat at the next table for the person
+    /// who had it (1 to 3,600).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3_600))]
+    pub again_secs: u64,
     /// The most tables this server holds at once (1 to 10,000).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_tables: u32,
@@ -166,6 +170,9 @@ pub struct ClientArgs {
     /// Write every received message here, one JSON object a line.
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// After each game, "Play again" at the next table, this many times.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub play_again: u32,
     /// Write a JSON summary here at the end.
     #[arg(long)]
     pub summary: Option<PathBuf>,
@@ -188,6 +195,7 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         data_dir: Some(data.clone()),
         max_tables: args.max_tables as usize,
         journal_sync: args.journal_sync.into(),
+        again_ms: args.again_secs * 1000,
     };
     // As many descriptors as the system allows, and bounds on guests sized
     // from them, before anything is opened.
@@ -309,6 +317,7 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         print_token: args.print_token,
         pin: args.server_key,
         forge_fragments: args.forge_fragments,
+        again: args.play_again,
     };
     let exit = headless_app(plan).run();
     Ok(if exit.is_success() { 0 } else { 1 })

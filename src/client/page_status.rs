@@ -53,6 +53,8 @@ fn publish_table(model: Res<ClientModel>, i18n: Res<I18n>) {
         .as_ref()
         .is_some_and(foodweb_netcode::games::view_over);
     web::publish("over", if over { "1" } else { "" });
+    let started = model.lobby.as_ref().is_some_and(|l| l.started);
+    web::publish("started", if started { "1" } else { "" });
 }
 
 /// Updates drawn so far, and the last that left nothing to draw at once

@@ -407,7 +407,9 @@ fn timeline(
                         Err(e) => i18n.ta("replay-not-saved", &[("why", e.into())]),
                     });
                 }
-                close = ui.button(i18n.t("replay-close")).clicked();
+                let button = ui.button(i18n.t("replay-close"));
+                super::reach::control(&button, "replay-close", super::reach::Does::Move);
+                close = button.clicked();
             });
             if let Some(saved) = &replay.saved {
                 ui.label(egui::RichText::new(saved).small());

@@ -224,10 +224,19 @@ export async function replayFromSummary(p) {
 
 // ... and from the lobby's table list, after leaving the finished table
 // (a finished table is left on the way; a seat still held is left by
-// hand).
-export async function replayFromLobby(p) {
-  const table = Number(await data(p, 'table'));
-  await pressUntil(p, 'summary-new-game', p.touch, 'no way from the summary to the lobby', async () => (await data(p, 'screen')) === 'lobby');
+// hand). With `table`, a table sat at before the one the page is at
+// (after "Play again"), which is left when asked.
+export async function replayFromLobby(p, table = null) {
+  table ??= Number(await data(p, 'table'));
+  if (await controlOf(p, 'summary-new-game')) {
+    await pressUntil(p, 'summary-new-game', p.touch, 'no way from the summary to the lobby', async () => (await data(p, 'screen')) === 'lobby');
+  } else {
+    await pressUntil(p, 'table-leave', p.touch, 'no "Leave table" at the table',
+      async () => !!(await controlOf(p, 'table-leave-yes')) || (await data(p, 'screen')) === 'lobby');
+    if ((await data(p, 'screen')) !== 'lobby') {
+      await pressUntil(p, 'table-leave-yes', p.touch, 'the question never let it leave', async () => (await data(p, 'screen')) === 'lobby');
+    }
+  }
   for (const t0 = Date.now(); !(await controlOf(p, `lobby-replay-${table}`)) && Date.now() - t0 < 10_000;) {
     if (await controlOf(p, 'lobby-leave')) {
       await pressUntil(p, 'lobby-leave', p.touch, 'no way to leave the finished table', async () => !(await data(p, 'seat')));

@@ -55,7 +55,7 @@ const phone = (name, locale) => open(name, 'phone', { autoplay: 'join', think_ms
 // three phones sit, and plays to the end.
 function fourthSeat(how = [
   '--name', 'Headless', '--create', 'wanning', '--seats', '4', '--people', '4', '--bots', 'random',
-  '--play', 'random', '--round-secs', '30', '--seed', '7',
+  '--play', 'random', '--round-secs', '30', '--seed', '7', '--play-again', '1',
 ]) {
   const url = new URL(base);
   const args = [
@@ -121,6 +121,10 @@ async function clocksRead(people, when) {
   const read = { when, words, spread_s: spread, read_ms: Date.now() - t0 };
   console.log(`clocks ${when}: ${JSON.stringify(words)}, ${spread} s apart`);
   (report.clocks ||= []).push(read);
+  // Issue 69: "the pages' clock texts agree within 1 s at three moments"
+  // (each text in whole seconds, read within the same moment).
+  if (known.length < 2) throw new Error(`clocks ${when}: fewer than two pages show a clock: ${JSON.stringify(words)}`);
+  if (spread > 1) throw new Error(`clocks ${when}: ${spread} s apart: ${JSON.stringify(words)}`);
 }
 
 // Back in its own seat by itself after `away` (a reload, or a page closed
@@ -233,9 +237,40 @@ async function beforeTheTable(ann, bo, chen) {
   report.typed.push(await typeName(chen, '', '小陈', 'xiaochen'));
 }
 
+// Issue 69: "at the end every page presses "Play again" and the same
+// names sit at the new table" (the headless seat pressed it as its game
+// ended: `--play-again 1`). The first page to press shows who is back
+// while the others come; once all are, the next game starts by itself.
+async function playAgain(people) {
+  const before = Object.fromEntries(await Promise.all(people.map(async p => [p.name, await data(p, 'seat')])));
+  const old = await data(people[0], 'table');
+  const t0 = Date.now();
+  const pressed = async p => {
+    await pressUntil(p, 'summary-play-again', p.touch, 'no "Play again" on the game-over summary',
+      async () => (await data(p, 'table')) !== old);
+    return Date.now() - t0;
+  };
+  const [first, ...rest] = people;
+  const firstMs = await pressed(first);
+  await first.page.waitForTimeout(600);
+  await shot(first, `party-again-room-${first.name}`);
+  const restMs = await Promise.all(rest.map(pressed));
+  const next = await data(first, 'table');
+  for (const p of people) {
+    await waitFor(p, `in the next game at table ${next}, seat ${before[p.name]}`, ([t, s]) => {
+      const b = document.body.dataset;
+      return b.table === t && b.seat === s && b.started === '1' && b.screen === 'table' && b.over !== '1';
+    }, 0.5, [next, before[p.name]]);
+  }
+  const startedMs = Date.now() - t0;
+  await seatedByName(people, '-again');
+  console.log(`"Play again": table ${old} -> ${next}, pressed at ${[firstMs, ...restMs]} ms, the next game on every page ${startedMs} ms after the first press`);
+  return { old: Number(old), next: Number(next), pressed_ms: [firstMs, ...restMs], started_ms: startedMs };
+}
+
 // Issue 66: "Bob and 小陈 both sat as 'Player'". Each page shows each
 // seat by the name its person gave.
-async function seatedByName(people) {
+async function seatedByName(people, when = '') {
   for (const p of people) {
     await waitFor(p, 'seated at the table', () => document.body.dataset.screen === 'table' && !!document.body.dataset.seat, 3);
   }
@@ -248,7 +283,7 @@ async function seatedByName(people) {
       const shown = (document.body.dataset.names || '').split(' | ');
       return n.every(x => shown.includes(x));
     }, 1, names);
-    await shot(p, `party-table-${p.name}`);
+    await shot(p, `party-table${when}-${p.name}`);
   }
 }
 
@@ -329,9 +364,14 @@ async function party() {
   }
 
   // The game played to its end; its replay opened over the wire, from the
-  // game-over summary and from the lobby.
+  // game-over summary; "Play again" on every page; then the first game's
+  // replay from the lobby.
   for (const p of people) await waitFor(p, 'at the end of the game', () => document.body.dataset.over === '1', 6);
-  report.replays = { fromSummary: await replayFromSummary(chen), fromLobby: await replayFromLobby(ann) };
+  const first = Number(await data(ann, 'table'));
+  const fromSummary = await replayFromSummary(chen);
+  await pressUntil(chen, 'replay-close', true, 'no way out of the replay', async () => !!(await controlOf(chen, 'summary-play-again')));
+  report.again = await playAgain(people);
+  report.replays = { fromSummary, fromLobby: await replayFromLobby(ann, first) };
   const moved = [report.returns.reload, report.returns.closed, report.leftAndBack].filter(r => r.move_ms !== null);
   if (!moved.length) throw new Error('no page back in its seat moved again before the game ended (every one out of the game?)');
 }

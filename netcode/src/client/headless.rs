@@ -70,6 +70,9 @@ pub struct Plan {
     /// Forged fragment packets to send once connected (each claims 2^40
     /// fragments), as a hostile guest with a real token would.
     pub forge_fragments: u32,
+    /// Games to play again (`PlayAgain`) after the first, each at the
+    /// table that follows the last.
+    pub again: u32,
 }
 
 /// What the client did and saw, written as its summary.
@@ -100,6 +103,9 @@ pub struct Summary {
     pub token: Option<String>,
     /// The code that takes the host seat of the table this client opened.
     pub host_code: Option<String>,
+    /// Every table whose game this client saw to its end, in order
+    /// (`Plan::again`).
+    pub played: Vec<TableId>,
 }
 
 #[derive(Default)]
@@ -115,12 +121,17 @@ struct Progress {
     printed_token: Option<Vec<u8>>,
     /// When the lobby first showed the game's result.
     result_seen_at: Option<f64>,
+    /// The table "Play again" was asked at, and when.
+    again_from: Option<(TableId, f64)>,
 }
 
 /// How long a seated client waits, after the lobby shows the result, for
 /// its seat's last view (sent in the same update, but possibly in a later
 /// packet).
 const LAST_VIEW_WAIT_SECS: f64 = 2.0;
+
+/// How long a client that asked to play again waits for its next table.
+const AGAIN_WAIT_SECS: f64 = 10.0;
 
 struct Runner {
     started: Instant,
@@ -243,20 +254,24 @@ fn drive(
     let Some(lobby) = model.lobby.as_ref().filter(|l| l.id == table) else {
         return;
     };
-    if let Some(view) = &model.view
-        && view_over(view)
-    {
-        summary.result = lobby.result.clone().or_else(|| result_of(view));
-        finish(&mut summary, &mut exit, None);
-        return;
-    }
-    if lobby.result.is_some() {
-        // A seat's last view holds what was said and done last: it comes
-        // with the lobby's result, maybe a packet later.
-        let since = *progress.result_seen_at.get_or_insert(now);
-        if !matches!(role, Role::Player(_)) || now - since > LAST_VIEW_WAIT_SECS {
-            summary.result = lobby.result.clone();
-            finish(&mut summary, &mut exit, None);
+    let ended = match &model.view {
+        Some(view) if view_over(view) => Some(lobby.result.clone().or_else(|| result_of(view))),
+        _ if lobby.result.is_some() => {
+            // A seat's last view holds what was said and done last: it
+            // comes with the lobby's result, maybe a packet later.
+            let since = *progress.result_seen_at.get_or_insert(now);
+            if matches!(role, Role::Player(_)) && now - since <= LAST_VIEW_WAIT_SECS {
+                return;
+            }
+            Some(lobby.result.clone())
+        }
+        _ => None,
+    };
+    if let Some(result) = ended {
+        summary.result = result;
+        let asked = play_again(&plan, &model, &mut outbox, &mut summary, &mut progress, now);
+        if let Err(why) = asked {
+            finish(&mut summary, &mut exit, why);
         }
         return;
     }
@@ -364,9 +379,54 @@ fn finish(
     });
 }
 
+/// At the end of a game: "Play again" while `Plan::again` says so (the
+/// next table is awaited, and its refusal ends the run); otherwise
+/// `Err(None)`, the run is over.
+fn play_again(
+    plan: &Plan,
+    model: &ClientModel,
+    outbox: &mut Outbox,
+    summary: &mut Summary,
+    progress: &mut Progress,
+    now: f64,
+) -> Result<(), Option<String>> {
+    let Some((table, role)) = model.place else {
+        return Err(None);
+    };
+    if let Some((asked_at, when)) = progress.again_from
+        && asked_at == table
+    {
+        // (A refusal of a move sent before the end may come meanwhile:
+        // only the next table's coming, or not, says what became of it.)
+        if now - when > AGAIN_WAIT_SECS {
+            let why = model.last_rejection.as_ref().map_or("", |r| r.en.as_str());
+            return Err(Some(format!(
+                "no next table {AGAIN_WAIT_SECS} s after \"Play again\" (last refusal: {why})"
+            )));
+        }
+        return Ok(());
+    }
+    if summary.played.last() != Some(&table) {
+        summary.played.push(table);
+    }
+    if summary.played.len() > plan.again as usize || matches!(role, Role::Spectator) {
+        return Err(None);
+    }
+    outbox.0.push(ClientMsg::PlayAgain);
+    println!("playing again after table {table}");
+    *progress = Progress {
+        again_from: Some((table, now)),
+        created: progress.created,
+        filled: progress.filled,
+        printed_token: progress.printed_token.take(),
+        ..Progress::default()
+    };
+    Ok(())
+}
+
 /// Before the game starts: the table's creator fills the empty seats with
 /// bots once its people are in and asks to start; anyone else says it is
-/// ready.
+/// ready. A "Play again" table starts by itself.
 fn before_start(
     plan: &Plan,
     model: &ClientModel,
@@ -376,6 +436,9 @@ fn before_start(
     progress: &mut Progress,
     now: f64,
 ) {
+    if lobby.again_until.is_some() {
+        return;
+    }
     if model.is_owner() {
         if let Part::Create { people, bots, .. } = &plan.part {
             if lobby.persons() >= *people && !progress.filled {

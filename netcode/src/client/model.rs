@@ -325,6 +325,14 @@ impl ClientModel {
         self.view_hall_ms = None;
     }
 
+    /// The next table after "Play again", not started yet: its people
+    /// coming back (issue 69).
+    pub fn again_waiting(&self) -> Option<&crate::messages::LobbyState> {
+        self.lobby
+            .as_ref()
+            .filter(|l| !l.started && l.again_until.is_some())
+    }
+
     pub fn my_seat(&self) -> Option<foodweb_rules::table::SeatId> {
         match self.place {
             Some((_, Role::Player(seat))) => Some(seat),
@@ -372,6 +380,7 @@ mod tests {
             unsaved: None,
             host_runs: false,
             open_replays: false,
+            again_until: None,
         })
     }
 

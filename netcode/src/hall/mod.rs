@@ -7,6 +7,7 @@
 //! Time is passed in (milliseconds on the hall's clock), so the hall is
 //! deterministic under test.
 
+mod again;
 mod seating;
 
 pub use seating::{HostSlot, Occupant, RECORD_FORMAT, TableRecord, store_id};
@@ -46,6 +47,9 @@ pub struct HallConfig {
     /// When an accepted action reaches the disk, against when anyone
     /// hears of it (`data_dir` only).
     pub journal_sync: JournalSync,
+    /// How long "Play again" keeps a seat at the next table for the
+    /// person who had it (issue 69).
+    pub again_ms: u64,
 }
 
 impl Default for HallConfig {
@@ -57,6 +61,7 @@ impl Default for HallConfig {
             data_dir: None,
             max_tables: DEFAULT_MAX_TABLES,
             journal_sync: JournalSync::default(),
+            again_ms: 60_000,
         }
     }
 }
@@ -350,6 +355,8 @@ impl Hall {
             unsaved: None,
             held: Vec::new(),
             lesson: false,
+            again: None,
+            kept: None,
         };
         Ok((table, recovered))
     }
@@ -579,6 +586,8 @@ impl Hall {
                         t.seats[seat.index()].occupant = Occupant::Bot { kind, name };
                     }
                 }
+                // The owner may give a seat kept for "Play again" away.
+                t.unkeep(seat.index());
                 self.table_changed(tid);
                 Ok(())
             }
@@ -586,6 +595,9 @@ impl Hall {
                 let tid = self.owner_before_start(client)?;
                 let t = self.tables.get_mut(&tid).expect("owner of a table");
                 let kind = valid_bot(t.settings.game(), &kind)?;
+                for i in 0..t.seats.len() {
+                    t.unkeep(i);
+                }
                 for slot in &mut t.seats {
                     if slot.occupant == Occupant::Open {
                         slot.occupant = Occupant::Bot {
@@ -602,6 +614,7 @@ impl Hall {
             ClientMsg::Pace { pace } => self.pace(client, pace),
             ClientMsg::GetReplay { from, past } => self.send_replay(client, from, past),
             ClientMsg::Learn { game, names } => self.learn(client, game, names),
+            ClientMsg::PlayAgain => self.play_again(client),
         }
     }
 
@@ -755,13 +768,7 @@ impl Hall {
             ));
         }
         settings.check()?;
-        let max = self.config.max_tables;
-        if self.tables.len() >= max {
-            return Err(reject(
-                format!("this server has {max} tables already: join one, or wait for one to end"),
-                format!("这个服务器已有 {max} 张桌子：加入其中一张，或等一张结束"),
-            ));
-        }
+        self.room_for_a_table()?;
         let id = self.next_table;
         self.next_table += 1;
         let token = fresh_token();
@@ -782,6 +789,18 @@ impl Hall {
         self.tables.insert(id, table);
         self.attach(client, id, Role::Player(SeatId(0)), Some(token));
         self.table_changed(id);
+        Ok(())
+    }
+
+    /// Refused when the hall holds all the tables it may.
+    fn room_for_a_table(&self) -> Result<(), Rejection> {
+        let max = self.config.max_tables;
+        if self.tables.len() >= max {
+            return Err(reject(
+                format!("this server has {max} tables already: join one, or wait for one to end"),
+                format!("这个服务器已有 {max} 张桌子：加入其中一张，或等一张结束"),
+            ));
+        }
         Ok(())
     }
 
@@ -874,10 +893,8 @@ impl Hall {
         }
         let seat = match seat {
             Some(seat) => seat,
-            None => t
-                .seats
-                .iter()
-                .position(|s| s.occupant == Occupant::Open)
+            None => (0..t.seats.len())
+                .position(|i| t.seats[i].occupant == Occupant::Open && !t.is_kept(i))
                 .map(|i| SeatId(i as u8))
                 .ok_or_else(|| {
                     reject(
@@ -894,6 +911,12 @@ impl Hall {
             return Err(reject(
                 format!("seat {seat} is taken"),
                 format!("{seat} 号座位已有人"),
+            ));
+        }
+        if t.is_kept(seat.index()) {
+            return Err(reject(
+                format!("seat {seat} is kept for whoever had it last game"),
+                format!("{seat} 号座位为上一局坐这里的人保留"),
             ));
         }
         let name = t.distinct_name(seat.index(), &name);
@@ -1209,7 +1232,9 @@ impl Hall {
 
     fn start(&mut self, client: ClientKey) -> Result<(), Rejection> {
         let tid = self.owner_before_start(client)?;
-        let now = self.now;
+        // A "Play again" table started by its owner: bots take the seats
+        // still kept.
+        self.release_kept(tid);
         let t = self.tables.get_mut(&tid).expect("owner of a table");
         // The owner starting counts as the owner being ready.
         if let Some(owner) = t.owner
@@ -1242,6 +1267,13 @@ impl Hall {
                 format!("还没准备好：{}", zh.join("、")),
             ));
         }
+        self.begin(tid)
+    }
+
+    /// Deals the game of a table whose seats are all filled.
+    fn begin(&mut self, tid: TableId) -> Result<(), Rejection> {
+        let now = self.now;
+        let t = self.tables.get_mut(&tid).expect("a listed table");
         let names = (0..t.seats.len()).map(|i| t.name_of(i)).collect();
         t.game = Some(games::new_table(&t.settings, t.seed, names)?);
         t.anchor = (now, 0);
@@ -1476,6 +1508,7 @@ impl Hall {
                     .min();
                 [deadline, bots, stand_in].into_iter().flatten().min()
             })
+            .chain(self.next_kept_due())
             .min()
     }
 
@@ -1485,6 +1518,7 @@ impl Hall {
     pub fn tick(&mut self, now: u64) {
         self.now = self.now.max(now);
         let now = self.now;
+        self.expire_kept(now);
         let ids: Vec<TableId> = self.tables.keys().copied().collect();
         for tid in ids {
             let takeover = self.config.takeover_ms;

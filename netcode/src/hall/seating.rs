@@ -57,6 +57,24 @@ impl Seat {
     }
 }
 
+/// The seats of a "Play again" table kept for the old table's people.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// By seat: the name of the person it is kept for, until they take it.
+    pub seats: Vec<Option<String>>,
+    /// The host seat is kept for the old table's host.
+    pub host: Option<String>,
+    /// Hall time when what is still kept goes to bots (the host seat
+    /// stays open) and the table starts.
+    pub until: u64,
+}
+
+impl Kept {
+    pub fn is_empty(&self) -> bool {
+        self.host.is_none() && self.seats.iter().all(Option::is_none)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostSlot {
     pub name: String,
@@ -112,6 +130,10 @@ pub struct HallTable {
     /// A guided first game (`Learn`): its script moves the other seats,
     /// it is never saved, and it is over when its learner leaves.
     pub lesson: bool,
+    /// The table "Play again" opened after this one (issue 69).
+    pub again: Option<TableId>,
+    /// A "Play again" table's seats kept for the last game's people.
+    pub kept: Option<Kept>,
 }
 
 impl HallTable {
@@ -151,6 +173,22 @@ impl HallTable {
             unsaved: None,
             held: Vec::new(),
             lesson: false,
+            again: None,
+            kept: None,
+        }
+    }
+
+    /// Whether `seat` is kept for whoever had it at the last game.
+    pub fn is_kept(&self, seat: usize) -> bool {
+        self.kept
+            .as_ref()
+            .is_some_and(|k| k.seats.get(seat).is_some_and(Option::is_some))
+    }
+
+    /// `seat` is no longer kept (its owner gave it away).
+    pub fn unkeep(&mut self, seat: usize) {
+        if let Some(slot) = self.kept.as_mut().and_then(|k| k.seats.get_mut(seat)) {
+            *slot = None;
         }
     }
 
@@ -312,6 +350,14 @@ impl HallTable {
             seats: (0..self.seats.len())
                 .map(|i| {
                     let slot = &self.seats[i];
+                    let kept = self.kept.as_ref().and_then(|k| k.seats.get(i)?.clone());
+                    if let Some(name) = kept.filter(|_| slot.occupant == Occupant::Open) {
+                        return SeatInfo {
+                            seat: SeatId(i as u8),
+                            name: SeatName::person(name),
+                            kind: SeatKind::Kept,
+                        };
+                    }
                     SeatInfo {
                         seat: SeatId(i as u8),
                         name: self.name_of(i),
@@ -345,14 +391,17 @@ impl HallTable {
             unsaved: self.unsaved.clone(),
             host_runs: self.host_runs,
             open_replays: self.open_replays,
+            again_until: self
+                .kept
+                .as_ref()
+                .filter(|_| !self.started())
+                .map(|k| k.until),
         }
     }
 
     pub fn summary(&self) -> TableSummary {
-        let open = self
-            .seats
-            .iter()
-            .filter(|s| s.occupant == Occupant::Open)
+        let open = (0..self.seats.len())
+            .filter(|&i| self.seats[i].occupant == Occupant::Open && !self.is_kept(i))
             .count();
         TableSummary {
             id: self.id,

@@ -695,6 +695,10 @@ fn seat_card(
                     connected,
                     stand_in,
                 } => person_seat(ui, i18n, lobby, s, *ready, *connected, *stand_in),
+                SeatKind::Kept => {
+                    ui.label(egui::RichText::new(i18n.name(&s.name)).strong());
+                    ui.label(egui::RichText::new(i18n.t("lobby-kept")).color(theme::MUTED));
+                }
             }
         });
     });
@@ -949,6 +953,7 @@ mod tests {
             unsaved: None,
             host_runs: false,
             open_replays: false,
+            again_until: None,
         };
         let seated = ClientModel {
             place: Some((3, Role::Player(SeatId(1)))),

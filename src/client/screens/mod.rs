@@ -1,5 +1,6 @@
 //! One file per screen.
 
+mod again;
 mod art;
 mod join;
 mod leave_ask;
@@ -47,5 +48,6 @@ pub fn plugin(app: &mut App) {
         leave_ask::plugin,
         lobby::plugin,
         table::plugin,
+        again::plugin,
     ));
 }

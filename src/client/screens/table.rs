@@ -144,6 +144,8 @@ pub enum Exit {
     Stay,
     Leave,
     NewGame,
+    /// The next table, with the same settings and people (issue 69).
+    PlayAgain,
     Title,
     /// Watch the game again, step by step.
     Replay,
@@ -160,6 +162,10 @@ impl TableFrame<'_> {
             }
             Exit::Leave => self.leave(),
             Exit::NewGame => self.new_game(),
+            // The seat moves to the next table: this screen shows it until
+            // its game starts (`again::room`); leaving the screen would
+            // leave it.
+            Exit::PlayAgain => send(&mut self.outbox, ClientMsg::PlayAgain),
             Exit::Title => self.back_to_title(),
             Exit::Replay => self.replay.start(&mut self.outbox),
         }
@@ -174,6 +180,8 @@ pub struct Summary {
     /// The table whose summary is showing and when it came up (egui's
     /// clock), for `SUMMARY_ARMS_AFTER`.
     shown: Option<(Option<u32>, f64)>,
+    /// "Play again" is offered (`again::offered`).
+    pub again: bool,
 }
 
 /// How long the game-over summary's buttons stay greyed after it comes up:
@@ -258,7 +266,7 @@ pub fn summary_window(
                 .max_height((room.height() * 0.55).max(120.0))
                 .show(ui, ranking);
             ui.separator();
-            close = after_game_buttons(ui, i18n, armed, &mut pressed);
+            close = after_game_buttons(ui, i18n, armed, summary.again, &mut pressed);
         });
     if !armed {
         return;
@@ -274,9 +282,25 @@ pub fn summary_window(
 /// The summary's buttons: another game, the title, the replay, or put the
 /// summary away (returned). Wrapped, so a phone shows them all; greyed
 /// until `armed`.
-fn after_game_buttons(ui: &mut egui::Ui, i18n: &I18n, armed: bool, exit: &mut Exit) -> bool {
+fn after_game_buttons(
+    ui: &mut egui::Ui,
+    i18n: &I18n,
+    armed: bool,
+    again: bool,
+    exit: &mut Exit,
+) -> bool {
     let mut close = false;
     ui.horizontal_wrapped(|ui| {
+        if again {
+            let button = ui.add_enabled(
+                armed,
+                egui::Button::new(egui::RichText::new(i18n.t("table-play-again")).strong()),
+            );
+            crate::client::reach::control(&button, "summary-play-again", Does::Move);
+            if button.clicked() {
+                *exit = Exit::PlayAgain;
+            }
+        }
         for (key, name, to) in [
             ("table-new-game", "summary-new-game", Exit::NewGame),
             ("table-back-to-title", "summary-title", Exit::Title),
@@ -420,8 +444,12 @@ fn pick_screen(
     }
 }
 
-/// Until the table's first view comes.
+/// Until the table's first view comes (after "Play again", the next
+/// table's room is drawn by `screens::again`).
 fn connecting(mut contexts: EguiContexts, mut frame: TableFrame) -> Result {
+    if frame.model.again_waiting().is_some() {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     let mut screen = widgets::screen(ctx);
     let mut leave = false;
@@ -705,6 +733,7 @@ mod tests {
                 unsaved: None,
                 host_runs: false,
                 open_replays: false,
+                again_until: None,
             }),
             ..ClientModel::default()
         }
