@@ -1989,3 +1989,47 @@ fn play_again_seats_the_same_people_at_a_new_table_of_the_same_settings() {
     );
     assert!(p.inboxes[&2].view.is_some(), "Bo plays the new game");
 }
+
+/// Issue 69, "with its people": the host seat comes along. The old
+/// table's host presses "Play again" and holds the next table's host seat
+/// (kept for it alone); once the players are back the game starts, the
+/// host seeing everything again.
+#[test]
+fn play_again_keeps_the_host_seat_for_the_host() {
+    let mut p = Party::new(fast(None));
+    let old = two_people_two_bots_seated(&mut p);
+    p.hello(3, "Host");
+    take_host_seat(&mut p, 3, old);
+    p.say(1, ClientMsg::Start);
+    p.play_out(&[1, 2]);
+    p.say(3, ClientMsg::PlayAgain);
+    assert_eq!(p.inboxes[&3].rejections, 0, "{:?}", p.last_rejection(3));
+    let next = p.inboxes[&3].table.unwrap();
+    assert_ne!(next, old);
+    assert!(p.inboxes[&3].all.iter().any(|m| matches!(m,
+        ServerMsg::Joined { table, role: Role::Host, .. } if *table == next)));
+    let lobby = last_lobby(&p, 3);
+    assert_eq!(lobby.host.as_deref(), Some("Host"));
+    assert_eq!(lobby.owner, None, "no player is back yet");
+    p.say(1, ClientMsg::PlayAgain);
+    assert_eq!(
+        last_lobby(&p, 1).owner,
+        Some(SeatId(0)),
+        "the first back owns it"
+    );
+    p.say(2, ClientMsg::PlayAgain);
+    let lobby = last_lobby(&p, 3);
+    assert!(lobby.started, "everyone is back");
+    assert_eq!(lobby.host.as_deref(), Some("Host"));
+    let all = &p.inboxes[&3].all;
+    let joined = all
+        .iter()
+        .position(|m| matches!(m, ServerMsg::Joined { table, .. } if *table == next))
+        .unwrap();
+    assert!(
+        all[joined..]
+            .iter()
+            .any(|m| matches!(m, ServerMsg::HostView { .. })),
+        "the host sees the next game"
+    );
+}

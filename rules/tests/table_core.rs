@@ -322,19 +322,19 @@ fn a_reset_table_plays_as_a_new_one() {
     });
 }
 
-/// The first deadline of a new table of game `G` with a grace of
-/// `grace_secs`.
-fn first_deadline<G: foodweb_rules::table::Game>(
-    settings: impl Fn(u32) -> G::Settings,
-    grace_secs: u32,
-    players: usize,
-) -> u64 {
-    let mut config = TableConfig::<G>::new(3, players);
-    config.settings = settings(grace_secs);
-    Table::<G>::new(config)
-        .expect("a valid table")
-        .next_deadline()
-        .expect("the first phase has a clock")
+/// How much later the first clock of a new table of game `G` falls with
+/// a grace of 7 s than with none.
+fn grace_gap<G: foodweb_rules::table::Game>(players: usize) -> u64 {
+    use foodweb_rules::table::GameSettings;
+    let first = |grace_secs| {
+        let mut config = TableConfig::<G>::new(3, players);
+        *config.settings.grace_secs_mut() = grace_secs;
+        Table::<G>::new(config)
+            .expect("a valid table")
+            .next_deadline()
+            .expect("the first phase has a clock")
+    };
+    first(7) - first(0)
 }
 
 /// Issue 69, each game's rules.md ("grace_secs"): "each clock of a move
@@ -343,70 +343,14 @@ fn first_deadline<G: foodweb_rules::table::Game>(
 /// four games the first clock falls exactly the grace later.
 #[test]
 fn every_games_clock_waits_the_tables_grace() {
-    use foodweb_rules::crueler::{CruelerGame, CruelerSettings};
-    use foodweb_rules::gene::{GeneGame, GeneSettings};
-    use foodweb_rules::wanning::{WanningGame, WanningSettings};
+    use foodweb_rules::crueler::CruelerGame;
+    use foodweb_rules::gene::GeneGame;
+    use foodweb_rules::wanning::WanningGame;
     let gaps = [
-        first_deadline::<ForestGame>(
-            |g| ForestSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            7,
-            4,
-        ) - first_deadline::<ForestGame>(
-            |g| ForestSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            0,
-            4,
-        ),
-        first_deadline::<WanningGame>(
-            |g| WanningSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            7,
-            5,
-        ) - first_deadline::<WanningGame>(
-            |g| WanningSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            0,
-            5,
-        ),
-        first_deadline::<GeneGame>(
-            |g| GeneSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            7,
-            4,
-        ) - first_deadline::<GeneGame>(
-            |g| GeneSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            0,
-            4,
-        ),
-        first_deadline::<CruelerGame>(
-            |g| CruelerSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            7,
-            6,
-        ) - first_deadline::<CruelerGame>(
-            |g| CruelerSettings {
-                grace_secs: g,
-                ..Default::default()
-            },
-            0,
-            6,
-        ),
+        grace_gap::<ForestGame>(4),
+        grace_gap::<WanningGame>(5),
+        grace_gap::<GeneGame>(4),
+        grace_gap::<CruelerGame>(6),
     ];
     assert_eq!(gaps, [7_000; 4], "Forest, Wanning, Gene, Crueler");
 }

@@ -170,6 +170,11 @@ pub struct ClientArgs {
     /// Write every received message here, one JSON object a line.
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// With --create: seconds each clock of a move waits before it runs
+    /// down, so every device has shown what just happened (0 to 30).
+    #[arg(long, default_value_t = foodweb_rules::table::USUAL_GRACE_SECS,
+          value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub grace_secs: u32,
     /// After each game, "Play again" at the next table, this many times.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub play_again: u32,
@@ -349,7 +354,8 @@ fn create_part(args: &ClientArgs, key: &str) -> Result<Part, CliError> {
             bot_kinds(game).join(", ")
         )));
     }
-    let settings = settings_for(game, args)?;
+    let mut settings = settings_for(game, args)?;
+    *settings.grace_secs_mut() = args.grace_secs;
     Ok(Part::Create {
         settings,
         seats: args.seats,

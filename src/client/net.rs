@@ -141,8 +141,15 @@ fn bot_delay_ms(given: Option<&str>) -> u64 {
 #[derive(Resource, Default)]
 pub struct LeftRunning(pub Option<u32>);
 
+/// "Play again" was pressed: the table screen is entered afresh for the
+/// next table (everything kept for one table is put away) without leaving
+/// the seat, which moves to the next table (`table::leave_table`).
+#[derive(Resource, Default)]
+pub struct PlayingAgain(pub bool);
+
 pub fn plugin(app: &mut App) {
-    app.init_resource::<LeftRunning>();
+    app.init_resource::<LeftRunning>()
+        .init_resource::<PlayingAgain>();
     let tick = std::time::Duration::from_secs_f64(1.0 / 60.0);
     app.add_plugins(lightyear::prelude::server::ServerPlugins {
         tick_duration: tick,

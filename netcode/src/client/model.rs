@@ -325,6 +325,13 @@ impl ClientModel {
         self.view_hall_ms = None;
     }
 
+    /// "Play again" was asked: the finished game's view, talk and lobby
+    /// go; the place stays until the next table's `Joined`.
+    pub fn await_next_table(&mut self) {
+        self.clear_table();
+        self.changes += 1;
+    }
+
     /// The next table after "Play again", not started yet: its people
     /// coming back (issue 69).
     pub fn again_waiting(&self) -> Option<&crate::messages::LobbyState> {

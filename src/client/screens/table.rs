@@ -17,11 +17,11 @@ use foodweb_rules::GameId;
 use iyes_progress::ProgressTracker;
 
 use crate::client::assets::ArtLoad;
-use crate::client::net::{LeftRunning, Session, Target, send};
+use crate::client::net::{LeftRunning, PlayingAgain, Session, Target, send};
 use crate::client::reach::Does;
 use crate::client::scene::{self, PointerOnUi, SceneRect};
 use crate::client::screens::HostedAt;
-use crate::client::{I18n, Screen, UserSettings, widgets};
+use crate::client::{I18n, Screen, UserSettings, theme, widgets};
 
 /// Which game's table screen shows.
 #[derive(SubStates, Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +54,7 @@ pub struct TableFrame<'w> {
     /// Whether "Leave table" is asking first (`leave_ask`).
     pub asking_leave: ResMut<'w, AskingLeave>,
     left_running: ResMut<'w, LeftRunning>,
+    playing_again: ResMut<'w, PlayingAgain>,
 }
 
 impl TableFrame<'_> {
@@ -90,6 +91,16 @@ impl TableFrame<'_> {
             Screen::Setup
         };
         self.next.set(to);
+    }
+
+    /// The seat moves to the next table (`ClientMsg::PlayAgain`): the
+    /// table screen is entered afresh, so nothing of this game's screen
+    /// stays, and shows the next table's room until its game starts
+    /// (`screens::again`).
+    pub fn play_again(&mut self) {
+        send(&mut self.outbox, ClientMsg::PlayAgain);
+        self.playing_again.0 = true;
+        self.next.set(Screen::Table);
     }
 
     pub fn back_to_title(&mut self) {
@@ -162,10 +173,7 @@ impl TableFrame<'_> {
             }
             Exit::Leave => self.leave(),
             Exit::NewGame => self.new_game(),
-            // The seat moves to the next table: this screen shows it until
-            // its game starts (`again::room`); leaving the screen would
-            // leave it.
-            Exit::PlayAgain => send(&mut self.outbox, ClientMsg::PlayAgain),
+            Exit::PlayAgain => self.play_again(),
             Exit::Title => self.back_to_title(),
             Exit::Replay => self.replay.start(&mut self.outbox),
         }
@@ -458,6 +466,11 @@ fn connecting(mut contexts: EguiContexts, mut frame: TableFrame) -> Result {
             ui.add_space(ui.available_height() * 0.4);
             ui.heading(frame.i18n.t("table-connecting"));
             ui.add_space(12.0);
+            // A "Play again" refused (the next game began without us).
+            if let Some(why) = &frame.model.last_rejection {
+                ui.colored_label(theme::BAD, frame.i18n.pick(why));
+                ui.add_space(12.0);
+            }
             leave = ui.button(frame.i18n.t("table-leave")).clicked();
         });
     });
@@ -496,9 +509,17 @@ fn unsaved_banner(mut contexts: EguiContexts, frame: TableFrame) -> Result {
 /// seat for its token; a bot stands in).
 fn leave_table(
     mut outbox: ResMut<Outbox>,
-    model: Res<ClientModel>,
+    mut model: ResMut<ClientModel>,
     mut settings: ResMut<crate::client::UserSettings>,
+    mut again: ResMut<PlayingAgain>,
 ) {
+    if again.0 {
+        // Entered afresh for the next table: the old game's view goes, the
+        // seat goes with the person.
+        again.0 = false;
+        model.await_next_table();
+        return;
+    }
     if model.place.is_some() {
         // Left by choice: not taken back by itself (issue 68).
         settings.mark_left(&model, true);
@@ -756,8 +777,42 @@ mod tests {
             .init_resource::<crate::client::replay::Replaying>()
             .init_resource::<Summary>()
             .init_resource::<AskingLeave>()
-            .init_resource::<LeftRunning>();
+            .init_resource::<LeftRunning>()
+            .init_resource::<PlayingAgain>();
         app
+    }
+
+    /// Issue 69: "Play again" moves the seat to the next table: the table
+    /// screen is entered afresh (every game's screen state put away on
+    /// its exit), the old game's view goes, and the server hears
+    /// `PlayAgain` and never `Leave`, which would give up the new seat.
+    #[test]
+    fn play_again_enters_the_table_afresh_and_keeps_the_seat() {
+        let mut app = frame_app(seated(true), UserSettings::default());
+        let go = app
+            .world_mut()
+            .register_system(|mut f: TableFrame| f.go(Exit::PlayAgain));
+        app.world_mut().run_system(go).unwrap();
+        assert!(matches!(
+            app.world().resource::<NextState<Screen>>(),
+            NextState::Pending(Screen::Table)
+        ));
+        let exit = app.world_mut().register_system(leave_table);
+        app.world_mut().run_system(exit).unwrap();
+        let sent = &app.world().resource::<Outbox>().0;
+        assert!(matches!(sent[..], [ClientMsg::PlayAgain]), "{sent:?}");
+        let model = app.world().resource::<ClientModel>();
+        assert!(
+            model.view.is_none() && model.lobby.is_none(),
+            "the old game's view goes"
+        );
+        assert!(
+            model.my_seat().is_some(),
+            "the seat stays until the next table's"
+        );
+        assert!(!app.world().resource::<PlayingAgain>().0);
+        let past = &app.world().resource::<UserSettings>().past_seats;
+        assert!(past.iter().all(|s| !s.left), "not left by choice: {past:?}");
     }
 
     /// Issue 68: ""Leave table" mid-game asks nothing and the seat cannot
