@@ -6,7 +6,8 @@
 use std::path::{Component, Path, PathBuf};
 
 /// The file a request path names inside `root`, or `None` if it would
-/// leave the folder (`..`, absolute paths) or does not exist.
+/// leave the folder (`..`, absolute paths, a link to a file outside it)
+/// or does not exist.
 pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
     let path = url_path.split(['?', '#']).next().unwrap_or("");
     let path = path.trim_start_matches('/');
@@ -19,7 +20,35 @@ pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
         return None;
     }
     let full = root.join(relative);
-    full.is_file().then_some(full)
+    if !full.is_file() {
+        return None;
+    }
+    // A link inside the folder may lead out of it (issue 70: a stray
+    // `web/link_key -> ../data/netcode.key` served the server's key): the
+    // file it names must be under the folder itself.
+    let (real, home) = (full.canonicalize().ok()?, root.canonicalize().ok()?);
+    if !real.starts_with(&home) {
+        refused_link(&full, &real);
+        return None;
+    }
+    Some(full)
+}
+
+/// Logs a link out of the web folder, once per link (a guest asking for
+/// it again and again must not fill the log).
+fn refused_link(link: &Path, to: &Path) {
+    static LOGGED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let Ok(mut logged) = LOGGED.lock() else {
+        return;
+    };
+    if logged.len() < 64 && !logged.iter().any(|l| l == link) {
+        logged.push(link.to_path_buf());
+        eprintln!(
+            "foodweb: not served: {} leads out of the web folder (to {})",
+            link.display(),
+            to.display()
+        );
+    }
 }
 
 /// The QR code of `text` as rows of dark (`true`) and light modules, with
@@ -630,6 +659,29 @@ mod tests {
         assert_eq!(resolve(&dir, "/assets/../../x"), None);
         assert_eq!(resolve(&dir, "/nothing.js"), None);
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Issue 70, 4: "A symlink inside `--web-dir` is followed:
+    /// `web/link_key -> ../data/netcode.key` served the server's 32-byte
+    /// netcode key". A link to a file outside the folder is not served; a
+    /// link within it is.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_folder_is_not_served() {
+        let base = std::env::temp_dir().join(format!("foodweb-links-{}", std::process::id()));
+        let (web, data) = (base.join("web"), base.join("data"));
+        std::fs::create_dir_all(web.join("assets")).unwrap();
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(data.join("netcode.key"), [7u8; 32]).unwrap();
+        std::fs::write(web.join("index.html"), "hi").unwrap();
+        std::os::unix::fs::symlink("../data/netcode.key", web.join("link_key")).unwrap();
+        std::os::unix::fs::symlink(&data, web.join("assets/data")).unwrap();
+        std::os::unix::fs::symlink("index.html", web.join("home.html")).unwrap();
+        assert_eq!(resolve(&web, "/link_key"), None);
+        assert_eq!(resolve(&web, "/assets/data/netcode.key"), None);
+        assert_eq!(resolve(&web, "/home.html"), Some(web.join("home.html")));
+        assert_eq!(resolve(&web, "/"), Some(web.join("index.html")));
+        let _ = std::fs::remove_dir_all(base);
     }
 
     #[cfg(not(target_family = "wasm"))]

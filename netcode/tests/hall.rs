@@ -2033,3 +2033,45 @@ fn play_again_keeps_the_host_seat_for_the_host() {
         "the host sees the next game"
     );
 }
+
+/// Issue 70, 5: "a bad `Resume` from a seated connection is answered
+/// `Left` and 'you are back in the lobby', yet the connection keeps its
+/// seat". Now it keeps its seat and is told only that the proof opened
+/// nothing: no `Left`, and its next move is taken.
+#[test]
+fn a_refused_resume_leaves_a_seated_connection_where_it_is() {
+    let mut p = Party::new(fast(None));
+    let table = two_people_two_bots(&mut p);
+    let before = p.inboxes[&1].all.len();
+    p.say(
+        1,
+        ClientMsg::Resume {
+            table,
+            proof: "0123".into(),
+        },
+    );
+    let refused = p.last_rejection(1).unwrap();
+    assert!(refused.contains("you keep your place"), "{refused}");
+    assert!(!refused.contains("lobby"), "{refused}");
+    assert!(
+        !p.inboxes[&1].all[before..]
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Left)),
+        "not told it left"
+    );
+    let accepted = |p: &Party| {
+        p.inboxes[&1]
+            .all
+            .iter()
+            .filter(|m| matches!(m, ServerMsg::Accepted))
+            .count()
+    };
+    let was = accepted(&p);
+    p.say(
+        1,
+        ClientMsg::Act {
+            action: AnyAction::Forest(ForestAction::AskShowdown { target: SeatId(1) }),
+        },
+    );
+    assert_eq!(accepted(&p), was + 1, "{:?}", p.last_rejection(1));
+}

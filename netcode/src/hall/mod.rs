@@ -1030,6 +1030,15 @@ impl Hall {
             .get(&tid)
             .and_then(|t| t.proved(challenge, crate::seal::ProofFor::Resume, proof));
         let Some(role) = found else {
+            if self.place(client).is_some() {
+                // A connection at a table keeps its place: it is told only
+                // that this proof opened nothing (issue 70: it was told it
+                // had left, and kept playing its seat).
+                return Err(reject(
+                    "that seat proof opens no seat here; you keep your place",
+                    "这个座位凭证在这里打不开任何座位；你的位置不变",
+                ));
+            }
             // Whatever place the client remembers is gone: it forgets the
             // token and is back in the lobby, told why.
             self.send(client, ServerMsg::Left);
