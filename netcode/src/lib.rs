@@ -17,6 +17,7 @@ pub mod hall;
 pub mod limits;
 pub mod listen;
 pub mod messages;
+pub mod names;
 pub mod protocol;
 pub mod replay;
 mod replay_file;

@@ -1684,13 +1684,31 @@ fn every_seat_at_a_table_goes_by_its_own_name() {
 /// Issue 66: "bot names stay English in the Chinese UI and read
 /// "reasoning bot 4 4" in the HP line"; "no person's name can pass for a
 /// bot's". A bot's seat goes by its kind and number, which each reader
-/// words in their language; a person who types a bot's name is still a
-/// person, in the lobby, the table list and the game's own views.
+/// words in their language; a person may not take a bot's name (issue
+/// 70: "'memory bot 3' and 'Bot 2' as a person" were accepted), and one
+/// named like a bot's owner-given name is still a person, in the lobby,
+/// the table list and the game's own views.
 #[test]
 fn a_bot_is_named_by_its_kind_and_a_person_never_passes_for_one() {
     let mut p = Party::new(fast(None));
     p.hello(1, "Ana");
     p.hello(2, "memory bot 3");
+    let refused = p.last_rejection(2).unwrap();
+    assert!(refused.contains("cannot say \"bot\""), "{refused}");
+    p.say(
+        2,
+        ClientMsg::SetName {
+            name: "Bot 2".into(),
+        },
+    );
+    assert!(p.last_rejection(2).unwrap().contains("bot"));
+    p.say(
+        2,
+        ClientMsg::Hello {
+            name: "Robo".into(),
+            version: PROTOCOL_VERSION,
+        },
+    );
     p.hello(3, "Cy");
     p.say(
         1,
@@ -1710,17 +1728,26 @@ fn a_bot_is_named_by_its_kind_and_a_person_never_passes_for_one() {
             kind: "memory".into(),
         },
     );
+    p.say(
+        1,
+        ClientMsg::SetBot {
+            seat: SeatId(3),
+            kind: Some("memory".into()),
+            name: Some("Robo".into()),
+        },
+    );
     let lobby = last_lobby(&p, 1);
-    let impostor = &lobby.seats[1].name;
-    assert_eq!(impostor, &SeatName::person("memory bot 3"));
-    assert!(!impostor.is_bot());
+    let person = &lobby.seats[1].name;
+    assert_eq!(person, &SeatName::person("Robo"));
+    assert!(!person.is_bot());
     let bot = &lobby.seats[2].name;
     assert_eq!(bot, &SeatName::bot("memory", 3));
     assert_eq!(bot.get(foodweb_rules::Lang::Zh), "过目不忘机器人 3");
-    // The two read alike in English but are not equal: a client marks
-    // one as a bot, the other as a person.
-    assert_eq!(bot.to_string(), impostor.to_string());
-    assert_ne!(bot, impostor);
+    // The person and the bot its owner named "Robo" read alike but are
+    // not equal: a client marks one as a bot, the other as a person.
+    let named = &lobby.seats[3].name;
+    assert_eq!(named.to_string(), person.to_string());
+    assert!(named.is_bot() && named != person);
     // Cy, not at a table, reads the table list.
     let listed = p.inboxes[&3].all.iter().rev().find_map(|m| match m {
         ServerMsg::Tables { tables } => tables.iter().find(|t| t.id == table).cloned(),
@@ -1739,8 +1766,8 @@ fn a_bot_is_named_by_its_kind_and_a_person_never_passes_for_one() {
     let Some(AnyView::Forest(view)) = seen else {
         panic!("no view at the table")
     };
-    assert_eq!(view.seats[1].name, SeatName::person("memory bot 3"));
-    assert_eq!(view.seats[3].name, SeatName::bot("memory", 4));
+    assert_eq!(view.seats[1].name, SeatName::person("Robo"));
+    assert_eq!(view.seats[2].name, SeatName::bot("memory", 3));
 }
 
 /// Issue 66: "Hosting from the desktop: the host's earlier private bot

@@ -117,8 +117,9 @@ pub struct ClientArgs {
     /// own, so tests can craft packets as a real guest would.
     #[arg(long)]
     pub print_token: bool,
-    /// The name others see (1 to 24 characters).
-    #[arg(long, default_value = "Bot player")]
+    /// The name others see (1 to 24 characters; a person's: not "bot", no
+    /// brackets).
+    #[arg(long, default_value = "Headless player")]
     pub name: String,
     /// Open a table of this game (otherwise take a seat at an open one).
     #[arg(long)]
@@ -266,11 +267,11 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
 }
 
 pub fn client(args: ClientArgs) -> Result<i32, CliError> {
-    let chars = args.name.chars().count();
-    if chars == 0 || chars > 24 || args.name.chars().any(char::is_control) {
+    // The server's own rule (issue 70), told before connecting.
+    if let Err(why) = foodweb_netcode::names::valid_person_name(&args.name) {
         return Err(CliError(format!(
-            "--name '{}': a name is 1 to 24 characters, none of them control characters",
-            args.name
+            "--name '{}': {}",
+            args.name, why.reason.en
         )));
     }
     let all_bots: Vec<&str> = foodweb_rules::GameId::ALL

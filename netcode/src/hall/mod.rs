@@ -73,8 +73,8 @@ impl Default for HallConfig {
 const SNAPSHOT_EVERY: usize = 256;
 const SNAPSHOT_AT_LATEST: usize = 4 * SNAPSHOT_EVERY;
 
-/// Longest name a person may take, in characters.
-pub const MAX_NAME_CHARS: usize = 24;
+pub use crate::names::MAX_NAME_CHARS;
+use crate::names::{valid_name, valid_person_name};
 
 struct Client {
     name: String,
@@ -514,7 +514,7 @@ impl Hall {
         match msg {
             ClientMsg::Hello { name, version } => self.hello(client, &name, version),
             ClientMsg::SetName { name } => {
-                let name = valid_name(&name)?;
+                let name = valid_person_name(&name)?;
                 let name = self.rename(client, name);
                 self.send(client, ServerMsg::Named { name });
                 Ok(())
@@ -627,7 +627,7 @@ impl Hall {
                 format!("服务器协议版本 {PROTOCOL_VERSION}，客户端 {version}：请更新其中之一"),
             ));
         }
-        let name = valid_name(name)?;
+        let name = valid_person_name(name)?;
         self.rename(client, name.clone());
         let challenge = self.clients[&client].challenge.clone();
         self.send(
@@ -1816,20 +1816,6 @@ impl Hall {
             self.outbox.push((k, ServerMsg::Lesson { table: tid, now }));
         }
     }
-}
-
-fn valid_name(name: &str) -> Result<String, Rejection> {
-    let name = name.trim();
-    if name.is_empty()
-        || name.chars().count() > MAX_NAME_CHARS
-        || name.chars().any(char::is_control)
-    {
-        return Err(reject(
-            format!("a name has 1 to {MAX_NAME_CHARS} characters and no control characters"),
-            format!("名字须为 1 到 {MAX_NAME_CHARS} 个字符，且不含控制字符"),
-        ));
-    }
-    Ok(name.to_string())
 }
 
 fn valid_bot(game: GameId, kind: &str) -> Result<String, Rejection> {
