@@ -139,21 +139,28 @@ fn a_corrupt_snapshot_is_refused_with_a_clear_error() {
     );
 }
 
-/// Issue 2: "a phase deadline fires its default action when the test clock
-/// passes it" (rules document: turn time and showdown time).
-#[test]
-fn phase_deadlines_fire_their_defaults_when_the_clock_passes() {
+/// Three seats at one timed Forest round: a turn 30 s, a showdown card
+/// 20 s, each clock waiting `grace_secs` first.
+fn turns_of_30_s(grace_secs: u32) -> Table<ForestGame> {
     let settings = ForestSettings {
         turn_secs: 30,
         showdown_secs: 20,
+        grace_secs,
         ..ForestSettings::timed(1)
     };
-    let mut t = Table::<ForestGame>::new(TableConfig {
+    Table::new(TableConfig {
         seed: 4,
         seats: foodweb_rules::table::Seats::numbered(3),
         settings,
     })
-    .unwrap();
+    .expect("a valid table")
+}
+
+/// Issue 2: "a phase deadline fires its default action when the test clock
+/// passes it" (rules document: turn time and showdown time).
+#[test]
+fn phase_deadlines_fire_their_defaults_when_the_clock_passes() {
+    let mut t = turns_of_30_s(0);
     t.advance_to(29_999);
     assert_eq!(t.phase(), ForestPhase::Turn, "not yet");
     t.advance_to(30_000);
@@ -361,18 +368,7 @@ fn every_games_clock_waits_the_tables_grace() {
 /// no grace; a table saved before the setting has none.
 #[test]
 fn the_grace_is_recorded_with_the_table() {
-    let settings = ForestSettings {
-        turn_secs: 30,
-        showdown_secs: 20,
-        grace_secs: 4,
-        ..ForestSettings::timed(1)
-    };
-    let mut t = Table::<ForestGame>::new(TableConfig {
-        seed: 4,
-        seats: foodweb_rules::table::Seats::numbered(3),
-        settings,
-    })
-    .unwrap();
+    let mut t = turns_of_30_s(4);
     let round_ends = t.view(SeatId(0)).round_ends_ms;
     assert_eq!(round_ends, Some(20 * 60 * 1000), "the round's own time");
     t.advance_to(33_999);
