@@ -129,6 +129,36 @@ pub fn valid_person_name(name: &str) -> Result<String, Rejection> {
     Ok(name)
 }
 
+/// What a name looks like, whatever its case, width and letters that
+/// look alike (UTS #39's skeleton of its lower case): two names with one
+/// key cannot be told apart at a glance ("Аna" with a Cyrillic А, "Ana",
+/// "ANA", "Ａna").
+#[cfg(not(target_family = "wasm"))]
+pub fn look_alike_key(name: &str) -> String {
+    unicode_security::skeleton(&name.to_lowercase())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// In a browser the hall seats one person among bots, whose names the
+/// person chose: the lower case alone, without the confusables' tables.
+#[cfg(target_family = "wasm")]
+pub fn look_alike_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// Refused at a table where `other` is already seated: `name` looks like
+/// it but is not it (the same name is numbered instead: "Ana 2").
+pub fn looks_like(name: &str, other: &str) -> Option<Rejection> {
+    let same = name.to_lowercase() == other.to_lowercase();
+    (!same && look_alike_key(name) == look_alike_key(other)).then(|| {
+        Rejection::new(
+            format!("\"{name}\" looks like \"{other}\", who is at this table: choose another name"),
+            format!("“{name}”看起来和本桌的“{other}”一样：请换个名字"),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,6 +231,30 @@ mod tests {
         let name = "x".repeat(chars);
         assert!(valid_name(&name).is_ok());
         assert!(valid_name(&format!("{name}x")).is_err());
+    }
+
+    /// Issue 70, 3: "a Cyrillic 'Аna'", and the same name in other widths
+    /// or cases, look like "Ana": refused beside her; a name that only
+    /// shares letters is not.
+    #[test]
+    #[cfg(not(target_family = "wasm"))]
+    fn names_that_look_alike_are_told() {
+        for alike in ["Аna", "АNА", "Ａna", "Αna"] {
+            assert!(looks_like(alike, "Ana").is_some(), "{alike:?}");
+        }
+        assert!(looks_like("rn", "m").is_some(), "rn reads as m");
+        assert!(
+            looks_like("Ana", "Ana").is_none(),
+            "the same name is numbered"
+        );
+        assert!(
+            looks_like("ana", "Ana").is_none(),
+            "the same name is numbered"
+        );
+        assert!(looks_like("Anna", "Ana").is_none());
+        assert!(looks_like("小陈", "小陳").is_none());
+        let said = looks_like("Аna", "Ana").unwrap().to_string();
+        assert!(said.contains("looks like \"Ana\""), "{said}");
     }
 
     /// A bot's and a lesson player's name is a name like any other, but

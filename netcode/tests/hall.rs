@@ -2102,3 +2102,55 @@ fn a_refused_resume_leaves_a_seated_connection_where_it_is() {
     );
     assert_eq!(accepted(&p), was + 1, "{:?}", p.last_rejection(1));
 }
+
+/// Issue 70, 3: "a second 'Ana' at Ana's table ... a Cyrillic 'Аna'". A
+/// name that looks like another's at the table but is not it is refused
+/// (seating, renaming, naming a bot); the same name is numbered, as two
+/// phones that typed nothing are ("Player", "Player 2").
+#[test]
+fn a_name_that_looks_like_anothers_at_the_table_is_refused() {
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Ana");
+    p.say(
+        1,
+        ClientMsg::CreateTable {
+            settings: quick(),
+            seats: 4,
+            host_seat: false,
+            seed: Some(5),
+            open_replays: false,
+        },
+    );
+    let table = p.inboxes[&1].table.unwrap();
+    p.hello(2, "\u{410}na");
+    p.say(2, ClientMsg::TakeSeat { table, seat: None });
+    let refused = p.last_rejection(2).unwrap();
+    assert!(refused.contains("looks like \"Ana\""), "{refused}");
+    assert_eq!(p.inboxes[&2].table, None);
+    p.say(2, ClientMsg::SetName { name: "Ana".into() });
+    p.say(2, ClientMsg::TakeSeat { table, seat: None });
+    p.hello(3, "Bo");
+    p.say(3, ClientMsg::TakeSeat { table, seat: None });
+    p.say(
+        3,
+        ClientMsg::SetName {
+            name: "\u{FF21}na".into(),
+        },
+    );
+    assert!(p.last_rejection(3).unwrap().contains("looks like"));
+    p.say(
+        1,
+        ClientMsg::SetBot {
+            seat: SeatId(3),
+            kind: Some("memory".into()),
+            name: Some("B\u{43E}".into()),
+        },
+    );
+    assert!(p.last_rejection(1).unwrap().contains("looks like \"Bo\""));
+    let names: Vec<_> = last_lobby(&p, 1)
+        .seats
+        .iter()
+        .map(|s| s.name.get(foodweb_rules::Lang::En))
+        .collect();
+    assert_eq!(names, ["Ana", "Ana 2", "Bo", ""], "the same name numbered");
+}

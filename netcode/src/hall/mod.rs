@@ -515,6 +515,9 @@ impl Hall {
             ClientMsg::Hello { name, version } => self.hello(client, &name, version),
             ClientMsg::SetName { name } => {
                 let name = valid_person_name(&name)?;
+                if let Some((tid, Role::Player(seat))) = self.place(client) {
+                    self.tables[&tid].name_clash(seat.index(), &name)?;
+                }
                 let name = self.rename(client, name);
                 self.send(client, ServerMsg::Named { name });
                 Ok(())
@@ -583,6 +586,9 @@ impl Hall {
                     (_, Some(kind)) => {
                         let kind = valid_bot(t.settings.game(), &kind)?;
                         let name = name.map(|n| valid_name(&n)).transpose()?;
+                        if let Some(n) = &name {
+                            t.name_clash(seat.index(), n)?;
+                        }
                         t.seats[seat.index()].occupant = Occupant::Bot { kind, name };
                     }
                 }
@@ -919,6 +925,7 @@ impl Hall {
                 format!("{seat} 号座位为上一局坐这里的人保留"),
             ));
         }
+        t.name_clash(seat.index(), &name)?;
         let name = t.distinct_name(seat.index(), &name);
         let token = fresh_token();
         t.seats[seat.index()] = Seat::person(name, token.clone(), client);

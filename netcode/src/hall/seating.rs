@@ -1,7 +1,7 @@
 //! One table in the hall: who sits where, who owns it, the game once it
 //! has started, and the record that is saved to disk.
 
-use foodweb_rules::table::{GameResult, SeatId, SeatName};
+use foodweb_rules::table::{GameResult, Rejection, SeatId, SeatName};
 use serde::{Deserialize, Serialize};
 
 use super::ClientKey;
@@ -221,6 +221,30 @@ impl HallTable {
         }
         behind >= super::SNAPSHOT_AT_LATEST
             || (!busy && (behind >= super::SNAPSHOT_EVERY || game.result().is_some()))
+    }
+
+    /// Refused if `name` looks like, but is not, the name of whoever else
+    /// sits at the table, or whom a seat or the host seat is kept for
+    /// (issue 70: "a Cyrillic 'Аna'" beside Ana).
+    pub fn name_clash(&self, seat: usize, name: &str) -> Result<(), Rejection> {
+        let kept = self
+            .kept
+            .iter()
+            .flat_map(|k| k.seats.iter().chain([&k.host]));
+        let others = (0..self.seats.len())
+            .filter(|&i| i != seat && self.seats[i].occupant != Occupant::Open)
+            .flat_map(|i| {
+                let words = self.name_of(i).words();
+                [words.en, words.zh]
+            })
+            .chain(kept.flatten().cloned())
+            .chain(self.host.iter().map(|h| h.name.clone()));
+        for other in others {
+            if let Some(why) = crate::names::looks_like(name, &other) {
+                return Err(why);
+            }
+        }
+        Ok(())
     }
 
     /// `name` for a person at `seat`, or, when another person at the
