@@ -8,8 +8,8 @@ use foodweb_rules::table::{Game, SeatId, Table, TableConfig};
 use foodweb_rules::wanning::state::TalkLine;
 use foodweb_rules::wanning::view::{Settled, host_seat_view};
 use foodweb_rules::wanning::{
-    InstinctId, InstinctUse, Plan, WanningAction, WanningGame, WanningPhase, WanningSetup,
-    WanningView,
+    InstinctId, InstinctUse, Plan, WanningAction, WanningGame, WanningPhase, WanningSettings,
+    WanningSetup, WanningView,
 };
 
 fn scripted(seed: u64, players: usize, setup: WanningSetup) -> Table<WanningGame> {
@@ -378,4 +378,92 @@ fn not_sees_finds_a_secret_in_a_doctored_view_or_note() {
     );
     // Said to another seat, it is not Ann's.
     assert_eq!(sight(&told, SeatId(2), &clean, instinct), None);
+}
+
+/// Issue 70: 「任意兩名玩家可以自由交流」 is a conversation, not a stream: a
+/// player's lines are bounded per round and per game (the table's
+/// settings) and to 10 in 10 seconds (a line to each other player at
+/// once). A refused line changes nothing; the next round opens the round's
+/// bound again; the game's bound holds across rounds.
+#[test]
+fn talk_is_bounded_per_round_per_game_and_in_bursts() {
+    let mut config = TableConfig::<WanningGame>::new(4, 5);
+    config.settings = WanningSettings {
+        talk_per_round: 12,
+        talk_per_game: 15,
+        ..WanningSettings::default()
+    };
+    let setup = WanningSetup {
+        levels: Some(vec![1, 1, 2, 3, 4]),
+        hp: Some(vec![4, 4, 4, 4, 4]),
+        ..WanningSetup::default()
+    };
+    let mut table = Table::with_setup(config, Some(&setup)).unwrap();
+    round(&mut table, &[]);
+    assert_eq!(spectator(&table).round, 2);
+    // Ten lines at once (two to each of the others) are taken; the 11th
+    // within ten seconds is not.
+    for n in 0..10 {
+        let to = [0, 2, 3, 4][n % 4];
+        table
+            .submit(SeatId(1), say(to, &format!("line {n}")))
+            .unwrap();
+    }
+    let why = refused(&mut table, 1, say(2, "eleven"));
+    assert!(why.contains("at most 10 lines in 10 seconds"), "{why}");
+    // Another player is not held back by Bo's lines.
+    table.submit(SeatId(2), say(1, "slow down")).unwrap();
+    table.advance_by(10_000);
+    table.submit(SeatId(1), say(2, "eleven")).unwrap();
+    table.submit(SeatId(1), say(2, "twelve")).unwrap();
+    let why = refused(&mut table, 1, say(2, "thirteen"));
+    assert!(why.contains("said 12 lines this round"), "{why}");
+    let zh = table
+        .submit(SeatId(1), say(2, "thirteen"))
+        .unwrap_err()
+        .reason
+        .zh;
+    assert!(zh.contains("12"), "{zh}");
+    round(&mut table, &[]);
+    assert_eq!(spectator(&table).round, 3);
+    for n in 0..3 {
+        table
+            .submit(SeatId(1), say(3, &format!("round 3, {n}")))
+            .unwrap();
+    }
+    let why = refused(&mut table, 1, say(3, "sixteen"));
+    assert!(why.contains("said 15 lines this game"), "{why}");
+    let mine = table.view(SeatId(1)).talk;
+    assert_eq!(
+        mine.iter()
+            .filter(|l: &&TalkLine| l.from == SeatId(1))
+            .count(),
+        15
+    );
+}
+
+/// The bounds are settings a table may choose within reason: none of them
+/// off, none past what a person types.
+#[test]
+fn talk_bounds_are_settings_within_reason() {
+    use foodweb_rules::table::GameSettings;
+    for (round, game) in [(0, 200), (40, 0), (201, 200), (40, 1001)] {
+        let s = WanningSettings {
+            talk_per_round: round,
+            talk_per_game: game,
+            ..WanningSettings::default()
+        };
+        let why = s.check().unwrap_err().reason.en;
+        assert!(why.contains("1 to 200 lines a round"), "{why}");
+    }
+    // A table saved before the bounds reads the most allowed.
+    let old: WanningSettings = ron::from_str("(round_cap: 12)").unwrap();
+    assert_eq!((old.talk_per_round, old.talk_per_game), (200, 1000));
+    assert_eq!(
+        (
+            WanningSettings::default().talk_per_round,
+            WanningSettings::default().talk_per_game
+        ),
+        (40, 200)
+    );
 }

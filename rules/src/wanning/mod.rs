@@ -32,8 +32,8 @@ pub mod view;
 pub use data::{ALL_INSTINCTS, Form, InstinctId, Kind, WanningData, data};
 pub use scenario::{WanningCheck, WanningFact, WanningSetup};
 pub use settings::{
-    BanOdds, EarlyBirdForm, LastStandUses, SlaughterRest, WanningGame, WanningSettings,
-    WanningTimer,
+    BanOdds, EarlyBirdForm, LastStandUses, MAX_TALK_PER_GAME, MAX_TALK_PER_ROUND, SlaughterRest,
+    WanningGame, WanningSettings, WanningTimer,
 };
 pub use state::{Guess, InstinctUse, Plan, WanningAction, WanningPhase, WanningState, WinBy};
 pub use view::{HostSeat, HostView, SeatPublic, WanningView, host_view};

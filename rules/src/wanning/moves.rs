@@ -8,9 +8,11 @@ use bevy_ecs::prelude::*;
 
 use super::data::{Form, InstinctId, data};
 use super::outcome::phase;
-use super::settings::{LastStandUses, SlaughterRest, WanningGame, WanningSettings};
+use super::settings::{
+    LastStandUses, SlaughterRest, TALK_BURST, TALK_WINDOW_MS, WanningGame, WanningSettings,
+};
 use super::state::*;
-use crate::table::{Moves, SeatEntities, SeatId, Seated, Settings};
+use crate::table::{Moves, SeatEntities, SeatId, Seated, Settings, TableClock};
 
 /// The longest private message, in characters.
 pub const SAY_CHARS: usize = 200;
@@ -119,6 +121,9 @@ pub enum Refusal {
     BadLevel,
     TalkNotYet,
     SayLength,
+    TalkRound { most: u16 },
+    TalkGame { most: u16 },
+    TalkFast,
 }
 
 fn seat_exists(world: &World, s: SeatId) -> Result<(), Refusal> {
@@ -219,9 +224,43 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
             if n == 0 || n > SAY_CHARS || text.chars().any(char::is_control) {
                 return Err(Refusal::SayLength);
             }
-            Ok(())
+            talk_left(world, seat)
         }
     }
+}
+
+/// Refused past the table's bounds on a player's talk (issue 70): lines
+/// this round, lines this game, and `TALK_BURST` within `TALK_WINDOW_MS`.
+fn talk_left(world: &World, seat: SeatId) -> Result<(), Refusal> {
+    let settings = &world.resource::<Settings<WanningGame>>().0;
+    let round = world.resource::<Round>().0;
+    let now = world.resource::<TableClock>().now_ms;
+    let at = Seated::new(world);
+    let mine: Vec<&TalkLine> = at
+        .get::<Talk>(seat)
+        .0
+        .iter()
+        .filter(|l| l.from == seat)
+        .collect();
+    let this_round = mine.iter().filter(|l| l.round == round).count();
+    if this_round >= settings.talk_per_round as usize {
+        return Err(Refusal::TalkRound {
+            most: settings.talk_per_round,
+        });
+    }
+    if mine.len() >= settings.talk_per_game as usize {
+        return Err(Refusal::TalkGame {
+            most: settings.talk_per_game,
+        });
+    }
+    let lately = mine
+        .iter()
+        .filter(|l| now < l.at_ms + TALK_WINDOW_MS)
+        .count();
+    if lately >= TALK_BURST {
+        return Err(Refusal::TalkFast);
+    }
+    Ok(())
 }
 
 /// Every move `seat` might make now (`Game::candidates`), over the pieces

@@ -7,6 +7,7 @@ use bevy_ecs::prelude::*;
 
 use super::data::{InstinctId, Kind, data};
 use super::moves::{Refusal, SAY_CHARS};
+use super::settings::{TALK_BURST, TALK_WINDOW_MS};
 use super::state::*;
 use crate::narrate::{Arg, Words};
 use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
@@ -300,6 +301,15 @@ pub fn refusal(r: Refusal) -> Rejection {
         Refusal::BadLevel => say("no-bad-level", &[]),
         Refusal::TalkNotYet => say("no-talk-not-yet", &[]),
         Refusal::SayLength => say("no-say-length", &[("chars", SAY_CHARS.into())]),
+        Refusal::TalkRound { most } => say("no-talk-round", &[("most", most.into())]),
+        Refusal::TalkGame { most } => say("no-talk-game", &[("most", most.into())]),
+        Refusal::TalkFast => say(
+            "no-talk-fast",
+            &[
+                ("lines", TALK_BURST.into()),
+                ("secs", ((TALK_WINDOW_MS / 1000) as u32).into()),
+            ],
+        ),
     };
     Rejection { reason }
 }

@@ -80,6 +80,31 @@ pub struct WanningSettings {
     /// 3).
     #[serde(default)]
     pub grace_secs: u32,
+    /// Lines of private talk a player may send in one round (issue 70):
+    /// 「任意兩名玩家可以自由交流」 is a conversation between people, not a
+    /// stream. Tables saved before it read the most allowed.
+    #[serde(default = "most_talk_per_round")]
+    pub talk_per_round: u16,
+    /// Lines of private talk a player may send in the whole game.
+    #[serde(default = "most_talk_per_game")]
+    pub talk_per_game: u16,
+}
+
+/// The most `talk_per_round` may be.
+pub const MAX_TALK_PER_ROUND: u16 = 200;
+/// The most `talk_per_game` may be.
+pub const MAX_TALK_PER_GAME: u16 = 1000;
+/// Lines one player may send within `TALK_WINDOW_MS` of table time: a
+/// line to each other player at once, not a flood.
+pub const TALK_BURST: usize = 10;
+pub const TALK_WINDOW_MS: u64 = 10_000;
+
+fn most_talk_per_round() -> u16 {
+    MAX_TALK_PER_ROUND
+}
+
+fn most_talk_per_game() -> u16 {
+    MAX_TALK_PER_GAME
 }
 
 impl Default for WanningSettings {
@@ -95,6 +120,8 @@ impl Default for WanningSettings {
             setup_secs: 90,
             orders_secs: 120,
             grace_secs: 0,
+            talk_per_round: 40,
+            talk_per_game: 200,
         }
     }
 }
@@ -106,6 +133,18 @@ impl GameSettings for WanningSettings {
             return Err(Rejection::new(
                 "the round cap is 1 to 50",
                 "回合上限須為 1 到 50",
+            ));
+        }
+        if !(1..=MAX_TALK_PER_ROUND).contains(&self.talk_per_round)
+            || !(1..=MAX_TALK_PER_GAME).contains(&self.talk_per_game)
+        {
+            return Err(Rejection::new(
+                format!(
+                    "talk is 1 to {MAX_TALK_PER_ROUND} lines a round and 1 to {MAX_TALK_PER_GAME} a game"
+                ),
+                format!(
+                    "私聊須為每回合 1 到 {MAX_TALK_PER_ROUND} 句、每局 1 到 {MAX_TALK_PER_GAME} 句"
+                ),
             ));
         }
         for secs in [self.setup_secs, self.orders_secs] {

@@ -4,7 +4,8 @@
 use bevy_egui::egui;
 use foodweb_netcode::games::AnySettings;
 use foodweb_rules::wanning::{
-    BanOdds, EarlyBirdForm, LastStandUses, SlaughterRest, WanningSettings,
+    BanOdds, EarlyBirdForm, LastStandUses, MAX_TALK_PER_GAME, MAX_TALK_PER_ROUND, SlaughterRest,
+    WanningSettings,
 };
 
 use crate::client::I18n;
@@ -146,4 +147,23 @@ fn house_rules(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) {
         usual.orders_secs,
     );
     ui.label(egui::RichText::new(i18n.t("setup-no-limit")).small());
+    ui.add_space(6.0);
+    house_number(
+        ui,
+        i18n,
+        "setup-wanning-talk-round",
+        &mut w.talk_per_round,
+        1..=MAX_TALK_PER_ROUND,
+        1.0,
+        usual.talk_per_round,
+    );
+    house_number(
+        ui,
+        i18n,
+        "setup-wanning-talk-game",
+        &mut w.talk_per_game,
+        1..=MAX_TALK_PER_GAME,
+        10.0,
+        usual.talk_per_game,
+    );
 }
