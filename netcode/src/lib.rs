@@ -9,6 +9,7 @@
 #![cfg_attr(test, allow(clippy::too_many_lines))]
 
 pub mod any;
+pub mod backlog;
 pub mod bench;
 pub mod client;
 pub mod discovery;

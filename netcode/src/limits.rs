@@ -36,6 +36,14 @@ pub struct ServerLimits {
     /// Seconds a client may stay joined without a table before it may be
     /// asked to make room.
     pub unseated_grace_secs: f64,
+    /// Bytes waiting for one connection (sent, not yet acknowledged) past
+    /// which it is sent no view until they drain (`backlog`): a few of the
+    /// largest views.
+    pub hold_views_bytes: usize,
+    /// Bytes waiting for one connection past which it is disconnected (it
+    /// resumes its seat when it comes back): far past the largest view, so
+    /// a slow phone is held, not dropped.
+    pub drop_bytes: usize,
 }
 
 impl ServerLimits {
@@ -61,6 +69,8 @@ impl ServerLimits {
             handshake_secs: 3.0,
             headroom: (max_clients / 8).max(2),
             unseated_grace_secs: 10.0,
+            hold_views_bytes: 256 * 1024,
+            drop_bytes: 16 * 1024 * 1024,
         }
     }
 }

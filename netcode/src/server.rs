@@ -59,11 +59,15 @@ impl Plugin for HallServerPlugin {
             .init_resource::<Endpoints>()
             .init_resource::<Links>()
             .init_resource::<crate::limits::ServerLimits>()
+            .init_resource::<crate::backlog::OverQueued>()
             .add_systems(
                 PreUpdate,
                 open_endpoints.run_if(resource_changed::<Listeners>),
             )
-            .add_systems(Update, (pump, guard_links))
+            .add_systems(
+                Update,
+                (pump, crate::backlog::bound_queues, guard_links).chain(),
+            )
             .add_observer(on_connected)
             .add_observer(on_disconnected);
         // The server's own latency, from an action's arrival to the send
@@ -209,17 +213,19 @@ fn key_of(link: Entity) -> ClientKey {
 
 fn on_connected(
     trigger: On<Add, Connected>,
-    links_of: Query<(), With<ClientOf>>,
+    links_of: Query<Option<&PeerAddr>, With<ClientOf>>,
     mut links: ResMut<Links>,
     mut hall: NonSendMut<Hall>,
 ) {
     let link = trigger.entity;
-    if links_of.get(link).is_err() {
+    let Ok(peer) = links_of.get(link) else {
         return;
-    }
+    };
     let key = key_of(link);
     links.by_key.insert(key, link);
-    hall.connect(key);
+    // What one address may open is bounded (`hall::room`); the app's own
+    // client has no address.
+    hall.connect_from(key, peer.map(|p| p.0.ip().to_canonical()));
 }
 
 fn on_disconnected(
@@ -325,6 +331,7 @@ fn guard_links(
     time: Res<Time<Real>>,
     limits: Res<crate::limits::ServerLimits>,
     hall: NonSend<Hall>,
+    mut over: ResMut<crate::backlog::OverQueued>,
     mut seen: Local<Seen>,
     #[cfg_attr(target_family = "wasm", allow(unused_mut))] mut links: GuardedLinks,
     #[cfg(not(target_family = "wasm"))] mut servers: Query<&mut NetcodeServer>,
@@ -388,6 +395,8 @@ fn guard_links(
         });
         drop.extend(idle.take(limits.headroom - free).map(|&(_, l)| (l, true)));
     }
+    // Connections that did not take what they were sent (`backlog`).
+    drop.extend(over.0.drain(..).map(|l| (l, true)));
     for (link, connected) in drop {
         if !leaving.insert(link) {
             continue;

@@ -80,11 +80,49 @@ impl Party {
 
     fn hello(&mut self, who: ClientKey, name: &str) {
         self.hall.connect(who);
+        self.greet(who, name);
+    }
+
+    fn greet(&mut self, who: ClientKey, name: &str) {
         self.say(
             who,
             ClientMsg::Hello {
                 name: name.into(),
                 version: PROTOCOL_VERSION,
+            },
+        );
+    }
+
+    /// `hello` from a connection at `addr` (as the server's listeners
+    /// say where each comes from).
+    fn hello_from(&mut self, who: ClientKey, name: &str, addr: [u8; 4]) {
+        self.hall
+            .connect_from(who, Some(std::net::IpAddr::from(addr)));
+        self.greet(who, name);
+    }
+
+    /// `who` opens an ordinary table of four, not started.
+    fn open_table(&mut self, who: ClientKey) {
+        self.say(
+            who,
+            ClientMsg::CreateTable {
+                settings: quick(),
+                seats: 4,
+                host_seat: false,
+                seed: None,
+                open_replays: false,
+            },
+        );
+    }
+
+    /// `who` starts Forest's lesson.
+    fn learn(&mut self, who: ClientKey) {
+        let others = foodweb_netcode::games::lesson_players(GameId::Forest).unwrap() - 1;
+        self.say(
+            who,
+            ClientMsg::Learn {
+                game: GameId::Forest,
+                names: (1..=others).map(|i| format!("Teacher {i}")).collect(),
             },
         );
     }
@@ -1870,7 +1908,12 @@ fn the_hall_says_when_its_next_change_is_due() {
         },
     );
     let table = p.inboxes[&1].table.unwrap();
-    assert_eq!(p.hall.next_due(), None, "nothing is due before the start");
+    // Before the start only the idle table's closing is due (issue 70).
+    assert_eq!(
+        p.hall.next_due(),
+        Some(HallConfig::default().idle_table_ms),
+        "nothing but the idle close is due before the start"
+    );
     p.say(
         1,
         ClientMsg::FillWithBots {
@@ -2153,4 +2196,230 @@ fn a_name_that_looks_like_anothers_at_the_table_is_refused() {
         .map(|s| s.name.get(foodweb_rules::Lang::En))
         .collect();
     assert_eq!(names, ["Ana", "Ana 2", "Bo", ""], "the same name numbered");
+}
+
+/// Issue 70, 2: "28 addresses × 10 connections each open a guided lesson
+/// ... fill the 256-table cap, and a real player's new table is refused".
+/// Lessons do not count against the cap; they are bounded per address
+/// and in all.
+#[test]
+fn lessons_do_not_hold_the_table_cap_and_are_bounded_per_address() {
+    let mut p = Party::new(HallConfig {
+        max_tables: 2,
+        lessons_per_address: 3,
+        max_lessons: 5,
+        ..fast(None)
+    });
+    for who in 1..=4 {
+        p.hello_from(who, &format!("Pupil {who}"), [10, 0, 0, 1]);
+        p.learn(who);
+    }
+    for who in 1..=3 {
+        assert_eq!(p.inboxes[&who].rejections, 0, "{:?}", p.last_rejection(who));
+    }
+    let refused = p.last_rejection(4).unwrap();
+    assert!(
+        refused.contains("3 lessons are under way from your address"),
+        "{refused}"
+    );
+    assert_eq!(p.inboxes[&4].table, None);
+    // Another address has lessons of its own, up to the hall's bound.
+    for who in 5..=7 {
+        p.hello_from(who, &format!("Pupil {who}"), [10, 0, 0, 2]);
+        p.learn(who);
+    }
+    assert_eq!(p.inboxes[&6].rejections, 0, "{:?}", p.last_rejection(6));
+    assert!(
+        p.last_rejection(7).unwrap().contains("5 lessons under way"),
+        "{:?}",
+        p.last_rejection(7)
+    );
+    // Five lessons, and the two tables of the cap are still there to open.
+    for who in 8..=9 {
+        p.hello_from(who, &format!("Host {who}"), [10, 0, 0, 3]);
+        p.open_table(who);
+        assert_eq!(p.inboxes[&who].rejections, 0, "{:?}", p.last_rejection(who));
+    }
+    assert_eq!(p.hall.table_count(), 7, "five lessons and two tables");
+}
+
+/// Issue 70, 2: "(or an ordinary table they sit at and never start)":
+/// the tables waiting to start that one address opened are bounded;
+/// another address is not held back by them.
+#[test]
+fn unstarted_tables_are_bounded_per_address() {
+    let mut p = Party::new(HallConfig {
+        unstarted_per_address: 2,
+        ..fast(None)
+    });
+    for who in 1..=3 {
+        p.hello_from(who, &format!("Idler {who}"), [10, 0, 0, 1]);
+        p.open_table(who);
+    }
+    assert_eq!(p.inboxes[&2].rejections, 0, "{:?}", p.last_rejection(2));
+    let refused = p.last_rejection(3).unwrap();
+    assert!(
+        refused.contains("2 tables opened from your address are waiting to start"),
+        "{refused}"
+    );
+    p.hello_from(4, "Ana", [10, 0, 0, 2]);
+    p.open_table(4);
+    assert_eq!(p.inboxes[&4].rejections, 0, "{:?}", p.last_rejection(4));
+    // One of them leaves: that address may open one again.
+    p.say(1, ClientMsg::Leave);
+    p.open_table(3);
+    assert_eq!(p.inboxes[&3].rejections, 1, "{:?}", p.last_rejection(3));
+    assert!(p.inboxes[&3].table.is_some());
+}
+
+/// Issue 70, 2: "an unstarted table whose people have all been idle for
+/// some minutes closes; as the cap nears, the oldest idle unstarted table
+/// makes room". A table where someone did something keeps its place; one
+/// under way is never closed.
+#[test]
+fn idle_unstarted_tables_close_and_make_room_for_new_ones() {
+    let mut p = Party::new(HallConfig {
+        max_tables: 3,
+        idle_table_ms: 5 * 60_000,
+        ..fast(None)
+    });
+    let playing = two_people_two_bots(&mut p);
+    p.hello(3, "Early");
+    p.open_table(3);
+    p.tick(20_000);
+    p.hello(4, "Late");
+    p.open_table(4);
+    p.tick(20_000);
+    // The cap is held; nobody has idled a minute yet: refused.
+    p.hello(5, "New");
+    p.open_table(5);
+    assert!(p.last_rejection(5).unwrap().contains("3 tables already"));
+    // Late's table is busy (a rename); Early's has been idle 65 s.
+    p.tick(25_000);
+    p.say(
+        4,
+        ClientMsg::SetName {
+            name: "Late again".into(),
+        },
+    );
+    p.tick(1_000);
+    let early = p.inboxes[&3].table.unwrap();
+    p.open_table(5);
+    assert_eq!(p.inboxes[&5].rejections, 1, "{:?}", p.last_rejection(5));
+    let told = p.last_rejection(3).unwrap();
+    assert!(
+        told.contains(&format!("table {early} closed to make room")),
+        "{told}"
+    );
+    let all = &p.inboxes[&3].all;
+    let told_at = all
+        .iter()
+        .rposition(|m| matches!(m, ServerMsg::Rejected { .. }))
+        .unwrap();
+    assert!(
+        all[told_at..].iter().any(|m| matches!(m, ServerMsg::Left)),
+        "back in the lobby"
+    );
+    // Five quiet minutes: the tables not started close; the game goes on.
+    p.tick(5 * 60_000);
+    for who in [4, 5] {
+        let told = p.last_rejection(who).unwrap();
+        assert!(
+            told.contains("it did not start, and nobody there did anything for 5 min"),
+            "{told}"
+        );
+    }
+    assert_eq!(p.hall.table_count(), 1);
+    assert_eq!(p.inboxes[&1].table, Some(playing));
+    assert!(
+        !p.inboxes[&1]
+            .all
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Left)),
+        "a game under way is not closed"
+    );
+}
+
+/// Issue 70, 6: "views that a slow or silent client has not taken yet are
+/// coalesced to the latest". A held connection is sent no view while the
+/// table moves on; once released it is sent one view, the latest, and one
+/// feed that carries every announcement it missed, from where it was.
+#[test]
+fn views_to_a_connection_that_has_not_taken_them_are_coalesced() {
+    let mut p = Party::new(fast(None));
+    two_people_two_bots(&mut p);
+    let views = |p: &Party| {
+        p.inboxes[&2]
+            .all
+            .iter()
+            .filter(|m| matches!(m, ServerMsg::View { .. }))
+            .count()
+    };
+    let last_feed_end = |p: &Party| {
+        p.inboxes[&2]
+            .all
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                ServerMsg::Feed {
+                    public_from,
+                    public,
+                    ..
+                } => Some(*public_from as usize + public.len()),
+                _ => None,
+            })
+            .unwrap_or(0)
+    };
+    let (seen, heard) = (views(&p), last_feed_end(&p));
+    p.hall.hold_views(2, true);
+    // Ana and the bots play on for a while; Bo is sent nothing of it.
+    let mut revisions = std::collections::BTreeSet::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for _ in 0..200 {
+        if revisions.len() > 5 {
+            break;
+        }
+        if let Some(view) = p.inboxes[&1].view.clone()
+            && my_turn(&view)
+            && let Some(action) = bot_move("memory", &view, &mut rng)
+        {
+            p.say(1, ClientMsg::Act { action });
+        }
+        p.tick(500);
+        if let Some(ServerMsg::View { revision, .. }) = p.inboxes[&1]
+            .all
+            .iter()
+            .rev()
+            .find(|m| matches!(m, ServerMsg::View { .. }))
+        {
+            revisions.insert(*revision);
+        }
+    }
+    assert!(revisions.len() > 3, "the table moved on: {revisions:?}");
+    assert_eq!(views(&p), seen, "no view while held");
+    p.hall.hold_views(2, false);
+    p.tick(0);
+    assert_eq!(views(&p), seen + 1, "one view, not one per change");
+    let latest = |who| {
+        p.inboxes[&who].all.iter().rev().find_map(|m| match m {
+            ServerMsg::View { revision, .. } => Some(*revision),
+            _ => None,
+        })
+    };
+    assert_eq!(latest(2), latest(1), "the latest view");
+    let feed = p.inboxes[&2]
+        .all
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMsg::Feed {
+                public_from,
+                public,
+                ..
+            } => Some((*public_from as usize, public.len())),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(feed.0, heard, "the feed goes on from where Bo was");
+    assert!(feed.1 > 0, "with what Bo missed");
 }

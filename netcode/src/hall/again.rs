@@ -9,7 +9,7 @@
 use foodweb_rules::table::SeatId;
 
 use super::seating::{HostSlot, Kept, Occupant, Seat};
-use super::{ClientKey, Hall, HallTable, fresh_host_code, fresh_seed, fresh_token, reject};
+use super::{ClientKey, Hall, HallTable, fresh_seed, fresh_token, reject};
 use crate::games::bot_kinds;
 use crate::messages::{Role, TableId};
 use foodweb_rules::table::Rejection;
@@ -147,8 +147,9 @@ impl Hall {
         Ok(id)
     }
 
-    /// What is still kept at `tid` goes: its seats to the game's best
-    /// bot, its host seat open (behind a code for its owner).
+    /// What is still kept at `tid` goes, just before it starts: its seats
+    /// to the game's best bot; a host seat its host did not come back to
+    /// stays empty, as a started table's does (no code is made for it).
     pub(super) fn release_kept(&mut self, tid: TableId) {
         let Some(t) = self.tables.get_mut(&tid) else {
             return;
@@ -170,7 +171,6 @@ impl Hall {
         }
         if t.has_host_seat && t.host.is_none() {
             t.host_runs = false;
-            t.host_code = Some(fresh_host_code());
         }
         if t.owner.is_none() && !t.host_runs {
             t.owner = t

@@ -8,6 +8,7 @@
 //! deterministic under test.
 
 mod again;
+mod room;
 mod seating;
 
 pub use seating::{HostSlot, Occupant, RECORD_FORMAT, TableRecord, store_id};
@@ -50,6 +51,16 @@ pub struct HallConfig {
     /// How long "Play again" keeps a seat at the next table for the
     /// person who had it (issue 69).
     pub again_ms: u64,
+    /// A table not started where nobody has done anything this long
+    /// closes (issue 70).
+    pub idle_table_ms: u64,
+    /// Tables not yet started that one address may have opened.
+    pub unstarted_per_address: usize,
+    /// Lessons under way at once (they are not tables: in memory, one a
+    /// connection).
+    pub max_lessons: usize,
+    /// Lessons under way at once from one address.
+    pub lessons_per_address: usize,
 }
 
 impl Default for HallConfig {
@@ -62,6 +73,10 @@ impl Default for HallConfig {
             max_tables: DEFAULT_MAX_TABLES,
             journal_sync: JournalSync::default(),
             again_ms: 60_000,
+            idle_table_ms: 10 * 60_000,
+            unstarted_per_address: 4,
+            max_lessons: 512,
+            lessons_per_address: 8,
         }
     }
 }
@@ -78,9 +93,14 @@ use crate::names::{valid_name, valid_person_name};
 
 struct Client {
     name: String,
+    /// Where it connects from (none for the app's own client).
+    addr: Option<std::net::IpAddr>,
     /// This connection's challenge for seat proofs (sent in `Welcome`).
     challenge: String,
     place: Option<(TableId, Role)>,
+    /// Its views wait (`Hall::hold_views`): it has not taken what it
+    /// was sent.
+    held_back: bool,
     /// What this client has been sent of its table.
     sent_revision: Option<u64>,
     sent_public: usize,
@@ -357,6 +377,7 @@ impl Hall {
             lesson: false,
             again: None,
             kept: None,
+            active_at: 0,
         };
         Ok((table, recovered))
     }
@@ -478,17 +499,37 @@ impl Hall {
 
     /// A new connection. It is a guest until it says hello.
     pub fn connect(&mut self, client: ClientKey) {
+        self.connect_from(client, None);
+    }
+
+    /// A new connection from `addr` (none for the app's own client): what
+    /// it may open is bounded by address (`HallConfig::unstarted_per_address`,
+    /// `lessons_per_address`).
+    pub fn connect_from(&mut self, client: ClientKey, addr: Option<std::net::IpAddr>) {
         self.clients.insert(
             client,
             Client {
                 name: format!("Guest {client}"),
+                addr,
                 challenge: crate::seal::challenge(),
                 place: None,
+                held_back: false,
                 sent_revision: None,
                 sent_public: 0,
                 sent_notes: 0,
             },
         );
+    }
+
+    /// A connection that has not taken what it was sent (its transport's
+    /// queue is long: `server::pump`) is sent no view or feed until
+    /// `hold` is false again; then it is sent the latest view and the
+    /// feed since what it last had, one of each: the views in between
+    /// are coalesced, never queued.
+    pub fn hold_views(&mut self, client: ClientKey, hold: bool) {
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.held_back = hold;
+        }
     }
 
     /// A connection is gone. A person's seat in a game under way waits for
@@ -505,8 +546,14 @@ impl Hall {
         if !self.clients.contains_key(&client) {
             self.connect(client);
         }
+        // Anything but the clock's ping and the table list is someone
+        // doing something at their table (`room::close_idle_tables`).
+        let doing = !matches!(msg, ClientMsg::Ping { .. } | ClientMsg::ListTables);
         if let Err(why) = self.judge(client, msg) {
             self.refuse(client, why);
+        }
+        if doing {
+            self.table_active(client);
         }
     }
 
@@ -774,6 +821,7 @@ impl Hall {
             ));
         }
         settings.check()?;
+        self.room_for_an_unstarted_table(client)?;
         self.room_for_a_table()?;
         let id = self.next_table;
         self.next_table += 1;
@@ -795,18 +843,6 @@ impl Hall {
         self.tables.insert(id, table);
         self.attach(client, id, Role::Player(SeatId(0)), Some(token));
         self.table_changed(id);
-        Ok(())
-    }
-
-    /// Refused when the hall holds all the tables it may.
-    fn room_for_a_table(&self) -> Result<(), Rejection> {
-        let max = self.config.max_tables;
-        if self.tables.len() >= max {
-            return Err(reject(
-                format!("this server has {max} tables already: join one, or wait for one to end"),
-                format!("这个服务器已有 {max} 张桌子：加入其中一张，或等一张结束"),
-            ));
-        }
         Ok(())
     }
 
@@ -839,13 +875,7 @@ impl Hall {
         for n in &names {
             all.push(valid_name(n)?);
         }
-        let max = self.config.max_tables;
-        if self.tables.len() >= max {
-            return Err(reject(
-                format!("this server has {max} tables already: join one, or wait for one to end"),
-                format!("这个服务器已有 {max} 张桌子：加入其中一张，或等一张结束"),
-            ));
-        }
+        self.room_for_a_lesson(client)?;
         let names = all
             .iter()
             .enumerate()
@@ -1525,6 +1555,7 @@ impl Hall {
                 [deadline, bots, stand_in].into_iter().flatten().min()
             })
             .chain(self.next_kept_due())
+            .chain(self.next_idle_due())
             .min()
     }
 
@@ -1535,6 +1566,7 @@ impl Hall {
         self.now = self.now.max(now);
         let now = self.now;
         self.expire_kept(now);
+        self.close_idle_tables(now);
         let ids: Vec<TableId> = self.tables.keys().copied().collect();
         for tid in ids {
             let takeover = self.config.takeover_ms;
@@ -1753,6 +1785,9 @@ impl Hall {
     /// Sends one client its view and feed if its table moved on.
     fn sync(&mut self, k: ClientKey) {
         let c = &self.clients[&k];
+        if c.held_back {
+            return;
+        }
         let Some((tid, role)) = c.place else { return };
         let Some(game) = self.tables.get(&tid).and_then(|t| t.game.as_ref()) else {
             return;

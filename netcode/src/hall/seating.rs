@@ -134,6 +134,9 @@ pub struct HallTable {
     pub again: Option<TableId>,
     /// A "Play again" table's seats kept for the last game's people.
     pub kept: Option<Kept>,
+    /// Hall time anyone last did something here (`room.rs`: a table not
+    /// started and idle too long closes).
+    pub active_at: u64,
 }
 
 impl HallTable {
@@ -175,6 +178,7 @@ impl HallTable {
             lesson: false,
             again: None,
             kept: None,
+            active_at: now,
         }
     }
 

@@ -178,6 +178,21 @@ impl ChannelSend {
         &self.message_nacks
     }
 
+    /// Bytes of this channel's messages that wait for the peer: sent and
+    /// not yet acknowledged on a reliable channel, queued and not yet sent
+    /// on an unreliable one (Foodweb, `vendor/README.md`).
+    pub fn pending_bytes(&self) -> usize {
+        match &self.state {
+            SendState::Reliable(state) => state.pending_bytes(),
+            SendState::Unreliable(state) => state
+                .singles
+                .iter()
+                .chain(state.fragments.iter())
+                .map(|p| p.message.data.bytes_len())
+                .sum(),
+        }
+    }
+
     /// Message IDs admitted to the link during the current frame.
     pub fn messages_sent(&self) -> &[MessageId] {
         &self.messages_sent

@@ -84,6 +84,22 @@ impl ReliableSendState {
         }
     }
 
+    /// Bytes of messages sent and not yet acknowledged (Foodweb: a
+    /// server bounds what waits for a slow or silent peer).
+    pub(super) fn pending_bytes(&self) -> usize {
+        self.pending
+            .values()
+            .map(|p| match &p.message {
+                UnackedMessage::Single { bytes, .. } => bytes.len(),
+                UnackedMessage::Fragmented(fragments) => fragments
+                    .iter()
+                    .filter(|f| !f.acked)
+                    .map(|f| f.data.bytes.len())
+                    .sum(),
+            })
+            .sum()
+    }
+
     pub(super) fn buffer_send(
         &mut self,
         fragmenter: &mut FragmentSender,
