@@ -5,13 +5,13 @@
 //! only the latest (`Hall::hold_views`); past `drop_bytes` it is
 //! disconnected, and it resumes its seat when it comes back.
 
-use std::collections::HashSet;
-
 use bevy_ecs::prelude::*;
-use lightyear::prelude::server::*;
-use lightyear::prelude::*;
+#[cfg(not(target_family = "wasm"))]
+use lightyear::prelude::{server::*, *};
 
+#[cfg(not(target_family = "wasm"))]
 use crate::hall::Hall;
+#[cfg(not(target_family = "wasm"))]
 use crate::limits::ServerLimits;
 
 /// Links whose queue passed `ServerLimits::drop_bytes`: the guard
@@ -20,10 +20,12 @@ use crate::limits::ServerLimits;
 pub struct OverQueued(pub Vec<Entity>);
 
 /// The links whose views the hall holds now.
+#[cfg(not(target_family = "wasm"))]
 #[derive(Default)]
-pub struct Held(HashSet<Entity>);
+pub struct Held(std::collections::HashSet<Entity>);
 
 /// Bytes sent to `link` and not yet acknowledged, on every channel.
+#[cfg(not(target_family = "wasm"))]
 pub fn waiting_bytes(transport: &Transport) -> usize {
     transport
         .channel_sends()
@@ -32,12 +34,15 @@ pub fn waiting_bytes(transport: &Transport) -> usize {
 }
 
 /// Every remote connection that joined, with its transport.
+#[cfg(not(target_family = "wasm"))]
 type RemoteLinks<'w, 's> =
     Query<'w, 's, (Entity, &'static Transport), (With<ClientOf>, With<PeerAddr>, With<Connected>)>;
 
 /// Measures each remote connection's queue: holds its views past the
 /// first bound, lets them go once it is down to a quarter of it, and
-/// marks it for disconnection past the second.
+/// marks it for disconnection past the second. Not in a browser, whose
+/// hall has no remote connection.
+#[cfg(not(target_family = "wasm"))]
 pub fn bound_queues(
     links: RemoteLinks,
     limits: Res<ServerLimits>,

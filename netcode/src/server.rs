@@ -64,12 +64,15 @@ impl Plugin for HallServerPlugin {
                 PreUpdate,
                 open_endpoints.run_if(resource_changed::<Listeners>),
             )
-            .add_systems(
-                Update,
-                (pump, crate::backlog::bound_queues, guard_links).chain(),
-            )
+            .add_systems(Update, (pump, guard_links).chain())
             .add_observer(on_connected)
             .add_observer(on_disconnected);
+        // What waits for each remote connection is bounded (`backlog`).
+        #[cfg(not(target_family = "wasm"))]
+        app.add_systems(
+            Update,
+            crate::backlog::bound_queues.after(pump).before(guard_links),
+        );
         // The server's own latency, from an action's arrival to the send
         // of its views (`wake`), and its report file if asked for.
         #[cfg(not(target_family = "wasm"))]

@@ -229,11 +229,37 @@ pub fn fetch_token(
     via: Via,
     pin: Option<&crate::seal::Pin>,
 ) -> Result<crate::seal::Opened, String> {
+    fetch_token_from(None, server, via, pin)
+}
+
+/// `fetch_token` from the local address `source` (a test's guest at
+/// 127.0.0.N); `None`: whichever the system picks.
+#[cfg(not(target_family = "wasm"))]
+pub fn fetch_token_from(
+    source: Option<std::net::IpAddr>,
+    server: SocketAddr,
+    via: Via,
+    pin: Option<&crate::seal::Pin>,
+) -> Result<crate::seal::Opened, String> {
     use std::io::{Read, Write};
     use std::time::Duration;
     let fail = |e: std::io::Error| format!("no token from {server}: {e}");
-    let mut stream =
-        std::net::TcpStream::connect_timeout(&server, Duration::from_secs(3)).map_err(fail)?;
+    let mut stream = match source {
+        None => std::net::TcpStream::connect_timeout(&server, Duration::from_secs(3)),
+        Some(ip) => {
+            let socket = socket2::Socket::new(
+                socket2::Domain::for_address(server),
+                socket2::Type::STREAM,
+                None,
+            )
+            .map_err(fail)?;
+            socket.bind(&SocketAddr::new(ip, 0).into()).map_err(fail)?;
+            socket
+                .connect_timeout(&server.into(), Duration::from_secs(3))
+                .map(|()| std::net::TcpStream::from(socket))
+        }
+    }
+    .map_err(fail)?;
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .map_err(fail)?;

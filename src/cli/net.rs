@@ -168,6 +168,18 @@ pub struct ClientArgs {
     /// round once talk is open.
     #[arg(long)]
     pub talk: bool,
+    /// At a Wanning table, send this many lines of talk (784 bytes each)
+    /// to one player as fast as the server takes them: the robustness
+    /// suite's flood.
+    #[arg(long, default_value_t = 0, hide = true)]
+    pub flood_talk: u32,
+    /// Connect from this local address (UDP): the robustness suite's
+    /// guests at 127.0.0.N.
+    #[arg(long, hide = true)]
+    pub from: Option<std::net::IpAddr>,
+    /// Open this game's guided lesson and sit in it.
+    #[arg(long, value_name = "GAME", conflicts_with_all = ["create", "watch", "host"])]
+    pub learn: Option<String>,
     /// Forged fragment packets (each claiming 2^40 fragments) to send once
     /// connected: a robustness test of the server.
     #[arg(long, default_value_t = 0, hide = true)]
@@ -301,6 +313,10 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
     }
     let part = if let Some(key) = &args.create {
         create_part(&args, key)?
+    } else if let Some(key) = &args.learn {
+        Part::Learn {
+            game: playable_game(key)?,
+        }
     } else if let Some(code) = args.host.clone() {
         Part::Host { code }
     } else if args.watch {
@@ -330,6 +346,8 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         pin: args.server_key,
         forge_fragments: args.forge_fragments,
         again: args.play_again,
+        source: args.from,
+        flood_talk: args.flood_talk,
     };
     let exit = headless_app(plan).run();
     Ok(if exit.is_success() { 0 } else { 1 })

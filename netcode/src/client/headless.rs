@@ -41,6 +41,9 @@ pub enum Part {
     Host { code: String },
     /// Watches the first table.
     Watch,
+    /// Opens the game's guided lesson and sits in it (the robustness
+    /// suite's guests that hold lessons).
+    Learn { game: foodweb_rules::GameId },
 }
 
 #[derive(Resource, Clone, Debug)]
@@ -73,6 +76,12 @@ pub struct Plan {
     /// Games to play again (`PlayAgain`) after the first, each at the
     /// table that follows the last.
     pub again: u32,
+    /// The local address to connect from (UDP; a test's guest at
+    /// 127.0.0.N).
+    pub source: Option<std::net::IpAddr>,
+    /// At a Wanning table, lines of talk to send one player as fast as
+    /// the server takes them once talk is open (a hostile guest's flood).
+    pub flood_talk: u32,
 }
 
 /// What the client did and saw, written as its summary.
@@ -164,9 +173,9 @@ pub fn headless_app(plan: Plan) -> App {
         rng: ChaCha8Rng::seed_from_u64(plan.seed),
         record,
     });
-    app.world_mut()
-        .resource_mut::<Session>()
-        .connect_pinned(plan.target.clone(), plan.pin);
+    let mut session = app.world_mut().resource_mut::<Session>();
+    session.source = plan.source;
+    session.connect_pinned(plan.target.clone(), plan.pin);
     app.insert_resource(Summary {
         name: plan.name.clone(),
         ..Default::default()
@@ -251,7 +260,9 @@ fn drive(
         find_a_place(&plan, &model, &mut outbox, &mut progress, now);
         return;
     };
-    let Some(lobby) = model.lobby.as_ref().filter(|l| l.id == table) else {
+    // A lesson is held, not played (the robustness suite's guests).
+    let held = matches!(plan.part, Part::Learn { .. });
+    let Some(lobby) = model.lobby.as_ref().filter(|l| l.id == table && !held) else {
         return;
     };
     let ended = match &model.view {
@@ -283,6 +294,7 @@ fn drive(
     let Some(view) = model.view.clone() else {
         return;
     };
+    flood(&plan, &view, &mut outbox, &mut summary);
     // Talk first: lines sent before this seat's orders land in the round
     // they were meant for (the orders may be the last in, which settles it).
     if plan.talk
@@ -489,6 +501,18 @@ fn find_a_place(
                 progress.created = true;
             }
         }
+        Part::Learn { game } => {
+            if !progress.created {
+                let others = crate::games::lesson_players(*game)
+                    .unwrap_or(1)
+                    .saturating_sub(1);
+                outbox.0.push(ClientMsg::Learn {
+                    game: *game,
+                    names: (1..=others).map(|i| format!("Teacher {i}")).collect(),
+                });
+                progress.created = true;
+            }
+        }
         part => {
             if now - progress.asked_at < 0.3 {
                 return;
@@ -584,6 +608,39 @@ fn talk(name: &str, v: &foodweb_rules::wanning::WanningView) -> Option<Vec<AnyAc
             })
             .collect(),
     )
+}
+
+/// Lines a flooding guest sends an update (`Plan::flood_talk`).
+const FLOOD_PER_UPDATE: usize = 50;
+
+/// A flooding guest's lines this update (`Plan::flood_talk`): long ones,
+/// to one player, as many as it may send.
+fn flood(plan: &Plan, view: &AnyView, outbox: &mut Outbox, summary: &mut Summary) {
+    let AnyView::Wanning(v) = view else { return };
+    let Some(to) = flood_target(v) else { return };
+    for _ in 0..FLOOD_PER_UPDATE {
+        if summary.said >= u64::from(plan.flood_talk) {
+            return;
+        }
+        outbox.0.push(ClientMsg::Act {
+            action: AnyAction::Wanning(foodweb_rules::wanning::WanningAction::Say {
+                to,
+                text: format!("{:>4}{}", summary.said, "🐺".repeat(195)),
+            }),
+        });
+        summary.said += 1;
+    }
+}
+
+/// Whom a flooding guest talks at: the first other living player, once
+/// talk is open and while this seat is alive.
+fn flood_target(v: &foodweb_rules::wanning::WanningView) -> Option<SeatId> {
+    let me = v.me?;
+    let open = v.phase == foodweb_rules::wanning::WanningPhase::Orders && v.round >= 2;
+    if !open || v.seats[me.index()].dead {
+        return None;
+    }
+    v.others_living().into_iter().next()
 }
 
 fn result_of(view: &AnyView) -> Option<GameResult> {

@@ -72,6 +72,9 @@ pub struct Session {
     /// beacon or the command line): a server that answers with another
     /// key is not connected to.
     pub pin: Option<crate::seal::Pin>,
+    /// The local address to connect from (a test's guest at 127.0.0.N,
+    /// UDP only); `None`: whichever the system picks.
+    pub source: Option<std::net::IpAddr>,
     /// The key of the server that sealed our last token: the lobby shows
     /// its fingerprint for the players to compare with the host's.
     pub server_key: Option<crate::seal::ServerKey>,
@@ -101,6 +104,7 @@ impl Default for Session {
             connections: 0,
             last_token: None,
             pin: None,
+            source: None,
             server_key: None,
             held: Vec::new(),
             awaiting_welcome: false,
@@ -208,7 +212,11 @@ impl Plugin for NetClientPlugin {
 /// Starts asking for a token for `target` (a thread natively, a fetch in
 /// a browser), sealed to a key made for the request and opened if the
 /// server's key has `pin`; the slot fills when the answer is in.
-fn start_token_fetch(target: &Target, pin: Option<crate::seal::Pin>) -> Result<TokenSlot, String> {
+fn start_token_fetch(
+    target: &Target,
+    pin: Option<crate::seal::Pin>,
+    source: Option<std::net::IpAddr>,
+) -> Result<TokenSlot, String> {
     let slot = TokenSlot::default();
     #[cfg(not(target_family = "wasm"))]
     {
@@ -225,13 +233,14 @@ fn start_token_fetch(target: &Target, pin: Option<crate::seal::Pin>) -> Result<T
         std::thread::Builder::new()
             .name("token".into())
             .spawn(move || {
-                let got = crate::tokens::fetch_token(from, via, pin.as_ref());
+                let got = crate::tokens::fetch_token_from(source, from, via, pin.as_ref());
                 *filled.lock().unwrap_or_else(|e| e.into_inner()) = Some(got);
             })
             .map_err(|e| e.to_string())?;
     }
     #[cfg(target_family = "wasm")]
     {
+        let _ = source;
         let url = match target {
             Target::WebSocketUrl { tokens, .. } => tokens.clone(),
             Target::WebSocket { tokens, .. } => format!("http://{tokens}/token"),
@@ -284,9 +293,16 @@ async fn web_fetch_token(
 }
 
 /// The client entity for a remote target, admitted by `token`.
-fn spawn_remote(commands: &mut Commands, target: &Target, token: &[u8]) -> Result<Entity, String> {
+fn spawn_remote(
+    commands: &mut Commands,
+    target: &Target,
+    token: &[u8],
+    source: Option<std::net::IpAddr>,
+) -> Result<Entity, String> {
     let token = lightyear::netcode::ConnectToken::try_from_bytes(token)
         .map_err(|e| format!("the server sent a bad token: {e:?}"))?;
+    #[cfg(target_family = "wasm")]
+    let _ = source;
     // netcode's own pace for the handshake's packets and the client's
     // keep-alives: a client asleep sends one an update at most.
     let netcode = NetcodeClient::new(Authentication::Token(token), NetcodeConfig::default())
@@ -297,7 +313,10 @@ fn spawn_remote(commands: &mut Commands, target: &Target, token: &[u8]) -> Resul
             .spawn((
                 Name::new("udp client"),
                 netcode,
-                LocalAddr("0.0.0.0:0".parse().expect("a valid address")),
+                LocalAddr(std::net::SocketAddr::new(
+                    source.unwrap_or(std::net::Ipv4Addr::UNSPECIFIED.into()),
+                    0,
+                )),
                 UdpIo::default(),
             ))
             .id()),
@@ -337,7 +356,9 @@ fn keep_connected(
             session.last_token = Some(opened.token.clone());
             session.server_key = Some(opened.server);
         }
-        match got.and_then(|opened| spawn_remote(&mut commands, &for_target, &opened.token)) {
+        match got.and_then(|opened| {
+            spawn_remote(&mut commands, &for_target, &opened.token, session.source)
+        }) {
             Ok(entity) => {
                 session.entity = Some(entity);
                 commands.trigger(Connect { entity });
@@ -365,7 +386,7 @@ fn keep_connected(
     session.state = LinkState::Connecting;
     if target != Target::InProcess {
         // A remote server: first a token from it, then the connection.
-        match start_token_fetch(&target, session.pin) {
+        match start_token_fetch(&target, session.pin, session.source) {
             Ok(slot) => session.token_fetch = Some((target, slot)),
             Err(e) => {
                 session.state = LinkState::Lost(e);
