@@ -50,7 +50,7 @@ const browser = await start({ base, out, problems, report });
 const COLD_LOADS = 5;
 // Issue 39: what came before the title before the sound; it must not grow
 // unnoticed (wasm/README.md, "Download size": raised once, by issue 67).
-const PRE_TITLE_LIMIT = 7_790_000;
+const PRE_TITLE_LIMIT = 7_760_000;
 
 async function coldLoad(i) {
   const context = await browser.newContext(SIZES.phone);
