@@ -1053,16 +1053,7 @@ fn abandoned_tables_are_forgotten_and_the_total_is_bounded() {
     });
     p.hello(1, "Churn");
     for _ in 0..1000 {
-        p.say(
-            1,
-            ClientMsg::CreateTable {
-                settings: quick(),
-                seats: 4,
-                host_seat: false,
-                seed: None,
-                open_replays: false,
-            },
-        );
+        p.open_table(1);
         p.say(1, ClientMsg::Leave);
     }
     assert_eq!(p.inboxes[&1].rejections, 0, "{:?}", p.last_rejection(1));
@@ -1072,16 +1063,7 @@ fn abandoned_tables_are_forgotten_and_the_total_is_bounded() {
     // Tables people stay at count; past the bound a new one is refused.
     for who in 2..=5 {
         p.hello(who, &format!("Host{who}"));
-        p.say(
-            who,
-            ClientMsg::CreateTable {
-                settings: quick(),
-                seats: 4,
-                host_seat: false,
-                seed: None,
-                open_replays: false,
-            },
-        );
+        p.open_table(who);
     }
     assert_eq!(p.hall.table_count(), 3);
     assert!(p.last_rejection(5).unwrap().contains("3 tables already"));
@@ -2154,16 +2136,7 @@ fn a_refused_resume_leaves_a_seated_connection_where_it_is() {
 fn a_name_that_looks_like_anothers_at_the_table_is_refused() {
     let mut p = Party::new(fast(None));
     p.hello(1, "Ana");
-    p.say(
-        1,
-        ClientMsg::CreateTable {
-            settings: quick(),
-            seats: 4,
-            host_seat: false,
-            seed: Some(5),
-            open_replays: false,
-        },
-    );
+    p.open_table(1);
     let table = p.inboxes[&1].table.unwrap();
     p.hello(2, "\u{410}na");
     p.say(2, ClientMsg::TakeSeat { table, seat: None });

@@ -600,10 +600,7 @@ impl Hall {
                 if self.place(client).is_none() {
                     return Err(reject("you are not at a table", "你不在任何一桌"));
                 }
-                self.detach(client);
-                self.send(client, ServerMsg::Left);
-                let tables = self.summaries();
-                self.send(client, ServerMsg::Tables { tables });
+                self.back_to_lobby(client, None);
                 Ok(())
             }
             ClientMsg::SetReady { ready } => {
@@ -1158,6 +1155,23 @@ impl Hall {
             self.send_host_code(tid);
         }
         self.tables_changed = true;
+    }
+
+    /// Takes a client from its table to the lobby and tells it so, with
+    /// `why` first when the table sent it there (`room::close_unstarted`).
+    fn back_to_lobby(&mut self, client: ClientKey, why: Option<&Rejection>) {
+        self.detach(client);
+        if let Some(why) = why {
+            self.send(
+                client,
+                ServerMsg::Rejected {
+                    reason: why.reason.clone(),
+                },
+            );
+        }
+        self.send(client, ServerMsg::Left);
+        let tables = self.summaries();
+        self.send(client, ServerMsg::Tables { tables });
     }
 
     /// Takes a client away from its table (it said Leave, or dropped).

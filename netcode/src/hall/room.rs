@@ -9,7 +9,7 @@
 use std::net::IpAddr;
 
 use super::{ClientKey, Hall, HallTable, reject};
-use crate::messages::{ServerMsg, TableId};
+use crate::messages::TableId;
 use foodweb_rules::table::Rejection;
 
 /// An unstarted table idle this long makes room for a new one when the
@@ -166,16 +166,7 @@ impl Hall {
             if self.place(client).map(|(t, _)| t) != Some(tid) {
                 continue;
             }
-            self.detach(client);
-            self.send(
-                client,
-                ServerMsg::Rejected {
-                    reason: why.reason.clone(),
-                },
-            );
-            self.send(client, ServerMsg::Left);
-            let tables = self.summaries();
-            self.send(client, ServerMsg::Tables { tables });
+            self.back_to_lobby(client, Some(&why));
         }
         // Seats whose people are away (a table read back at start).
         self.drop_table(tid);
