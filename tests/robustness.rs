@@ -639,20 +639,103 @@ fn round_two_a_full_descriptor_table_loses_no_move() {
     assert_eq!(hall.table_count(), 1);
 }
 
-/// Waits for `children`, whatever their exit (guests that only hold a
-/// place end by their timeout), within `limit`.
-fn wait_out(children: Vec<Child>, limit: Duration) {
-    let start = Instant::now();
-    for mut c in children {
-        while c.try_wait().unwrap().is_none() {
-            if start.elapsed() > limit {
-                let _ = c.kill();
-                let _ = c.wait();
-                break;
+/// `foodweb serve`'s bound on tables waiting to start from one address.
+const UNSTARTED_PER_ADDRESS: usize = 4;
+/// Round three's server: an unstarted table idle this long makes room.
+const ROOM_IDLE_SECS: u64 = 3;
+
+/// What a client received so far, as its record says.
+fn record_of(out: &std::path::Path, name: &str) -> String {
+    std::fs::read_to_string(out.join(format!("{name}.jsonl"))).unwrap_or_default()
+}
+
+/// Round three's guests who hold places, and what they were given.
+struct Held {
+    children: Vec<Child>,
+    /// Each guest's name, and whether it holds a lesson.
+    names: Vec<(String, bool)>,
+    lessons: usize,
+    tables: usize,
+    refused: usize,
+}
+
+/// On each of `addresses` addresses, `per_address` connections: half hold
+/// a lesson, half sit at a table they open and never start. They come a
+/// few at a time from each address (the server takes 4 handshakes at once
+/// from one), each let in or refused before the next come. Every lesson
+/// is held (8 from one address may be); an address's tables past
+/// `UNSTARTED_PER_ADDRESS` are refused, saying why.
+fn hold_places(server: &Server, out: &std::path::Path, addresses: u8, per_address: usize) -> Held {
+    let mut held = Held {
+        children: Vec::new(),
+        names: Vec::new(),
+        lessons: 0,
+        tables: 0,
+        refused: 0,
+    };
+    for first in (0..per_address).step_by(3) {
+        let mut batch = Vec::new();
+        for a in 0..addresses {
+            let at = attacker_at(5, a + 1).to_string();
+            for c in first..(first + 3).min(per_address) {
+                let name = format!("Holder{a}x{c}");
+                let lesson = c % 2 == 0;
+                let part: &[&str] = if lesson {
+                    &["--learn", "forest"]
+                } else {
+                    &["--create", "forest", "--people", "4"]
+                };
+                let mut args = vec!["--from", at.as_str(), "--timeout-secs", "240"];
+                args.extend(part);
+                held.children.push(client(server, false, &name, out, &args));
+                batch.push((name, lesson));
             }
-            std::thread::sleep(Duration::from_millis(100));
         }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for (name, lesson) in &batch {
+            loop {
+                let record = record_of(out, name);
+                if record.contains("\"Joined\"") {
+                    *if *lesson {
+                        &mut held.lessons
+                    } else {
+                        &mut held.tables
+                    } += 1;
+                    break;
+                }
+                if record.contains("\"Rejected\"") {
+                    assert!(
+                        !lesson
+                            && record
+                                .contains("tables opened from your address are waiting to start"),
+                        "{name} was refused: {record}"
+                    );
+                    held.refused += 1;
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "{name} was neither let in nor refused in 30 s"
+                );
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        held.names.extend(batch);
     }
+    let tables_each = per_address / 2;
+    assert_eq!(
+        held.lessons,
+        addresses as usize * (per_address - tables_each)
+    );
+    assert_eq!(
+        held.tables,
+        addresses as usize * tables_each.min(UNSTARTED_PER_ADDRESS)
+    );
+    assert_eq!(
+        held.refused,
+        addresses as usize * tables_each.saturating_sub(UNSTARTED_PER_ADDRESS)
+    );
+    held
 }
 
 /// Issue 70, the third round, at a small scale (the issue's with
@@ -669,7 +752,11 @@ fn round_three_talk_lessons_and_waiting_tables_crowd_out_no_one() {
     let data = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let (addresses, per_address) = (scale(2, 28) as u8, scale(12, 10));
-    let max_tables = scale(12, 256).to_string();
+    // The cap is what the holders can hold: every address's tables up
+    // to the per-address bound (4 waiting to start).
+    let max_tables =
+        (addresses as usize * (per_address / 2).min(UNSTARTED_PER_ADDRESS)).to_string();
+    let room_idle = ROOM_IDLE_SECS.to_string();
     let latency = out.path().join("latency.json");
     let mut server = Server::start_with(
         data.path(),
@@ -677,6 +764,8 @@ fn round_three_talk_lessons_and_waiting_tables_crowd_out_no_one() {
         &[
             "--max-tables",
             &max_tables,
+            "--room-idle-secs",
+            &room_idle,
             "--latency-report",
             latency.to_str().unwrap(),
         ],
@@ -782,29 +871,13 @@ fn round_three_talk_lessons_and_waiting_tables_crowd_out_no_one() {
         t0.elapsed().as_secs_f64()
     ));
 
-    // 2. Lessons and tables never started, from many addresses: half of
-    //    each address's connections hold a lesson, half open a table.
-    let mut holders = Vec::new();
-    let mut names = Vec::new();
-    for a in 0..addresses {
-        let at = from(5, a + 1);
-        for c in 0..per_address {
-            let name = format!("Holder{a}x{c}");
-            let part: &[&str] = if c % 2 == 0 {
-                &["--learn", "forest"]
-            } else {
-                &["--create", "forest", "--people", "4"]
-            };
-            let mut args = vec!["--from", at.as_str(), "--timeout-secs", "40"];
-            args.extend(part);
-            holders.push(client(&server, false, &name, out.path(), &args));
-            names.push((name, c % 2 == 0));
-        }
-    }
-    std::thread::sleep(Duration::from_secs(6));
+    // 2. Lessons and tables never started, from many addresses, hold the
+    //    table cap (the flood's tables have ended: they hold no place);
+    //    a real player opens a table once one of theirs has been idle for
+    //    the server's `--room-idle-secs`, and plays it to its end.
+    let held = hold_places(&server, out.path(), addresses, per_address);
     assert!(alive(&mut server), "the server died under the holders");
-    // A real player opens a table (alone with bots: a joiner would take a
-    // holder's open seat) and plays it to its end.
+    std::thread::sleep(Duration::from_secs(ROOM_IDLE_SECS + 1));
     let crowded = client(
         &server,
         false,
@@ -828,29 +901,26 @@ fn round_three_talk_lessons_and_waiting_tables_crowd_out_no_one() {
     wait_all(vec![crowded], Duration::from_secs(90));
     let s = summary(out.path(), "Crowded");
     assert_eq!(s["finished"], true, "the real player's table: {s}");
-    for h in &mut holders {
+    // The one idle longest made room, and its people were told why.
+    let made_room: Vec<_> = held
+        .names
+        .iter()
+        .filter(|(name, _)| record_of(out.path(), name).contains("closed to make room"))
+        .collect();
+    assert_eq!(made_room.len(), 1, "{made_room:?}");
+    for mut h in held.children {
         let _ = h.kill();
+        let _ = h.wait();
     }
-    wait_out(holders, Duration::from_secs(10));
     // The server hears they are gone when netcode's timeout (5 s) passes;
     // till then their tables' open seats would take the next joiner.
     std::thread::sleep(Duration::from_secs(6));
-    // Those the per-address bounds refused ended at once, saying why.
-    let refused = |lesson: bool| {
-        names
-            .iter()
-            .filter(|(_, l)| *l == lesson)
-            .filter(|(name, _)| {
-                std::fs::read_to_string(out.path().join(format!("{name}.json")))
-                    .is_ok_and(|t| t.contains("refused the table"))
-            })
-            .count()
-    };
     report.push(format!(
-        "{} connections from {addresses} addresses holding lessons and unstarted tables: a real table opened and played to its end; {} lessons and {} tables refused by the per-address bounds ({:.0} s in)",
-        names.len(),
-        refused(true),
-        refused(false),
+        "{} connections from {addresses} addresses: {} lessons and {} tables held (the cap), {} tables refused by the per-address bound; a real table opened as the idlest made room, and played to its end ({:.0} s in)",
+        held.names.len(),
+        held.lessons,
+        held.tables,
+        held.refused,
         t0.elapsed().as_secs_f64()
     ));
     still_whole(&mut server, out.path(), rest, "round three", &mut report);

@@ -2216,6 +2216,35 @@ fn lessons_do_not_hold_the_table_cap_and_are_bounded_per_address() {
     assert_eq!(p.hall.table_count(), 7, "five lessons and two tables");
 }
 
+/// Issue 70, 2: "a real player's new table is refused ('this server has
+/// 256 tables already')". A game that has ended holds no place under the
+/// cap (its people may still read its summary; its replay stays): a
+/// server that has seen its cap's worth of games still opens tables.
+#[test]
+fn ended_games_do_not_hold_the_table_cap() {
+    let mut p = Party::new(HallConfig {
+        max_tables: 1,
+        ..fast(None)
+    });
+    let ended = two_people_two_bots(&mut p);
+    p.play_out(&[1, 2]);
+    p.hello(3, "Cai");
+    p.open_table(3);
+    assert_eq!(p.inboxes[&3].rejections, 0, "{:?}", p.last_rejection(3));
+    let opened = p.inboxes[&3].table.unwrap();
+    assert_ne!(opened, ended);
+    assert_eq!(p.hall.table_count(), 2, "the ended game is still there");
+    // The cap holds for tables not ended: the new one is the one.
+    p.hello(4, "Dee");
+    p.open_table(4);
+    assert!(
+        p.last_rejection(4)
+            .is_some_and(|r| r.contains("this server has 1 tables already")),
+        "{:?}",
+        p.last_rejection(4)
+    );
+}
+
 /// Issue 70, 2: "(or an ordinary table they sit at and never start)":
 /// the tables waiting to start that one address opened are bounded;
 /// another address is not held back by them.

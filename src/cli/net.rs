@@ -48,6 +48,11 @@ pub struct ServeArgs {
     /// anything at it before it closes (1 to 1,440).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_440))]
     pub idle_table_mins: u64,
+    /// Seconds a table that has not started must have sat with nobody
+    /// doing anything at it before, at the table cap, it closes to make
+    /// room for a new one (1 to 3,600).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3_600))]
+    pub room_idle_secs: u64,
     /// The most tables this server holds at once (1 to 10,000).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_tables: u32,
@@ -219,6 +224,7 @@ pub fn serve(args: ServeArgs) -> Result<i32, CliError> {
         journal_sync: args.journal_sync.into(),
         again_ms: args.again_secs * 1000,
         idle_table_ms: args.idle_table_mins * 60_000,
+        room_idle_ms: args.room_idle_secs * 1000,
         ..HallConfig::default()
     };
     // As many descriptors as the system allows, and bounds on guests sized

@@ -54,6 +54,9 @@ pub struct HallConfig {
     /// A table not started where nobody has done anything this long
     /// closes (issue 70).
     pub idle_table_ms: u64,
+    /// At the table cap, a table not started where nobody has done
+    /// anything this long closes to make room for a new one.
+    pub room_idle_ms: u64,
     /// Tables not yet started that one address may have opened.
     pub unstarted_per_address: usize,
     /// Lessons under way at once (they are not tables: in memory, one a
@@ -74,6 +77,7 @@ impl Default for HallConfig {
             journal_sync: JournalSync::default(),
             again_ms: 60_000,
             idle_table_ms: 10 * 60_000,
+            room_idle_ms: room::ROOM_IDLE_MS,
             unstarted_per_address: 4,
             max_lessons: 512,
             lessons_per_address: 8,

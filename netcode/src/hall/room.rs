@@ -12,31 +12,36 @@ use super::{ClientKey, Hall, HallTable, reject};
 use crate::messages::TableId;
 use foodweb_rules::table::Rejection;
 
-/// An unstarted table idle this long makes room for a new one when the
-/// hall holds all the tables it may: long enough for a party to gather
-/// round a table it has just opened.
+/// By default, an unstarted table idle this long makes room for a new one
+/// when the hall holds all the tables it may (`HallConfig::room_idle_ms`):
+/// long enough for a party to gather round a table it has just opened.
 pub const ROOM_IDLE_MS: u64 = 60_000;
 
 impl Hall {
     /// The tables that count against `HallConfig::max_tables`: all but
-    /// lessons.
+    /// lessons and games that have ended (their people may still be
+    /// reading the summary; a server that has seen its cap's worth of
+    /// games still opens tables).
     fn table_places_taken(&self) -> usize {
-        self.tables.values().filter(|t| !t.lesson).count()
+        self.tables
+            .values()
+            .filter(|t| !t.lesson && !t.is_over())
+            .count()
     }
 
     /// Refused when the hall holds all the tables it may and none of
-    /// those not yet started has been idle for `ROOM_IDLE_MS`; otherwise
+    /// those not yet started has been idle for `HallConfig::room_idle_ms`; otherwise
     /// the one idle longest closes to make room.
     pub(super) fn room_for_a_table(&mut self) -> Result<(), Rejection> {
         let max = self.config.max_tables;
         if self.table_places_taken() < max {
             return Ok(());
         }
-        let now = self.now;
+        let (now, room_idle) = (self.now, self.config.room_idle_ms);
         let idlest = self
             .tables
             .values()
-            .filter(|t| closable(t) && now.saturating_sub(t.active_at) >= ROOM_IDLE_MS)
+            .filter(|t| closable(t) && now.saturating_sub(t.active_at) >= room_idle)
             .min_by_key(|t| (t.active_at, t.id))
             .map(|t| t.id);
         match idlest {
