@@ -102,7 +102,15 @@ pub enum Refusal {
     SlaughterResting,
     WisdomNotYours,
     WisdomSpent,
-    WisdomTooEarly { from: u8 },
+    WisdomTooEarly {
+        from: u8,
+    },
+    /// 大智若愚's own round: 「第2/3/4回合後任意回合」.
+    WiseFoolTooEarly {
+        from: u8,
+    },
+    /// 大智若愚: 「且上一回合沒有使用智慧」.
+    WiseFoolAfterWisdom,
     WisdomShape,
     NotYourInstinct,
     InstinctSpent,
@@ -121,8 +129,12 @@ pub enum Refusal {
     BadLevel,
     TalkNotYet,
     SayLength,
-    TalkRound { most: u16 },
-    TalkGame { most: u16 },
+    TalkRound {
+        most: u16,
+    },
+    TalkGame {
+        most: u16,
+    },
     TalkFast,
 }
 
@@ -550,11 +562,12 @@ fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
             return Err(Refusal::NoTargetForSecond);
         }
         // 發怒: 「自己上一回合血量小於等於最大血量的一半」 (the seat knows its
-        // own HP); 野心 (level 4): 「上回合血量不為全場血量最高」 on true HP,
+        // own HP); 野心 (level 4): 「上回合血量不為全場血量最高」 on true HP
+        // (tied for the highest is the highest: another must have more),
         // refused only when the seat can know it fails: HP never rises
         // between rounds, so no one's true HP is above what the table heard,
-        // and a seat whose own HP is above every other announced HP is the
-        // highest. The rest is the settlement's, silently.
+        // and a seat whose own HP is at least every other announced HP is
+        // the highest. The rest is the settlement's, silently.
         let max = n as i32 - 1;
         let mine = at.get::<Instinct>(seat);
         let rage = mine.id == Some(InstinctId::Rage) && life.last_hp * 2 <= max;
@@ -566,7 +579,7 @@ fn orders(world: &World, seat: SeatId, plan: &Plan) -> Result<(), Refusal> {
             && at
                 .seats
                 .iter()
-                .any(|(s, _)| s != seat && at.get::<Life>(s).announced >= life.known);
+                .any(|(s, _)| s != seat && at.get::<Life>(s).announced > life.known);
         if !(rage || stand || ambition) {
             return Err(Refusal::NoSecondAttack);
         }
@@ -740,10 +753,10 @@ fn wisdom_guess(world: &World, seat: SeatId, levels: &[u8], forms: &[Form]) -> R
     let round = world.resource::<Round>().0;
     let from = data().wisdom_from_round(n);
     if round <= from {
-        return Err(Refusal::WisdomTooEarly { from: from + 1 });
+        return Err(Refusal::WiseFoolTooEarly { from: from + 1 });
     }
     if at.get::<Abilities>(seat).wisdom_round == Some(round - 1) {
-        return Err(Refusal::ConditionUnmet);
+        return Err(Refusal::WiseFoolAfterWisdom);
     }
     let own = at.get::<Beast>(seat).level;
     let mut counts = [0usize; 4];

@@ -283,6 +283,10 @@ pub fn refusal(r: Refusal) -> Rejection {
         Refusal::WisdomNotYours => say("no-wisdom-not-yours", &[]),
         Refusal::WisdomSpent => say("no-wisdom-spent", &[]),
         Refusal::WisdomTooEarly { from } => say("no-wisdom-too-early", &[("from", from.into())]),
+        Refusal::WiseFoolTooEarly { from } => {
+            say("no-wise-fool-too-early", &[("from", from.into())])
+        }
+        Refusal::WiseFoolAfterWisdom => say("no-wise-fool-after-wisdom", &[]),
         Refusal::WisdomShape => say("no-wisdom-shape", &[]),
         Refusal::NotYourInstinct => say("no-not-your-instinct", &[]),
         Refusal::InstinctSpent => say("no-instinct-spent", &[]),

@@ -342,7 +342,7 @@ impl ReasoningBot {
                 && view
                     .seats
                     .iter()
-                    .any(|p| Some(p.seat) != view.me && p.hp >= mine);
+                    .any(|p| Some(p.seat) != view.me && p.hp > mine);
             if plan.target.is_some() && (rage || ambition) {
                 plan.second = pool.get(1).or(pool.first()).copied();
             }

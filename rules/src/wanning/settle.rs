@@ -428,12 +428,13 @@ fn second_attack(step: &Step, s: SeatId, n: usize) -> Option<Second> {
     if step.level(s) != 4 {
         return None;
     }
-    // 「上回合血量不為全場血量最高」: true HP, as everywhere (rules.md §3).
+    // 「上回合血量不為全場血量最高」: true HP, as everywhere (rules.md §3);
+    // a seat tied for the highest is 全場血量最高: another must have more.
     let mine = step.life(s).last_hp;
     let not_highest = step
         .ids()
         .iter()
-        .any(|o| *o != s && step.life(*o).last_hp >= mine);
+        .any(|o| *o != s && step.life(*o).last_hp > mine);
     let others = step
         .living()
         .into_iter()
