@@ -652,7 +652,8 @@ fn record_of(out: &std::path::Path, name: &str) -> String {
     std::fs::read_to_string(out.join(format!("{name}.jsonl"))).unwrap_or_default()
 }
 
-/// Round three's guests who hold places, and what they were given.
+/// Round three's guests who hold places, and what they were given; they
+/// are ended when it is dropped (a failed assertion leaves none behind).
 struct Held {
     children: Vec<Child>,
     /// Each guest's name, and whether it holds a lesson.
@@ -660,6 +661,15 @@ struct Held {
     lessons: usize,
     tables: usize,
     refused: usize,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
 }
 
 /// On each of `addresses` addresses, `per_address` connections: half hold
@@ -688,7 +698,8 @@ fn hold_places(server: &Server, out: &std::path::Path, addresses: u8, per_addres
                 } else {
                     &["--create", "forest", "--people", "4"]
                 };
-                let mut args = vec!["--from", at.as_str(), "--timeout-secs", "240"];
+                // Ten updates a second: hundreds of them idle on two cores.
+                let mut args = vec!["--from", at.as_str(), "--hz", "10", "--timeout-secs", "240"];
                 args.extend(part);
                 held.children.push(client(server, false, &name, out, &args));
                 batch.push((name, lesson));
@@ -718,7 +729,14 @@ fn hold_places(server: &Server, out: &std::path::Path, addresses: u8, per_addres
                 }
                 assert!(
                     Instant::now() < deadline,
-                    "{name} was neither let in nor refused in 30 s"
+                    "{name} was neither let in nor refused in 30 s: {} messages ({}); it said: {}",
+                    record.lines().count(),
+                    record
+                        .lines()
+                        .map(|l| l.chars().skip(8).take(40).collect::<String>())
+                        .collect::<Vec<_>>()
+                        .join(" | "),
+                    std::fs::read_to_string(out.join(format!("{name}.err"))).unwrap_or_default()
                 );
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -911,19 +929,18 @@ fn round_three_talk_lessons_and_waiting_tables_crowd_out_no_one() {
         .filter(|(name, _)| record_of(out.path(), name).contains("closed to make room"))
         .collect();
     assert_eq!(made_room.len(), 1, "{made_room:?}");
-    for mut h in held.children {
-        let _ = h.kill();
-        let _ = h.wait();
-    }
+    let (connections, lessons, tables, refused) =
+        (held.names.len(), held.lessons, held.tables, held.refused);
+    drop(held);
     // The server hears they are gone when netcode's timeout (5 s) passes;
     // till then their tables' open seats would take the next joiner.
     std::thread::sleep(Duration::from_secs(6));
     report.push(format!(
         "{} connections from {addresses} addresses: {} lessons and {} tables held (the cap), {} tables refused by the per-address bound; a real table opened as the idlest made room, and played to its end ({:.0} s in)",
-        held.names.len(),
-        held.lessons,
-        held.tables,
-        held.refused,
+        connections,
+        lessons,
+        tables,
+        refused,
         t0.elapsed().as_secs_f64()
     ));
     still_whole(&mut server, out.path(), rest, "round three", &mut report);

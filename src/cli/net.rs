@@ -178,6 +178,10 @@ pub struct ClientArgs {
     /// suite's flood.
     #[arg(long, default_value_t = 0, hide = true)]
     pub flood_talk: u32,
+    /// Updates a second at least (1 to 1000): the robustness suite's
+    /// guests that only hold a place idle at a few.
+    #[arg(long, default_value_t = 120.0, hide = true, value_parser = updates_per_second)]
+    pub hz: f64,
     /// Connect from this local address (UDP): the robustness suite's
     /// guests at 127.0.0.N.
     #[arg(long, hide = true)]
@@ -354,6 +358,7 @@ pub fn client(args: ClientArgs) -> Result<i32, CliError> {
         again: args.play_again,
         source: args.from,
         flood_talk: args.flood_talk,
+        hz: args.hz,
     };
     let exit = headless_app(plan).run();
     Ok(if exit.is_success() { 0 } else { 1 })

@@ -131,7 +131,11 @@ pub fn client(server: &Server, ws: bool, name: &str, out: &Path, extra: &[&str])
         })
         .args(extra)
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        // What it says when it gives up, for a failed test to quote.
+        .stderr(
+            std::fs::File::create(out.join(format!("{name}.err")))
+                .map_or_else(|_| Stdio::null(), Stdio::from),
+        );
     cmd.spawn().unwrap()
 }
 

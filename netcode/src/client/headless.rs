@@ -82,6 +82,10 @@ pub struct Plan {
     /// At a Wanning table, lines of talk to send one player as fast as
     /// the server takes them once talk is open (a hostile guest's flood).
     pub flood_talk: u32,
+    /// Updates a second at least (it also updates whenever a message
+    /// comes): 120 for a player; a guest that only holds a place can idle
+    /// at a few, so a test machine holds hundreds.
+    pub hz: f64,
 }
 
 /// What the client did and saw, written as its summary.
@@ -121,6 +125,9 @@ pub struct Summary {
 struct Progress {
     asked_at: f64,
     created: bool,
+    /// The connection (`Session::connections`) a table or lesson was
+    /// last asked on.
+    asked_on: u32,
     filled: bool,
     ready_sent: bool,
     acted_revision: Option<u64>,
@@ -149,7 +156,7 @@ struct Runner {
 }
 
 pub fn headless_app(plan: Plan) -> App {
-    let (mut app, tick) = crate::headless_app(120.0);
+    let (mut app, tick) = crate::headless_app(plan.hz);
     app.add_plugins(lightyear::prelude::client::ClientPlugins {
         tick_duration: tick,
     });
@@ -257,7 +264,8 @@ fn drive(
             );
             return;
         }
-        find_a_place(&plan, &model, &mut outbox, &mut progress, now);
+        let asked = (&*plan, session.connections);
+        find_a_place(asked, &model, &mut outbox, &mut progress, now);
         return;
     };
     // A lesson is held, not played (the robustness suite's guests).
@@ -429,6 +437,7 @@ fn play_again(
     *progress = Progress {
         again_from: Some((table, now)),
         created: progress.created,
+        asked_on: progress.asked_on,
         filled: progress.filled,
         printed_token: progress.printed_token.take(),
         ..Progress::default()
@@ -476,12 +485,19 @@ fn before_start(
 }
 
 fn find_a_place(
-    plan: &Plan,
+    (plan, connection): (&Plan, u32),
     model: &ClientModel,
     outbox: &mut Outbox,
     progress: &mut Progress,
     now: f64,
 ) {
+    // Asked on a connection lost before the answer came (the server drops
+    // an address's newest handshakes past its bound): asked again on this
+    // one.
+    if progress.asked_on != connection {
+        progress.asked_on = connection;
+        progress.created = false;
+    }
     match &plan.part {
         Part::Create {
             settings,
