@@ -643,13 +643,28 @@ fn round_two_a_full_descriptor_table_loses_no_move() {
 }
 
 /// `foodweb serve`'s bound on tables waiting to start from one address.
-const UNSTARTED_PER_ADDRESS: usize = 4;
+fn unstarted_per_address() -> usize {
+    foodweb_netcode::HallConfig::default().unstarted_per_address
+}
 /// Round three's server: an unstarted table idle this long makes room.
 const ROOM_IDLE_SECS: u64 = 3;
 
 /// What a client received so far, as its record says.
 fn record_of(out: &std::path::Path, name: &str) -> String {
     std::fs::read_to_string(out.join(format!("{name}.jsonl"))).unwrap_or_default()
+}
+
+/// The kind of each message in a client's record ("Welcome", "Tables", ...).
+fn kinds_of(record: &str) -> String {
+    record
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| match &v["msg"] {
+            serde_json::Value::Object(m) => m.keys().next().cloned().unwrap_or_default(),
+            other => other.as_str().unwrap_or_default().to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Round three's guests who hold places, and what they were given; they
@@ -677,7 +692,7 @@ impl Drop for Held {
 /// few at a time from each address (the server takes 4 handshakes at once
 /// from one), each let in or refused before the next come. Every lesson
 /// is held (8 from one address may be); an address's tables past
-/// `UNSTARTED_PER_ADDRESS` are refused, saying why.
+/// `unstarted_per_address()` are refused, saying why.
 fn hold_places(server: &Server, out: &std::path::Path, addresses: u8, per_address: usize) -> Held {
     let mut held = Held {
         children: Vec::new(),
@@ -731,11 +746,7 @@ fn hold_places(server: &Server, out: &std::path::Path, addresses: u8, per_addres
                     Instant::now() < deadline,
                     "{name} was neither let in nor refused in 30 s: {} messages ({}); it said: {}",
                     record.lines().count(),
-                    record
-                        .lines()
-                        .map(|l| l.chars().skip(8).take(40).collect::<String>())
-                        .collect::<Vec<_>>()
-                        .join(" | "),
+                    kinds_of(&record),
                     std::fs::read_to_string(out.join(format!("{name}.err"))).unwrap_or_default()
                 );
                 std::thread::sleep(Duration::from_millis(100));
@@ -750,11 +761,11 @@ fn hold_places(server: &Server, out: &std::path::Path, addresses: u8, per_addres
     );
     assert_eq!(
         held.tables,
-        addresses as usize * tables_each.min(UNSTARTED_PER_ADDRESS)
+        addresses as usize * tables_each.min(unstarted_per_address())
     );
     assert_eq!(
         held.refused,
-        addresses as usize * tables_each.saturating_sub(UNSTARTED_PER_ADDRESS)
+        addresses as usize * tables_each.saturating_sub(unstarted_per_address())
     );
     held
 }
@@ -776,7 +787,7 @@ fn round_three_talk_lessons_and_waiting_tables_crowd_out_no_one() {
     // The cap is what the holders can hold: every address's tables up
     // to the per-address bound (4 waiting to start).
     let max_tables =
-        (addresses as usize * (per_address / 2).min(UNSTARTED_PER_ADDRESS)).to_string();
+        (addresses as usize * (per_address / 2).min(unstarted_per_address())).to_string();
     let room_idle = ROOM_IDLE_SECS.to_string();
     let latency = out.path().join("latency.json");
     let mut server = Server::start_with(

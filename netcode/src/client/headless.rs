@@ -121,6 +121,18 @@ pub struct Summary {
     pub played: Vec<TableId>,
 }
 
+impl Progress {
+    /// A table or lesson asked on a connection lost before its answer
+    /// came (the server drops an address's newest handshakes past its
+    /// bound) is asked again on `connection`.
+    fn on_connection(&mut self, connection: u32) {
+        if self.asked_on != connection {
+            self.asked_on = connection;
+            self.created = false;
+        }
+    }
+}
+
 #[derive(Default)]
 struct Progress {
     asked_at: f64,
@@ -264,8 +276,8 @@ fn drive(
             );
             return;
         }
-        let asked = (&*plan, session.connections);
-        find_a_place(asked, &model, &mut outbox, &mut progress, now);
+        progress.on_connection(session.connections);
+        find_a_place(&plan, &model, &mut outbox, &mut progress, now);
         return;
     };
     // A lesson is held, not played (the robustness suite's guests).
@@ -485,19 +497,12 @@ fn before_start(
 }
 
 fn find_a_place(
-    (plan, connection): (&Plan, u32),
+    plan: &Plan,
     model: &ClientModel,
     outbox: &mut Outbox,
     progress: &mut Progress,
     now: f64,
 ) {
-    // Asked on a connection lost before the answer came (the server drops
-    // an address's newest handshakes past its bound): asked again on this
-    // one.
-    if progress.asked_on != connection {
-        progress.asked_on = connection;
-        progress.created = false;
-    }
     match &plan.part {
         Part::Create {
             settings,
