@@ -209,6 +209,9 @@ fn fast(dir: Option<&std::path::Path>) -> HallConfig {
         bot_delay_ms: 0,
         takeover_ms: 5_000,
         data_dir: dir.map(|d| d.to_path_buf()),
+        // Every change's list at once: these tests read lists without
+        // time passing (`lists.rs`'s own test lets it pass).
+        list_every_ms: 0,
         ..HallConfig::default()
     }
 }
@@ -2424,4 +2427,81 @@ fn views_to_a_connection_that_has_not_taken_them_are_coalesced() {
         .unwrap();
     assert_eq!(feed.0, heard, "the feed goes on from where Bo was");
     assert!(feed.1 > 0, "with what Bo missed");
+}
+
+/// The lists of tables `who` was sent, each as its table numbers.
+fn lists_sent(p: &Party, who: ClientKey) -> Vec<Vec<TableId>> {
+    p.inboxes[&who]
+        .all
+        .iter()
+        .filter_map(|m| match m {
+            ServerMsg::Tables { tables } => Some(tables.iter().map(|t| t.id).collect()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Issue 70, the full-scale attack: with a hundred tables opening and 80
+/// guests in the lobby, each guest was sent the whole list on every
+/// change and a holder's `Learn` went unanswered for 30 s behind them.
+/// A lobby connection is sent one list a period (`list_every_ms`), the
+/// latest; one that has not taken what it was sent (`hold_views`) is
+/// sent none until it has, then the latest only.
+#[test]
+fn a_busy_lobby_is_sent_the_latest_list_once_a_period() {
+    let mut p = Party::new(HallConfig {
+        list_every_ms: 250,
+        ..fast(None)
+    });
+    p.hello(100, "Watcher");
+    let before = lists_sent(&p, 100).len();
+    // Eight tables open in one moment, from eight addresses.
+    for who in 1..=8u8 {
+        p.hello_from(who.into(), &format!("Host {who}"), [10, 0, 0, who]);
+        p.open_table(who.into());
+    }
+    let opened: Vec<TableId> = (1..=8).map(|who| p.inboxes[&who].table.unwrap()).collect();
+    assert_eq!(
+        lists_sent(&p, 100).len() - before,
+        1,
+        "one list at the first change, the rest wait for the period"
+    );
+    p.tick(250);
+    let lists = lists_sent(&p, 100);
+    assert_eq!(lists.len() - before, 2, "the period passed: one more list");
+    assert_eq!(
+        lists.last().unwrap(),
+        &opened,
+        "the latest list has every table"
+    );
+    p.tick(250);
+    assert_eq!(
+        lists_sent(&p, 100).len() - before,
+        2,
+        "nothing changed: no list"
+    );
+
+    // A connection that has not taken what it was sent is sent no list
+    // while three more tables open a period apart...
+    p.hall.hold_views(100, true);
+    for who in 9..=11u8 {
+        p.hello_from(who.into(), &format!("Host {who}"), [10, 0, 0, who]);
+        p.open_table(who.into());
+        p.tick(300);
+    }
+    assert_eq!(lists_sent(&p, 100).len() - before, 2, "no list while held");
+    // ...then, once it has, one list: the latest.
+    p.hall.hold_views(100, false);
+    p.tick(1);
+    let lists = lists_sent(&p, 100);
+    assert_eq!(
+        lists.len() - before,
+        3,
+        "one list once it took what it was sent"
+    );
+    let all: Vec<TableId> = (1..=11).map(|who| p.inboxes[&who].table.unwrap()).collect();
+    assert_eq!(lists.last().unwrap(), &all);
+    // Its own request is answered at once, whatever the period.
+    p.say(100, ClientMsg::ListTables);
+    assert_eq!(lists_sent(&p, 100).len() - before, 4);
 }

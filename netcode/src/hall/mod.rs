@@ -8,6 +8,7 @@
 //! deterministic under test.
 
 mod again;
+mod lists;
 mod room;
 mod seating;
 
@@ -64,6 +65,9 @@ pub struct HallConfig {
     pub max_lessons: usize,
     /// Lessons under way at once from one address.
     pub lessons_per_address: usize,
+    /// The lobby's list of tables goes out at most this often
+    /// (`lists.rs`); 0 sends it on every change.
+    pub list_every_ms: u64,
 }
 
 impl Default for HallConfig {
@@ -81,6 +85,7 @@ impl Default for HallConfig {
             unstarted_per_address: 4,
             max_lessons: 512,
             lessons_per_address: 8,
+            list_every_ms: lists::LIST_EVERY_MS,
         }
     }
 }
@@ -105,6 +110,8 @@ struct Client {
     /// Its views wait (`Hall::hold_views`): it has not taken what it
     /// was sent.
     held_back: bool,
+    /// The lobby's list changed since it was last sent one (`lists.rs`).
+    list_due: bool,
     /// What this client has been sent of its table.
     sent_revision: Option<u64>,
     sent_public: usize,
@@ -140,6 +147,8 @@ pub struct Hall {
     listed_from: TableId,
     now: u64,
     tables_changed: bool,
+    /// When the lobby's list last went out (`lists.rs`).
+    list_sent_at: Option<u64>,
     pub stats: HallStats,
     /// Saved tables that could not be loaded at start (left on disk).
     unloadable: usize,
@@ -225,6 +234,7 @@ impl Hall {
             listed_from: 0,
             now: 0,
             tables_changed: false,
+            list_sent_at: None,
             stats: HallStats::default(),
             unloadable: 0,
             replays: BTreeMap::new(),
@@ -518,6 +528,7 @@ impl Hall {
                 challenge: crate::seal::challenge(),
                 place: None,
                 held_back: false,
+                list_due: false,
                 sent_revision: None,
                 sent_public: 0,
                 sent_notes: 0,
@@ -1536,7 +1547,7 @@ impl Hall {
     /// The earliest hall time (milliseconds) at which `tick` would change
     /// something no message caused: a deadline of a running table, a bot's
     /// or a lesson's next move, a hold's end, an away person's stand-in
-    /// taking over. `None`: nothing until a message comes. An app that
+    /// taking over, the lobby's list held back by its period. `None`: nothing until a message comes. An app that
     /// draws only on change wakes its in-app server then (issue 67).
     pub fn next_due(&self) -> Option<u64> {
         let takeover = self.config.takeover_ms;
@@ -1574,6 +1585,7 @@ impl Hall {
             })
             .chain(self.next_kept_due())
             .chain(self.next_idle_due())
+            .chain(self.next_list_due())
             .min()
     }
 
@@ -1782,19 +1794,7 @@ impl Hall {
                 t.last_lobby = Some(lobby);
             }
         }
-        if std::mem::take(&mut self.tables_changed) {
-            let tables = self.summaries();
-            for &k in &keys {
-                if self.clients[&k].place.is_none() {
-                    self.outbox.push((
-                        k,
-                        ServerMsg::Tables {
-                            tables: tables.clone(),
-                        },
-                    ));
-                }
-            }
-        }
+        self.send_lists(&keys);
         for k in keys {
             self.sync(k);
         }
