@@ -398,6 +398,7 @@ fn talk_is_bounded_per_round_per_game_and_in_bursts() {
         hp: Some(vec![4, 4, 4, 4, 4]),
         ..WanningSetup::default()
     };
+    let settings = config.settings.clone();
     let mut table = Table::with_setup(config, Some(&setup)).unwrap();
     round(&mut table, &[]);
     assert_eq!(spectator(&table).round, 2);
@@ -415,7 +416,15 @@ fn talk_is_bounded_per_round_per_game_and_in_bursts() {
     table.submit(SeatId(2), say(1, "slow down")).unwrap();
     table.advance_by(10_000);
     table.submit(SeatId(1), say(2, "eleven")).unwrap();
+    // What the seat is shown it may still say is what the judge takes.
+    let left = |table: &Table<WanningGame>| table.view(SeatId(1)).talk_left(&settings);
+    assert_eq!(
+        left(&table),
+        Some((1, 4)),
+        "one more this round, four in the game"
+    );
     table.submit(SeatId(1), say(2, "twelve")).unwrap();
+    assert_eq!(left(&table), Some((0, 3)));
     let why = refused(&mut table, 1, say(2, "thirteen"));
     assert!(why.contains("said 12 lines this round"), "{why}");
     let zh = table
@@ -426,11 +435,14 @@ fn talk_is_bounded_per_round_per_game_and_in_bursts() {
     assert!(zh.contains("12"), "{zh}");
     round(&mut table, &[]);
     assert_eq!(spectator(&table).round, 3);
+    // A new round: the round's bound opens, the game's does not.
+    assert_eq!(left(&table), Some((3, 3)));
     for n in 0..3 {
         table
             .submit(SeatId(1), say(3, &format!("round 3, {n}")))
             .unwrap();
     }
+    assert_eq!(left(&table), Some((0, 0)));
     let why = refused(&mut table, 1, say(3, "sixteen"));
     assert!(why.contains("said 15 lines this game"), "{why}");
     let mine = table.view(SeatId(1)).talk;

@@ -360,3 +360,20 @@ pub fn host_view(world: &World) -> HostView {
         won_by: world.resource::<Outcome>().0.map(|(_, by)| by),
     }
 }
+
+impl WanningView {
+    /// Lines this seat may still say (issue 70): this round, and in the
+    /// game, under the table's `settings`, counted from its own lines as
+    /// the judge counts them (`moves.rs talk_left`). The burst bound
+    /// (`TALK_BURST` in `TALK_WINDOW_MS`) is not counted: it opens again
+    /// by itself within seconds. `None` for a view with no seat.
+    pub fn talk_left(&self, settings: &super::WanningSettings) -> Option<(u16, u16)> {
+        let me = self.me?;
+        let mine: Vec<&TalkLine> = self.talk.iter().filter(|l| l.from == me).collect();
+        let this_round = mine.iter().filter(|l| l.round == self.round).count();
+        let left =
+            |most: u16, said: usize| most.saturating_sub(u16::try_from(said).unwrap_or(u16::MAX));
+        let game = left(settings.talk_per_game, mine.len());
+        Some((left(settings.talk_per_round, this_round).min(game), game))
+    }
+}

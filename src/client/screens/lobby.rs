@@ -86,9 +86,6 @@ fn draw(
     egui::Panel::top("lobby-top").show(&mut screen, |ui| {
         back = top_bar(ui, &i18n, &model, &session);
         server_key(ui, &i18n, &session, &hosted, &issuer);
-        if !hosted.0.is_empty() {
-            hosted_at(ui, &i18n, &hosted, &web_at);
-        }
         if let Some(r) = &model.last_rejection {
             ui.label(egui::RichText::new(i18n.pick(r)).color(theme::BAD));
         }
@@ -96,17 +93,27 @@ fn draw(
             leave_question(ui, &i18n, &mut asking_leave, &mut msgs);
         }
     });
+    // Where others join a game hosted here scrolls with the lobby, beside
+    // the form to open a table on a wide screen: its QR code never pushes
+    // "Open table" out of a short window.
+    let hosting = |ui: &mut egui::Ui| {
+        if !hosted.0.is_empty() {
+            hosted_at(ui, &i18n, &hosted, &web_at);
+            ui.separator();
+        }
+    };
     egui::CentralPanel::default().show(&mut screen, |ui| {
         // A bar says when more of the lobby is below.
         ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
         egui::ScrollArea::vertical().show(ui, |ui| match (&model.place, &model.lobby) {
             (Some((_, role)), Some(lobby)) => {
+                hosting(ui);
                 seating(ui, &i18n, &model, *role, lobby, &mut form, &mut msgs)
             }
             _ => tables(
                 ui,
-                &i18n,
-                &model,
+                (&i18n, &model),
+                &hosting,
                 &mut form,
                 &mut settings,
                 &mut msgs,
@@ -264,11 +271,12 @@ fn hosted_at(ui: &mut egui::Ui, i18n: &I18n, hosted: &HostedAt, web_at: &WebAt) 
     }
 }
 
-/// Draws the server's tables beside the form to open one.
+/// Draws the server's tables beside the form to open one, `head` (where
+/// others join, when hosting) above the tables.
 fn tables(
     ui: &mut egui::Ui,
-    i18n: &I18n,
-    model: &ClientModel,
+    (i18n, model): (&I18n, &ClientModel),
+    head: &dyn Fn(&mut egui::Ui),
     form: &mut NewTable,
     settings: &mut UserSettings,
     msgs: &mut Vec<ClientMsg>,
@@ -277,11 +285,13 @@ fn tables(
     // Side by side on a wide screen; one above the other on a phone.
     let narrow = ui.available_width() < 720.0;
     if narrow {
+        head(ui);
         table_list(ui, i18n, model, form, settings, msgs, past);
         ui.separator();
         new_table(ui, i18n, model, form, settings, msgs);
     } else {
         ui.columns(2, |cols| {
+            head(&mut cols[0]);
             table_list(&mut cols[0], i18n, model, form, settings, msgs, past);
             new_table(&mut cols[1], i18n, model, form, settings, msgs);
         });

@@ -10,6 +10,13 @@ use foodweb_rules::wanning::{InstinctId, Kind, WanningPhase, WanningView};
 use super::art::Img;
 use crate::client::I18n;
 
+/// A seat's name as the table shows it.
+pub fn name(i18n: &I18n, view: &WanningView, seat: SeatId) -> String {
+    view.seats
+        .get(seat.index())
+        .map_or_else(|| format!("{seat}"), |p| i18n.name(&p.name))
+}
+
 /// What tapping a piece does: the screen decides what it means.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub enum Pick {

@@ -8,6 +8,7 @@ pub mod panels;
 pub mod scene;
 pub mod setup;
 mod sound;
+mod talk;
 #[cfg(feature = "dev")]
 pub mod tour;
 

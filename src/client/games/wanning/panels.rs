@@ -5,8 +5,6 @@
 //! scene of `scene::wanning` in the rest of the window. The host seat gets
 //! every seat's secrets and the table's pace instead of orders.
 
-use std::collections::HashMap;
-
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Align2};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
@@ -16,7 +14,7 @@ use foodweb_netcode::messages::{ClientMsg, Pace};
 use foodweb_rules::GameId;
 use foodweb_rules::table::SeatId;
 use foodweb_rules::wanning::WanningGame;
-use foodweb_rules::wanning::state::{Compare, Learned, LuckDraw, TalkLine};
+use foodweb_rules::wanning::state::{Compare, Learned, LuckDraw};
 use foodweb_rules::wanning::view::Settled;
 use foodweb_rules::wanning::{
     self, Form, Guess, InstinctId, InstinctUse, Plan, WanningAction, WanningPhase, WanningView,
@@ -24,10 +22,12 @@ use foodweb_rules::wanning::{
 };
 
 use super::art::WanningArt;
+use super::board::name;
 use super::board::{
     Marks, Pick, foresee_open, guard_names, guard_open, kind_key, luck_on_self, orders_open,
     other_living, settlement_steps, usable_seats,
 };
+use super::talk;
 use crate::client::net::{SeatSide, send};
 use crate::client::reach::{self, Does};
 use crate::client::scene;
@@ -102,10 +102,7 @@ pub struct WanningUi {
     pub(crate) draft: Draft,
     guess: Option<GuessDraft>,
     pub(crate) side: Side,
-    pub(crate) talk_with: Option<SeatId>,
-    talk_text: String,
-    /// Lines of each conversation read.
-    read: HashMap<SeatId, usize>,
+    pub(crate) talk: talk::Conversations,
     show_rules: bool,
     pub(crate) tab: widgets::TableTab,
     refusals: Refusals,
@@ -134,12 +131,6 @@ fn how_used(id: InstinctId) -> Use {
         FoolWise => Use::Guess,
         Omens => Use::Omens,
     }
-}
-
-fn name(i18n: &I18n, view: &WanningView, seat: SeatId) -> String {
-    view.seats
-        .get(seat.index())
-        .map_or_else(|| format!("{seat}"), |p| i18n.name(&p.name))
 }
 
 fn instinct_name(id: InstinctId, i18n: &I18n) -> String {
@@ -207,9 +198,9 @@ impl WanningUi {
         {
             m.tappable = view.seats.iter().map(|p| p.seat).collect();
             m.usable = usable_seats(view);
-            m.unread = talk_counts(view, me)
+            m.unread = talk::talk_counts(view, me)
                 .into_iter()
-                .filter(|(s, c)| *c > self.read.get(s).copied().unwrap_or(0))
+                .filter(|(s, c)| *c > self.talk.read.get(s).copied().unwrap_or(0))
                 .map(|(s, _)| s)
                 .collect();
             m.unread.sort();
@@ -1096,141 +1087,6 @@ fn notebook(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n) {
         });
 }
 
-/// The conversation's other player, from the viewer's side.
-fn other(line: &TalkLine, me: SeatId) -> SeatId {
-    if line.from == me { line.to } else { line.from }
-}
-
-/// Lines of each of the viewer's conversations, by the other player.
-fn talk_counts(view: &WanningView, me: SeatId) -> HashMap<SeatId, usize> {
-    let mut count: HashMap<SeatId, usize> = HashMap::new();
-    for l in &view.talk {
-        *count.entry(other(l, me)).or_default() += 1;
-    }
-    count
-}
-
-fn unread(view: &WanningView, read: &HashMap<SeatId, usize>) -> usize {
-    let Some(me) = view.me else { return 0 };
-    talk_counts(view, me)
-        .iter()
-        .map(|(s, c)| c.saturating_sub(read.get(s).copied().unwrap_or(0)))
-        .sum()
-}
-
-/// Private talk: a conversation per pair, with unread marks; the seed's
-/// no-lying rule above it. The host reads every conversation.
-fn talk(
-    ui: &mut egui::Ui,
-    view: &WanningView,
-    state: &mut WanningUi,
-    i18n: &I18n,
-) -> Option<WanningAction> {
-    ui.label(
-        egui::RichText::new(i18n.t("wanning-no-lying"))
-            .small()
-            .color(theme::ACCENT),
-    );
-    if let Some(h) = view.host.as_deref() {
-        egui::ScrollArea::vertical()
-            .id_salt("wanning-host-talk")
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                for l in &h.talk {
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "[{}] {} → {}: {}",
-                            l.round,
-                            name(i18n, view, l.from),
-                            name(i18n, view, l.to),
-                            l.text
-                        ))
-                        .small(),
-                    );
-                }
-            });
-        return None;
-    }
-    let me = view.me?;
-    let mut action = None;
-    let count = talk_counts(view, me);
-    ui.horizontal_wrapped(|ui| {
-        for p in &view.seats {
-            if p.seat == me {
-                continue;
-            }
-            let lines = count.get(&p.seat).copied().unwrap_or(0);
-            if p.dead && lines == 0 {
-                continue;
-            }
-            let new = lines.saturating_sub(state.read.get(&p.seat).copied().unwrap_or(0));
-            let label = if new > 0 {
-                format!("{} ({new})", i18n.name(&p.name))
-            } else {
-                i18n.name(&p.name)
-            };
-            let text = egui::RichText::new(label);
-            let text = if new > 0 {
-                text.strong().color(theme::ACCENT)
-            } else {
-                text
-            };
-            if ui
-                .selectable_label(state.talk_with == Some(p.seat), text)
-                .clicked()
-            {
-                state.talk_with = Some(p.seat);
-            }
-        }
-    });
-    let Some(with) = state.talk_with else {
-        ui.label(egui::RichText::new(i18n.t("wanning-talk-choose")).color(theme::MUTED));
-        return None;
-    };
-    ui.separator();
-    let lines: Vec<&TalkLine> = view.talk.iter().filter(|l| other(l, me) == with).collect();
-    state.read.insert(with, lines.len());
-    egui::ScrollArea::vertical()
-        .id_salt("wanning-talk")
-        .max_height((ui.available_height() - 40.0).max(60.0))
-        .stick_to_bottom(true)
-        .show(ui, |ui| {
-            for l in &lines {
-                let mine = l.from == me;
-                ui.label(
-                    egui::RichText::new(format!("{}: {}", name(i18n, view, l.from), l.text))
-                        .color(if mine { theme::TEXT } else { theme::ACCENT }),
-                );
-            }
-        });
-    let alive = !view.seats[me.index()].dead && !view.seats[with.index()].dead;
-    if alive {
-        // The button first, from the right, and the line takes what is
-        // left: a line sized from a guess at the button's width pushed the
-        // panel wider every frame the guess fell short.
-        ui.horizontal(|ui| {
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let send = ui.button(i18n.t("wanning-talk-send")).clicked();
-                let edit = crate::client::widgets::line_field(
-                    ui,
-                    egui::TextEdit::singleline(&mut state.talk_text)
-                        .hint_text(i18n.t("wanning-talk-hint"))
-                        .desired_width(ui.available_width()),
-                );
-                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if (send || enter) && !state.talk_text.trim().is_empty() {
-                    action = Some(WanningAction::Say {
-                        to: with,
-                        text: state.talk_text.trim().to_string(),
-                    });
-                    state.talk_text.clear();
-                }
-            });
-        });
-    }
-    action
-}
-
 /// The host seat: every seat's secrets, and the table's pace.
 fn host_panel(ui: &mut egui::Ui, view: &WanningView, i18n: &I18n, paused: bool) -> Option<Pace> {
     let h = view.host.as_deref()?;
@@ -1342,7 +1198,7 @@ fn draw(
         );
         widgets::now_line(ui, &mut said, model.lesson.as_ref(), i18n, now(&view, i18n));
     });
-    let new_talk = unread(&view, &state.read);
+    let new_talk = talk::unread(&view, &state.talk.read);
     let table_shown = widgets::side_panel(&mut screen, "wanning-side", state.tab, |ui| {
         action = side(ui, &view, model, &mut state, i18n, new_talk);
     });
@@ -1490,18 +1346,18 @@ fn side(
 ) -> Option<WanningAction> {
     ui.horizontal(|ui| {
         ui.selectable_value(&mut state.side, Side::Notebook, i18n.t("wanning-notebook"));
-        let talk = if new_talk > 0 {
+        let talk_tab = if new_talk > 0 {
             format!("{} ({new_talk})", i18n.t("wanning-talk"))
         } else {
             i18n.t("wanning-talk")
         };
-        ui.selectable_value(&mut state.side, Side::Talk, talk);
+        ui.selectable_value(&mut state.side, Side::Talk, talk_tab);
         ui.selectable_value(&mut state.side, Side::Log, i18n.t("table-log"));
     });
     ui.separator();
     match state.side {
         Side::Notebook => notebook(ui, view, i18n),
-        Side::Talk => return talk(ui, view, state, i18n),
+        Side::Talk => return talk::talk(ui, view, &mut state.talk, i18n, talk::bounds(model)),
         Side::Log => widgets::log_and_notes(ui, i18n, model, 0.55, 0.0),
     }
     None

@@ -144,7 +144,7 @@ fn wanning_talk(c: &mut Ctx) {
         ));
         c.ui::<WanningUi>(move |ui| {
             ui.side = WanningSide::Talk;
-            ui.talk_with = Some(to);
+            ui.talk.with = Some(to);
             // On a phone the talk is the side tab.
             ui.tab = TableTab::Side;
         });
