@@ -212,6 +212,7 @@ fn fast(dir: Option<&std::path::Path>) -> HallConfig {
         // Every change's list at once: these tests read lists without
         // time passing (`lists.rs`'s own test lets it pass).
         list_every_ms: 0,
+        list_bytes_per_sec: 0,
         ..HallConfig::default()
     }
 }
@@ -2504,4 +2505,103 @@ fn a_busy_lobby_is_sent_the_latest_list_once_a_period() {
     // Its own request is answered at once, whatever the period.
     p.say(100, ClientMsg::ListTables);
     assert_eq!(lists_sent(&p, 100).len() - before, 4);
+}
+
+/// Issue 70: with a hundred tables before 168 guests in the lobby, four
+/// lists a second were 16 MB/s and the server's socket dropped what guests
+/// sent. The lists together keep within `list_bytes_per_sec`: a burst of
+/// tables opening before twenty guests is sent less often, each guest
+/// still sent the latest list once the burst is over.
+#[test]
+fn the_lobbys_lists_keep_within_their_byte_budget() {
+    let budget = 20_000;
+    let mut p = Party::new(HallConfig {
+        list_every_ms: 250,
+        list_bytes_per_sec: budget,
+        ..fast(None)
+    });
+    let guests: Vec<ClientKey> = (200..220).collect();
+    for &g in &guests {
+        p.hello(g, &format!("Guest {g}"));
+    }
+    let sent_before: Vec<usize> = guests.iter().map(|&g| lists_sent(&p, g).len()).collect();
+    let bytes = |p: &Party| -> u64 {
+        guests
+            .iter()
+            .flat_map(|g| p.inboxes[g].all.iter())
+            .filter(|m| matches!(m, ServerMsg::Tables { .. }))
+            .map(|m| postcard::to_allocvec(m).unwrap().len() as u64)
+            .sum()
+    };
+    let before = bytes(&p);
+    // A table opens every 100 ms for 10 s, each from its own address.
+    for who in 1..=100u8 {
+        p.hello_from(who.into(), &format!("Host {who}"), [10, 0, 1, who]);
+        p.open_table(who.into());
+        p.tick(100);
+    }
+    let sent = bytes(&p) - before;
+    // The budget's bytes a second, and the list that went out last (its
+    // bytes are what holds the next one back).
+    let last = lists_sent(&p, 200).last().unwrap().len();
+    let last_bytes = postcard::to_allocvec(
+        p.inboxes[&200]
+            .all
+            .iter()
+            .rev()
+            .find(|m| matches!(m, ServerMsg::Tables { .. }))
+            .unwrap(),
+    )
+    .unwrap()
+    .len() as u64;
+    assert!(last > 50, "{last} tables in the last list");
+    assert!(
+        sent <= budget * 10 + 2 * last_bytes * guests.len() as u64,
+        "{sent} bytes of lists in 10 s, over {budget} a second"
+    );
+    // Each guest was sent far fewer lists than tables opened...
+    for (g, n) in guests.iter().zip(&sent_before) {
+        let lists = lists_sent(&p, *g).len() - n;
+        assert!(
+            (2..40).contains(&lists),
+            "guest {g}: {lists} lists for 100 tables"
+        );
+    }
+    // ...and once the burst is over, the latest: all 100 tables.
+    p.tick(10_000);
+    let all: Vec<TableId> = (1..=100)
+        .map(|who| p.inboxes[&who].table.unwrap())
+        .collect();
+    for g in &guests {
+        assert_eq!(lists_sent(&p, *g).last().unwrap(), &all, "guest {g}");
+    }
+}
+
+/// A lesson is one person's (issue 70: "lessons are not tables"): it is
+/// not in the lobby's list, and nobody may watch it or take a seat at it.
+#[test]
+fn a_lesson_is_not_listed_or_watched() {
+    let mut p = Party::new(fast(None));
+    p.hello(1, "Learner");
+    p.learn(1);
+    let lesson = p.inboxes[&1].table.expect("the lesson began");
+    p.hello(2, "Stranger");
+    p.say(2, ClientMsg::ListTables);
+    assert_eq!(lists_sent(&p, 2).last().unwrap(), &Vec::<TableId>::new());
+    for msg in [
+        ClientMsg::Watch { table: lesson },
+        ClientMsg::TakeSeat {
+            table: lesson,
+            seat: None,
+        },
+    ] {
+        let before = p.inboxes[&2].rejections;
+        p.say(2, msg);
+        assert_eq!(p.inboxes[&2].rejections, before + 1);
+        assert_eq!(
+            p.last_rejection(2).as_deref(),
+            Some(format!("there is no table {lesson}").as_str())
+        );
+    }
+    assert!(p.inboxes[&2].table.is_none());
 }

@@ -68,6 +68,9 @@ pub struct HallConfig {
     /// The lobby's list of tables goes out at most this often
     /// (`lists.rs`); 0 sends it on every change.
     pub list_every_ms: u64,
+    /// The lobby's lists together take at most this many bytes a second
+    /// (`lists.rs`); 0 does not bound them.
+    pub list_bytes_per_sec: u64,
 }
 
 impl Default for HallConfig {
@@ -86,6 +89,7 @@ impl Default for HallConfig {
             max_lessons: 512,
             lessons_per_address: 8,
             list_every_ms: lists::LIST_EVERY_MS,
+            list_bytes_per_sec: lists::LIST_BYTES_PER_SEC,
         }
     }
 }
@@ -147,8 +151,8 @@ pub struct Hall {
     listed_from: TableId,
     now: u64,
     tables_changed: bool,
-    /// When the lobby's list last went out (`lists.rs`).
-    list_sent_at: Option<u64>,
+    /// When the lobby's next list may go out (`lists.rs`).
+    next_list_at: Option<u64>,
     pub stats: HallStats,
     /// Saved tables that could not be loaded at start (left on disk).
     unloadable: usize,
@@ -234,7 +238,7 @@ impl Hall {
             listed_from: 0,
             now: 0,
             tables_changed: false,
-            list_sent_at: None,
+            next_list_at: None,
             stats: HallStats::default(),
             unloadable: 0,
             replays: BTreeMap::new(),
@@ -750,7 +754,8 @@ impl Hall {
     /// A table a client not at it may join or watch: a listed one (an
     /// unlisted one is refused as a missing one is).
     fn listed_table_mut(&mut self, id: TableId) -> Result<&mut HallTable, Rejection> {
-        if id < self.listed_from {
+        // A lesson is one person's: not listed, joined or watched.
+        if id < self.listed_from || self.tables.get(&id).is_some_and(|t| t.lesson) {
             return Err(reject(
                 format!("there is no table {id}"),
                 format!("没有第 {id} 桌"),
@@ -1758,13 +1763,6 @@ impl Hall {
         }
         t.journaled = logged;
         Ok(true)
-    }
-
-    fn summaries(&self) -> Vec<TableSummary> {
-        self.tables
-            .range(self.listed_from..)
-            .map(|(_, t)| t.summary())
-            .collect()
     }
 
     /// From now on, only tables opened from now on are listed, joined or
