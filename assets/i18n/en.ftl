@@ -412,6 +412,7 @@ wanning-no-lying = From round 1's announcement any two living players may talk o
 wanning-talk-choose = Choose a player to talk with.
 wanning-talk-hint = Say something (only the two of you and the host read it)
 wanning-talk-send = Send
+wanning-talk-not-yet = Talk opens once round 1's HP are announced.
 wanning-talk-left = { $round ->
     [one] 1 more line this round
    *[other] { $round } more lines this round

@@ -401,6 +401,7 @@ wanning-no-lying = 第一回合公布血量后，任意两名存活玩家可以�
 wanning-talk-choose = 选一名玩家交流。
 wanning-talk-hint = 说点什么（只有你们两人和主持人能看到）
 wanning-talk-send = 发送
+wanning-talk-not-yet = 第一回合公布血量后才能交流。
 wanning-talk-left = 本回合还可发 { $round } 句，本局还可发 { $game } 句
 wanning-host = 主持人席：你能看到一切，但不替任何人行动
 wanning-pause = ⏸ 暂停

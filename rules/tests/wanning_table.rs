@@ -400,6 +400,16 @@ fn talk_is_bounded_per_round_per_game_and_in_bursts() {
     };
     let settings = config.settings.clone();
     let mut table = Table::with_setup(config, Some(&setup)).unwrap();
+    // What the seat is shown it may still say is what the judge takes:
+    // nothing before talk opens after round 1's announcement.
+    let left = |table: &Table<WanningGame>| table.view(SeatId(1)).talk_left(&settings);
+    assert_eq!(spectator(&table).round, 1);
+    assert_eq!(left(&table), None);
+    let why = refused(&mut table, 1, say(2, "too soon"));
+    assert!(
+        why.contains("talk opens after round 1's announcement"),
+        "{why}"
+    );
     round(&mut table, &[]);
     assert_eq!(spectator(&table).round, 2);
     // Ten lines at once (two to each of the others) are taken; the 11th
@@ -416,8 +426,6 @@ fn talk_is_bounded_per_round_per_game_and_in_bursts() {
     table.submit(SeatId(2), say(1, "slow down")).unwrap();
     table.advance_by(10_000);
     table.submit(SeatId(1), say(2, "eleven")).unwrap();
-    // What the seat is shown it may still say is what the judge takes.
-    let left = |table: &Table<WanningGame>| table.view(SeatId(1)).talk_left(&settings);
     assert_eq!(
         left(&table),
         Some((1, 4)),

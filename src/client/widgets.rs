@@ -216,8 +216,10 @@ pub fn table_top_bar(
     if narrow(ui.ctx()) {
         ui.horizontal_wrapped(status);
         ui.horizontal_wrapped(|ui| {
-            ui.selectable_value(tab, TableTab::Table, i18n.t("table-tab-table"));
-            ui.selectable_value(tab, TableTab::Side, i18n.t("table-tab-side"));
+            let table = ui.selectable_value(tab, TableTab::Table, i18n.t("table-tab-table"));
+            super::reach::control(&table, "tab-table", super::reach::Does::Pick);
+            let side = ui.selectable_value(tab, TableTab::Side, i18n.t("table-tab-side"));
+            super::reach::control(&side, "tab-side", super::reach::Does::Pick);
             ui.separator();
             language_switch(ui, &mut lang);
             pressed.sound = sound_switch(ui, i18n, sound_on);

@@ -220,9 +220,7 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
             Ok(())
         }
         WanningAction::Say { to, text } => {
-            // 「第一回合公布血量後，任意兩名玩家可以自由交流」.
-            let round = world.resource::<Round>().0;
-            if round == 0 || (phase == WanningPhase::Orders && round < 2) {
+            if !talk_open(world.resource::<Round>().0, phase) {
                 return Err(Refusal::TalkNotYet);
             }
             seat_exists(world, *to)?;
@@ -239,6 +237,12 @@ pub fn judge(world: &World, seat: SeatId, action: &WanningAction) -> Result<(), 
             talk_left(world, seat)
         }
     }
+}
+
+/// 「第一回合公布血量後，任意兩名玩家可以自由交流」: whether players may talk
+/// in `round`'s `phase` (the judge's rule, and what a seat's view shows).
+pub fn talk_open(round: u8, phase: WanningPhase) -> bool {
+    round > 0 && !(phase == WanningPhase::Orders && round < 2)
 }
 
 /// Refused past the table's bounds on a player's talk (issue 70): lines

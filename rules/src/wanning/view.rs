@@ -366,9 +366,13 @@ impl WanningView {
     /// game, under the table's `settings`, counted from its own lines as
     /// the judge counts them (`moves.rs talk_left`). The burst bound
     /// (`TALK_BURST` in `TALK_WINDOW_MS`) is not counted: it opens again
-    /// by itself within seconds. `None` for a view with no seat.
+    /// by itself within seconds. `None` for a view with no seat, or
+    /// before talk opens (`moves::talk_open`).
     pub fn talk_left(&self, settings: &super::WanningSettings) -> Option<(u16, u16)> {
         let me = self.me?;
+        if !super::moves::talk_open(self.round, self.phase) {
+            return None;
+        }
         let mine: Vec<&TalkLine> = self.talk.iter().filter(|l| l.from == me).collect();
         let this_round = mine.iter().filter(|l| l.round == self.round).count();
         let left =

@@ -1345,14 +1345,18 @@ fn side(
     new_talk: usize,
 ) -> Option<WanningAction> {
     ui.horizontal(|ui| {
-        ui.selectable_value(&mut state.side, Side::Notebook, i18n.t("wanning-notebook"));
+        let notebook =
+            ui.selectable_value(&mut state.side, Side::Notebook, i18n.t("wanning-notebook"));
+        reach::control(&notebook, "side-notebook", Does::Pick);
         let talk_tab = if new_talk > 0 {
             format!("{} ({new_talk})", i18n.t("wanning-talk"))
         } else {
             i18n.t("wanning-talk")
         };
-        ui.selectable_value(&mut state.side, Side::Talk, talk_tab);
-        ui.selectable_value(&mut state.side, Side::Log, i18n.t("table-log"));
+        let talk = ui.selectable_value(&mut state.side, Side::Talk, talk_tab);
+        reach::control(&talk, "side-talk", Does::Pick);
+        let log = ui.selectable_value(&mut state.side, Side::Log, i18n.t("table-log"));
+        reach::control(&log, "side-log", Does::Pick);
     });
     ui.separator();
     match state.side {

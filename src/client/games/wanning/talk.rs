@@ -9,6 +9,7 @@ use bevy_egui::egui;
 use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::AnySettings;
 use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::moves::talk_open;
 use foodweb_rules::wanning::state::TalkLine;
 use foodweb_rules::wanning::{WanningAction, WanningSettings, WanningView};
 
@@ -105,10 +106,9 @@ pub(super) fn talk(
             } else {
                 text
             };
-            if ui
-                .selectable_label(state.with == Some(p.seat), text)
-                .clicked()
-            {
+            let chosen = ui.selectable_label(state.with == Some(p.seat), text);
+            reach::control(&chosen, &format!("talk-with:{}", p.seat.0), Does::Pick);
+            if chosen.clicked() {
                 state.with = Some(p.seat);
             }
         }
@@ -134,19 +134,30 @@ pub(super) fn talk(
             }
         });
     let alive = !view.seats[me.index()].dead && !view.seats[with.index()].dead;
-    if alive {
+    if alive && !talk_open(view.round, view.phase) {
+        // The judge would refuse the line: say when it opens instead.
+        let not_yet = ui.label(
+            egui::RichText::new(i18n.t("wanning-talk-not-yet"))
+                .small()
+                .color(theme::MUTED),
+        );
+        reach::control(&not_yet, "talk-not-yet", Does::Nothing);
+    } else if alive {
         // The button first, from the right, and the line takes what is
         // left: a line sized from a guess at the button's width pushed the
         // panel wider every frame the guess fell short.
         ui.horizontal(|ui| {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let send = ui.button(i18n.t("wanning-talk-send")).clicked();
+                let send = ui.button(i18n.t("wanning-talk-send"));
+                reach::control(&send, "talk-send", Does::Move);
+                let send = send.clicked();
                 let edit = crate::client::widgets::line_field(
                     ui,
                     egui::TextEdit::singleline(&mut state.text)
                         .hint_text(i18n.t("wanning-talk-hint"))
                         .desired_width(ui.available_width()),
                 );
+                reach::control(&edit, "talk-line", Does::Pick);
                 let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 if (send || enter) && !state.text.trim().is_empty() {
                     action = Some(WanningAction::Say {
@@ -185,5 +196,6 @@ fn lines_left(ui: &mut egui::Ui, i18n: &I18n, view: &WanningView, settings: &Wan
     );
     let colour = if round == 0 { theme::BAD } else { theme::MUTED };
     let label = ui.label(egui::RichText::new(text).small().color(colour));
-    reach::control(&label, "talk-left", Does::Nothing);
+    // Its numbers in its name, for a test to read as a person reads them.
+    reach::control(&label, &format!("talk-left:{round}:{game}"), Does::Nothing);
 }
