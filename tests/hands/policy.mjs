@@ -216,7 +216,9 @@ function choose(game, a, memo, r) {
 // Plays the seat until the game is over (or `maxMs` passes). Returns what
 // was done: each kind of action and how often, the times from event to
 // accepted view, and the clock's words seen while waited on.
-export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys = null, maxMoves = Infinity } = {}) {
+// `aside(account)`: something else the person does when waited on (the
+// talk panel, issue 70); true if it did something.
+export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys = null, maxMoves = Infinity, aside = null } = {}) {
   const r = rng(seed);
   const memo = { picked: [], keys: !!keys };
   let moves = 0;
@@ -258,6 +260,7 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
       }
     }
     if (clocks.length < 40 && b.clock) clocks.push([Date.now(), b.clock]);
+    if (aside && await aside(b)) continue;
     const step = choose(game, b, memo, r);
     if (!step) { await io.sleep(200); continue; }
     if (process.env.HANDS_DEBUG) io.log(`${step.what}: ${step.spot.name}`);

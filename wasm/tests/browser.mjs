@@ -29,6 +29,9 @@ import {
   LAUNCH, MINUTE, SIZES, controlOf, data, open, press, pressUntil, shot, start, waitFor, watchTitle,
 } from './pages.mjs';
 
+// Each game's hands page: its size and seed.
+const HANDS = { forest: ['phone', 21], crueler: ['desktop', 22], wanning: ['phone', 25], gene: ['desktop', 24] };
+
 const base = process.argv[2] || 'http://127.0.0.1:8080/';
 const out = process.argv[3] || 'browser-shots';
 mkdirSync(out, { recursive: true });
@@ -144,18 +147,24 @@ try {
 
 async function play() {
   if (process.env.LESSONS_ONLY) return lessons();
+  // HANDS_ONLY=wanning: that game's hands page alone (the quick loop).
+  if (process.env.HANDS_ONLY) {
+    report.hands = {};
+    const [size, seed] = HANDS[process.env.HANDS_ONLY];
+    return handsGame(process.env.HANDS_ONLY, size, Number(process.env.HANDS_SEED || seed));
+  }
   // A whole game of each of the four, against bots inside the page, one
   // seat played only by real input: Playwright's mouse on a desktop-sized
   // page, a finger on a phone-sized one (taps, and drags made of CDP touch
   // events). Two pages at a time.
   report.hands = {};
-  await Promise.all([handsGame('forest', 'phone', 21), handsGame('crueler', 'desktop', 22), fromSetUp()]);
+  await Promise.all([handsGame('forest', ...HANDS.forest), handsGame('crueler', ...HANDS.crueler), fromSetUp()]);
   // The lessons begin beside the second pair of games, one page, and take
   // a page more as each of those games is over (the machine's two cores
   // are busy throughout: a fourth page at once slows every page to a
   // frame a second or less, too slow for a finger's long press).
-  const wanningAndMap = Promise.all([handsGame('wanning', 'phone', 23), geneMapOnAPhone()]);
-  const gene = handsGame('gene', 'desktop', 24);
+  const wanningAndMap = Promise.all([handsGame('wanning', ...HANDS.wanning), geneMapOnAPhone()]);
+  const gene = handsGame('gene', ...HANDS.gene);
   await Promise.all([wanningAndMap, gene, lessons([Promise.resolve(), wanningAndMap, gene])]);
 }
 
@@ -396,13 +405,63 @@ async function handsGame(game, size, seed) {
   const ticks = await clockTicks(p);
   // Issue 39: the table's sound switch, by the same hand: off, then on.
   const switched = await switchSound(io);
-  const played = await playSeat(io, game, { seed, maxMs: 6 * 60_000 });
+  const talk = {};
+  const aside = game === 'wanning' ? talkByHand(p, touch, talk) : null;
+  const played = await playSeat(io, game, { seed, maxMs: 6 * 60_000, aside });
   await shot(p, `web-hands-${game}-${size}-over`);
+  // Talk opens at round 2's orders: a seat alive then says its line.
+  if (game === 'wanning' && !talk.said) {
+    throw new Error(`[${p.name}] no line was said by hand: ${JSON.stringify(talk)}; played ${JSON.stringify({ ...played, clocks: undefined })}`);
+  }
   const summary = await summaryPutAwayAndBack(p, io, touch);
   const sound = await heardAtTable(p, io);
-  report.hands[game] = { size, input: touch ? 'touch' : 'mouse', ...played, clocks: undefined, clockTicks: ticks, summary, sound: { ...sound, switched } };
+  report.hands[game] = { size, input: touch ? 'touch' : 'mouse', ...played, clocks: undefined, clockTicks: ticks, summary, sound: { ...sound, switched }, talk };
   console.log(`[${p.name}] played to the end by ${touch ? 'touch' : 'mouse'}: ${played.actions} actions, accepted in p50 ${played.p50_ms} ms, p95 ${played.p95_ms} ms; ${JSON.stringify(played.kinds)}`);
   await p.context.close();
+}
+
+// Issue 70: a Wanning line said by hand, once talk is open: the Talk tab
+// (on a phone, behind the side tab), a player, the line typed and sent;
+// the lines left this round and this game, as the panel says them, are
+// one fewer each after. Before talk opens, the panel says so and has no
+// line to write. Returns playSeat's `aside`: true when it did something.
+function talkByHand(p, touch, talk) {
+  const controls = async () => { try { return JSON.parse(await data(p, 'reach')).controls; } catch { return []; } };
+  const has = async prefix => (await controls()).find(c => c.name.startsWith(prefix));
+  const left = async () => {
+    const c = await has('talk-left:');
+    return c ? c.name.split(':').slice(1).map(Number) : null;
+  };
+  const back = async () => {
+    if (await has('tab-table')) await pressUntil(p, 'tab-table', touch, 'no way back to the table', async () => !!(await has('orders')));
+  };
+  return async a => {
+    // Once a round: the round as the screen's account says it.
+    const round = Number((/round=(\d+)/.exec(a.choice) || [])[1]);
+    if (talk.said || talk.round === round || !a.controls.some(c => c.name === 'orders')) return false;
+    Object.assign(talk, { round, tries: (talk.tries || 0) + 1 });
+    if (await has('tab-side')) await pressUntil(p, 'tab-side', touch, 'no side tab', async () => !!(await has('side-talk')));
+    await pressUntil(p, 'side-talk', touch, 'the Talk tab did not open', async () => !!(await has('talk-with:')));
+    const other = (await has('talk-with:')).name;
+    await pressUntil(p, other, touch, `${other} did not open its conversation`, async () => !!(await has('talk-line') || await has('talk-not-yet')));
+    if (await has('talk-not-yet')) {
+      talk.notYet = (talk.notYet || 0) + 1;
+      await back();
+      return true;
+    }
+    const before = await left();
+    if (!before) throw new Error(`[${p.name}] the talk panel says no lines left: ${JSON.stringify(await controls())}`);
+    await pressUntil(p, 'talk-line', touch, 'no line to write', () => p.page.evaluate(() => document.activeElement?.id === 'egui_text_agent'));
+    await p.page.keyboard.type('I attacked nobody', { delay: 40 });
+    const t0 = Date.now();
+    const want = `${before[0] - 1}:${before[1] - 1}`;
+    await pressUntil(p, 'talk-send', touch, 'the line was not sent', async () => (await left())?.join(':') === want);
+    await shot(p, `web-hands-wanning-talk-${p.name}`);
+    Object.assign(talk, { said: true, to: other, before, after: await left(), ms: Date.now() - t0 });
+    console.log(`[${p.name}] said a line by hand to ${other}: lines left ${before.join('/')} → ${talk.after.join('/')}`);
+    await back();
+    return true;
+  };
 }
 
 // Issue 66: "Game-over dialogs trap you: they cannot be closed, cover the
