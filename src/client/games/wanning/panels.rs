@@ -1182,7 +1182,7 @@ fn draw(
         view.deadline_ms,
         paused,
     );
-    tell_reach(&mut said, &state, left_ms);
+    tell_reach(&mut said, &state, left_ms, view.round);
     state.refusals.update(&frame.model);
     state.keys = *ask;
     clear_choices(&mut state, &view, ask.cancel);
@@ -1231,7 +1231,7 @@ fn draw(
 }
 
 /// Tells the reach account this frame's clock and choices.
-fn tell_reach(said: &mut reach::Said, state: &WanningUi, left_ms: Option<u64>) {
+fn tell_reach(said: &mut reach::Said, state: &WanningUi, left_ms: Option<u64>, round: u8) {
     said.clock = left_ms.map(widgets::clock_text).unwrap_or_default();
     // The guess being written (levels and forms) and the one kept: each
     // tap in the guess window shows here.
@@ -1240,7 +1240,7 @@ fn tell_reach(said: &mut reach::Said, state: &WanningUi, left_ms: Option<u64>) {
         .as_ref()
         .map(|g| format!("{:?}/{:?}", g.levels, g.forms));
     said.choice = format!(
-        "bans={:?} pick={:?} peek={:?} target={:?} instinct={} guess={:?} wisdom={:?}",
+        "round={round} bans={:?} pick={:?} peek={:?} target={:?} instinct={} guess={:?} wisdom={:?}",
         state.bans,
         state.pick,
         state.draft.peek,
