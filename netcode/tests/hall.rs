@@ -146,6 +146,23 @@ impl Party {
         self.deliver();
     }
 
+    /// `who` may neither watch `table` nor sit at it, refused as a table
+    /// that is not there.
+    fn refused_as_missing(&mut self, who: ClientKey, table: TableId) {
+        for msg in [
+            ClientMsg::Watch { table },
+            ClientMsg::TakeSeat { table, seat: None },
+        ] {
+            let before = self.inboxes[&who].rejections;
+            self.say(who, msg);
+            assert_eq!(self.inboxes[&who].rejections, before + 1);
+            assert_eq!(
+                self.last_rejection(who).as_deref(),
+                Some(format!("there is no table {table}").as_str())
+            );
+        }
+    }
+
     /// The last host code the hall sent this client.
     fn host_code(&self, who: ClientKey) -> Option<String> {
         self.inboxes[&who].all.iter().rev().find_map(|m| match m {
@@ -1828,31 +1845,9 @@ fn a_desktop_that_begins_to_host_keeps_its_earlier_tables_to_itself() {
     let hosted = p.inboxes[&1].table.unwrap();
     p.hello(2, "Guest");
     p.say(2, ClientMsg::ListTables);
-    let listed: Vec<TableId> = p.inboxes[&2]
-        .all
-        .iter()
-        .rev()
-        .find_map(|m| match m {
-            ServerMsg::Tables { tables } => Some(tables.iter().map(|t| t.id).collect()),
-            _ => None,
-        })
-        .expect("a list of tables");
+    let listed = lists_sent(&p, 2).pop().expect("a list of tables");
     assert_eq!(listed, vec![hosted], "only the table opened while hosting");
-    for msg in [
-        ClientMsg::Watch { table: private },
-        ClientMsg::TakeSeat {
-            table: private,
-            seat: None,
-        },
-    ] {
-        let before = p.inboxes[&2].rejections;
-        p.say(2, msg);
-        assert_eq!(p.inboxes[&2].rejections, before + 1);
-        assert_eq!(
-            p.last_rejection(2).as_deref(),
-            Some(format!("there is no table {private}").as_str())
-        );
-    }
+    p.refused_as_missing(2, private);
     p.say(
         2,
         ClientMsg::TakeSeat {
@@ -2588,20 +2583,6 @@ fn a_lesson_is_not_listed_or_watched() {
     p.hello(2, "Stranger");
     p.say(2, ClientMsg::ListTables);
     assert_eq!(lists_sent(&p, 2).last().unwrap(), &Vec::<TableId>::new());
-    for msg in [
-        ClientMsg::Watch { table: lesson },
-        ClientMsg::TakeSeat {
-            table: lesson,
-            seat: None,
-        },
-    ] {
-        let before = p.inboxes[&2].rejections;
-        p.say(2, msg);
-        assert_eq!(p.inboxes[&2].rejections, before + 1);
-        assert_eq!(
-            p.last_rejection(2).as_deref(),
-            Some(format!("there is no table {lesson}").as_str())
-        );
-    }
+    p.refused_as_missing(2, lesson);
     assert!(p.inboxes[&2].table.is_none());
 }
