@@ -305,11 +305,7 @@ fn round_two_a_guest_cannot_end_fill_or_outlast_the_server() {
         .map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
     std::fs::write(web.path().join("big.bin"), &big).unwrap();
-    let http_port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let http_port = free_tcp_port();
     let pool = scale(24, 256).to_string();
     let per_address = scale(4, 16).to_string();
     let http = http_port.to_string();
@@ -332,6 +328,12 @@ fn round_two_a_guest_cannot_end_fill_or_outlast_the_server() {
     let ws = SocketAddr::from(([127, 0, 0, 1], server.ws_port));
     let page = SocketAddr::from(([127, 0, 0, 1], http_port));
     std::thread::sleep(Duration::from_millis(500));
+    if let Err(why) = page_from(attacker_at(4, 9), page) {
+        panic!(
+            "no page before the attacks: {why}; the server's warnings: {}",
+            server.warnings()
+        );
+    }
     let rest = rss_kib(&server);
     let mut report = Vec::new();
     let during = game(&server, out.path(), "During2");
@@ -510,7 +512,13 @@ fn round_two_a_guest_cannot_end_fill_or_outlast_the_server() {
     let started = Instant::now();
     let got_page = page_from(attacker_at(4, 9), page);
     let page_secs = started.elapsed().as_secs_f64();
-    assert!(got_page, "a fresh address got no page");
+    if let Err(why) = got_page {
+        panic!(
+            "a fresh address got no page: {why}; the server holds {} descriptors; its warnings: {}",
+            server.open_fds(),
+            server.warnings()
+        );
+    }
     assert!(page_secs < 2.0, "the page took {page_secs:.1} s");
     let fresh = (2..26u8)
         .filter(|&n| fetch_token_from(attacker_at(6, n), token_port_of(&server), "udp").is_ok())
@@ -559,22 +567,31 @@ fn token_port_of(server: &Server) -> SocketAddr {
 }
 
 /// Whether `GET /` from `from` is answered 200 within 5 s.
-fn page_from(from: IpAddr, page: SocketAddr) -> bool {
-    let Ok(mut s) = tcp_from(from, page) else {
-        return false;
-    };
+/// The page from `from`, or what went wrong and after how long (so that a
+/// failure says whether the connection, the request or the answer failed).
+fn page_from(from: IpAddr, page: SocketAddr) -> Result<(), String> {
+    let started = Instant::now();
+    let at = || format!("{:.2} s", started.elapsed().as_secs_f64());
+    let mut s = tcp_from(from, page).map_err(|e| format!("connect: {e} after {}", at()))?;
     let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-    if write!(
+    write!(
         s,
         "GET / HTTP/1.1\r\nHost: {page}\r\nConnection: close\r\n\r\n"
     )
-    .is_err()
-    {
-        return false;
+    .map_err(|e| format!("request: {e} after {}", at()))?;
+    let mut reply = Vec::new();
+    let read = s.read_to_end(&mut reply);
+    let reply = String::from_utf8_lossy(&reply);
+    if reply.starts_with("HTTP/1.1 200") && reply.contains("Foodweb") {
+        return Ok(());
     }
-    let mut reply = String::new();
-    let _ = s.read_to_string(&mut reply);
-    reply.starts_with("HTTP/1.1 200") && reply.contains("Foodweb")
+    let head = reply.lines().next().unwrap_or("");
+    Err(format!(
+        "answer {head:?} ({} bytes, read {:?}) after {}",
+        reply.len(),
+        read.err().map(|e| e.kind()),
+        at()
+    ))
 }
 
 /// Issue 33, item 2: "With a soft limit of 1024 open files ... WebSockets

@@ -23,6 +23,18 @@ pub fn free_ports() -> (u16, u16) {
     }
 }
 
+/// A TCP port free on every interface, as the server binds its page port.
+/// (A port picked on 127.0.0.1 alone may still be held on another loopback
+/// address, by an attacker's connection in TIME_WAIT from an earlier test,
+/// and then the server cannot listen on 0.0.0.0 with it.)
+pub fn free_tcp_port() -> u16 {
+    TcpListener::bind("0.0.0.0:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// The server's first line of output; the rest is read and dropped by a
 /// thread of its own (a closed pipe would end the server at its next line).
 fn first_line(child: &mut Child) -> String {
@@ -60,13 +72,14 @@ fn serve_command(data: &Path, ports: (u16, u16), extra: &[&str]) -> Command {
         .arg("--data")
         .arg(data)
         .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stdout(Stdio::piped());
     cmd
 }
 
 pub struct Server {
     pub child: Child,
+    /// What the server wrote to stderr (its warnings), for failure messages.
+    stderr: std::fs::File,
     pub port: u16,
     pub ws_port: u16,
     pub data: PathBuf,
@@ -84,15 +97,30 @@ impl Server {
 
     /// Starts `cmd` (a `serve_command`) and waits for its first line.
     fn spawn(mut cmd: Command, data: &Path, ports: (u16, u16)) -> Self {
+        let stderr = tempfile::tempfile().unwrap();
+        cmd.stderr(stderr.try_clone().unwrap());
         let mut child = cmd.spawn().unwrap();
         let line = first_line(&mut child);
         assert!(line.starts_with("foodweb server"), "server said: {line}");
         Self {
             child,
+            stderr,
             port: ports.0,
             ws_port: ports.1,
             data: data.to_path_buf(),
         }
+    }
+
+    /// The server's warnings so far (its stderr lines that say
+    /// `warning:`), for a failure message.
+    pub fn warnings(&self) -> String {
+        use std::io::{Read, Seek};
+        let mut text = String::new();
+        let mut file = &self.stderr;
+        let _ = file.seek(std::io::SeekFrom::Start(0));
+        let _ = file.read_to_string(&mut text);
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains("warning")).collect();
+        lines.join("; ")
     }
 
     pub fn kill(&mut self) {
