@@ -49,6 +49,15 @@ pub const KEEP_ALIVE_SECS: f64 = 2.0;
 /// acknowledged at most twice a second.
 pub const RESEND_AFTER: Duration = Duration::from_millis(500);
 
+/// How long a sent packet waits for its acknowledgement before lightyear
+/// counts it lost and forgets which messages it carried. Its default is
+/// 1.5 round trips, at least 10 ms: with the estimate at zero (above), a
+/// page's acknowledgement, a frame or more later, found the packet already
+/// forgotten, its messages were never acknowledged and went again every
+/// `RESEND_AFTER` for good (an idle phone's lobby woken 9 times a second).
+/// Lightyear's own bound on the wait, 3 s, is the wait.
+pub const ACK_WAIT: Duration = Duration::from_secs(3);
+
 /// Every message of a table travels on this channel, in order.
 pub struct TableChannel;
 
@@ -68,8 +77,20 @@ impl Plugin for ProtocolPlugin {
             .add_direction(NetworkDirection::ClientToServer);
         app.register_message::<ServerMsg>()
             .add_direction(NetworkDirection::ServerToClient);
+        app.add_observer(patient_acks);
         app.add_observer(quiet_pings::<Client>)
             .add_observer(quiet_pings::<ClientOf>);
+    }
+}
+
+/// Each link's packets wait `ACK_WAIT` for their acknowledgement.
+fn patient_acks(added: On<Add, Transport>, mut transports: Query<&mut Transport>) {
+    if let Ok(mut transport) = transports.get_mut(added.entity) {
+        transport.set_packet_nack_settings(PacketNackSettings {
+            minimum_timeout: ACK_WAIT,
+            maximum_timeout: ACK_WAIT,
+            ..PacketNackSettings::default()
+        });
     }
 }
 

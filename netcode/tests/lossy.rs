@@ -14,10 +14,12 @@ use std::net::{SocketAddr, TcpListener, UdpSocket};
 use std::time::{Duration, Instant};
 
 use bevy_app::App;
+use bevy_ecs::prelude::With;
 use foodweb_netcode::client::{Inbox, NetClientPlugin, Outbox, PlayerName, Session, Target};
 use foodweb_netcode::lightyear::link::LinkConditioner;
 use foodweb_netcode::lightyear::link::prelude::LinkConditionerConfig;
-use foodweb_netcode::lightyear::prelude::server::Server;
+use foodweb_netcode::lightyear::prelude::Transport;
+use foodweb_netcode::lightyear::prelude::server::{ClientOf, Server};
 use foodweb_netcode::messages::{ClientMsg, ServerMsg};
 use foodweb_netcode::server::{Listeners, server_app};
 use foodweb_netcode::tokens::TokenIssuer;
@@ -87,7 +89,13 @@ fn messages_on_a_lossy_link_are_sent_again_until_they_arrive() {
     server.update();
     // Each link the server opens loses a quarter of the datagrams it
     // receives (the handshake's are sent again by netcode itself).
-    let lossy = LinkConditioner::new(LinkConditionerConfig::default().with_fixed_loss(0.25));
+    // What it receives comes 30 ms late (a phone's page answers a frame or
+    // more later).
+    let lossy = LinkConditioner::new(
+        LinkConditionerConfig::default()
+            .with_incoming_latency(Duration::from_millis(30))
+            .with_fixed_loss(0.25),
+    );
     let world = server.world_mut();
     let mut endpoints = world.query::<&mut Server>();
     let mut n = 0;
@@ -146,4 +154,26 @@ fn messages_on_a_lossy_link_are_sent_again_until_they_arrive() {
         answered(&got),
         asked.len()
     );
+
+    // Every message acknowledged, however late its acknowledgement came:
+    // nothing waits on the server for the client (`protocol::ACK_WAIT`).
+    // Before, an acknowledgement later than 10 ms found its packet
+    // forgotten, and its messages went again every half second for good.
+    let waiting = |server: &mut App| -> usize {
+        let world = server.world_mut();
+        let mut links = world.query_filtered::<&Transport, With<ClientOf>>();
+        links
+            .iter(world)
+            .map(foodweb_netcode::backlog::waiting_bytes)
+            .sum()
+    };
+    let until = Instant::now() + Duration::from_secs(6);
+    let mut left = waiting(&mut server);
+    while left > 0 && Instant::now() < until {
+        server.update();
+        client.update();
+        std::thread::sleep(Duration::from_millis(3));
+        left = waiting(&mut server);
+    }
+    assert_eq!(left, 0, "bytes unacknowledged on the server after 6 s");
 }
