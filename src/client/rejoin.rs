@@ -2,7 +2,9 @@
 //! still running is taken back by itself when we are at its server again
 //! (a page reloaded, a tab opened again, an app started again, a link
 //! made again), and a page back from the background makes its link again
-//! at once. A seat left by choice, or whose game we saw end, is not.
+//! at once. A seat left by choice, or whose game we saw end, is not; the
+//! newest seat whose game ended while we were away is, once, to show how
+//! it ended (and offer "Play again" with the same people).
 
 use bevy::prelude::*;
 use foodweb_netcode::client::{ClientModel, Outbox, Session, Target};
@@ -18,8 +20,8 @@ use crate::client::{Screen, web};
 const AWAY_LONG_ENOUGH: f64 = 3.0;
 
 /// Once we are welcomed and the tables are known, and we have no place:
-/// the newest seat of ours at this server whose game still runs is taken
-/// back (`Resume`, proved for this connection). Once a connection.
+/// our seat at this server (`UserSettings::live_seat`) is taken back
+/// (`Resume`, proved for this connection). Once a connection.
 fn take_our_seat_back(
     mut model: ResMut<ClientModel>,
     session: Res<Session>,
@@ -78,7 +80,8 @@ fn forget_ended_seats(model: Res<ClientModel>, mut settings: ResMut<UserSettings
     }
     if let Some(at) = ServerId::of(&model) {
         // (Only a seat marked changes the settings, and so saves them.)
-        for i in settings.ended_seats(at, &model.tables) {
+        // (Not the one we are taking back: it is marked once we see its end.)
+        for i in settings.ended_seats(at, &model.tables, model.token.as_deref()) {
             settings.past_seats[i].left = true;
         }
     }
@@ -128,7 +131,10 @@ pub fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Title), back_to_our_table_at_start)
         .add_systems(
             Update,
-            (take_our_seat_back, forget_ended_seats, back_in_view),
+            (
+                (take_our_seat_back, forget_ended_seats).chain(),
+                back_in_view,
+            ),
         );
 }
 
@@ -179,7 +185,7 @@ mod tests {
             .insert_resource(settings)
             .insert_resource(Session::default())
             .init_resource::<Outbox>()
-            .add_systems(Update, (take_our_seat_back, forget_ended_seats));
+            .add_systems(Update, (take_our_seat_back, forget_ended_seats).chain());
         app.update();
         app.update();
         let sent = app.world().resource::<Outbox>().0.clone();
@@ -231,10 +237,10 @@ mod tests {
     }
 
     /// Not taken back: a seat left by choice ("Leaving is a choice"), one
-    /// at a table whose game has not started or has ended (that one is
-    /// then not looked for again), one at another server of the same name.
+    /// at a table whose game has not started, one at another server of the
+    /// same name.
     #[test]
-    fn a_seat_left_ended_or_elsewhere_is_not_taken_back() {
+    fn a_seat_left_unstarted_or_elsewhere_is_not_taken_back() {
         let (sent, _) = welcomed(KEY, vec![table(1, true, false)], vec![seat(1, "0a", true)]);
         assert_eq!(resumed(&sent), Vec::<u32>::new(), "left by choice");
         let (sent, _) = welcomed(
@@ -243,12 +249,6 @@ mod tests {
             vec![seat(1, "0a", false)],
         );
         assert_eq!(resumed(&sent), Vec::<u32>::new(), "not started");
-        let (sent, after) = welcomed(KEY, vec![table(1, true, true)], vec![seat(1, "0a", false)]);
-        assert_eq!(resumed(&sent), Vec::<u32>::new(), "ended");
-        assert!(
-            after[0].left,
-            "an ended game's seat is not looked for again"
-        );
         let other = "BBBBB-BBBBB-BBBBB";
         let (sent, _) = welcomed(
             other,
@@ -260,5 +260,35 @@ mod tests {
             Vec::<u32>::new(),
             "another server named Party"
         );
+    }
+
+    /// A page reloaded as its game ended (the party step: Bo's phone was
+    /// back in the lobby, its seat forgotten, with no summary and no "Play
+    /// again"): the newest seat whose game ended while we were away is
+    /// taken back, to see how it ended; older ended seats are not looked
+    /// for again, nor is an ended one while a game of ours still runs.
+    #[test]
+    fn the_newest_seat_whose_game_ended_unseen_is_taken_back_once() {
+        let (sent, after) = welcomed(
+            KEY,
+            vec![table(1, true, true), table(2, true, true)],
+            vec![seat(1, "0a", false), seat(2, "0b", false)],
+        );
+        assert_eq!(resumed(&sent), vec![2], "the newest ended: {sent:?}");
+        assert!(
+            after[0].left,
+            "an older ended game's seat is not looked for again"
+        );
+        assert!(
+            !after[1].left,
+            "the one taken back is forgotten once its end is seen"
+        );
+        let (sent, after) = welcomed(
+            KEY,
+            vec![table(1, true, false), table(2, true, true)],
+            vec![seat(1, "0a", false), seat(2, "0b", false)],
+        );
+        assert_eq!(resumed(&sent), vec![1], "a running game first: {sent:?}");
+        assert!(after[1].left, "the ended one is not looked for again");
     }
 }

@@ -112,29 +112,36 @@ impl UserSettings {
         model.past_seat(table.id, token)
     }
 
-    /// Our seat at a table of the server `at` whose game still runs, the
-    /// newest, unless we left it by choice: the one to take back when we
-    /// are there again (issue 68).
+    /// The seat of ours at the server `at` to take back when we are there
+    /// again (issue 68): the newest whose game still runs, unless we left
+    /// it by choice; with none, the newest whose game ended while we were
+    /// away (we never saw its end: its summary, its result and "Play
+    /// again" are ours to see once).
     pub fn live_seat(
         &self,
         at: ServerId,
         tables: &[foodweb_netcode::messages::TableSummary],
     ) -> Option<&SavedSeat> {
-        self.past_seats.iter().rev().find(|s| {
-            s.at(at)
-                && !s.left
-                && tables
-                    .iter()
-                    .any(|t| t.id == s.table && t.game == s.game && t.started && !t.over)
-        })
+        let newest = |over: bool| {
+            self.past_seats.iter().rev().find(|s| {
+                s.at(at)
+                    && !s.left
+                    && tables
+                        .iter()
+                        .any(|t| t.id == s.table && t.game == s.game && t.started && t.over == over)
+            })
+        };
+        newest(false).or_else(|| newest(true))
     }
 
-    /// Our seats at `at` whose game the table list shows ended: none is
-    /// to be taken back by itself (their replays stay ours).
+    /// Our seats at `at` whose game the table list shows ended, but for
+    /// the one we are taking back (`except`, its token): none is to be
+    /// taken back by itself (their replays stay ours).
     pub fn ended_seats(
         &self,
         at: ServerId,
         tables: &[foodweb_netcode::messages::TableSummary],
+        except: Option<&str>,
     ) -> Vec<usize> {
         let ended = |s: &SavedSeat| {
             tables
@@ -144,7 +151,7 @@ impl UserSettings {
         (0..self.past_seats.len())
             .filter(|&i| {
                 let s = &self.past_seats[i];
-                !s.left && s.at(at) && ended(s)
+                !s.left && s.at(at) && ended(s) && except != Some(s.token.as_str())
             })
             .collect()
     }
