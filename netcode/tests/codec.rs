@@ -20,7 +20,7 @@ use foodweb_netcode::replay::{ReplayHead, ReplayStep, Viewer};
 use foodweb_netcode::{ClientKey, Hall, HallConfig};
 use foodweb_rules::Bilingual;
 use foodweb_rules::GameId;
-use foodweb_rules::table::{Announcement, PrivateNote, SeatId, SeatName};
+use foodweb_rules::table::{Amount, Announcement, PrivateNote, SeatId, SeatName};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -213,6 +213,7 @@ fn full_server_msgs() -> Vec<ServerMsg> {
                     at_ms: 8,
                     seat: SeatId(1),
                     text: bilingual(),
+                    amounts: vec![Amount::hp(-2), Amount::shields(1)],
                 }],
                 record: Some("(seed: 1)".into()),
             })),

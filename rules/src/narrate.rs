@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 
-use crate::table::{Said, SeatId, Seats};
+use crate::table::{Amount, Said, SeatId, Seats};
 use crate::text::Bilingual;
 
 /// One game's words in English and Chinese.
@@ -181,6 +181,13 @@ impl<'a> Words<'a> {
     pub fn to(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)]) {
         let line = self.book.say(key, args);
         self.out.push(Said::To(seat, line));
+    }
+
+    /// Said to one seat alone, with the changes to its own things the
+    /// line tells of (issue 71).
+    pub fn counted(&mut self, seat: SeatId, key: &str, args: &[(&str, Arg)], amounts: Vec<Amount>) {
+        let line = self.book.say(key, args);
+        self.out.push(Said::Counted(seat, line, amounts));
     }
 }
 

@@ -369,6 +369,7 @@ fn not_sees_finds_a_secret_in_a_doctored_view_or_note() {
                 format!("{bo_name} holds Sturdy"),
                 format!("{bo_name}持有強健"),
             ),
+            amounts: vec![],
         }],
     });
     let clean = serde_json::to_value(WanningGame::view(world, Some(ann))).unwrap();

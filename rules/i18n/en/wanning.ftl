@@ -35,7 +35,21 @@ luck-guard = Luck: this round your instinct action is Guard (a shield for a play
 luck-rest = Luck: this round your instinct action is Rest (a player's instinct invalid).
 malice = Malice sense: { $count } player(s) named you last round.
 radical = Ruins: someone died, and you are radical from now on.
-scarecrows = Your scarecrows brought you back: +{ $hp } HP.
+# A change to your own HP or shields, and why (issue 71).
+change-sturdy = Sturdy: you start with 2 shields ({ $left } now).
+change-shielded = Round { $n }: you gained { $shields } shield(s) ({ $left } now).
+change-soaked = Round { $n }: your shields stopped { $shields } damage ({ $left } left).
+change-damage = Round { $n }: { $hp } damage reached your HP: HP { $from } → { $to }.
+change-true-damage = Round { $n }: { $hp } true damage, which shields do not stop: HP { $from } → { $to }.
+change-locked = Round { $n }: an HP lock held your HP up: HP { $from } → { $to }.
+change-brutal = Round { $n }: Brutality, level 4's curse: { $hp } damage: HP { $from } → { $to }.
+change-brutal-shields = Round { $n }: Brutality, level 4's curse: { $dealt } damage, { $shields } stopped by your shields ({ $left } left): HP { $from } → { $to }.
+change-slain = Round { $n }: you were slain: HP { $from } → { $to }.
+change-cup-saved = Round { $n }: Poisoned Cup: this round's damage would have killed you; your HP stays at { $to } and you gain a shield ({ $left } now).
+change-cup-damage = Round { $n }: Poisoned Cup's own 1 damage: HP { $from } → { $to }.
+change-cup-damage-shield = Round { $n }: Poisoned Cup's own 1 damage, stopped by a shield ({ $left } left).
+change-scarecrows = Round { $n }: your scarecrows brought you back: HP { $from } → { $to }.
+change-ambition = Round { $n }: Ambition: two or more died this round, and you gain a shield ({ $left } now).
 no-condition-unmet = your instinct's condition does not hold now
 none = none
 

@@ -35,7 +35,21 @@ luck-guard = 幸運：本回合你的本能行動是「守」（為一名玩家�
 luck-rest = 幸運：本回合你的本能行動是「休」（使一名玩家本能失效）。
 malice = 惡意感知：上一回合有 { $count } 人的對象包含你。
 radical = 斷井頹垣：有人死亡，你從此進入激進狀態。
-scarecrows = 你的稻草人讓你回復了 { $hp } 點血量。
+# 你自己的血量或護盾的變化，及其原因（issue 71）。
+change-sturdy = 強健：你開局獲得兩個護盾（現有 { $left } 個）。
+change-shielded = 第 { $n } 回合：你獲得 { $shields } 個護盾（現有 { $left } 個）。
+change-soaked = 第 { $n } 回合：你的護盾抵擋了 { $shields } 點傷害（剩 { $left } 個）。
+change-damage = 第 { $n } 回合：{ $hp } 點傷害扣在你的血量上：血量 { $from } → { $to }。
+change-true-damage = 第 { $n } 回合：{ $hp } 點真實傷害（護盾擋不住）：血量 { $from } → { $to }。
+change-locked = 第 { $n } 回合：鎖血保住了你的血量：血量 { $from } → { $to }。
+change-brutal = 第 { $n } 回合：兇殘（4級的代價）：{ $hp } 點傷害：血量 { $from } → { $to }。
+change-brutal-shields = 第 { $n } 回合：兇殘（4級的代價）：{ $dealt } 點傷害，其中 { $shields } 點被護盾抵擋（剩 { $left } 個）：血量 { $from } → { $to }。
+change-slain = 第 { $n } 回合：你被擊殺：血量 { $from } → { $to }。
+change-cup-saved = 第 { $n } 回合：飲鴆止渴：本回合的傷害會讓你死亡；你的血量保持 { $to }，並獲得一個護盾（現有 { $left } 個）。
+change-cup-damage = 第 { $n } 回合：飲鴆止渴自身的 1 點傷害：血量 { $from } → { $to }。
+change-cup-damage-shield = 第 { $n } 回合：飲鴆止渴自身的 1 點傷害，被一個護盾抵擋（剩 { $left } 個）。
+change-scarecrows = 第 { $n } 回合：你的稻草人讓你回來了：血量 { $from } → { $to }。
+change-ambition = 第 { $n } 回合：野心：本回合死亡兩人或以上，你獲得一個護盾（現有 { $left } 個）。
 no-condition-unmet = 你的本能現在不滿足發動條件
 none = 無
 

@@ -18,6 +18,55 @@ pub struct PrivateNote {
     pub at_ms: u64,
     pub seat: SeatId,
     pub text: Bilingual,
+    /// What the line changed of the seat's own (issue 71: "the lines carry
+    /// their amounts as data"): a client may draw them, and the accounting
+    /// tests add them up against the seat's true HP, shields or cards.
+    /// (Always written: the wire's format is not self-describing; saved
+    /// tables from before read as none.)
+    #[serde(default)]
+    pub amounts: Vec<Amount>,
+}
+
+/// What an [`Amount`] counts: something of the seat's own that the rules
+/// change and its owner is told of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Measure {
+    Hp,
+    Shields,
+}
+
+/// A change a private note tells its seat of: `by` (up or down) to `of`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Amount {
+    pub of: Measure,
+    pub by: i32,
+}
+
+impl Amount {
+    pub fn hp(by: i32) -> Self {
+        Self {
+            of: Measure::Hp,
+            by,
+        }
+    }
+
+    pub fn shields(by: i32) -> Self {
+        Self {
+            of: Measure::Shields,
+            by,
+        }
+    }
+}
+
+impl PrivateNote {
+    /// The sum of this note's changes to `of`.
+    pub fn change(&self, of: Measure) -> i32 {
+        self.amounts
+            .iter()
+            .filter(|a| a.of == of)
+            .map(|a| a.by)
+            .sum()
+    }
 }
 
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +82,8 @@ pub struct Announcements {
 pub enum Said {
     All(Bilingual),
     To(SeatId, Bilingual),
+    /// A note to one seat with the changes it tells of, as data.
+    Counted(SeatId, Bilingual, Vec<Amount>),
 }
 
 impl Announcements {
@@ -42,6 +93,12 @@ impl Announcements {
             match line {
                 Said::All(text) => self.say(at_ms, text),
                 Said::To(seat, text) => self.tell(at_ms, seat, text),
+                Said::Counted(seat, text, amounts) => self.private.push(PrivateNote {
+                    at_ms,
+                    seat,
+                    text,
+                    amounts,
+                }),
             }
         }
     }
@@ -51,7 +108,12 @@ impl Announcements {
     }
 
     pub fn tell(&mut self, at_ms: u64, seat: SeatId, text: Bilingual) {
-        self.private.push(PrivateNote { at_ms, seat, text });
+        self.private.push(PrivateNote {
+            at_ms,
+            seat,
+            text,
+            amounts: Vec::new(),
+        });
     }
 
     /// The private notes of one seat, and nobody else's.

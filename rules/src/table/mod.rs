@@ -15,7 +15,7 @@ mod snapshot;
 mod state;
 mod trade;
 
-pub use announce::{Announcement, Announcements, PrivateNote, Said};
+pub use announce::{Amount, Announcement, Announcements, Measure, PrivateNote, Said};
 pub use clock::{
     Deadline, DeadlinePassed, Deadlines, MAX_GRACE_SECS, TableClock, USUAL_GRACE_SECS, after_grace,
     check_grace,

@@ -10,7 +10,7 @@ use super::moves::{Refusal, SAY_CHARS};
 use super::settings::{TALK_BURST, TALK_WINDOW_MS};
 use super::state::*;
 use crate::narrate::{Arg, Words};
-use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
+use crate::table::{Amount, Announcements, Rejection, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
 crate::phrasebook!("wanning");
@@ -90,13 +90,52 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
         | LuckDrawn { .. }
         | Malice { .. }
         | Radical(_)
-        | Scarecrows { .. }
         | FoolWise { .. }
         | Wisdom { .. } => round_words(&mut w, news),
+        Changed {
+            seat,
+            round,
+            change,
+        } => change_words(&mut w, *seat, *round, change),
         Announced { .. } | TrueHp { .. } | Said { .. } | GameOver { .. } => {
             announcement_words(&mut w, news)
         }
     }
+}
+
+/// A change to the seat's own HP or shields, told to it alone with its
+/// amounts (issue 71): why, by how much, and where it left the seat.
+fn change_words(w: &mut Words, seat: SeatId, round: u8, c: &Change) {
+    let key = match c.why {
+        Why::Shielded => "change-shielded",
+        Why::Soaked => "change-soaked",
+        Why::Damage => "change-damage",
+        Why::TrueDamage => "change-true-damage",
+        Why::Locked => "change-locked",
+        Why::Brutal if c.shields != 0 => "change-brutal-shields",
+        Why::Brutal => "change-brutal",
+        Why::Slain => "change-slain",
+        Why::CupSaved => "change-cup-saved",
+        Why::CupDamage if c.shields != 0 => "change-cup-damage-shield",
+        Why::CupDamage => "change-cup-damage",
+        Why::Scarecrows => "change-scarecrows",
+        Why::Ambition => "change-ambition",
+        Why::Sturdy => "change-sturdy",
+    };
+    let args = [
+        ("n", round.into()),
+        ("hp", c.hp.abs().into()),
+        ("shields", c.shields.abs().into()),
+        ("dealt", (c.hp.abs() + c.shields.abs()).into()),
+        ("from", (c.hp_after - c.hp).into()),
+        ("to", c.hp_after.into()),
+        ("left", c.shields_after.into()),
+    ];
+    let amounts = [Amount::hp(c.hp), Amount::shields(c.shields)]
+        .into_iter()
+        .filter(|a| a.by != 0)
+        .collect();
+    w.counted(seat, key, &args, amounts);
 }
 
 /// The set-up's words (rules.md §1): each seat's level and animal to it
@@ -129,12 +168,13 @@ fn setup_words(w: &mut Words, news: &WanningNews) {
             instinct,
             early_bird,
         } => {
-            let key = if *early_bird {
-                "picked-early-bird"
+            let args = [("instinct", instinct_name(*instinct).into())];
+            if *early_bird {
+                // 笨鳥先飛: 「獲得一個護盾」.
+                w.counted(*seat, "picked-early-bird", &args, vec![Amount::shields(1)]);
             } else {
-                "picked"
-            };
-            w.to(*seat, key, &[("instinct", instinct_name(*instinct).into())]);
+                w.to(*seat, "picked", &args);
+            }
         }
         WanningNews::Forms { at, pt } => {
             let key = match FormsPicked::of(*at, *pt) {
@@ -189,9 +229,6 @@ fn round_words(w: &mut Words, news: &WanningNews) {
         }
         WanningNews::Malice { seat, count } => w.to(*seat, "malice", &[("count", (*count).into())]),
         WanningNews::Radical(s) => w.to(*s, "radical", &[]),
-        WanningNews::Scarecrows { seat, healed } => {
-            w.to(*seat, "scarecrows", &[("hp", (*healed).into())])
-        }
         WanningNews::FoolWise { seat, won } => w.to(
             *seat,
             if *won {

@@ -116,6 +116,28 @@ impl Step<'_, '_> {
         }
     }
 
+    /// Tells a living seat of a change just made to its own HP or
+    /// shields, and why (issue 71); nothing when nothing changed.
+    fn changed(&mut self, s: SeatId, why: Why, hp: i32, shields: i32) {
+        let life = self.life(s);
+        if (hp, shields) == (0, 0) || life.dead() {
+            return;
+        }
+        let change = Change {
+            why,
+            hp,
+            shields,
+            hp_after: life.hp,
+            shields_after: life.shields,
+        };
+        let round = self.round.0;
+        self.news.write(WanningNews::Changed {
+            seat: s,
+            round,
+            change,
+        });
+    }
+
     fn living(&self) -> Vec<SeatId> {
         self.ids()
             .into_iter()
@@ -662,6 +684,7 @@ pub fn buffs(mut step: Step) {
             .expect("a seat")
             .1
             .shields += gained;
+        step.changed(s, Why::Shielded, 0, gained);
         let mut t = step.tally(s);
         if t.doubled {
             t.damage *= 2;
@@ -723,6 +746,7 @@ pub fn shields(mut step: Step) {
         life.shields -= absorbed;
         t.damage -= absorbed;
         t.soaked = absorbed;
+        step.changed(s, Why::Soaked, 0, -absorbed);
     }
 }
 
@@ -731,10 +755,19 @@ pub fn true_damage(mut step: Step) {
     for s in step.ids() {
         let (_, mut life, _, _, _, mut t) =
             step.players.get_mut(step.seats.get(s)).expect("a seat");
-        if !life.dead() {
-            life.hp -= t.damage + t.true_damage;
+        let (damage, true_damage) = (t.damage, t.true_damage);
+        t.taken = damage + true_damage;
+        if life.dead() {
+            continue;
         }
-        t.taken = t.damage + t.true_damage;
+        life.hp -= damage;
+        step.changed(s, Why::Damage, -damage, 0);
+        step.players
+            .get_mut(step.seats.get(s))
+            .expect("a seat")
+            .1
+            .hp -= true_damage;
+        step.changed(s, Why::TrueDamage, -true_damage, 0);
     }
 }
 
@@ -780,6 +813,7 @@ pub fn hp_lock(mut step: Step) {
     for (s, hp) in step.ids().into_iter().zip(before) {
         let gain = step.life(s).hp - hp;
         step.tally(s).lock_gain = gain;
+        step.changed(s, Why::Locked, gain, 0);
     }
 }
 
@@ -835,16 +869,19 @@ fn special_skills(step: &mut Step) {
             life.shields -= absorbed;
             life.hp -= damage - absorbed;
             t.brutal = damage;
+            step.changed(s, Why::Brutal, absorbed - damage, -absorbed);
         }
     }
     // 嗜殺: 「將被攻擊者的狀態設置為死亡，公布血量時顯示血量為0」.
     for s in step.ids() {
         if step.tally_of(s).slain {
+            let before = step.life(s).hp;
             step.players
                 .get_mut(step.seats.get(s))
                 .expect("a seat")
                 .1
                 .hp = 0;
+            step.changed(s, Why::Slain, -before, 0);
         }
     }
     // 飲鴆止渴: 「若自己在本回合受到傷害及真實傷害大於等於當前血量，則鎖血為當前
@@ -860,9 +897,11 @@ fn special_skills(step: &mut Step) {
         let start = step.tally_of(s).start_hp;
         let (_, mut life, _, _, _, mut t) =
             step.players.get_mut(step.seats.get(s)).expect("a seat");
-        if received >= start {
+        let before = (life.hp, life.shields);
+        let why = if received >= start {
             life.hp = start;
             life.shields += 1;
+            Why::CupSaved
         } else {
             t.cup_damage = 1;
             if life.shields > 0 {
@@ -870,7 +909,10 @@ fn special_skills(step: &mut Step) {
             } else {
                 life.hp -= 1;
             }
-        }
+            Why::CupDamage
+        };
+        let (hp, shields) = (life.hp - before.0, life.shields - before.1);
+        step.changed(s, why, hp, shields);
     }
     // 替身力量: 「死亡時，若擁有5個以上的稻草人，消耗6個稻草人，回復本回合受到
     // 的一半傷害點生命值（向下取整且最小為1）」 (5個以上 read as "more than
@@ -888,7 +930,7 @@ fn special_skills(step: &mut Step) {
             instinct.scarecrows -= 6;
             let healed = (taken / 2).max(1);
             life.hp += healed;
-            step.news.write(WanningNews::Scarecrows { seat: s, healed });
+            step.changed(s, Why::Scarecrows, healed, 0);
         }
     }
 }
@@ -1115,6 +1157,7 @@ fn after_deaths(step: &mut Step, dead: &[SeatId]) -> Vec<(SeatId, SeatId)> {
                     .expect("a seat")
                     .1
                     .shields += 1;
+                step.changed(s, Why::Ambition, 0, 1);
             }
         }
     }

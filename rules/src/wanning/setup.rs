@@ -235,6 +235,7 @@ pub fn close_picks(
     settings: Res<Settings<WanningGame>>,
     mut counts: ResMut<FormCounts>,
     mut lives: Query<(&Instinct, &mut Life)>,
+    seats: Res<SeatEntities>,
     mut news: MessageWriter<WanningNews>,
     mut next: ResMut<NextState<WanningPhase>>,
 ) {
@@ -246,9 +247,22 @@ pub fn close_picks(
             None => {}
         }
     }
-    for (i, mut life) in &mut lives {
+    for (seat, e) in seats.iter() {
+        let (i, mut life) = lives.get_mut(e).expect("a seat");
         if i.id == Some(InstinctId::Sturdy) {
             life.shields += 2;
+            let change = Change {
+                why: Why::Sturdy,
+                hp: 0,
+                shields: 2,
+                hp_after: life.hp,
+                shields_after: life.shields,
+            };
+            news.write(WanningNews::Changed {
+                seat,
+                round: 0,
+                change,
+            });
         }
     }
     counts.0 = Some((at, pt));

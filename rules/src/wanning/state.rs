@@ -286,6 +286,51 @@ pub struct Choices {
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Orders(pub Option<Plan>);
 
+/// Why a seat's own HP or shields changed (issue 71): each change is a
+/// line told to the seat alone, with its amounts, in the seed's order
+/// (「buff獲取->最大受到傷害->護盾->真實傷害->鎖血->特殊技能」). A line says
+/// what the seat may know: never who hurt it, nor an invalid attack
+/// (「攻擊無效：…玩家將不會得知」), nor whose lock held it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Why {
+    /// 「buff獲取」: shields gained this round.
+    Shielded,
+    /// 「護盾」: shields spent on damage.
+    Soaked,
+    /// Ordinary damage past the shields.
+    Damage,
+    /// 「真實傷害」: shields do not stop it.
+    TrueDamage,
+    /// 「鎖血」: a lock (or 斷井頹垣's floor, 吉+吉's cap) held the HP up.
+    Locked,
+    /// 兇殘, the seat's own level 4's curse.
+    Brutal,
+    /// 嗜殺: 「將被攻擊者的狀態設置為死亡」.
+    Slain,
+    /// 飲鴆止渴: the round's damage would have killed it: HP locked at the
+    /// round's start, and a shield.
+    CupSaved,
+    /// 飲鴆止渴's own 1 damage.
+    CupDamage,
+    /// 替身力量's scarecrows.
+    Scarecrows,
+    /// 野心: two or more died this round.
+    Ambition,
+    /// 強健: two shields once the forms are known.
+    Sturdy,
+}
+
+/// One line of a seat's own account: why, by how much, and what its HP
+/// and shields were after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Change {
+    pub why: Why,
+    pub hp: i32,
+    pub shields: i32,
+    pub hp_after: i32,
+    pub shields_after: i32,
+}
+
 /// This round's tally: what the settlement reads and writes, step by step.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -575,10 +620,12 @@ pub enum WanningNews {
     },
     /// 斷井頹垣 turned radical (private).
     Radical(SeatId),
-    /// 替身力量's scarecrows brought the seat back (private).
-    Scarecrows {
+    /// A change to the seat's own HP or shields, and why (private; issue
+    /// 71). `round` 0: before the first round.
+    Changed {
         seat: SeatId,
-        healed: i32,
+        round: u8,
+        change: Change,
     },
     /// 大智若愚's feedback (private).
     FoolWise {

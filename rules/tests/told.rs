@@ -1,0 +1,126 @@
+//! Every change is told (issue 71): over whole bot games, every change to
+//! a seat's own HP and shields is accounted for by the notes that seat was
+//! given (`Announcements::notes_for`, what its screen shows), their
+//! amounts (`PrivateNote::amounts`, data, not words) adding up to the
+//! change, step by step.
+//!
+//! CI plays a few fixed seeds at the smallest and the largest table;
+//! `tools/told.sh` sweeps every size and many seeds
+//! (`FOODWEB_TOLD_SEEDS`, `FOODWEB_TOLD_ALL_SIZES`).
+
+use foodweb_rules::bot::Bot;
+use foodweb_rules::table::{Measure, PrivateNote, SeatId, Table, TableConfig};
+use foodweb_rules::wanning::{WanningGame, bots, host_view};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The seeds each size plays: a few in CI, more from `tools/told.sh`.
+fn seeds() -> std::ops::Range<u64> {
+    let n = std::env::var("FOODWEB_TOLD_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    0..n
+}
+
+/// The table sizes played: the game's smallest and largest, or all.
+fn sizes(all: std::ops::RangeInclusive<usize>) -> Vec<usize> {
+    if std::env::var_os("FOODWEB_TOLD_ALL_SIZES").is_some() {
+        all.collect()
+    } else {
+        vec![*all.start(), *all.end()]
+    }
+}
+
+/// What one seat was told between two moments: the sum of its new notes'
+/// amounts of `of`, and the notes' words (for a failure's message).
+fn told(new: &[PrivateNote], seat: SeatId, of: Measure) -> (i32, Vec<String>) {
+    let mine: Vec<&PrivateNote> = new.iter().filter(|n| n.seat == seat).collect();
+    (
+        mine.iter().map(|n| n.change(of)).sum(),
+        mine.iter().map(|n| n.text.en.clone()).collect(),
+    )
+}
+
+/// Each seat's (HP, shields) as the rules keep them; `None` for the dead
+/// (nothing of theirs changes, and nothing is told to them).
+fn wanning_things(table: &Table<WanningGame>) -> Vec<Option<(i32, i32)>> {
+    host_view(table.world())
+        .seats
+        .iter()
+        .map(|s| (!s.dead).then_some((s.hp, s.shields)))
+        .collect()
+}
+
+/// One whole Wanning game by bots (reasoning and random seats in turn):
+/// after every move and every deadline, each living seat's change in HP
+/// and in shields is the sum its new notes tell. Returns how many changes
+/// were told.
+fn wanning_game(players: usize, seed: u64) -> usize {
+    let mut table = Table::<WanningGame>::new(TableConfig::new(seed, players)).unwrap();
+    let mut bots: Vec<Box<dyn Bot<WanningGame>>> = (0..players)
+        .map(|i| bots::bot(["reasoning", "random"][i % 2]).unwrap())
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7011);
+    let (mut steps, mut changes) = (0, 0);
+    let mut before = wanning_things(&table);
+    let mut heard = table.announcements().private.len();
+    while !table.is_over() {
+        steps += 1;
+        assert!(steps < 5_000, "{players} players, seed {seed}: stalled");
+        let to_act = table.to_act();
+        let mut acted = false;
+        for seat in to_act {
+            if let Some(action) = bots[seat.index()].act(&table.view(seat), &mut rng) {
+                table.submit(seat, action).unwrap();
+                acted = true;
+                break;
+            }
+        }
+        if !acted {
+            let at = table.next_deadline().expect("a deadline");
+            table.advance_to(at);
+        }
+        let after = wanning_things(&table);
+        let new = &table.announcements().private[heard..];
+        for (i, (was, now)) in before.iter().zip(&after).enumerate() {
+            let seat = SeatId(i as u8);
+            let Some((hp0, sh0)) = *was else {
+                continue;
+            };
+            let (hp1, sh1) = now.unwrap_or_else(|| {
+                let s = &host_view(table.world()).seats[i];
+                (s.hp, s.shields)
+            });
+            for (of, change) in [(Measure::Hp, hp1 - hp0), (Measure::Shields, sh1 - sh0)] {
+                let (sum, words) = told(new, seat, of);
+                assert_eq!(
+                    sum,
+                    change,
+                    "{players} players, seed {seed}, round {}: seat {seat}'s {of:?} changed by {change} ({hp0}/{sh0} → {hp1}/{sh1}), its notes told {sum}: {words:#?}",
+                    host_view(table.world()).round
+                );
+                changes += usize::from(change != 0);
+            }
+        }
+        before = after;
+        heard = table.announcements().private.len();
+    }
+    changes
+}
+
+/// Issue 71: "every change to a seat's HP, shields, life or cards is
+/// accounted for by lines that seat was shown, adding up to the change";
+/// Wanning's settlement 「buff獲取->最大受到傷害->護盾->真實傷害->鎖血->特殊
+/// 技能」, 強健's and 笨鳥先飛's shields, 野心's.
+#[test]
+fn wanning_every_change_to_hp_and_shields_is_told() {
+    let mut changes = 0;
+    for players in sizes(4..=10) {
+        for seed in seeds() {
+            changes += wanning_game(players, seed);
+        }
+    }
+    assert!(changes > 0, "the games changed nobody's HP or shields");
+    println!("wanning: {changes} changes told");
+}
