@@ -208,3 +208,68 @@ fn ban_odds_follow_the_reading() {
     let eighth = banned_share(BanOdds::VotesPerVote, 1);
     assert!((0.07..=0.19).contains(&eighth), "x/2n with x = 1: {eighth}");
 }
+
+/// Issue 71: "The end reveals the table (a setting, on by default):
+/// Wanning every player's animal, level and instinct (with form and type)
+/// and who won how". Before the end no view reveals anything; at the end
+/// every seat's view and a spectator's show every seat as the host sees
+/// it, and how the game was won; a table that keeps its secrets
+/// (`reveal_at_end` off) shows nothing at the end either.
+#[test]
+fn the_end_reveals_the_table_unless_it_keeps_its_secrets() {
+    use foodweb_rules::wanning::data;
+    for (seed, reveal) in [(3, true), (4, true), (3, false)] {
+        let players = 6;
+        let mut config = TableConfig::<WanningGame>::new(seed, players);
+        config.settings.reveal_at_end = reveal;
+        let mut table = Table::<WanningGame>::new(config).unwrap();
+        let mut bots: Vec<Box<dyn Bot<WanningGame>>> =
+            (0..players).map(|_| bots::bot("random").unwrap()).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let views = |table: &Table<WanningGame>| {
+            let mut v: Vec<_> = (0..players).map(|s| table.view(SeatId(s as u8))).collect();
+            v.push(table.public_view());
+            v
+        };
+        while !table.is_over() {
+            for v in views(&table) {
+                assert!(
+                    v.revealed.is_empty() && v.won_by.is_none(),
+                    "seed {seed}: revealed before the end"
+                );
+            }
+            let mut acted = false;
+            for seat in table.to_act() {
+                if let Some(action) = bots[seat.index()].act(&table.view(seat), &mut rng) {
+                    table.submit(seat, action).unwrap();
+                    acted = true;
+                }
+            }
+            if !acted {
+                run_to_deadline(&mut table);
+            }
+        }
+        let host = foodweb_rules::wanning::host_view(table.world());
+        for v in views(&table) {
+            if !reveal {
+                assert!(
+                    v.revealed.is_empty() && v.won_by.is_none(),
+                    "seed {seed}: revealed though kept"
+                );
+                continue;
+            }
+            assert_eq!(v.won_by, host.won_by, "seed {seed}: who won how");
+            assert_eq!(v.revealed.len(), players);
+            for (r, h) in v.revealed.iter().zip(&host.seats) {
+                assert_eq!(
+                    (r.seat, r.level, r.animal, r.instinct),
+                    (h.seat, h.level, h.animal, h.instinct)
+                );
+                assert_eq!(r.died.is_some(), h.dead, "seed {seed}: seat {}", r.seat);
+                if let Some(i) = r.instinct.filter(|_| !r.early_bird) {
+                    assert_eq!(r.kind, Some(data::data().instinct(i).kind));
+                }
+            }
+        }
+    }
+}

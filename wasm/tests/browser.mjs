@@ -52,8 +52,8 @@ const browser = await start({ base, out, problems, report });
 // another (a new browser context each: nothing cached).
 const COLD_LOADS = 5;
 // Issue 39: what came before the title before the sound; it must not grow
-// unnoticed (wasm/README.md, "Download size": raised once, by issue 67).
-const PRE_TITLE_LIMIT = 7_760_000;
+// unnoticed (wasm/README.md, "Download size": raised by issues 67 and 71).
+const PRE_TITLE_LIMIT = 7_800_000;
 
 async function coldLoad(i) {
   const context = await browser.newContext(SIZES.phone);

@@ -97,6 +97,19 @@ pub trait GameSettings {
     /// The seconds each clock of a move waits before it runs down
     /// ([`after_grace`](super::after_grace)), in the game's settings.
     fn grace_secs_mut(&mut self) -> &mut u32;
+    /// Whether the end reveals the table (issue 71: every seat's secrets
+    /// are everyone's once the game is over): a setting, on by default.
+    fn reveal_at_end(&self) -> bool {
+        true
+    }
+}
+
+/// What a seat may see once the game is over, for every game (issue 71):
+/// with the table's `reveal_at_end` on, everything a seat's secrets held
+/// is everyone's (the seats' views carry it; before the end, nothing).
+/// The one rule a game's view asks.
+pub fn end_revealed<G: Game>(world: &World) -> bool {
+    G::result(world).is_some() && world.resource::<super::Settings<G>>().0.reveal_at_end()
 }
 
 /// The head of a game's `impl Game`: `ID` (the `GameId` variant `$id`),

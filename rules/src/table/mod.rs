@@ -20,7 +20,7 @@ pub use clock::{
     Deadline, DeadlinePassed, Deadlines, MAX_GRACE_SECS, TableClock, USUAL_GRACE_SECS, after_grace,
     check_grace,
 };
-pub use game::{Game, GameResult, GameSettings, Moves, SeatView, legal, refill};
+pub use game::{Game, GameResult, GameSettings, Moves, SeatView, end_revealed, legal, refill};
 pub use input::{Accepted, OnMove, apply_moves};
 pub use log::{ActionLog, LogEntry};
 pub use name::{SeatName, bot_kind_words};

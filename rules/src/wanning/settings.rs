@@ -88,6 +88,15 @@ pub struct WanningSettings {
     /// Lines of private talk a player may send in the whole game.
     #[serde(default = "most_talk_per_game")]
     pub talk_per_game: u16,
+    /// The end reveals every player's animal, level and instinct, and who
+    /// won how (issue 71; rules.md §7): on by default, and for tables
+    /// saved before it.
+    #[serde(default = "on")]
+    pub reveal_at_end: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 /// The most `talk_per_round` may be.
@@ -122,6 +131,7 @@ impl Default for WanningSettings {
             grace_secs: 0,
             talk_per_round: 40,
             talk_per_game: 200,
+            reveal_at_end: true,
         }
     }
 }
@@ -160,6 +170,10 @@ impl GameSettings for WanningSettings {
 
     fn grace_secs_mut(&mut self) -> &mut u32 {
         &mut self.grace_secs
+    }
+
+    fn reveal_at_end(&self) -> bool {
+        self.reveal_at_end
     }
 }
 

@@ -6,7 +6,7 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::data::{Form, InstinctId, data};
+use super::data::{Form, InstinctId, Kind, data};
 use super::moves::{foresights, resting, uses};
 use super::outcome::{phase, result};
 use super::settings::WanningGame;
@@ -92,6 +92,55 @@ pub struct WanningView {
     /// Everything, for the host seat only (`host_view`); `None` in every
     /// player's and spectator's view.
     pub host: Option<Box<HostView>>,
+    /// The table revealed, once the game is over (`table::end_revealed`):
+    /// every seat's animal, level and instinct; empty before the end and
+    /// at a table that keeps its secrets.
+    pub revealed: Vec<Revealed>,
+    /// How the game was won, once it is over and revealed.
+    pub won_by: Option<WinBy>,
+}
+
+/// One seat at the end, revealed to everyone (issue 71): 「獲勝」 is the
+/// payoff of a hidden-role game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revealed {
+    pub seat: SeatId,
+    pub level: u8,
+    pub animal: usize,
+    pub instinct: Option<InstinctId>,
+    /// 笨鳥先飛 drew the instinct.
+    pub early_bird: bool,
+    pub form: Option<Form>,
+    pub kind: Option<Kind>,
+    /// The true HP at the end (0 for the slain and the dead).
+    pub hp: i32,
+    /// The round it died in.
+    pub died: Option<u8>,
+}
+
+/// Every seat, revealed, into `into` (emptied when the table is not
+/// revealed).
+fn reveal_into(world: &World, at: &Seated, into: &mut Vec<Revealed>) {
+    into.clear();
+    if !crate::table::end_revealed::<WanningGame>(world) {
+        return;
+    }
+    let rule = world.resource::<Settings<WanningGame>>().0.early_bird_form;
+    into.extend(at.seats.iter().map(|(s, _)| {
+        let (beast, life, instinct) =
+            (at.get::<Beast>(s), at.get::<Life>(s), at.get::<Instinct>(s));
+        Revealed {
+            seat: s,
+            level: beast.level,
+            animal: beast.animal,
+            instinct: instinct.id,
+            early_bird: instinct.early_bird,
+            form: super::setup::form_of(instinct, rule),
+            kind: super::setup::kind_of(instinct),
+            hp: life.hp.max(0),
+            died: life.died,
+        }
+    }));
 }
 
 /// What one settlement did to one seat, in the seed's order
@@ -175,6 +224,13 @@ pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &m
         public.dead = life.dead();
         public.done = !to_act.contains(&s);
     }
+    let mut revealed = std::mem::take(&mut view.revealed);
+    reveal_into(world, &at, &mut revealed);
+    let won_by = if revealed.is_empty() {
+        None
+    } else {
+        world.resource::<Outcome>().0.map(|(_, by)| by)
+    };
     let mut learned = std::mem::take(&mut view.learned);
     let mut talk = std::mem::take(&mut view.talk);
     match me {
@@ -265,6 +321,8 @@ pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &m
         talk,
         settled: me.and_then(|m| settled(world, &at, m)),
         host: None,
+        revealed,
+        won_by,
     };
 }
 

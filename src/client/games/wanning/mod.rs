@@ -5,6 +5,7 @@ pub mod art;
 pub mod board;
 pub mod inspect;
 pub mod panels;
+mod reveal;
 pub mod scene;
 pub mod setup;
 mod sound;

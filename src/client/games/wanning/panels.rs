@@ -1430,6 +1430,9 @@ fn game_over_window(
                 .size(20.0)
                 .color(theme::ACCENT),
         );
+        if let Some(how) = super::reveal::won_by(view, i18n) {
+            ui.label(how);
+        }
         if let Some(mine) = view.level {
             ui.label(i18n.t(if mine == level {
                 "wanning-you-won"
@@ -1437,6 +1440,7 @@ fn game_over_window(
                 "wanning-you-lost"
             }));
         }
+        super::reveal::who_was_who(ui, view, i18n);
     });
 }
 

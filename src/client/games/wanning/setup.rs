@@ -148,6 +148,11 @@ fn house_rules(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) {
     );
     ui.label(egui::RichText::new(i18n.t("setup-no-limit")).small());
     ui.add_space(6.0);
+    talk_and_end(ui, i18n, w, &usual);
+}
+
+/// The talk's bounds and the end's reveal.
+fn talk_and_end(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings, usual: &WanningSettings) {
     house_number(
         ui,
         i18n,
@@ -165,5 +170,12 @@ fn house_rules(ui: &mut egui::Ui, i18n: &I18n, w: &mut WanningSettings) {
         1..=MAX_TALK_PER_GAME,
         10.0,
         usual.talk_per_game,
+    );
+    house_toggle(
+        ui,
+        i18n,
+        "setup-wanning-reveal",
+        &mut w.reveal_at_end,
+        usual.reveal_at_end,
     );
 }
