@@ -875,21 +875,31 @@ fn remember_seat(model: Res<ClientModel>, mut settings: ResMut<UserSettings>) {
 /// Once the game at our table starts, the table screen takes over (not
 /// for a game already over: its lobby is where one leaves it, nor for the
 /// seat we just left, before the server's answer).
+/// The lobby follows our seat to its table: a game that has started and
+/// not ended, or one that has ended if the seat was taken while we were
+/// here (a page reloaded as its game ended takes its seat back to see how
+/// it ended: `rejoin`). A seat of an ended game we came back from ("New
+/// game") is not followed, nor one just left (`LeftRunning`).
 fn follow_start(
     model: Res<ClientModel>,
     mut left: ResMut<crate::client::net::LeftRunning>,
     mut next: ResMut<NextState<Screen>>,
+    mut seen: Local<Option<Option<u32>>>,
 ) {
     let table = model.place.map(|(t, _)| t);
     if left.0.is_some() && left.0 != table {
         left.0 = None;
     }
+    // The place as it was when this lobby was first drawn, or last looked at.
+    let taken_here = seen.is_some_and(|before| before != table);
+    *seen = Some(table);
+    let Some(lobby) = model.lobby.as_ref() else {
+        return;
+    };
     if table.is_some()
         && left.0.is_none()
-        && model
-            .lobby
-            .as_ref()
-            .is_some_and(|l| l.started && l.result.is_none())
+        && lobby.started
+        && (lobby.result.is_none() || taken_here)
     {
         next.set(Screen::Table);
     }
@@ -940,16 +950,11 @@ fn qr_code(ui: &mut egui::Ui, modules: &[Vec<bool>], side: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use foodweb_rules::table::GameResult;
 
-    /// Issue 68's party test: "Leave table", confirmed, sent the lobby a
-    /// seat still held (the server's `Left` was on its way) in a running
-    /// game, which took the screen straight back to the table. The seat
-    /// just left is not followed until the server answers; once it has,
-    /// the seat taken back is followed again.
-    #[test]
-    fn a_seat_just_left_is_not_followed_back_to_its_table() {
-        use bevy::state::app::StatesPlugin;
-        let lobby = LobbyState {
+    /// Table 3, a game of Wanning that has started.
+    fn running_table() -> LobbyState {
+        LobbyState {
             id: 3,
             settings: AnySettings::default_for(GameId::Wanning).unwrap(),
             seats: Vec::new(),
@@ -964,7 +969,18 @@ mod tests {
             host_runs: false,
             open_replays: false,
             again_until: None,
-        };
+        }
+    }
+
+    /// Issue 68's party test: "Leave table", confirmed, sent the lobby a
+    /// seat still held (the server's `Left` was on its way) in a running
+    /// game, which took the screen straight back to the table. The seat
+    /// just left is not followed until the server answers; once it has,
+    /// the seat taken back is followed again.
+    #[test]
+    fn a_seat_just_left_is_not_followed_back_to_its_table() {
+        use bevy::state::app::StatesPlugin;
+        let lobby = running_table();
         let seated = ClientModel {
             place: Some((3, Role::Player(SeatId(1)))),
             lobby: Some(lobby),
@@ -991,6 +1007,64 @@ mod tests {
         assert!(!followed(&mut app), "the server said Left");
         app.world_mut().insert_resource(seated);
         assert!(followed(&mut app), "the seat taken back: to the table");
+    }
+
+    /// Issue 68's party step, "[bo] never back in seat 2 by itself": Bo's
+    /// page reloaded as the game ended took its seat back (`rejoin`), and
+    /// the lobby, following only games still running, stayed put: no
+    /// summary, no "Play again". A seat of an ended game taken while in
+    /// the lobby is followed to its table; one we came back to the lobby
+    /// from ("New game") is not.
+    #[test]
+    fn a_seat_taken_back_after_its_game_ended_is_followed_to_its_table() {
+        use bevy::state::app::StatesPlugin;
+        let ended = LobbyState {
+            result: Some(GameResult {
+                scores: vec![0, 1, 0, 0],
+                places: vec![2, 1, 2, 2],
+            }),
+            ..running_table()
+        };
+        let seated = ClientModel {
+            place: Some((3, Role::Player(SeatId(2)))),
+            lobby: Some(ended),
+            ..ClientModel::default()
+        };
+        let followed = |app: &mut App, follow| {
+            app.world_mut().run_system(follow).unwrap();
+            let to = matches!(
+                app.world().resource::<NextState<Screen>>(),
+                NextState::Pending(Screen::Table)
+            );
+            app.world_mut()
+                .insert_resource(NextState::<Screen>::Unchanged);
+            to
+        };
+        // A page reloaded: in the lobby with no place, then its seat back.
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<Screen>()
+            .insert_resource(ClientModel::default())
+            .insert_resource(crate::client::net::LeftRunning(None));
+        let follow = app.world_mut().register_system(follow_start);
+        assert!(!followed(&mut app, follow), "no place: the lobby stays");
+        app.world_mut().insert_resource(seated.clone());
+        assert!(
+            followed(&mut app, follow),
+            "the ended game's seat taken back: to its summary"
+        );
+        // "New game" after the summary: the lobby opens with the place.
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<Screen>()
+            .insert_resource(seated)
+            .insert_resource(crate::client::net::LeftRunning(None));
+        let follow = app.world_mut().register_system(follow_start);
+        assert!(
+            !followed(&mut app, follow),
+            "back from the summary: the lobby stays"
+        );
+        assert!(!followed(&mut app, follow), "and stays");
     }
 
     /// One pass of the lobby's name row, the page's window focused or not
