@@ -344,6 +344,8 @@ wanning-waiting-for = Waiting for { $n } { $n ->
     [one] player
    *[other] players
 }
+wanning-settlement = Round { $round }: what happened to you
+wanning-skip = Skip
 wanning-step-damage = { $n } damage
 wanning-step-soaked = { $n } soaked by shields
 wanning-step-true = { $n } true damage
@@ -526,6 +528,7 @@ wanning-inspect-brutal = Brutality, from round 2: you take 2 damage if at most {
 wanning-inspect-levels = Level { $level } wins when only its players are left alive (its dead win too), or by a right Wisdom.
 wanning-inspect-settled = Round { $round }'s settlement
 wanning-inspect-steps = What happened to your HP this round, step by step: damage, what your shields stopped, true damage, a lock on your HP, special effects, the HP you end with.
+wanning-inspect-lines = Line by line
 wanning-inspect-shields = Each shield stops one point of ordinary damage. True damage goes through shields.
 wanning-inspect-scarecrows = One for each attack that hurt you and for each other player who died. At 0 HP with six or more, you spend six and come back with half this round's damage as HP.
 wanning-inspect-your-hp = Your true HP. The table hears it at each round's announcement.

@@ -2,7 +2,8 @@
 //! a seat's own HP and shields is accounted for by the notes that seat was
 //! given (`Announcements::notes_for`, what its screen shows), their
 //! amounts (`PrivateNote::amounts`, data, not words) adding up to the
-//! change, step by step.
+//! change, step by step; and the settlement a seat's screen plays out
+//! line by line says what its notes said.
 //!
 //! CI plays a few fixed seeds at the smallest and the largest table;
 //! `tools/told.sh` sweeps every size and many seeds
@@ -10,7 +11,8 @@
 
 use foodweb_rules::bot::Bot;
 use foodweb_rules::table::{Measure, PrivateNote, SeatId, Table, TableConfig};
-use foodweb_rules::wanning::{WanningGame, bots, host_view};
+use foodweb_rules::wanning::news::change_line;
+use foodweb_rules::wanning::{HostView, WanningGame, bots, host_view};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -42,20 +44,38 @@ fn told(new: &[PrivateNote], seat: SeatId, of: Measure) -> (i32, Vec<String>) {
     )
 }
 
-/// Each seat's (HP, shields) as the rules keep them; `None` for the dead
-/// (nothing of theirs changes, and nothing is told to them).
-fn wanning_things(table: &Table<WanningGame>) -> Vec<Option<(i32, i32)>> {
-    host_view(table.world())
-        .seats
+/// Each seat's (HP, shields) as the rules keep them, and whether it is
+/// dead (nothing of a dead seat's changes, and nothing is told to it).
+fn wanning_things(host: &HostView) -> Vec<(i32, i32, bool)> {
+    host.seats
         .iter()
-        .map(|s| (!s.dead).then_some((s.hp, s.shields)))
+        .map(|s| (s.hp, s.shields, s.dead))
         .collect()
+}
+
+/// The settlement a seat's screen plays out line by line (`view.settled`)
+/// says what its notes of that round said, in the same order: the lines
+/// of `round` with amounts it was told.
+fn settlement_is_its_notes(table: &Table<WanningGame>, seat: SeatId, round: u8, lines: &[String]) {
+    let prefix = format!("Round {round}:");
+    let notes: Vec<String> = table
+        .announcements()
+        .private
+        .iter()
+        .filter(|n| n.seat == seat && !n.amounts.is_empty() && n.text.en.starts_with(&prefix))
+        .map(|n| n.text.en.clone())
+        .collect();
+    assert_eq!(
+        lines, notes,
+        "seat {seat}'s settlement of round {round} on its screen, and its notes"
+    );
 }
 
 /// One whole Wanning game by bots (reasoning and random seats in turn):
 /// after every move and every deadline, each living seat's change in HP
-/// and in shields is the sum its new notes tell. Returns how many changes
-/// were told.
+/// and in shields is the sum its new notes tell, and each new settlement
+/// on a seat's screen is its notes of that round. Returns how many
+/// changes were told.
 fn wanning_game(players: usize, seed: u64) -> usize {
     let mut table = Table::<WanningGame>::new(TableConfig::new(seed, players)).unwrap();
     let mut bots: Vec<Box<dyn Bot<WanningGame>>> = (0..players)
@@ -63,8 +83,9 @@ fn wanning_game(players: usize, seed: u64) -> usize {
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7011);
     let (mut steps, mut changes) = (0, 0);
-    let mut before = wanning_things(&table);
+    let mut before = wanning_things(&host_view(table.world()));
     let mut heard = table.announcements().private.len();
+    let mut settled_seen = vec![0u8; players];
     while !table.is_over() {
         steps += 1;
         assert!(steps < 5_000, "{players} players, seed {seed}: stalled");
@@ -81,26 +102,32 @@ fn wanning_game(players: usize, seed: u64) -> usize {
             let at = table.next_deadline().expect("a deadline");
             table.advance_to(at);
         }
-        let after = wanning_things(&table);
+        let host = host_view(table.world());
+        let after = wanning_things(&host);
         let new = &table.announcements().private[heard..];
-        for (i, (was, now)) in before.iter().zip(&after).enumerate() {
-            let seat = SeatId(i as u8);
-            let Some((hp0, sh0)) = *was else {
+        for (i, (&(hp0, sh0, dead), &(hp1, sh1, _))) in before.iter().zip(&after).enumerate() {
+            if dead {
                 continue;
-            };
-            let (hp1, sh1) = now.unwrap_or_else(|| {
-                let s = &host_view(table.world()).seats[i];
-                (s.hp, s.shields)
-            });
+            }
+            let seat = SeatId(i as u8);
             for (of, change) in [(Measure::Hp, hp1 - hp0), (Measure::Shields, sh1 - sh0)] {
                 let (sum, words) = told(new, seat, of);
                 assert_eq!(
-                    sum,
-                    change,
+                    sum, change,
                     "{players} players, seed {seed}, round {}: seat {seat}'s {of:?} changed by {change} ({hp0}/{sh0} → {hp1}/{sh1}), its notes told {sum}: {words:#?}",
-                    host_view(table.world()).round
+                    host.round
                 );
                 changes += usize::from(change != 0);
+            }
+            if let Some(s) = table
+                .view(seat)
+                .settled
+                .filter(|s| s.round != settled_seen[i])
+            {
+                settled_seen[i] = s.round;
+                let lines: Vec<String> =
+                    s.lines.iter().map(|c| change_line(s.round, c).en).collect();
+                settlement_is_its_notes(&table, seat, s.round, &lines);
             }
         }
         before = after;

@@ -5,7 +5,7 @@
 //! (`WanningSetup`), so each test is deterministic.
 
 use foodweb_rules::table::{Game, SeatId, Table, TableConfig};
-use foodweb_rules::wanning::state::TalkLine;
+use foodweb_rules::wanning::state::{Change, TalkLine, Why};
 use foodweb_rules::wanning::view::{Settled, host_seat_view};
 use foodweb_rules::wanning::{
     InstinctId, InstinctUse, Plan, WanningAction, WanningGame, WanningPhase, WanningSettings,
@@ -205,6 +205,14 @@ fn each_seat_is_told_its_own_settlement_amounts_only() {
             damage: 1,
             soaked: 1,
             end_hp: 3,
+            // Issue 71: the one change, as a line of its own.
+            lines: vec![Change {
+                why: Why::Soaked,
+                hp: 0,
+                shields: -1,
+                hp_after: 3,
+                shields_after: 0,
+            }],
             ..Settled::default()
         }),
         "Bo's shield soaked Cy's attack"

@@ -96,6 +96,9 @@ struct Account {
     focus: Option<String>,
     /// The inspected piece's card.
     inspect: Option<Inspecting>,
+    /// The settlement lines showing, one after another as they play out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    settlement: Vec<String>,
     /// The lesson at this table, if it is one: its step, what to do, what
     /// it points at, or its summary.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -145,6 +148,8 @@ pub struct Said {
     pub hint: Option<String>,
     /// The inspected piece's card, where it is drawn.
     pub inspect: Option<Inspecting>,
+    /// The settlement lines the screen shows now, as it words them.
+    pub settlement: Vec<String>,
 }
 
 /// An inspected piece's card on the screen (`scene::inspect`): the piece
@@ -389,6 +394,7 @@ fn publish(
             .and_then(|e| targets.get(e).ok())
             .map(|(t, ..)| t.name.clone()),
         inspect: said.inspect.clone(),
+        settlement: said.settlement.clone(),
         lesson: model.lesson.clone(),
         sound: SoundAccount {
             on: settings.sound,

@@ -227,6 +227,7 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
   const kinds = {};
   const latencies = [];
   const clocks = [];
+  const settlements = [];
   const start = Date.now();
   let acted = 0;
   let inspected = null;
@@ -245,6 +246,16 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
     if (cont) {
       if (keys) await io.key(KEYS[keys].enter);
       else await io.tap(...centre(cont));
+      await io.sleep(400);
+      continue;
+    }
+    // A settlement playing out line by line (issue 71): read from the
+    // account, then put away as a person would, by a tap (with the
+    // keyboard too): Skip, then Continue once every line shows.
+    const put = a.settlement && a.controls.find(c => c.name.startsWith('settlement-') && c.does !== 'nothing');
+    if (put) {
+      if (put.name === 'settlement-continue') settlements.push(a.settlement);
+      await io.tap(...centre(put));
       await io.sleep(400);
       continue;
     }
@@ -310,6 +321,9 @@ export async function playSeat(io, game, { seed = 1, maxMs = 10 * 60_000, keys =
     p95_ms: percentile(latencies, 0.95),
     clocks,
     inspected,
+    // Each settlement's lines as the screen showed them, and the first.
+    settlements: settlements.length,
+    settled: settlements[0] || null,
     secs: Math.round((Date.now() - start) / 1000),
   };
 }

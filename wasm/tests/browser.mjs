@@ -413,6 +413,11 @@ async function handsGame(game, size, seed) {
   if (game === 'wanning' && !talk.said) {
     throw new Error(`[${p.name}] no line was said by hand: ${JSON.stringify(talk)}; played ${JSON.stringify({ ...played, clocks: undefined })}`);
   }
+  // Issue 71: each settlement's lines as the screen played them out (the
+  // account's words, one a change of the seat's own HP or shields).
+  const badLine = (played.settled || []).find(l => typeof l !== 'string' || !/\d/.test(l));
+  if (badLine !== undefined) throw new Error(`[${p.name}] a settlement line says no amount: ${JSON.stringify(played.settled)}`);
+  if (played.settled) console.log(`[${p.name}] ${played.settlements} settlement(s) read and put away; the first: ${JSON.stringify(played.settled)}`);
   const summary = await summaryPutAwayAndBack(p, io, touch);
   const sound = await heardAtTable(p, io);
   report.hands[game] = { size, input: touch ? 'touch' : 'mouse', ...played, clocks: undefined, clockTicks: ticks, summary, sound: { ...sound, switched }, talk };

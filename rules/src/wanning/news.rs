@@ -106,6 +106,22 @@ fn words(news: &WanningNews, seats: &Seats, out: &mut Vec<Said>) {
 /// A change to the seat's own HP or shields, told to it alone with its
 /// amounts (issue 71): why, by how much, and where it left the seat.
 fn change_words(w: &mut Words, seat: SeatId, round: u8, c: &Change) {
+    let amounts = [Amount::hp(c.hp), Amount::shields(c.shields)]
+        .into_iter()
+        .filter(|a| a.by != 0)
+        .collect();
+    let (key, args) = change_args(round, c);
+    w.counted(seat, key, &args, amounts);
+}
+
+/// A change's line as the seat was told it (its settlement, shown line by
+/// line on its screen, says the same words).
+pub fn change_line(round: u8, c: &Change) -> Bilingual {
+    let (key, args) = change_args(round, c);
+    say(key, &args)
+}
+
+fn change_args(round: u8, c: &Change) -> (&'static str, [(&'static str, Arg); 7]) {
     let key = match c.why {
         Why::Shielded => "change-shielded",
         Why::Soaked => "change-soaked",
@@ -131,11 +147,7 @@ fn change_words(w: &mut Words, seat: SeatId, round: u8, c: &Change) {
         ("to", c.hp_after.into()),
         ("left", c.shields_after.into()),
     ];
-    let amounts = [Amount::hp(c.hp), Amount::shields(c.shields)]
-        .into_iter()
-        .filter(|a| a.by != 0)
-        .collect();
-    w.counted(seat, key, &args, amounts);
+    (key, args)
 }
 
 /// The set-up's words (rules.md §1): each seat's level and animal to it

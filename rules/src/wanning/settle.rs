@@ -123,13 +123,8 @@ impl Step<'_, '_> {
         if (hp, shields) == (0, 0) || life.dead() {
             return;
         }
-        let change = Change {
-            why,
-            hp,
-            shields,
-            hp_after: life.hp,
-            shields_after: life.shields,
-        };
+        let change = Change::new(why, hp, shields, life);
+        self.tally(s).lines.push(change);
         let round = self.round.0;
         self.news.write(WanningNews::Changed {
             seat: s,

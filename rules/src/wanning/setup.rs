@@ -251,13 +251,7 @@ pub fn close_picks(
         let (i, mut life) = lives.get_mut(e).expect("a seat");
         if i.id == Some(InstinctId::Sturdy) {
             life.shields += 2;
-            let change = Change {
-                why: Why::Sturdy,
-                hp: 0,
-                shields: 2,
-                hp_after: life.hp,
-                shields_after: life.shields,
-            };
+            let change = Change::new(Why::Sturdy, 0, 2, &life);
             news.write(WanningNews::Changed {
                 seat,
                 round: 0,

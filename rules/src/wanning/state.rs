@@ -331,6 +331,20 @@ pub struct Change {
     pub shields_after: i32,
 }
 
+impl Change {
+    /// `why` changed the HP by `hp` and the shields by `shields`, leaving
+    /// `life` as it is now.
+    pub fn new(why: Why, hp: i32, shields: i32, life: &Life) -> Self {
+        Self {
+            why,
+            hp,
+            shields,
+            hp_after: life.hp,
+            shields_after: life.shields,
+        }
+    }
+}
+
 /// This round's tally: what the settlement reads and writes, step by step.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -393,6 +407,9 @@ pub struct Tally {
     /// 幸運's draw this round, as the ladder reads it (幸運休 stands on its
     /// own rung).
     pub luck: Option<LuckDraw>,
+    /// Each change to the seat's own HP and shields this round, in the
+    /// order it was made and told (`Why`): its settlement's lines.
+    pub lines: Vec<Change>,
 }
 
 /// How one level compares with another.

@@ -166,6 +166,9 @@ pub struct Settled {
     pub special_shields: i32,
     /// HP when the settlement ended (the true HP).
     pub end_hp: i32,
+    /// Each change to the seat's HP and shields, one line each, in the
+    /// order it was made (the lines it was told, `news::change_line`).
+    pub lines: Vec<Change>,
 }
 
 impl Settled {
@@ -180,6 +183,7 @@ impl Settled {
             special: t.special_hp,
             special_shields: t.special_shields,
             end_hp: end_hp.max(0),
+            lines: t.lines.clone(),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! seat's own view and the table's settings.
 
 use foodweb_rules::table::SeatId;
+use foodweb_rules::wanning::news::change_line;
 use foodweb_rules::wanning::{
     EarlyBirdForm, Form, InstinctId, LastStandUses, SlaughterRest, WanningSettings, WanningView,
     data,
@@ -41,6 +42,14 @@ pub fn settlement(view: &WanningView, i18n: &I18n) -> Option<Inspect> {
             "",
         )
         .with(i18n.t("inspect-does"), i18n.t("wanning-inspect-steps"))
+        .with(
+            i18n.t("wanning-inspect-lines"),
+            s.lines
+                .iter()
+                .map(|c| i18n.pick(&change_line(s.round, c)).to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
     })
 }
 

@@ -1,5 +1,6 @@
 //! Wanning Beast Chess at the table: its play area of sprites
-//! (`scene.rs`) and its panels (`panels.rs`).
+//! (`scene.rs`), its panels (`panels.rs`) and each settlement played
+//! out line by line (`settlement.rs`).
 
 pub mod art;
 pub mod board;
@@ -7,6 +8,7 @@ pub mod inspect;
 pub mod panels;
 mod reveal;
 pub mod scene;
+pub mod settlement;
 pub mod setup;
 mod sound;
 mod talk;
@@ -20,7 +22,7 @@ use crate::client::assets::game_art;
 use crate::client::game_setup::{GameClient, add_game};
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((scene::plugin, panels::plugin));
+    app.add_plugins((scene::plugin, panels::plugin, settlement::plugin));
     game_art::<art::WanningArt>(app, GameId::Wanning);
     crate::client::sound::game_sounds::<foodweb_rules::wanning::WanningGame>(app, GameId::Wanning);
     add_game(
