@@ -10,7 +10,9 @@
 //! (`FOODWEB_TOLD_SEEDS`, `FOODWEB_TOLD_ALL_SIZES`).
 
 use foodweb_rules::bot::Bot;
-use foodweb_rules::table::{Measure, PrivateNote, SeatId, Table, TableConfig};
+use foodweb_rules::gene::GeneGame;
+use foodweb_rules::gene::state::Vitals;
+use foodweb_rules::table::{Game, Measure, PrivateNote, SeatEntities, SeatId, Table, TableConfig};
 use foodweb_rules::wanning::news::change_line;
 use foodweb_rules::wanning::{HostView, WanningGame, bots, host_view};
 use rand::SeedableRng;
@@ -143,11 +145,108 @@ fn wanning_game(players: usize, seed: u64) -> usize {
 #[test]
 fn wanning_every_change_to_hp_and_shields_is_told() {
     let mut changes = 0;
-    for players in sizes(4..=10) {
+    for players in sizes(WanningGame::ID.seats()) {
         for seed in seeds() {
             changes += wanning_game(players, seed);
         }
     }
     assert!(changes > 0, "the games changed nobody's HP or shields");
     println!("wanning: {changes} changes told");
+}
+
+/// Each Gene seat's true HP.
+fn gene_hp(table: &Table<GeneGame>) -> Vec<i32> {
+    let world = table.world();
+    let seats = world.resource::<SeatEntities>();
+    seats
+        .iter()
+        .map(|(_, e)| world.get::<Vitals>(e).expect("a seat").hp)
+        .collect()
+}
+
+/// One whole Gene Survival game by bots (survivor and random seats in
+/// turn): after every move and deadline, each seat's change in true HP is
+/// the sum its new notes tell, and its settlement on its screen
+/// (`view.mine`) is the lines it was told. Returns how many changes.
+fn gene_game(players: usize, seed: u64) -> usize {
+    use foodweb_rules::gene::news::change_line;
+    let mut table = Table::<GeneGame>::new(TableConfig::new(seed, players)).unwrap();
+    let mut bots: Vec<Box<dyn Bot<GeneGame>>> = (0..players)
+        .map(|i| foodweb_rules::gene::bots::bot(["survivor", "random"][i % 2]).unwrap())
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6e11);
+    let (mut steps, mut changes) = (0, 0);
+    let mut before = gene_hp(&table);
+    let mut heard = table.announcements().private.len();
+    while !table.is_over() {
+        steps += 1;
+        assert!(steps < 20_000, "{players} players, seed {seed}: stalled");
+        let mut acted = false;
+        for seat in table.to_act() {
+            if let Some(action) = bots[seat.index()].act(&table.view(seat), &mut rng) {
+                table.submit(seat, action).unwrap();
+                acted = true;
+                break;
+            }
+        }
+        if !acted {
+            let at = table.next_deadline().expect("a deadline");
+            table.advance_to(at);
+        }
+        let after = gene_hp(&table);
+        let new = &table.announcements().private[heard..];
+        for (i, (hp0, hp1)) in before.iter().zip(&after).enumerate() {
+            let seat = SeatId(i as u8);
+            let (sum, words) = told(new, seat, Measure::Hp);
+            assert_eq!(
+                sum,
+                hp1 - hp0,
+                "{players} players, seed {seed}, round {}: seat {seat}'s HP {hp0} → {hp1}, its notes told {sum}: {words:#?}",
+                table.view(seat).round
+            );
+            changes += usize::from(hp1 != hp0);
+            if !new.iter().any(|n| n.seat == seat && !n.amounts.is_empty()) {
+                continue;
+            }
+            // Its screen's settlement ends with the lines just told.
+            let mine: Vec<String> = table
+                .view(seat)
+                .mine
+                .iter()
+                .map(|c| change_line(c).en)
+                .collect();
+            let told_now: Vec<String> = new
+                .iter()
+                .filter(|n| n.seat == seat && !n.amounts.is_empty())
+                .map(|n| n.text.en.clone())
+                .collect();
+            let shown: Vec<&String> = mine.iter().filter(|l| told_now.contains(l)).collect();
+            assert_eq!(
+                shown.len(),
+                told_now.len(),
+                "seat {seat}'s settlement on its screen {mine:#?} lacks lines it was told {told_now:#?}"
+            );
+        }
+        before = after;
+        heard = table.announcements().private.len();
+    }
+    changes
+}
+
+/// Issue 71: Gene's seven steps for each seat: 「对相关玩家的生命值进行
+/// 秘密结算」: battles (with the strength difference), shadows' draining,
+/// gas, upkeep 「若只上交其一，则会扣除一点生命值，若都未上交，则会扣除两
+/// 点生命值」, the rocket, its own medicine, revival, and the gold bars
+/// 「一金条可兑换一点生命值」 at the end: every change told, adding up.
+#[test]
+fn gene_every_change_to_hp_is_told() {
+    let range = GeneGame::ID.seats();
+    let mut changes = 0;
+    for players in sizes(range) {
+        for seed in seeds() {
+            changes += gene_game(players, seed);
+        }
+    }
+    assert!(changes > 0, "the games changed nobody's HP");
+    println!("gene: {changes} changes told");
 }

@@ -43,6 +43,22 @@ s-revived = { $name } revived.
 s-last-living = { $name } is the last one living and wins at once.
 s-hp = HP after round { $round }: { $hps }
 
+## Your own settlement (issue 71): each change to your HP, to you alone
+c-battle = Round { $n }, step 2: a battle in { $room }. The strongest there had strength { $strongest }, you { $yours }: HP { $from } → { $to }.
+c-brawl = Round { $n }, step 2: a brawl in { $room }. The strongest there had strength { $strongest }, you { $yours }: HP { $from } → { $to }.
+c-battle-strongest = Round { $n }, step 2: a battle in { $room }. You were the strongest there (strength { $yours }): no HP lost.
+c-brawl-strongest = Round { $n }, step 2: a brawl in { $room }. You were the strongest there (strength { $yours }): no HP lost.
+c-drained = Round { $n }, step 2: { $shadows } shadow(s) in { $room } drained you: HP { $from } → { $to }.
+c-gas = Round { $n }, step 3: gas on { $floor }: HP { $from } → { $to }.
+c-upkeep-paid = Round { $n }, step 4: you handed in 1 water and 1 food.
+c-upkeep-no-water = Round { $n }, step 4: you handed in food but no water: HP { $from } → { $to }.
+c-upkeep-no-food = Round { $n }, step 4: you handed in water but no food: HP { $from } → { $to }.
+c-upkeep-none = Round { $n }, step 4: you had no water and no food to hand in: HP { $from } → { $to }.
+c-rocket = Round { $n }, step 5: the rocket hit { $room }, where you were: HP { $from } → { $to }.
+c-own-state = Round { $n }, step 6: your medicine, alcohol or adrenaline: HP { $from } → { $to }.
+c-revived = Round { $n }, step 7: your shadow revived with { $to } HP.
+c-gold = The end: your { $bars } gold bar(s) became HP: HP { $from } → { $to }.
+
 ## Refusals: why an action is not allowed now
 no-alone-in-action-room = you are alone in the action room
 no-no-such-card = you hold no such card

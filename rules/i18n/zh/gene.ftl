@@ -43,6 +43,22 @@ s-revived = { $name }复活了。
 s-last-living = 只剩{ $name }存活，直接获胜。
 s-hp = 第 { $round } 轮后的生命值：{ $hps }
 
+## Your own settlement (issue 71): each change to your HP, to you alone
+c-battle = 第 { $n } 轮第2步：{ $room }发生战斗。那里最高的武力为 { $strongest }，你的武力为 { $yours }：生命值 { $from } → { $to }。
+c-brawl = 第 { $n } 轮第2步：{ $room }发生乱斗。那里最高的武力为 { $strongest }，你的武力为 { $yours }：生命值 { $from } → { $to }。
+c-battle-strongest = 第 { $n } 轮第2步：{ $room }发生战斗。你的武力最高（{ $yours }）：生命值不变。
+c-brawl-strongest = 第 { $n } 轮第2步：{ $room }发生乱斗。你的武力最高（{ $yours }）：生命值不变。
+c-drained = 第 { $n } 轮第2步：{ $room }有 { $shadows } 个暗影吸取了你的生命值：生命值 { $from } → { $to }。
+c-gas = 第 { $n } 轮第3步：{ $floor }的毒气：生命值 { $from } → { $to }。
+c-upkeep-paid = 第 { $n } 轮第4步：你上交了1水1粮。
+c-upkeep-no-water = 第 { $n } 轮第4步：你只上交了粮，没有水：生命值 { $from } → { $to }。
+c-upkeep-no-food = 第 { $n } 轮第4步：你只上交了水，没有粮：生命值 { $from } → { $to }。
+c-upkeep-none = 第 { $n } 轮第4步：你没有水也没有粮可上交：生命值 { $from } → { $to }。
+c-rocket = 第 { $n } 轮第5步：火箭筒袭击了你所在的{ $room }：生命值 { $from } → { $to }。
+c-own-state = 第 { $n } 轮第6步：你使用的药品、酒或肾上腺素：生命值 { $from } → { $to }。
+c-revived = 第 { $n } 轮第7步：你的暗影复活了，生命值 { $to }。
+c-gold = 游戏结束：你的 { $bars } 根金条兑换为生命值：生命值 { $from } → { $to }。
+
 ## Refusals: why an action is not allowed now
 no-alone-in-action-room = 你正独自在行动室里
 no-no-such-card = 你没有这张卡

@@ -189,6 +189,7 @@ impl Plugin for GenePlugin {
                 Hand::default(),
                 Doings::default(),
                 Battles::default(),
+                Told::default(),
             ));
         }
         app.insert_resource(seats)

@@ -9,7 +9,7 @@ use super::items::items;
 use super::map::{FloorId, ItemKind, RoomId, map};
 use super::state::*;
 use crate::narrate::{Arg, Words};
-use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
+use crate::table::{Amount, Announcements, Rejection, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
 crate::phrasebook!("gene");
@@ -50,6 +50,69 @@ pub fn settle_words(line: &SettleLine, name: impl Fn(SeatId) -> Bilingual) -> Bi
             say("s-hp", &[("round", line.round.into()), ("hps", hps.into())])
         }
     }
+}
+
+/// A change to a seat's own HP as that seat is told it (its settlement on
+/// its screen says the same words).
+pub fn change_line(c: &GeneChange) -> Bilingual {
+    let (key, args) = change_args(c);
+    say(key, &args)
+}
+
+fn change_args(c: &GeneChange) -> (&'static str, Vec<(&'static str, Arg)>) {
+    let mut args: Vec<(&'static str, Arg)> = vec![
+        ("n", c.round.into()),
+        ("from", (c.hp_after - c.hp).into()),
+        ("to", c.hp_after.into()),
+    ];
+    let key = match c.why {
+        GeneWhy::Battle {
+            room,
+            brawl,
+            strongest,
+            yours,
+        } => {
+            args.extend([
+                ("room", room_name(room).into()),
+                ("strongest", strongest.into()),
+                ("yours", yours.into()),
+            ]);
+            match (brawl, c.hp == 0) {
+                (false, false) => "c-battle",
+                (true, false) => "c-brawl",
+                (false, true) => "c-battle-strongest",
+                (true, true) => "c-brawl-strongest",
+            }
+        }
+        GeneWhy::Drained { room, shadows } => {
+            args.extend([
+                ("room", room_name(room).into()),
+                ("shadows", shadows.into()),
+            ]);
+            "c-drained"
+        }
+        GeneWhy::Gas { floor } => {
+            args.push(("floor", floor_name(floor).into()));
+            "c-gas"
+        }
+        GeneWhy::Upkeep { water, food } => match (water, food) {
+            (true, true) => "c-upkeep-paid",
+            (false, true) => "c-upkeep-no-water",
+            (true, false) => "c-upkeep-no-food",
+            (false, false) => "c-upkeep-none",
+        },
+        GeneWhy::Rocket { room } => {
+            args.push(("room", room_name(room).into()));
+            "c-rocket"
+        }
+        GeneWhy::OwnState => "c-own-state",
+        GeneWhy::Revived => "c-revived",
+        GeneWhy::Gold { bars } => {
+            args.push(("bars", bars.into()));
+            "c-gold"
+        }
+    };
+    (key, args)
 }
 
 /// A refusal in words.
@@ -188,6 +251,7 @@ fn tell(news: &GeneNews, seats: &Seats, out: &mut Vec<Said>) {
         | Operated { .. }
         | TurnTimeUp { .. }
         | Settled(_)
+        | Changed { .. }
         | GameOver => action_words(&mut tell, news),
     }
 }
@@ -391,6 +455,14 @@ fn action_words(tell: &mut Words, news: &GeneNews) {
         GeneNews::Settled(line) => tell
             .out
             .push(Said::All(settle_words(line, |s| tell.seats.words(s)))),
+        GeneNews::Changed { seat, change } => {
+            let (key, args) = change_args(change);
+            let amounts = vec![Amount::hp(change.hp)]
+                .into_iter()
+                .filter(|a| a.by != 0)
+                .collect();
+            tell.counted(*seat, key, &args, amounts);
+        }
         GeneNews::GameOver => tell.all("game-over", &[]),
         _ => {}
     }

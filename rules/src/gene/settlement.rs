@@ -18,6 +18,9 @@ use super::setup::RoundStart;
 use super::state::*;
 use crate::table::{SeatEntities, SeatId};
 
+/// Each seat's changes in a step: its loss (negative: a heal) and why.
+type Hits = Vec<Vec<(i32, GeneWhy)>>;
+
 /// More than one player is living: the game is not yet decided.
 pub fn undecided(vitals: Query<&Vitals>) -> bool {
     vitals.iter().filter(|v| !v.shadow).count() > 1
@@ -38,7 +41,16 @@ pub fn settling_any(s: Res<Settling>) -> bool {
 pub struct Step<'w, 's> {
     pub seats: Res<'w, SeatEntities>,
     pub calendar: Res<'w, Calendar>,
-    pub vitals: Query<'w, 's, (&'static mut Vitals, &'static mut Place, &'static mut Hand)>,
+    pub vitals: Query<
+        'w,
+        's,
+        (
+            &'static mut Vitals,
+            &'static mut Place,
+            &'static mut Hand,
+            &'static mut Told,
+        ),
+    >,
     pub piles: ResMut<'w, Piles>,
     pub settling: ResMut<'w, Settling>,
     pub news: MessageWriter<'w, GeneNews>,
@@ -56,34 +68,60 @@ impl Step<'_, '_> {
         self.news.write(GeneNews::Settled(line));
     }
 
-    /// Applies one step's HP changes (a negative loss heals, up to the
-    /// maximum); a player at 0 becomes a shadow at once, and their cards go
-    /// to the morgue.
-    fn hurt(&mut self, loss: &[i32], step: u8) {
+    /// Applies one step's HP changes, each seat's in turn (a negative
+    /// loss heals, up to the maximum), and tells each seat its own, why,
+    /// with its HP before and after (issue 71); a player at 0 becomes a
+    /// shadow at once, and their cards go to the morgue.
+    fn hurt(&mut self, step: u8, hits: Hits) {
+        for (i, theirs) in hits.into_iter().enumerate() {
+            let seat = SeatId(i as u8);
+            for (loss, why) in theirs {
+                self.hit(seat, step, loss, why);
+            }
+        }
+    }
+
+    /// One change to one seat's HP, told to it.
+    fn hit(&mut self, seat: SeatId, step: u8, loss: i32, why: GeneWhy) {
         let max = numbers().max_hp;
         let morgue = map().morgue();
-        for (i, &l) in loss.iter().enumerate() {
-            let seat = SeatId(i as u8);
-            let cards = {
-                let (mut v, mut place, mut hand) =
-                    self.vitals.get_mut(self.seats.get(seat)).expect("a seat");
-                if v.shadow || l == 0 {
-                    continue;
-                }
-                v.hp = (v.hp - l).min(max);
-                if v.hp > 0 {
-                    continue;
-                }
-                v.hp = 0;
-                v.shadow = true;
-                v.drained = 0;
-                place.0 = Some(morgue);
-                std::mem::take(&mut hand.cards)
-            };
+        let (mut v, mut place, mut hand, mut told) =
+            self.vitals.get_mut(self.seats.get(seat)).expect("a seat");
+        if v.shadow {
+            return;
+        }
+        let before = v.hp;
+        v.hp = (v.hp - loss).min(max).max(0);
+        let change = GeneChange {
+            round: self.calendar.round,
+            step,
+            why,
+            hp: v.hp - before,
+            hp_after: v.hp,
+        };
+        told.0.push(change);
+        let fell = v.hp == 0;
+        if fell {
+            v.shadow = true;
+            v.drained = 0;
+            place.0 = Some(morgue);
+        }
+        let cards = if fell {
+            std::mem::take(&mut hand.cards)
+        } else {
+            Vec::new()
+        };
+        self.news.write(GeneNews::Changed { seat, change });
+        if fell {
             self.piles.0.entry(morgue).or_default().extend(cards);
             self.settling.fallen.push(seat);
             self.line(step, SettleFact::Shadow(seat));
         }
+    }
+
+    /// No change yet for any seat.
+    fn no_hits(&self) -> Hits {
+        vec![Vec::new(); self.count()]
     }
 
     fn count(&self) -> usize {
@@ -92,7 +130,11 @@ impl Step<'_, '_> {
 }
 
 /// Step 1: Whether a surgery took place (not who, not what).
+/// (The settlement begins: each seat's lines of the last one go.)
 pub fn surgery(mut step: Step, secrets: Res<Secrets>) {
+    for (.., mut told) in &mut step.vitals {
+        told.0.clear();
+    }
     step.line(1, SettleFact::Surgery(secrets.surgery));
 }
 
@@ -105,7 +147,7 @@ pub fn room_battles(mut step: Step, mut others: Query<(&Panel, &Doings, &mut Bat
             rooms.entry(r).or_default().push(seat);
         }
     }
-    let mut loss = vec![0i32; step.count()];
+    let mut hits = step.no_hits();
     let mut events = Vec::new();
     for (room, here) in &rooms {
         let shadow = |s: &SeatId| {
@@ -125,8 +167,16 @@ pub fn room_battles(mut step: Step, mut others: Query<(&Panel, &Doings, &mut Bat
                     strength(panel, step.vitals.get(e).expect("a seat").0, doings)
                 })
                 .collect();
+            let strongest = strengths.iter().copied().max().unwrap_or(0);
+            let brawl = living.len() > 2;
             for (k, l) in battle_losses(&strengths).into_iter().enumerate() {
-                loss[living[k].index()] += l;
+                let why = GeneWhy::Battle {
+                    room: *room,
+                    brawl,
+                    strongest,
+                    yours: strengths[k],
+                };
+                hits[living[k].index()].push((l, why));
                 others
                     .get_mut(step.seats.get(living[k]))
                     .expect("a seat")
@@ -134,15 +184,20 @@ pub fn room_battles(mut step: Step, mut others: Query<(&Panel, &Doings, &mut Bat
                     .0
                     .push((round, *room, l));
             }
-            events.push(if living.len() == 2 {
-                SettleFact::Battle(*room)
-            } else {
+            events.push(if brawl {
                 SettleFact::Brawl(*room)
+            } else {
+                SettleFact::Battle(*room)
             });
         }
         if !living.is_empty() && !shadows.is_empty() {
+            let shadows_here = shadows.len() as i32;
             for l in &living {
-                loss[l.index()] += shadows.len() as i32;
+                let why = GeneWhy::Drained {
+                    room: *room,
+                    shadows: shadows_here,
+                };
+                hits[l.index()].push((shadows_here, why));
             }
             for sh in &shadows {
                 step.vitals
@@ -160,7 +215,7 @@ pub fn room_battles(mut step: Step, mut others: Query<(&Panel, &Doings, &mut Bat
     for fact in events {
         step.line(2, fact);
     }
-    step.hurt(&loss, 2);
+    step.hurt(2, hits);
 }
 
 /// Step 3: The new gas floor(s): most votes; every floor tied at the top.
@@ -181,72 +236,69 @@ pub fn gas_vote(mut step: Step, mut gassed: ResMut<Gassed>, doings: Query<&Doing
         }
     }
     let gas = numbers().gas(step.calendar.round);
-    let loss: Vec<i32> = step
-        .seats
-        .iter()
-        .map(|(_, e)| {
-            let (v, place, _) = step.vitals.get(e).expect("a seat");
-            let on_gas = place
-                .0
-                .is_some_and(|r| gassed.0.contains(&map().room(r).floor));
-            if !v.shadow && !v.immune && on_gas {
-                gas
-            } else {
-                0
-            }
-        })
-        .collect();
-    step.hurt(&loss, 3);
+    let mut hits = step.no_hits();
+    for (seat, e) in step.seats.iter() {
+        let (v, place, ..) = step.vitals.get(e).expect("a seat");
+        let floor = place.0.map(|r| map().room(r).floor);
+        if let Some(floor) = floor.filter(|f| gassed.0.contains(f))
+            && !v.shadow
+            && !v.immune
+        {
+            hits[seat.index()].push((gas, GeneWhy::Gas { floor }));
+        }
+    }
+    step.hurt(3, hits);
 }
 
 /// Step 4: Upkeep from round 2: one water and one food.
 pub fn upkeep(mut step: Step) {
     let n = numbers();
     let round = step.calendar.round;
-    let mut loss = vec![0; step.count()];
+    let mut hits = step.no_hits();
     for (seat, e) in step.seats.clone().iter() {
-        let (v, _, mut hand) = step.vitals.get_mut(e).expect("a seat");
+        let (v, _, mut hand, _) = step.vitals.get_mut(e).expect("a seat");
         if v.shadow || v.immune || round < n.upkeep_from_round {
             continue;
         }
         let water = take(&mut hand.cards, ItemKind::Water);
         let food = take(&mut hand.cards, ItemKind::Food);
-        loss[seat.index()] = n.upkeep_loss(round, water, food);
+        let why = GeneWhy::Upkeep { water, food };
+        hits[seat.index()].push((n.upkeep_loss(round, water, food), why));
     }
-    step.hurt(&loss, 4);
+    step.hurt(4, hits);
 }
 
 /// Step 5: The rooms the rocket launcher hit: every living player there.
 pub fn rockets(mut step: Step, mut secrets: ResMut<Secrets>) {
-    let mut loss = vec![0; step.count()];
+    let mut hits = step.no_hits();
     for r in std::mem::take(&mut secrets.rockets) {
         step.line(5, SettleFact::Rocket(r));
         for (seat, e) in step.seats.iter() {
-            let (v, place, _) = step.vitals.get(e).expect("a seat");
+            let (v, place, ..) = step.vitals.get(e).expect("a seat");
             if !v.shadow && place.0 == Some(r) {
-                loss[seat.index()] += 3;
+                hits[seat.index()].push((3, GeneWhy::Rocket { room: r }));
             }
         }
     }
-    step.hurt(&loss, 5);
+    step.hurt(5, hits);
 }
 
 /// Step 6: Whether anyone changed their own state with medicine, alcohol
 /// or adrenaline: 「是否有玩家……改变自身状态」 (whether, not who).
 pub fn state_changes(mut step: Step, doings: Query<&Doings>) {
-    let mut loss = vec![0; step.count()];
+    let mut hits = step.no_hits();
     let mut changed = false;
     for (seat, e) in step.seats.iter() {
         let d = doings.get(e).expect("a seat");
         if d.state_change != 0 || d.extra_strength != 0 || d.extra_speed != 0 {
             changed = true;
-            if !step.vitals.get(e).expect("a seat").0.shadow {
-                loss[seat.index()] = -d.state_change;
+            if d.state_change != 0 && !step.vitals.get(e).expect("a seat").0.shadow {
+                hits[seat.index()].push((-d.state_change, GeneWhy::OwnState));
             }
         }
     }
     step.line(6, SettleFact::StateChanged(changed));
-    step.hurt(&loss, 6);
+    step.hurt(6, hits);
 }
 
 /// Step 7: Shadows that drained enough revive, with their old panel.
@@ -254,13 +306,23 @@ pub fn revivals(mut step: Step) {
     let n = numbers();
     for (seat, e) in step.seats.clone().iter() {
         let fell_now = step.settling.fallen.contains(&seat);
-        let (mut v, _, _) = step.vitals.get_mut(e).expect("a seat");
+        let round = step.calendar.round;
+        let (mut v, _, _, mut told) = step.vitals.get_mut(e).expect("a seat");
         v.immune = false;
         if v.shadow && !fell_now && v.drained >= n.revive_after_drained {
             v.shadow = false;
             v.hp = n.revive_hp;
             v.drained = 0;
             v.immune = true;
+            let change = GeneChange {
+                round,
+                step: 7,
+                why: GeneWhy::Revived,
+                hp: n.revive_hp,
+                hp_after: n.revive_hp,
+            };
+            told.0.push(change);
+            step.news.write(GeneNews::Changed { seat, change });
             step.line(7, SettleFact::Revived(seat));
         }
     }
@@ -288,7 +350,7 @@ pub fn end_settlement(
     // Every player's HP is public after the settlement.
     let mut hps = Vec::new();
     for (seat, e) in step.seats.clone().iter() {
-        let (mut v, _, _) = step.vitals.get_mut(e).expect("a seat");
+        let (mut v, ..) = step.vitals.get_mut(e).expect("a seat");
         v.public_hp = v.hp;
         hps.push((seat, v.hp));
     }
@@ -298,10 +360,20 @@ pub fn end_settlement(
     if round >= numbers().rounds || decided {
         if round >= numbers().rounds {
             // Gold bars become HP.
-            for (_, e) in step.seats.clone().iter() {
-                let (mut v, _, hand) = step.vitals.get_mut(e).expect("a seat");
-                if !v.shadow {
-                    v.hp += hand.cards.iter().filter(|k| **k == ItemKind::Gold).count() as i32;
+            for (seat, e) in step.seats.clone().iter() {
+                let (mut v, _, hand, mut told) = step.vitals.get_mut(e).expect("a seat");
+                let bars = hand.cards.iter().filter(|k| **k == ItemKind::Gold).count() as i32;
+                if !v.shadow && bars > 0 {
+                    v.hp += bars;
+                    let change = GeneChange {
+                        round,
+                        step: 8,
+                        why: GeneWhy::Gold { bars },
+                        hp: bars,
+                        hp_after: v.hp,
+                    };
+                    told.0.push(change);
+                    step.news.write(GeneNews::Changed { seat, change });
                 }
             }
         }
@@ -311,7 +383,7 @@ pub fn end_settlement(
         // 「根据各自生前一轮的生命值进行排名」: a shadow keeps the HP of the
         // last round it ended alive.
         for (_, e) in step.seats.clone().iter() {
-            let (mut v, _, _) = step.vitals.get_mut(e).expect("a seat");
+            let (mut v, ..) = step.vitals.get_mut(e).expect("a seat");
             if !v.shadow {
                 v.last_round_hp = v.hp;
             }

@@ -261,6 +261,53 @@ pub struct Doings {
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Battles(pub Vec<(u8, RoomId, i32)>);
 
+/// Why a seat's own HP changed in a settlement (issue 71): each change is
+/// a line told to that seat alone, in the seed's order, with its amount
+/// and HP before and after. 「对相关玩家的生命值进行秘密结算」, and positions
+/// are secret (rules.md §9): a line never names who else was in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GeneWhy {
+    /// Step 2: a battle (two living) or a brawl (more) in `room`: the
+    /// strongest there had `strongest`, the seat `yours` (「其余玩家将扣除与
+    /// 该玩家武力值之差的等量生命值」).
+    Battle {
+        room: RoomId,
+        brawl: bool,
+        strongest: i32,
+        yours: i32,
+    },
+    /// Step 2: `shadows` shadows drained the seat in `room`.
+    Drained { room: RoomId, shadows: i32 },
+    /// Step 3: the seat stood on a gassed floor.
+    Gas { floor: FloorId },
+    /// Step 4: the upkeep, and what the seat handed in.
+    Upkeep { water: bool, food: bool },
+    /// Step 5: the rocket launcher hit the seat's room.
+    Rocket { room: RoomId },
+    /// Step 6: the seat's own medicine, alcohol or adrenaline.
+    OwnState,
+    /// Step 7: the seat's shadow revived.
+    Revived,
+    /// The end: gold bars turned to HP (「一金条可兑换一点生命值」).
+    Gold { bars: i32 },
+}
+
+/// One line of a seat's own settlement: its step, why, by how much (HP),
+/// and the HP after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GeneChange {
+    pub round: u8,
+    pub step: u8,
+    pub why: GeneWhy,
+    pub hp: i32,
+    pub hp_after: i32,
+}
+
+/// The seat's own lines of the last settlement, for its screen (its
+/// notes say the same).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Told(pub Vec<GeneChange>);
+
 /// A seat's speed, strength and carry now (cards included).
 pub fn speed(panel: &Panel, doings: &Doings) -> u32 {
     panel.genes.map_or(0, |g| u32::from(g.speed)) + doings.extra_speed
@@ -347,6 +394,8 @@ crate::game_state! {
         pub battles: Battles,
         #[serde(default)]
         pub seen: SeenPile,
+        #[serde(default)]
+        pub told: Told,
     }
 
     /// Everything of a Gene Survival table a snapshot holds: each seat's
@@ -465,6 +514,11 @@ pub enum GeneNews {
     },
     /// A settlement line (also kept in the `Report`).
     Settled(SettleLine),
+    /// A change to one seat's own HP, told to it alone.
+    Changed {
+        seat: SeatId,
+        change: GeneChange,
+    },
     GameOver,
 }
 

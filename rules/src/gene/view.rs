@@ -80,6 +80,9 @@ pub struct GeneView {
     pub settlement: Vec<SettleLine>,
     /// The viewer's own battles: round, room, HP they cost it.
     pub fought: Vec<(u8, RoomId, i32)>,
+    /// The viewer's own lines of the last settlement: each change to its
+    /// HP, why, and its HP after (what its notes said).
+    pub mine: Vec<GeneChange>,
 }
 
 /// Kinds of card lying in room `r`, each once, in order.
@@ -273,6 +276,7 @@ fn own_secrets(
         None => view.audience.clear(),
     }
     view.fought.clone_from(&at.get::<Battles>(s).0);
+    view.mine.clone_from(&at.get::<Told>(s).0);
 }
 
 /// A spectator's view holds no seat's secrets.
@@ -299,6 +303,7 @@ fn no_secrets(view: &mut GeneView) {
     view.vote = None;
     view.audience.clear();
     view.fought.clear();
+    view.mine.clear();
 }
 
 crate::seat_view!(GeneView);

@@ -1,9 +1,10 @@
-//! Gene Survival at the table: its map of sprites (`scene.rs`) and its
-//! panels (`panels.rs`).
+//! Gene Survival at the table: its map of sprites (`scene.rs`), its
+//! panels (`panels.rs`) and its settlement played out (`settlement.rs`).
 
 mod inspect;
 pub mod panels;
 pub mod scene;
+mod settlement;
 pub mod setup;
 mod sound;
 #[cfg(feature = "dev")]

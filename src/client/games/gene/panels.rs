@@ -7,24 +7,22 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use foodweb_netcode::client::AwaySeats;
 use foodweb_netcode::client::ClientModel;
 use foodweb_netcode::games::{AnyAction, AnyView};
+use foodweb_rules::GameId;
 use foodweb_rules::gene::GeneGame;
 use foodweb_rules::gene::{
     self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
-    SettleFact, SettleLine, items, map, numbers,
+    SettleLine, items, map, numbers,
 };
-use foodweb_rules::table::{GameResult, SeatId, SeatName};
-use foodweb_rules::{Bilingual, GameId};
+use foodweb_rules::table::{GameResult, SeatId};
 
 use super::scene::{self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph};
+use super::settlement;
 use crate::client::net::SeatSide;
 use crate::client::reach::{self, Does};
 use crate::client::scene;
 use crate::client::scene::keys::KeyAsk;
 use crate::client::screens::table::{self, Countdown, Refusals, TableFrame, TableScreen};
 use crate::client::{I18n, Screen, UserSettings, theme, widgets};
-
-/// Seconds each settlement line stays on the map before the next.
-const LINE_SECS: f64 = 1.4;
 
 /// What the player is choosing at the table.
 #[derive(Resource)]
@@ -42,10 +40,8 @@ pub struct GeneUi {
     tab: widgets::TableTab,
     /// The refusal to show.
     refusals: Refusals,
-    /// The settlement being played out: its round and when it began.
-    playing: Option<(u8, f64)>,
-    /// The last settlement the player has closed.
-    settled_seen: u8,
+    /// The settlement being played out, and the last one put away.
+    settlement: settlement::Playing,
     /// What the keyboard asked this frame (scene/keys.rs).
     keys: KeyAsk,
     /// How tall what the bottom panel held was, last pass.
@@ -66,8 +62,7 @@ impl Default for GeneUi {
             show_rules: false,
             tab: widgets::TableTab::Table,
             refusals: Refusals::default(),
-            playing: None,
-            settled_seen: 0,
+            settlement: settlement::Playing::default(),
             bottom_held: 0.0,
         }
     }
@@ -921,16 +916,6 @@ fn trade_window(
     action
 }
 
-/// The colour a settlement line flashes its rooms in.
-fn line_colour(line: &SettleLine) -> egui::Color32 {
-    match line.fact {
-        SettleFact::ShadowMet(_) => egui::Color32::from_rgb(150, 110, 220),
-        SettleFact::Battle(_) | SettleFact::Brawl(_) => theme::BAD,
-        SettleFact::Rocket(_) => egui::Color32::from_rgb(250, 140, 40),
-        _ => theme::ACCENT,
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 /// What the Gene table screen shares with its map scene.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -1023,8 +1008,13 @@ fn draw(
         ctx.request_discard("the Gene table's bottom panel grows");
     }
     state.bottom_held = held;
-    let shown = play_settlement(&mut state, &view, now);
-    let current = shown.and_then(|n| view.settlement.get(n.saturating_sub(1)));
+    let entries = settlement::entries(&view);
+    let shown = state.settlement.shown(&view, entries.len(), now);
+    let current = shown.and_then(|n| settlement::current(&entries, n));
+    let lines = shown.map_or_else(Vec::new, |n| settlement::said(&entries, n, &view, i18n));
+    if said.settlement != lines {
+        said.settlement = lines;
+    }
     let mut rest = None;
     if table_shown {
         let (map_rest, clicked) = map_area(
@@ -1040,15 +1030,15 @@ fn draw(
         action = clicked.or(action);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
-    if let (Some((round, _)), Some(n)) = (state.playing, shown) {
-        settlement_window(ctx, &view, &mut state, i18n, current, (round, n), now);
+    if let Some(n) = shown {
+        settlement::window(ctx, &view, &entries, &mut state.settlement, i18n, n, now);
     }
     if let Some(a) = trade_window(ctx, &view, &mut state, i18n) {
         action = Some(a);
     }
     table::rules_window(ctx, i18n, &mut state.show_rules, gene::RULES_MD);
     // The ranking, once the last settlement has been played out.
-    let played_out = shown.is_none_or(|n| n >= view.settlement.len());
+    let played_out = shown.is_none_or(|n| n >= entries.len());
     if let Some(result) = &view.result
         && played_out
         // A lesson's end has its own window (`lesson.rs`).
@@ -1146,27 +1136,6 @@ fn hand_and_controls(
     action
 }
 
-/// Plays the settlement out line by line: starts a fresh one, closes one
-/// played out when the action phase begins, and says how many lines show.
-fn play_settlement(state: &mut GeneUi, view: &GeneView, now: f64) -> Option<usize> {
-    let fresh = view.settlement.first().map_or(0, |l| l.round);
-    if fresh > state.settled_seen && state.playing.is_none_or(|(r, _)| r != fresh) {
-        state.playing = Some((fresh, now));
-    }
-    let shown = state
-        .playing
-        .map(|(_, t0)| (((now - t0) / LINE_SECS) as usize + 1).min(view.settlement.len()));
-    // A settlement played out closes by itself when the action phase begins.
-    if let (Some((round, _)), Some(n)) = (state.playing, shown)
-        && n >= view.settlement.len()
-        && view.phase == GenePhase::Action
-    {
-        state.settled_seen = round;
-        state.playing = None;
-    }
-    state.playing.and(shown)
-}
-
 /// The map's part of the screen: the marks it shows, the phone's zoom, the
 /// hovered room's words, and what was clicked on it. Returns the rect left
 /// to the scene and the action a click asks for.
@@ -1222,7 +1191,7 @@ fn marks(
     if let Some(line) = current {
         marks.flash_rooms = line.rooms();
         marks.flash_floors = line.floors();
-        marks.flash_colour = Some(line_colour(line));
+        marks.flash_colour = Some(settlement::line_colour(line));
     }
     for v in &model.host_views {
         if let AnyView::Gene(v) = v
@@ -1314,78 +1283,6 @@ fn map_clicks(view: &GeneView, state: &mut GeneUi, clicks: MapClicks) -> Option<
         action = Some(GeneAction::Discard { kind });
     }
     action
-}
-
-/// The settlement being played out: its first `n` lines, the current one
-/// in its colour, and Skip or Continue.
-fn settlement_window(
-    ctx: &egui::Context,
-    view: &GeneView,
-    state: &mut GeneUi,
-    i18n: &I18n,
-    current: Option<&SettleLine>,
-    (round, n): (u8, usize),
-    now: f64,
-) {
-    // A phone's map is all its middle: the settlement shows over the top
-    // bar instead, its last lines only (the log has them all), leaving
-    // the map and the controls below it to tap.
-    let narrow = widgets::narrow(ctx);
-    let window =
-        egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())])).collapsible(false);
-    let window = if narrow {
-        let width = ctx.content_rect().width() - 16.0;
-        window
-            .anchor(egui::Align2::CENTER_TOP, [0.0, 4.0])
-            .default_width(width)
-            .max_width(width)
-    } else {
-        window
-            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
-            .default_width(320.0)
-    };
-    let first = if narrow { n.saturating_sub(4) } else { 0 };
-    window.show(ctx, |ui| {
-        for line in view.settlement.iter().take(n).skip(first) {
-            let step = if line.step <= 7 {
-                format!("{}. ", line.step)
-            } else {
-                String::new()
-            };
-            let words = gene::news::settle_words(line, |s| {
-                view.names
-                    .get(s.index())
-                    .map_or_else(|| Bilingual::new("?", "?"), SeatName::words)
-            });
-            let mut text = egui::RichText::new(format!("{step}{}", i18n.pick(&words)));
-            if Some(line) == current {
-                text = text.strong().color(line_colour(line));
-            }
-            ui.label(text);
-        }
-        let done = n >= view.settlement.len();
-        ui.horizontal(|ui| {
-            let close = ui.button(if done {
-                i18n.t("table-continue")
-            } else {
-                i18n.t("gene-skip")
-            });
-            let name = if done {
-                "settlement-continue"
-            } else {
-                "settlement-skip"
-            };
-            reach::control(&close, name, Does::Pick);
-            if close.clicked() {
-                if done {
-                    state.settled_seen = round;
-                    state.playing = None;
-                } else if let Some(p) = state.playing.as_mut() {
-                    p.1 = now - LINE_SECS * view.settlement.len() as f64;
-                }
-            }
-        });
-    });
 }
 
 /// The ranking's table: place, player, HP and gold, best first.
