@@ -285,3 +285,116 @@ fn a_surgery_moves_up_to_two_points_and_only_its_happening_is_announced() {
         "others' panels are their own"
     );
 }
+
+/// Issue 71: "The end reveals the table (a setting, on by default): Gene
+/// every gene panel, the gold bars turned to HP, each place and why, the
+/// cubes 9 to 1 named as the seed names them". Before the end no view
+/// reveals anything; at the end every seat's view and a spectator's show
+/// each seat's panel (as its own view had it), its gold bars, the HP it
+/// ranked by and its place and cubes, and the standings they show rank
+/// the table exactly as it was ranked (「暗影玩家排名在存活玩家之后，若存活
+/// 玩家生命值相同，则比较武力」); a table that keeps its secrets shows
+/// nothing at the end either.
+#[test]
+fn the_end_reveals_every_panel_and_why_each_place() {
+    use foodweb_rules::gene::view::RankedBy;
+    use foodweb_rules::gene::{Standing, places};
+    let mut ranked = std::collections::BTreeMap::new();
+    for seed in 0..12 {
+        for (players, reveal) in [(4, true), (6, true), (9, true), (5, false)] {
+            let mut config = TableConfig::<GeneGame>::new(seed, players);
+            config.settings.reveal_at_end = reveal;
+            let mut table = Table::<GeneGame>::new(config).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let views = |t: &Table<GeneGame>| {
+                let mut v: Vec<_> = (0..players).map(|s| t.view(SeatId(s as u8))).collect();
+                v.push(t.public_view());
+                v
+            };
+            let mut own_genes = vec![None; players];
+            // Survivors (who last to round 6) and random seats in turn.
+            let mut bots: Vec<Box<dyn Bot<GeneGame>>> = (0..players)
+                .map(|i| foodweb_rules::gene::bots::bot(["survivor", "random"][i % 2]).unwrap())
+                .collect();
+            while !table.is_over() {
+                for v in views(&table) {
+                    assert!(
+                        v.revealed.is_empty() && v.ranked_by.is_none(),
+                        "seed {seed}: revealed before the end"
+                    );
+                }
+                for (s, g) in own_genes.iter_mut().enumerate() {
+                    *g = table.view(SeatId(s as u8)).genes.or(*g);
+                }
+                let mut acted = false;
+                for seat in table.to_act() {
+                    if let Some(action) = bots[seat.index()].act(&table.view(seat), &mut rng) {
+                        table.submit(seat, action).unwrap();
+                        acted = true;
+                        break;
+                    }
+                }
+                if !acted {
+                    let at = table.next_deadline().expect("a deadline");
+                    table.advance_to(at);
+                }
+            }
+            let result = table.result().unwrap();
+            for v in views(&table) {
+                if !reveal {
+                    assert!(
+                        v.revealed.is_empty() && v.ranked_by.is_none(),
+                        "seed {seed}: revealed though kept"
+                    );
+                    continue;
+                }
+                assert_eq!(v.revealed.len(), players);
+                let by = v.ranked_by.expect("how the places were decided");
+                *ranked
+                    .entry(format!("{by:?}").split('(').next().unwrap().to_string())
+                    .or_insert(0) += 1;
+                let all_shadows = by == RankedBy::AllShadows;
+                let standings: Vec<Standing> = v
+                    .revealed
+                    .iter()
+                    .map(|r| Standing {
+                        alive: !r.shadow || all_shadows,
+                        hp: r.hp,
+                        strength: r.genes.map_or(0, |g| g.strength),
+                    })
+                    .collect();
+                assert_eq!(
+                    places(&standings),
+                    result.places,
+                    "seed {seed}, {players}: the standings shown rank the table"
+                );
+                for (i, r) in v.revealed.iter().enumerate() {
+                    assert_eq!(r.seat, SeatId(i as u8));
+                    assert_eq!((r.place, r.cubes), (result.places[i], result.scores[i]));
+                    assert_eq!(
+                        r.genes, own_genes[i],
+                        "seed {seed}: seat {i}'s panel as its own view had it"
+                    );
+                    // 「一金条可兑换一点生命值」, only after round 6.
+                    let bars = table
+                        .view(r.seat)
+                        .hand
+                        .iter()
+                        .filter(|k| **k == foodweb_rules::gene::ItemKind::Gold)
+                        .count() as i32;
+                    let turned = if by == RankedBy::Hp && !r.shadow {
+                        bars
+                    } else {
+                        0
+                    };
+                    assert_eq!(r.gold, turned, "seed {seed}: seat {i}'s gold bars");
+                    if let RankedBy::LastLiving(s) = by {
+                        assert_eq!(r.place == 1, r.seat == s);
+                    }
+                }
+            }
+        }
+    }
+    println!("ranked by: {ranked:?}");
+    assert_eq!(ranked.len(), 3, "each way a game of Gene ends: {ranked:?}");
+}

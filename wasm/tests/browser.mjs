@@ -367,10 +367,10 @@ async function pointer(p, touch) {
     },
     key: name => p.page.keyboard.press(name),
     // A finger held still on the piece; the mouse resting on it.
-    async inspect(x, y) {
+    async inspect(x, y, holdMs = 900) {
       if (touch) {
         await touchAt('touchStart', x, y);
-        await sleep(900);
+        await sleep(holdMs);
         return touchAt('touchEnd', x, y);
       }
       await p.page.mouse.move(2, 2);

@@ -31,6 +31,15 @@ pub struct GeneSettings {
     /// 3).
     #[serde(default)]
     pub grace_secs: u32,
+    /// The end reveals every gene panel, the gold bars turned to HP and
+    /// why each place is where it is (issue 71; rules.md §8): on by
+    /// default, and for tables saved before it.
+    #[serde(default = "on")]
+    pub reveal_at_end: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 impl Default for GeneSettings {
@@ -61,6 +70,10 @@ impl GameSettings for GeneSettings {
     fn grace_secs_mut(&mut self) -> &mut u32 {
         &mut self.grace_secs
     }
+
+    fn reveal_at_end(&self) -> bool {
+        self.reveal_at_end
+    }
 }
 
 /// The timings a set-up screen offers.
@@ -90,6 +103,7 @@ impl GeneTiming {
             drop_secs,
             state_cards: 0,
             grace_secs: 0,
+            reveal_at_end: true,
         }
     }
 

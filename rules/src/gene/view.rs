@@ -83,6 +83,86 @@ pub struct GeneView {
     /// The viewer's own lines of the last settlement: each change to its
     /// HP, why, and its HP after (what its notes said).
     pub mine: Vec<GeneChange>,
+    /// Once the game is over, at a table that reveals its end: every seat
+    /// in seat order (`table::end_revealed`); before, empty.
+    pub revealed: Vec<GeneRevealed>,
+    /// How the places were decided, with `revealed`.
+    pub ranked_by: Option<RankedBy>,
+}
+
+/// One seat as the end reveals it (issue 71; rules.md §8): its gene
+/// panel, the gold bars that became HP, the HP it was ranked by, its
+/// place and its gold cubes (金魔方).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GeneRevealed {
+    pub seat: SeatId,
+    pub genes: Option<Genes>,
+    /// Gold bars turned to HP after round 6 (「一金条可兑换一点生命值」).
+    pub gold: i32,
+    /// The HP it was ranked by: after the gold bars; when every player
+    /// became a shadow, its HP at the end of the last round it ended
+    /// alive (「根据各自生前一轮的生命值进行排名」).
+    pub hp: i32,
+    pub shadow: bool,
+    pub place: u8,
+    pub cubes: i64,
+}
+
+/// How the places were decided (rules.md §8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RankedBy {
+    /// 「若任意轮次中只剩1名玩家存活，则该玩家直接获胜，游戏立即结束」.
+    LastLiving(SeatId),
+    /// After round 6: the living by HP (gold bars included), ties by
+    /// strength; then the shadows, by their strength in life.
+    Hp,
+    /// 「若游戏途中所有玩家都成为暗影，则根据各自生前一轮的生命值进行排名」.
+    AllShadows,
+}
+
+/// Every seat revealed, and how the places were decided, once the game
+/// is over at a table that reveals its end; else nothing.
+fn reveal_into(world: &World, at: &moves::Seated, view: &mut GeneView) {
+    view.revealed.clear();
+    view.ranked_by = None;
+    if !crate::table::end_revealed::<super::GeneGame>(world) {
+        return;
+    }
+    let Some(result) = result(world) else {
+        return;
+    };
+    let all_shadows = at.seats.iter().all(|(s, _)| at.get::<Vitals>(s).shadow);
+    view.ranked_by = Some(
+        match view.settlement.iter().find_map(|l| match l.fact {
+            SettleFact::LastLiving(s) => Some(s),
+            _ => None,
+        }) {
+            Some(s) => RankedBy::LastLiving(s),
+            None if all_shadows => RankedBy::AllShadows,
+            None => RankedBy::Hp,
+        },
+    );
+    view.revealed.extend(at.seats.iter().map(|(s, _)| {
+        let v = at.get::<Vitals>(s);
+        let gold = at
+            .get::<Told>(s)
+            .0
+            .iter()
+            .map(|c| match c.why {
+                GeneWhy::Gold { bars } => bars,
+                _ => 0,
+            })
+            .sum();
+        GeneRevealed {
+            seat: s,
+            genes: at.get::<Panel>(s).genes,
+            gold,
+            hp: if all_shadows { v.last_round_hp } else { v.hp },
+            shadow: v.shadow,
+            place: result.places[s.index()],
+            cubes: result.scores[s.index()],
+        }
+    }));
 }
 
 /// Kinds of card lying in room `r`, each once, in order.
@@ -142,6 +222,7 @@ pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: 
     view.gassed.clone_from(gassed);
     view.to_act = to_act;
     view.settlement.clone_from(&world.resource::<Report>().0);
+    reveal_into(world, &at, view);
     refill(
         &mut view.open_floors,
         map()

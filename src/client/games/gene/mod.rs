@@ -3,6 +3,7 @@
 
 mod inspect;
 pub mod panels;
+mod reveal;
 pub mod scene;
 mod settlement;
 pub mod setup;

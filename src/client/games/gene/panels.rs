@@ -13,7 +13,7 @@ use foodweb_rules::gene::{
     self, GeneAction, GeneOffer, GenePhase, GeneView, Genes, ItemKind, RoomFunction, RoomId,
     SettleLine, items, map, numbers,
 };
-use foodweb_rules::table::{GameResult, SeatId};
+use foodweb_rules::table::SeatId;
 
 use super::scene::{self as gene_map, GeneArt, Hover, MapClicks, Marks, item_colour, item_glyph};
 use super::settlement;
@@ -1046,7 +1046,7 @@ fn draw(
     {
         let at = frame.model.place.map(|(t, _)| t);
         table::summary_window(ctx, i18n, at, &mut frame.summary, &mut exit, |ui| {
-            ranking(ui, &view, result, i18n)
+            super::reveal::ranking(ui, &view, result, i18n, |s| name(i18n, &view, s))
         });
     }
     if let Some(action) = action {
@@ -1285,38 +1285,6 @@ fn map_clicks(view: &GeneView, state: &mut GeneUi, clicks: MapClicks) -> Option<
     action
 }
 
-/// The ranking's table: place, player, HP and gold, best first.
-fn ranking(ui: &mut egui::Ui, view: &GeneView, result: &GameResult, i18n: &I18n) {
-    let mut order: Vec<usize> = (0..result.places.len()).collect();
-    order.sort_by_key(|&i| (result.places[i], i));
-    egui::Grid::new("gene-ranking")
-        .striped(true)
-        .show(ui, |ui| {
-            ui.label(i18n.t("gene-place"));
-            ui.label(i18n.t("gene-player"));
-            ui.label(i18n.t("gene-hp-header"));
-            ui.label(i18n.t("gene-gold"));
-            ui.end_row();
-            for i in order {
-                let seat = SeatId(i as u8);
-                let place = result.places[i];
-                let mut who = egui::RichText::new(name(i18n, view, seat));
-                if place == 1 {
-                    who = who.color(theme::ACCENT).strong().size(19.0);
-                }
-                ui.label(i18n.ta("table-place", &[("n", place.into())]));
-                ui.label(who);
-                let hp = view.hp[i];
-                ui.label(if view.shadows[i] {
-                    i18n.ta("gene-hp-shadow", &[("hp", hp.into())])
-                } else {
-                    hp.to_string()
-                });
-                ui.label(result.scores[i].to_string());
-                ui.end_row();
-            }
-        });
-}
 fn reset(mut commands: Commands) {
     commands.insert_resource(GeneUi::default());
 }

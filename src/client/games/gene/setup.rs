@@ -1,13 +1,15 @@
 //! Gene Survival's set-up form: how long the phases last, and its house
-//! rules folded away: the clocks one by one, and a cap on the state cards
-//! a player may use in a round.
+//! rules folded away: the clocks one by one, a cap on the state cards a
+//! player may use in a round, and whether the end reveals the table.
 
 use bevy_egui::egui;
 use foodweb_netcode::games::AnySettings;
 use foodweb_rules::gene::{GeneSettings, GeneTiming};
 
 use crate::client::I18n;
-use crate::client::game_setup::{FormAt, SetupForm, drop_down, form_boilerplate, house_number};
+use crate::client::game_setup::{
+    FormAt, SetupForm, drop_down, form_boilerplate, house_number, house_toggle,
+};
 
 #[derive(Clone)]
 pub struct GeneForm {
@@ -28,9 +30,10 @@ impl GeneForm {
     fn timing_choice(&mut self, ui: &mut egui::Ui, i18n: &I18n, id: &str) {
         let label = |t: GeneTiming| i18n.pick(&t.label()).to_string();
         if drop_down(ui, id, &mut self.timing, &GeneTiming::ALL, label) {
-            let cap = self.settings.state_cards;
+            let (cap, reveal) = (self.settings.state_cards, self.settings.reveal_at_end);
             self.settings = self.timing.settings();
             self.settings.state_cards = cap;
+            self.settings.reveal_at_end = reveal;
         }
     }
 }
@@ -95,6 +98,14 @@ impl SetupForm for GeneForm {
             0..=5,
             1.0,
             0,
+        );
+        ui.add_space(6.0);
+        house_toggle(
+            ui,
+            i18n,
+            "setup-gene-reveal",
+            &mut s.reveal_at_end,
+            usual.reveal_at_end,
         );
     }
 
