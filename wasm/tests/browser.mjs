@@ -53,7 +53,7 @@ const browser = await start({ base, out, problems, report });
 const COLD_LOADS = 5;
 // Issue 39: what came before the title before the sound; it must not grow
 // unnoticed (wasm/README.md, "Download size": raised by issues 67 and 71).
-const PRE_TITLE_LIMIT = 7_800_000;
+const PRE_TITLE_LIMIT = 7_870_000;
 
 async function coldLoad(i) {
   const context = await browser.newContext(SIZES.phone);
