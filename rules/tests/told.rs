@@ -36,6 +36,19 @@ fn sizes(all: std::ops::RangeInclusive<usize>) -> Vec<usize> {
     }
 }
 
+/// One step of a bots' game: the first seat waited on with a move makes
+/// it, or else the clock runs to the next deadline.
+fn bot_step<G: Game>(table: &mut Table<G>, bots: &mut [Box<dyn Bot<G>>], rng: &mut ChaCha8Rng) {
+    for seat in table.to_act() {
+        if let Some(action) = bots[seat.index()].act(&table.view(seat), rng) {
+            table.submit(seat, action).unwrap();
+            return;
+        }
+    }
+    let at = table.next_deadline().expect("a deadline");
+    table.advance_to(at);
+}
+
 /// What one seat was told between two moments: the sum of its new notes'
 /// amounts of `of`, and the notes' words (for a failure's message).
 fn told(new: &[PrivateNote], seat: SeatId, of: Measure) -> (i32, Vec<String>) {
@@ -91,19 +104,7 @@ fn wanning_game(players: usize, seed: u64) -> usize {
     while !table.is_over() {
         steps += 1;
         assert!(steps < 5_000, "{players} players, seed {seed}: stalled");
-        let to_act = table.to_act();
-        let mut acted = false;
-        for seat in to_act {
-            if let Some(action) = bots[seat.index()].act(&table.view(seat), &mut rng) {
-                table.submit(seat, action).unwrap();
-                acted = true;
-                break;
-            }
-        }
-        if !acted {
-            let at = table.next_deadline().expect("a deadline");
-            table.advance_to(at);
-        }
+        bot_step(&mut table, &mut bots, &mut rng);
         let host = host_view(table.world());
         let after = wanning_things(&host);
         let new = &table.announcements().private[heard..];
@@ -181,18 +182,7 @@ fn gene_game(players: usize, seed: u64) -> usize {
     while !table.is_over() {
         steps += 1;
         assert!(steps < 20_000, "{players} players, seed {seed}: stalled");
-        let mut acted = false;
-        for seat in table.to_act() {
-            if let Some(action) = bots[seat.index()].act(&table.view(seat), &mut rng) {
-                table.submit(seat, action).unwrap();
-                acted = true;
-                break;
-            }
-        }
-        if !acted {
-            let at = table.next_deadline().expect("a deadline");
-            table.advance_to(at);
-        }
+        bot_step(&mut table, &mut bots, &mut rng);
         let after = gene_hp(&table);
         let new = &table.announcements().private[heard..];
         for (i, (hp0, hp1)) in before.iter().zip(&after).enumerate() {

@@ -179,6 +179,33 @@ pub fn narrow(ctx: &egui::Context) -> bool {
     ctx.content_rect().width() < NARROW_WIDTH
 }
 
+/// A settlement played out over a table: on a wide screen at its right,
+/// `top` down and `width` wide; on a phone, whose board is all its middle,
+/// over the top bar, the screen's width. Whether it is a phone's, too.
+pub fn settlement_window(
+    ctx: &egui::Context,
+    title: String,
+    top: f32,
+    width: f32,
+) -> (egui::Window<'static>, bool) {
+    let window = egui::Window::new(title)
+        .id(egui::Id::new("settlement"))
+        .collapsible(false);
+    if narrow(ctx) {
+        let width = ctx.content_rect().width() - 16.0;
+        let window = window
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 4.0])
+            .default_width(width)
+            .max_width(width);
+        (window, true)
+    } else {
+        let window = window
+            .anchor(egui::Align2::RIGHT_TOP, [-8.0, top])
+            .default_width(width);
+        (window, false)
+    }
+}
+
 /// Which half of a table screen a phone shows: the table, or its side
 /// (scores, log, notes). Wider screens show both.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

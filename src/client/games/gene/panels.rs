@@ -1030,8 +1030,15 @@ fn draw(
         action = clicked.or(action);
     }
     scene::claim_rest(ctx, rest, &mut frame.scene_rect, &mut frame.on_ui);
-    if let Some(n) = shown {
-        settlement::window(ctx, &view, &entries, &mut state.settlement, i18n, n, now);
+    if shown.is_some() {
+        settlement::window(
+            ctx,
+            &entries,
+            &said.settlement,
+            &mut state.settlement,
+            i18n,
+            now,
+        );
     }
     if let Some(a) = trade_window(ctx, &view, &mut state, i18n) {
         action = Some(a);

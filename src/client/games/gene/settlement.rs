@@ -135,39 +135,27 @@ pub fn said(entries: &[Entry], n: usize, view: &GeneView, i18n: &I18n) -> Vec<St
 /// The settlement being played out: its first `n` lines, the newest in its
 /// colour (the seat's own in red for a loss, green for a gain), and Skip
 /// or Continue.
+/// `lines`: the first `n` entries' words (`said`).
 pub fn window(
     ctx: &egui::Context,
-    view: &GeneView,
     entries: &[Entry],
+    lines: &[String],
     playing: &mut Playing,
     i18n: &I18n,
-    n: usize,
     now: f64,
 ) {
+    let n = lines.len();
     let Some(round) = playing.round() else {
         return;
     };
-    // A phone's map is all its middle: the settlement shows over the top
-    // bar instead, its last lines only (the log has them all), leaving
+    // A phone shows its last lines only (the log has them all), leaving
     // the map and the controls below it to tap.
-    let narrow = widgets::narrow(ctx);
-    let window =
-        egui::Window::new(i18n.ta("gene-settlement", &[("n", round.into())])).collapsible(false);
-    let window = if narrow {
-        let width = ctx.content_rect().width() - 16.0;
-        window
-            .anchor(egui::Align2::CENTER_TOP, [0.0, 4.0])
-            .default_width(width)
-            .max_width(width)
-    } else {
-        window
-            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 220.0])
-            .default_width(360.0)
-    };
+    let title = i18n.ta("gene-settlement", &[("n", round.into())]);
+    let (window, narrow) = widgets::settlement_window(ctx, title, 220.0, 360.0);
     let first = if narrow { n.saturating_sub(4) } else { 0 };
     window.show(ctx, |ui| {
-        for (k, entry) in entries.iter().enumerate().take(n).skip(first) {
-            let mut text = egui::RichText::new(words(entry, view, i18n));
+        for (k, (entry, line)) in entries.iter().zip(lines).enumerate().skip(first) {
+            let mut text = egui::RichText::new(line);
             if k + 1 == n {
                 text = text.strong().color(match entry {
                     Entry::Table(line) => line_colour(line),

@@ -81,29 +81,16 @@ fn colour(c: &Change) -> egui::Color32 {
 /// The window: the lines shown so far, the newest marked, and Skip or
 /// Continue. A phone's board is all its middle: the window shows over
 /// the top bar, its last lines only (the notebook has them all).
-fn window(ctx: &egui::Context, s: &Settled, n: usize, i18n: &I18n) -> Option<bool> {
-    let narrow = widgets::narrow(ctx);
+fn window(ctx: &egui::Context, s: &Settled, lines: &[String], i18n: &I18n) -> Option<bool> {
+    let n = lines.len();
     let title = i18n.ta("wanning-settlement", &[("round", s.round.into())]);
-    let window = egui::Window::new(title)
-        .id(egui::Id::new("wanning-settlement"))
-        .collapsible(false)
-        .resizable(false);
-    let window = if narrow {
-        let width = ctx.content_rect().width() - 16.0;
-        window
-            .anchor(egui::Align2::CENTER_TOP, [0.0, 4.0])
-            .default_width(width)
-            .max_width(width)
-    } else {
-        window
-            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 72.0])
-            .default_width(340.0)
-    };
+    let (window, narrow) = widgets::settlement_window(ctx, title, 72.0, 340.0);
+    let window = window.resizable(false);
     let first = if narrow { n.saturating_sub(3) } else { 0 };
     let mut pressed = None;
     window.show(ctx, |ui| {
-        for (k, c) in s.lines.iter().enumerate().take(n).skip(first) {
-            let mut text = egui::RichText::new(i18n.pick(&change_line(s.round, c)));
+        for (k, (c, line)) in s.lines.iter().zip(lines).enumerate().skip(first) {
+            let mut text = egui::RichText::new(line);
             if k + 1 == n {
                 text = text.strong().color(colour(c));
             }
@@ -153,7 +140,7 @@ fn play(
     let Some(s) = settled.filter(|_| n > 0) else {
         return Ok(());
     };
-    match window(contexts.ctx_mut()?, s, n, &i18n) {
+    match window(contexts.ctx_mut()?, s, &said.settlement, &i18n) {
         Some(true) => playing.put_away(s.round),
         Some(false) => playing.skip(s.lines.len(), now),
         None => {}
