@@ -401,12 +401,17 @@ async function inspect(io, keys, game, a, spot) {
     return null;
   };
   let card = await cardShown(STEP_MS + 2000);
+  // What putting the card away must leave as it was.
+  let before = a;
   // A page starved of frames can see a finger's press and its release in
   // one update, and take a long press for a tap (the choice it made
   // shows): a person presses again, longer.
   if (!card && !keys) {
     const now = await io.read();
     io.log(`inspecting ${spot.name}: no card after a press (the screen's choice: ${now?.choice}); pressing again, longer`);
+    // The tap's choice stays made: putting the card away must leave the
+    // table as it is now.
+    if (now) before = now;
     await io.inspect(...aim(spot, (now || a).pieces), 2000);
     card = await cardShown(STEP_MS);
   }
@@ -431,8 +436,8 @@ async function inspect(io, keys, game, a, spot) {
     if (now && !now.inspect) gone = now;
   }
   if (!gone) throw new Error(`[${io.name}] the card of ${spot.name} stayed up`);
-  if (gone.refused !== a.refused || gone.choice !== a.choice) {
-    throw new Error(`[${io.name}] putting the card away did something: choice ${a.choice} -> ${gone.choice}, refused ${a.refused} -> ${gone.refused}`);
+  if (gone.refused !== before.refused || gone.choice !== before.choice) {
+    throw new Error(`[${io.name}] putting the card away did something: choice ${before.choice} -> ${gone.choice}, refused ${before.refused} -> ${gone.refused}`);
   }
   io.log(`inspected ${spot.name} in ${ms} ms: ${lines[0]} (${lines.length} lines)`);
   return { piece: spot.name, ms, title: lines[0], lines: lines.length };
