@@ -290,6 +290,7 @@ crueler-die = 13-sided die
 crueler-at-stake = at stake
 crueler-duel-under-way = — a duel is under way —
 crueler-out = out
+crueler-settlement = Round { $round }: your life
 crueler-reserve = reserve
 crueler-card-count = { $n } cards
 crueler-bank = bank
@@ -319,6 +320,11 @@ crueler-history-starved-out = R{ $round }: { $name } starved and is out
 crueler-place = Place
 crueler-player = Player
 crueler-life = Life
+crueler-how = How it ended
+crueler-still-in = still in
+crueler-fell-to = eliminated by { $name } in round { $round }
+crueler-fell-starved = starved out in round { $round }
+crueler-revealed-note = Every box is opened, and who eliminated whom, which the referee kept secret, is revealed.
 
 # Wanning Beast Chess
 wanning-phase-idle = Dealing
@@ -450,6 +456,7 @@ wanning-reveal-no-instinct = no instinct
 wanning-reveal-alive = HP { $hp }
 wanning-reveal-died = died in round { $round }
 setup-gene-reveal = The end reveals every gene panel, the gold bars and why each place
+setup-crueler-reveal = The end reveals every box and who eliminated whom
 setup-wanning-reveal = The end reveals everyone's animal, level and instinct
 setup-bot-reasoning = Bot: reasons from what it learns
 setup-wanning-ban-odds = How likely a named instinct is to be banned

@@ -285,6 +285,7 @@ crueler-die = 十三面骰
 crueler-at-stake = 本阶段
 crueler-duel-under-way = — 决斗进行中 —
 crueler-out = 出局
+crueler-settlement = 第 { $round } 轮：你的生命
 crueler-reserve = 保护区
 crueler-card-count = { $n } 张卡
 crueler-bank = 银行
@@ -314,6 +315,11 @@ crueler-history-starved-out = 第{ $round }轮：{ $name }饿死出局
 crueler-place = 名次
 crueler-player = 玩家
 crueler-life = 生命
+crueler-how = 结局
+crueler-still-in = 存活
+crueler-fell-to = 第 { $round } 轮被{ $name }淘汰
+crueler-fell-starved = 第 { $round } 轮饿死出局
+crueler-revealed-note = 所有木盒打开；裁判一直保密的淘汰双方身份也一并公开。
 
 # 萬寧斗獸棋
 wanning-phase-idle = 发牌中
@@ -436,6 +442,7 @@ wanning-reveal-no-instinct = 没有本能
 wanning-reveal-alive = 血量 { $hp }
 wanning-reveal-died = 第 { $round } 回合死亡
 setup-gene-reveal = 结束时公开每个人的基因面板、金条和每个名次的原因
+setup-crueler-reveal = 结束时公开所有木盒，以及谁淘汰了谁
 setup-wanning-reveal = 结束时公开每个人的动物、等级和本能
 setup-bot-reasoning = 机器人：推理
 setup-wanning-ban-odds = 被点名的本能有多大机会被禁用

@@ -111,3 +111,89 @@ fn the_survivor_bot_beats_random_clearly() {
         rate("random")
     );
 }
+
+/// Issue 71: "The end reveals the table (a setting, on by default): …
+/// Crueler every life total and who eliminated whom". Until the end no
+/// view holds anything of it (the seed: an elimination is announced and
+/// 「the referee will not announce the identity of both sides」); at the
+/// end every view holds every box's life, each place as the result ranks
+/// it, and for each fallen seat the round it fell and to whom: the winner
+/// its own line told it it lost to (「Out」), or nobody when it starved (a
+/// public result). With the setting off, nothing.
+#[test]
+fn the_end_reveals_every_box_and_who_eliminated_whom() {
+    use foodweb_rules::crueler::Outcome;
+    use foodweb_rules::crueler::state::{LifeBox, LifeWhy};
+    use foodweb_rules::table::SeatEntities;
+    let (mut fell_to, mut starved) = (0, 0);
+    for seed in 0..12 {
+        for (players, reveal) in [(13, true), (6, true), (5, false)] {
+            let mut config = TableConfig::<CruelerGame>::new(seed, players);
+            config.settings.reveal_at_end = reveal;
+            let mut table = Table::<CruelerGame>::new(config).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut lineup: Vec<_> = (0..players)
+                .map(|i| bots::bot(["survivor", "random"][i % 2]).unwrap())
+                .collect();
+            // Whom each seat's own line said it lost its box to.
+            let mut out_to: Vec<Option<(u8, SeatId)>> = vec![None; players];
+            while !table.is_over() {
+                let seat = table.to_act()[0];
+                let action = lineup[seat.index()]
+                    .act(&table.view(seat), &mut rng)
+                    .expect("a bot always has a move");
+                table.submit(seat, action).unwrap();
+                for (s, out) in out_to.iter_mut().enumerate() {
+                    let view = table.view(SeatId(s as u8));
+                    if !table.is_over() {
+                        assert!(view.revealed.is_empty(), "revealed before the end");
+                    }
+                    for c in &view.mine {
+                        if let LifeWhy::Out { by } = c.why {
+                            *out = Some((c.round, by));
+                        }
+                    }
+                }
+            }
+            let result = table.result().unwrap();
+            let public = table.public_view();
+            for s in (0..players).map(|s| SeatId(s as u8)) {
+                let revealed = table.view(s).revealed;
+                if !reveal {
+                    assert!(revealed.is_empty(), "revealed with the setting off");
+                    continue;
+                }
+                assert_eq!(revealed.len(), players);
+                for (k, r) in revealed.iter().enumerate() {
+                    let world = table.world();
+                    let entity = world.resource::<SeatEntities>().get(r.seat);
+                    let life = world.get::<LifeBox>(entity).unwrap().life();
+                    assert_eq!((r.seat.index(), r.life), (k, life), "seat {}'s box", r.seat);
+                    assert_eq!(r.place, result.places[k], "seat {}'s place", r.seat);
+                    assert_eq!(r.fell.is_some(), !public.alive[k]);
+                    let starved_in = public.history.iter().find_map(|o| match o {
+                        Outcome::StarvedOut { round, seat, .. } if *seat == r.seat => Some(*round),
+                        _ => None,
+                    });
+                    match (out_to[k], starved_in) {
+                        (Some((round, by)), None) => {
+                            assert_eq!(r.how.map(|h| (h.round, h.by)), Some((round, Some(by))));
+                            fell_to += usize::from(s.index() == 0);
+                        }
+                        (None, Some(round)) => {
+                            assert_eq!(r.how.map(|h| (h.round, h.by)), Some((round, None)));
+                            starved += usize::from(s.index() == 0);
+                        }
+                        (None, None) => assert_eq!(r.how, None, "seat {} never fell", r.seat),
+                        both => panic!("seat {} fell twice: {both:?}", r.seat),
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        fell_to > 0 && starved > 0,
+        "{fell_to} eliminated, {starved} starved out"
+    );
+    println!("revealed: {fell_to} eliminated by a named winner, {starved} starved out");
+}

@@ -10,9 +10,12 @@
 //! (`FOODWEB_TOLD_SEEDS`, `FOODWEB_TOLD_ALL_SIZES`).
 
 use foodweb_rules::bot::Bot;
+use foodweb_rules::crueler::CruelerGame;
 use foodweb_rules::gene::GeneGame;
 use foodweb_rules::gene::state::Vitals;
-use foodweb_rules::table::{Game, Measure, PrivateNote, SeatEntities, SeatId, Table, TableConfig};
+use foodweb_rules::table::{
+    Game, Measure, PrivateNote, SeatEntities, SeatId, Seats, Table, TableConfig,
+};
 use foodweb_rules::wanning::news::change_line;
 use foodweb_rules::wanning::{HostView, WanningGame, bots, host_view};
 use rand::SeedableRng;
@@ -239,4 +242,93 @@ fn gene_every_change_to_hp_is_told() {
     }
     assert!(changes > 0, "the games changed nobody's HP");
     println!("gene: {changes} changes told");
+}
+
+/// Each Crueler seat's true life (the tokens in its box) and predator
+/// cards.
+fn crueler_things(table: &Table<CruelerGame>) -> Vec<(i32, i32)> {
+    use foodweb_rules::crueler::state::{LifeBox, PredatorCards};
+    let world = table.world();
+    let seats = world.resource::<SeatEntities>();
+    seats
+        .iter()
+        .map(|(_, e)| {
+            let life = world.get::<LifeBox>(e).expect("a seat").life();
+            let cards = world.get::<PredatorCards>(e).expect("a seat").0.len() as i32;
+            (life, cards)
+        })
+        .collect()
+}
+
+/// One whole Crueler World game by bots (survivor and random seats in
+/// turn): after every move and deadline, each seat's change in life and
+/// in predator cards is the sum its new notes tell, and the newest of its
+/// changes on its screen (`view.mine`) are those notes, word for word.
+/// Returns how many changes were told.
+fn crueler_game(players: usize, seed: u64) -> usize {
+    use foodweb_rules::crueler::news::change_line;
+    let mut table = Table::<CruelerGame>::new(TableConfig::new(seed, players)).unwrap();
+    let mut bots: Vec<Box<dyn Bot<CruelerGame>>> = (0..players)
+        .map(|i| foodweb_rules::crueler::bots::bot(["survivor", "random"][i % 2]).unwrap())
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xc7e1);
+    let (mut steps, mut changes) = (0, 0);
+    let mut before = crueler_things(&table);
+    let mut heard = table.announcements().private.len();
+    let seats = table.world().resource::<Seats>().clone();
+    while !table.is_over() {
+        steps += 1;
+        assert!(steps < 20_000, "{players} players, seed {seed}: stalled");
+        bot_step(&mut table, &mut bots, &mut rng);
+        let after = crueler_things(&table);
+        let new = &table.announcements().private[heard..];
+        for (i, (&(life0, cards0), &(life1, cards1))) in before.iter().zip(&after).enumerate() {
+            let seat = SeatId(i as u8);
+            for (of, change) in [
+                (Measure::Life, life1 - life0),
+                (Measure::Cards, cards1 - cards0),
+            ] {
+                let (sum, words) = told(new, seat, of);
+                assert_eq!(
+                    sum, change,
+                    "{players} players, seed {seed}: seat {seat}'s {of:?} changed by {change} (life {life0} → {life1}, cards {cards0} → {cards1}), its notes told {sum}: {words:#?}"
+                );
+                changes += usize::from(change != 0);
+            }
+            let told_now: Vec<String> = new
+                .iter()
+                .filter(|n| n.seat == seat && !n.amounts.is_empty())
+                .map(|n| n.text.en.clone())
+                .collect();
+            let mine = table.view(seat).mine;
+            let shown: Vec<String> = mine[mine.len() - told_now.len()..]
+                .iter()
+                .map(|c| change_line(c, &seats).en)
+                .collect();
+            assert_eq!(
+                shown, told_now,
+                "seat {seat}'s newest changes on its screen, and its notes"
+            );
+        }
+        before = after;
+        heard = table.announcements().private.len();
+    }
+    changes
+}
+
+/// Issue 71: Crueler's 「the winning side will increase N … and the losing
+/// side will deduct the same life points」, the elimination's 「additional 3
+/// Life Points」, starving 「minus the corresponding N」, life traded in the
+/// interlude, and predator cards handed in or given by the eliminated:
+/// every change told to its seat, adding up.
+#[test]
+fn crueler_every_change_to_life_and_cards_is_told() {
+    let mut changes = 0;
+    for players in sizes(CruelerGame::ID.seats()) {
+        for seed in seeds() {
+            changes += crueler_game(players, seed);
+        }
+    }
+    assert!(changes > 0, "the games changed nobody's life or cards");
+    println!("crueler: {changes} changes told");
 }

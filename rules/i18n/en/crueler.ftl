@@ -6,10 +6,8 @@ opening-boxes-hold = Each box holds { $life } life points.
 opening = { $boxes } Round 1: between phases life may be given or exchanged; say when you are ready.
 offer-made = { $from } offers you { $give } life for { $want } of yours.
 offer-lapsed = Your offer to { $to } lapsed: life changed hands.
-traded = Life trade with { $other } done: { $gave } given, { $got } received.
 declined = { $by } turned down your offer.
 card-given = { $from } gave a predator card to { $to }.
-card-received = You received the predator card for seat { $card }.
 predation-opened = Round { $round }, predation phase { $phase } (N = { $n }). The boxes go to the referee. The die shows { $die }: { $first } is asked first.
 passed = You do not prey.
 starved = { $seat } starved: -{ $n }.
@@ -23,8 +21,6 @@ throw-prey = the prey wins the throw
 throw-tie = a tie: choose again
 dice = Dice: predator { $a }, prey { $b }.
 eliminated = A duel ended: a player is eliminated. (The referee names neither side.)
-you-eliminated = You eliminated your opponent: +{ $n } and +{ $bonus }.
-you-are-out = You are eliminated.
 duel-won = { $predator } preyed on { $prey }: { $winner } won (+{ $n } / -{ $n }).
 enters-reserve = { $loser } enters the Nature Reserve for this round.
 phase-over = The predation phase is over; the boxes are returned.
@@ -64,3 +60,19 @@ no-dice-need-no-choice = dice duels need no choice
 no-too-much = at most { $most } life a side
 no-hold-only = you hold only { $life } life
 no-card-gone = you no longer hold the predator card for seat { $seat }
+
+## Your own life and cards, each change with its amount (issue 71)
+c-traded = Round { $round }: a life trade with { $other }: { $gave } given, { $got } received: life { $from } → { $to }.
+c-won-preying = Round { $round }: you preyed on { $other } and won the duel: +{ $by } (N = { $n }): life { $from } → { $to }.
+c-won-preyed = Round { $round }: { $other } preyed on you and you won the duel: +{ $by } (N = { $n }): life { $from } → { $to }.
+c-lost-preying = Round { $round }: you preyed on { $other } and lost the duel: -{ $by } (N = { $n }): life { $from } → { $to }.
+c-lost-preyed = Round { $round }: { $other } preyed on you and won the duel: -{ $by } (N = { $n }): life { $from } → { $to }.
+c-lost-preying-reserve = Round { $round }: you preyed on { $other } and lost the duel: -{ $by } (N = { $n }): life { $from } → { $to }. You enter the Nature Reserve: nobody may prey on you this round.
+c-lost-preyed-reserve = Round { $round }: { $other } preyed on you and won the duel: -{ $by } (N = { $n }): life { $from } → { $to }. You enter the Nature Reserve: nobody may prey on you this round.
+c-eliminated = Round { $round }: you won the duel and eliminated { $other }: +{ $n } (N) and +{ $bonus } for the elimination: life { $from } → { $to }.
+c-out = Round { $round }: { $other } won the duel (N = { $n }): -{ $by } empties your box: life { $from } → 0. You are eliminated.
+c-starved = Round { $round }: you did not prey and nobody preyed on you: you starve, -{ $by } (N = { $n }): life { $from } → { $to }.
+c-starved-out = Round { $round }: you did not prey and nobody preyed on you: starving (N = { $n }) empties your box: life { $from } → 0. You are out.
+c-card-handed-in = Round { $round }: you handed the referee your predator card for seat { $card }.
+c-card-given = You gave your predator card for seat { $card } to { $other }.
+c-card-received = { $other } gave you the predator card for seat { $card }.

@@ -5,10 +5,8 @@ opening-boxes-hold = 每个生命木盒有 { $life } 点生命。
 opening = { $boxes }第 1 轮：捕食阶段之外可以赠送或交换生命；准备好后请示意。
 offer-made = { $from }提出：给你 { $give } 点生命，换你 { $want } 点。
 offer-lapsed = 你向{ $to }的提议已失效：生命值已变动。
-traded = 与{ $other }的生命交易完成：给出 { $gave } 点，收到 { $got } 点。
 declined = { $by }拒绝了你的提议。
 card-given = { $from }把一张捕食卡送给了{ $to }。
-card-received = 你收到了 { $card } 号的捕食卡。
 predation-opened = 第 { $round } 轮第 { $phase } 次捕食阶段（N = { $n }）。生命木盒交由裁判保管。骰子掷出 { $die }：从{ $first }开始询问。
 passed = 你选择不捕食。
 starved = { $seat }挨饿：生命 -{ $n }。
@@ -22,8 +20,6 @@ throw-prey = 猎物赢下这一回合
 throw-tie = 平局：重新选择
 dice = 掷骰：捕食者 { $a }，猎物 { $b }。
 eliminated = 决斗结束：有一名玩家被淘汰。（裁判不公布双方身份。）
-you-eliminated = 你淘汰了对手：+{ $n }，另得 +{ $bonus }。
-you-are-out = 你被淘汰了。
 duel-won = { $predator }捕食{ $prey }：{ $winner }获胜（+{ $n } / -{ $n }）。
 enters-reserve = { $loser }本轮进入自然保护区。
 phase-over = 本次捕食阶段结束，生命木盒归还。
@@ -63,3 +59,19 @@ no-dice-need-no-choice = 掷骰决斗无需选择
 no-too-much = 每方最多 { $most } 点生命
 no-hold-only = 你只有 { $life } 点生命
 no-card-gone = 你已经没有 { $seat } 号的捕食卡了
+
+## Your own life and cards, each change with its amount (issue 71)
+c-traded = 第 { $round } 轮：与{ $other }交易生命，给出 { $gave } 点，收到 { $got } 点：生命 { $from } → { $to }。
+c-won-preying = 第 { $round } 轮：你捕食{ $other }，赢得决斗：+{ $by }（N = { $n }）：生命 { $from } → { $to }。
+c-won-preyed = 第 { $round } 轮：{ $other }捕食你，你赢得决斗：+{ $by }（N = { $n }）：生命 { $from } → { $to }。
+c-lost-preying = 第 { $round } 轮：你捕食{ $other }，输掉决斗：-{ $by }（N = { $n }）：生命 { $from } → { $to }。
+c-lost-preyed = 第 { $round } 轮：{ $other }捕食你，你输掉决斗：-{ $by }（N = { $n }）：生命 { $from } → { $to }。
+c-lost-preying-reserve = 第 { $round } 轮：你捕食{ $other }，输掉决斗：-{ $by }（N = { $n }）：生命 { $from } → { $to }。你进入自然保护区，本轮不会再被捕食。
+c-lost-preyed-reserve = 第 { $round } 轮：{ $other }捕食你，你输掉决斗：-{ $by }（N = { $n }）：生命 { $from } → { $to }。你进入自然保护区，本轮不会再被捕食。
+c-eliminated = 第 { $round } 轮：你赢得决斗并淘汰了{ $other }：+{ $n }（N），淘汰奖励 +{ $bonus }：生命 { $from } → { $to }。
+c-out = 第 { $round } 轮：{ $other }赢得决斗（N = { $n }）：-{ $by }，你的生命木盒空了：生命 { $from } → 0。你被淘汰了。
+c-starved = 第 { $round } 轮：你没有捕食，也没有被捕食：挨饿 -{ $by }（N = { $n }）：生命 { $from } → { $to }。
+c-starved-out = 第 { $round } 轮：你没有捕食，也没有被捕食：挨饿（N = { $n }）使你的生命木盒空了：生命 { $from } → 0。你出局了。
+c-card-handed-in = 第 { $round } 轮：你把 { $card } 号捕食卡交给了裁判。
+c-card-given = 你把 { $card } 号捕食卡送给了{ $other }。
+c-card-received = { $other }把 { $card } 号捕食卡送给了你。

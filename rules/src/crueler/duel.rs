@@ -10,7 +10,7 @@ use super::numbers::numbers;
 use super::predation::eliminate;
 use super::settings::CruelerGame;
 use super::state::*;
-use crate::table::{Accepted, SeatEntities, Settings, TableRng};
+use crate::table::{Accepted, SeatEntities, SeatId, Settings, TableRng};
 
 /// A side's beast for this throw.
 pub fn choose(mut acts: MessageReader<Accepted<CruelerAction>>, mut duels: Query<&mut Duel>) {
@@ -119,6 +119,7 @@ pub fn settle(
     mut fallen: ResMut<Fallen>,
     mut offers: ResMut<LifeOffers>,
     mut history: ResMut<History>,
+    mut told: Query<&mut Told>,
     mut news: MessageWriter<CruelerNews>,
     mut answered: MessageWriter<Answered>,
     mut dueling: ResMut<Dueling>,
@@ -136,6 +137,7 @@ pub fn settle(
             .expect("a seat")
             .0
             .take(loser, n);
+        let lost = taken.len() as i32;
         let short = n as usize - taken.len();
         {
             let mut w = players.get_mut(seats.get(winner)).expect("a seat");
@@ -148,7 +150,18 @@ pub fn settle(
             reserve.0 = true;
         }
         if life.life() <= 0 {
-            eliminate(loser, &mut standing, &mut life, &mut fallen, &mut offers);
+            let how = Fall {
+                round,
+                by: Some(winner),
+            };
+            eliminate(
+                loser,
+                how,
+                &mut standing,
+                &mut life,
+                &mut fallen,
+                &mut offers,
+            );
             let bonus = numbers().elimination_bonus;
             players
                 .get_mut(seats.get(winner))
@@ -163,6 +176,15 @@ pub fn settle(
                 n,
                 bonus,
             });
+            let winner_life = players.get(seats.get(winner)).expect("a seat").0.life();
+            let why = LifeWhy::Eliminated {
+                against: loser,
+                bonus,
+            };
+            let won = calendar.change(why, n + bonus, 0, winner_life);
+            tell(&mut told, &seats, &mut news, winner, won);
+            let out = calendar.change(LifeWhy::Out { by: winner }, -lost, 0, 0);
+            tell(&mut told, &seats, &mut news, loser, out);
         } else {
             history.0.push(Outcome::Duel {
                 round,
@@ -178,6 +200,20 @@ pub fn settle(
                 n,
                 reserve: calendar.reserve_open(),
             });
+            let life = |s: SeatId| players.get(seats.get(s)).expect("a seat").0.life();
+            let why = LifeWhy::Won {
+                against: loser,
+                preyed: winner == d.predator,
+            };
+            let won = calendar.change(why, n, 0, life(winner));
+            let why = LifeWhy::Lost {
+                against: winner,
+                preyed: loser == d.predator,
+                reserve: calendar.reserve_open(),
+            };
+            let lost_change = calendar.change(why, -lost, 0, life(loser));
+            tell(&mut told, &seats, &mut news, winner, won);
+            tell(&mut told, &seats, &mut news, loser, lost_change);
         }
         answered.write(Answered);
     }

@@ -137,6 +137,7 @@ impl Plugin for CruelerPlugin {
                 Hunger::default(),
                 InReserve::default(),
                 Ready::default(),
+                Told::default(),
             ));
         }
         app.insert_resource(seats)

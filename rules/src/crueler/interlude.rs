@@ -55,6 +55,8 @@ pub fn accept(
     seats: Res<SeatEntities>,
     mut offers: ResMut<LifeOffers>,
     mut boxes: Query<&mut LifeBox>,
+    calendar: Res<Calendar>,
+    mut told: Query<&mut Told>,
     mut news: MessageWriter<CruelerNews>,
 ) {
     for a in acts.read() {
@@ -62,11 +64,16 @@ pub fn accept(
             continue;
         };
         let o = offers.remove(from, a.seat).expect("judged");
-        for (payer, payee, n) in [(o.from, o.to, o.give), (o.to, o.from, o.want)] {
+        let mut moved_n = [0u32; 2];
+        for (k, (payer, payee, n)) in [(o.from, o.to, o.give), (o.to, o.from, o.want)]
+            .into_iter()
+            .enumerate()
+        {
             let moved = boxes
                 .get_mut(seats.get(payer))
                 .expect("a seat")
                 .take(payer, n as i32);
+            moved_n[k] = moved.len() as u32;
             boxes
                 .get_mut(seats.get(payee))
                 .expect("a seat")
@@ -74,6 +81,14 @@ pub fn accept(
                 .extend(moved);
         }
         let life = |s: SeatId| boxes.get(seats.get(s)).expect("a seat").life();
+        for (seat, with, gave, got) in [
+            (o.from, o.to, moved_n[0], moved_n[1]),
+            (o.to, o.from, moved_n[1], moved_n[0]),
+        ] {
+            let why = LifeWhy::Traded { with, gave, got };
+            let change = calendar.change(why, got as i32 - gave as i32, 0, life(seat));
+            tell(&mut told, &seats, &mut news, seat, change);
+        }
         let lapsed = offers.lapse(|x| affordable(life(x.from), life(x.to), x));
         for x in lapsed {
             news.write(CruelerNews::OfferLapsed {
@@ -81,12 +96,6 @@ pub fn accept(
                 to: x.to,
             });
         }
-        news.write(CruelerNews::Traded {
-            from: o.from,
-            to: o.to,
-            give: o.give,
-            want: o.want,
-        });
     }
 }
 
@@ -116,22 +125,31 @@ pub fn withdraw(mut acts: Acts, mut offers: ResMut<LifeOffers>) {
 pub fn give_card(
     mut acts: Acts,
     seats: Res<SeatEntities>,
-    mut cards: Query<&mut PredatorCards>,
+    mut cards: Query<(&mut PredatorCards, &LifeBox)>,
+    calendar: Res<Calendar>,
+    mut told: Query<&mut Told>,
     mut news: MessageWriter<CruelerNews>,
 ) {
     for a in acts.read() {
         let CruelerAction::GiveCard { to, card } = a.action else {
             continue;
         };
-        let mut mine = cards.get_mut(seats.get(a.seat)).expect("a seat");
+        let (mut mine, _) = cards.get_mut(seats.get(a.seat)).expect("a seat");
         let at = mine.0.iter().position(|c| *c == card).expect("judged");
         mine.0.remove(at);
-        cards.get_mut(seats.get(to)).expect("a seat").0.push(card);
+        let (mut theirs, their_life) = cards.get_mut(seats.get(to)).expect("a seat");
+        theirs.0.push(card);
+        let their_life = their_life.life();
         news.write(CruelerNews::CardGiven {
             from: a.seat,
             to,
             card,
         });
+        let given = calendar.change(LifeWhy::CardGiven { to, card }, 0, -1, 0);
+        tell(&mut told, &seats, &mut news, a.seat, given);
+        let why = LifeWhy::CardReceived { from: a.seat, card };
+        let received = calendar.change(why, 0, 1, their_life);
+        tell(&mut told, &seats, &mut news, to, received);
     }
 }
 

@@ -8,7 +8,9 @@ use bevy_ecs::prelude::*;
 use super::moves::{MAX_TRADE, Refusal};
 use super::state::*;
 use crate::narrate::{Arg, Words};
-use crate::table::{Announcements, Rejection, Said, SeatEntities, SeatId, Seats, TableClock};
+use crate::table::{
+    Amount, Announcements, Rejection, Said, SeatEntities, SeatId, Seats, TableClock,
+};
 use crate::text::Bilingual;
 
 crate::phrasebook!("crueler");
@@ -64,7 +66,6 @@ fn words(
         Opening { .. }
         | OfferMade { .. }
         | OfferLapsed { .. }
-        | Traded { .. }
         | Declined { .. }
         | CardGiven { .. }
         | InterludeTimeUp { .. } => interlude_words(&mut w, news),
@@ -80,7 +81,96 @@ fn words(
         | DuelWon { .. }
         | BeastDrawn { .. } => duel_words(&mut w, news),
         PhaseOver | RoundBegins { .. } | GameOver => calendar_words(&mut w, news, life),
+        Changed { seat, change } => {
+            let (key, args) = change_args(change, |s| w.name(s));
+            let amounts = [Amount::life(change.life), Amount::cards(change.cards)]
+                .into_iter()
+                .filter(|a| a.by != 0)
+                .collect();
+            w.counted(*seat, key, &args, amounts);
+        }
     }
+}
+
+/// A change to a seat's own life or cards as that seat is told it (its
+/// screen's settlement says the same words): `names` words a seat.
+pub fn change_line(c: &LifeChange, names: &Seats) -> Bilingual {
+    let (key, args) = change_args(c, |s| name(names, s));
+    say(key, &args)
+}
+
+/// The words' key and arguments of a change (rules.md §6): the round, N,
+/// the amount and the life before and after; the duel's other side.
+fn change_args(
+    c: &LifeChange,
+    name: impl Fn(SeatId) -> Arg,
+) -> (&'static str, Vec<(&'static str, Arg)>) {
+    let mut args: Vec<(&'static str, Arg)> = vec![
+        ("round", c.round.into()),
+        ("n", c.n.into()),
+        ("by", c.life.abs().into()),
+        ("from", (c.life_after - c.life).into()),
+        ("to", c.life_after.into()),
+    ];
+    let key = match c.why {
+        LifeWhy::Traded { with, gave, got } => {
+            args.extend([
+                ("other", name(with)),
+                ("gave", gave.into()),
+                ("got", got.into()),
+            ]);
+            "c-traded"
+        }
+        LifeWhy::Won { against, preyed } => {
+            args.push(("other", name(against)));
+            if preyed {
+                "c-won-preying"
+            } else {
+                "c-won-preyed"
+            }
+        }
+        LifeWhy::Lost {
+            against,
+            preyed,
+            reserve,
+        } => {
+            args.push(("other", name(against)));
+            match (preyed, reserve) {
+                (true, false) => "c-lost-preying",
+                (false, false) => "c-lost-preyed",
+                (true, true) => "c-lost-preying-reserve",
+                (false, true) => "c-lost-preyed-reserve",
+            }
+        }
+        LifeWhy::Eliminated { against, bonus } => {
+            args.extend([("other", name(against)), ("bonus", bonus.into())]);
+            "c-eliminated"
+        }
+        LifeWhy::Out { by } => {
+            args.push(("other", name(by)));
+            "c-out"
+        }
+        LifeWhy::Starved { out } => {
+            if out {
+                "c-starved-out"
+            } else {
+                "c-starved"
+            }
+        }
+        LifeWhy::CardHandedIn { card } => {
+            args.push(("card", card.to_string().into()));
+            "c-card-handed-in"
+        }
+        LifeWhy::CardGiven { to, card } => {
+            args.extend([("other", name(to)), ("card", card.to_string().into())]);
+            "c-card-given"
+        }
+        LifeWhy::CardReceived { from, card } => {
+            args.extend([("other", name(from)), ("card", card.to_string().into())]);
+            "c-card-received"
+        }
+    };
+    (key, args)
 }
 
 /// The interlude's words (rules.md §2 and §3): offers and trades are told
@@ -112,35 +202,12 @@ fn interlude_words(w: &mut Words, news: &CruelerNews) {
         CruelerNews::OfferLapsed { from, to: them } => {
             w.to(from, "offer-lapsed", &[("to", w.name(them))])
         }
-        CruelerNews::Traded {
-            from,
-            to: them,
-            give,
-            want,
-        } => {
-            for (a, b, gave, got) in [(from, them, give, want), (them, from, want, give)] {
-                w.to(
-                    a,
-                    "traded",
-                    &[
-                        ("other", w.name(b)),
-                        ("gave", gave.into()),
-                        ("got", got.into()),
-                    ],
-                );
-            }
-        }
         CruelerNews::Declined { from, by } => w.to(from, "declined", &[("by", w.name(by))]),
-        CruelerNews::CardGiven {
-            from,
-            to: them,
-            card,
-        } => {
+        CruelerNews::CardGiven { from, to: them, .. } => {
             w.all(
                 "card-given",
                 &[("from", w.name(from)), ("to", w.name(them))],
             );
-            w.to(them, "card-received", &[("card", card.to_string().into())]);
         }
         CruelerNews::InterludeTimeUp { ref lapsed } => {
             w.all("interlude-time-up", &[]);
@@ -233,19 +300,9 @@ fn duel_words(w: &mut Words, news: &CruelerNews) {
                 w.to(s, "dice", &[("a", a.into()), ("b", b.into())]);
             }
         }
-        CruelerNews::Eliminated {
-            winner,
-            loser,
-            n,
-            bonus,
-        } => {
+        // Each side hears its own line (`Changed`, after this).
+        CruelerNews::Eliminated { .. } => {
             w.all("eliminated", &[]);
-            w.to(
-                winner,
-                "you-eliminated",
-                &[("n", n.into()), ("bonus", bonus.into())],
-            );
-            w.to(loser, "you-are-out", &[]);
         }
         CruelerNews::DuelWon {
             predator,

@@ -17,6 +17,7 @@ type Acts<'w, 's> = MessageReader<'w, 's, Accepted<CruelerAction>>;
 /// Box"), their offers gone, their place in the order of falling kept.
 pub fn eliminate(
     seat: SeatId,
+    how: Fall,
     standing: &mut Standing,
     life: &mut LifeBox,
     fallen: &mut Fallen,
@@ -25,6 +26,7 @@ pub fn eliminate(
     fallen.0 += 1;
     standing.alive = false;
     standing.fell = Some(fallen.0);
+    standing.how = Some(how);
     life.0.clear();
     offers.drop_seat(seat);
 }
@@ -35,7 +37,9 @@ pub fn prey(
     mut acts: Acts,
     seats: Res<SeatEntities>,
     settings: Res<Settings<CruelerGame>>,
-    mut players: Query<(&mut PredatorCards, &mut Hunger)>,
+    mut players: Query<(&mut PredatorCards, &mut Hunger, &LifeBox)>,
+    calendar: Res<Calendar>,
+    mut told: Query<&mut Told>,
     mut news: MessageWriter<CruelerNews>,
     mut next: ResMut<NextState<CruelerPhase>>,
     mut dueling: ResMut<Dueling>,
@@ -45,15 +49,18 @@ pub fn prey(
         let CruelerAction::Prey { target } = a.action else {
             continue;
         };
-        let (mut cards, mut hunger) = players.get_mut(seats.get(a.seat)).expect("a seat");
+        let (mut cards, mut hunger, life) = players.get_mut(seats.get(a.seat)).expect("a seat");
         let at = cards.0.iter().position(|c| *c == target).expect("judged");
         cards.0.remove(at);
         hunger.preyed = true;
+        let life = life.life();
         players
             .get_mut(seats.get(target))
             .expect("a seat")
             .1
             .preyed_upon = true;
+        let handed = calendar.change(LifeWhy::CardHandedIn { card: target }, 0, -1, life);
+        tell(&mut told, &seats, &mut news, a.seat, handed);
         news.write(CruelerNews::DuelBegan {
             predator: a.seat,
             prey: target,
@@ -78,6 +85,7 @@ pub fn pass(
     mut fallen: ResMut<Fallen>,
     mut offers: ResMut<LifeOffers>,
     mut history: ResMut<History>,
+    mut told: Query<&mut Told>,
     mut news: MessageWriter<CruelerNews>,
     mut answered: MessageWriter<Answered>,
 ) {
@@ -89,15 +97,25 @@ pub fn pass(
         let (mut life, mut standing, hunger) = players.get_mut(seats.get(seat)).expect("a seat");
         let (round, n) = (calendar.round, calendar.n());
         if asking.second && !hunger.preyed_upon {
-            life.take(seat, n);
+            let lost = life.take(seat, n).len() as i32;
             let out = life.life() <= 0;
             if out {
-                eliminate(seat, &mut standing, &mut life, &mut fallen, &mut offers);
+                let how = Fall { round, by: None };
+                eliminate(
+                    seat,
+                    how,
+                    &mut standing,
+                    &mut life,
+                    &mut fallen,
+                    &mut offers,
+                );
                 history.0.push(Outcome::StarvedOut { round, n, seat });
             } else {
                 history.0.push(Outcome::Starved { round, n, seat });
             }
             news.write(CruelerNews::Starved { seat, n, out });
+            let starved = calendar.change(LifeWhy::Starved { out }, -lost, 0, life.life());
+            tell(&mut told, &seats, &mut news, seat, starved);
         } else {
             news.write(CruelerNews::Passed { seat });
         }

@@ -109,6 +109,7 @@ impl CruelerSetup {
                 Standing {
                     alive: false,
                     fell: Some(k as u8 + 1),
+                    how: None,
                 },
                 LifeBox::default(),
             ));

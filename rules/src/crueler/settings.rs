@@ -36,6 +36,10 @@ pub struct CruelerSettings {
     /// 3).
     #[serde(default)]
     pub grace_secs: u32,
+    /// The end reveals the table: every box's life, and who eliminated
+    /// whom in which round (issue 71; rules.md §10): on by default, and
+    /// for tables saved before it (the struct's default).
+    pub reveal_at_end: bool,
 }
 
 impl Default for CruelerSettings {
@@ -49,11 +53,16 @@ impl Default for CruelerSettings {
             duel_secs: 30,
             interlude_secs: 180,
             grace_secs: 0,
+            reveal_at_end: true,
         }
     }
 }
 
 impl GameSettings for CruelerSettings {
+    fn reveal_at_end(&self) -> bool {
+        self.reveal_at_end
+    }
+
     fn check(&self) -> Result<(), Rejection> {
         check_grace(self.grace_secs)?;
         if !(1..=50).contains(&self.start_life) {

@@ -7,7 +7,7 @@ use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::numbers::numbers;
-use crate::table::{Offer, Offers, SeatId};
+use crate::table::{Offer, Offers, SeatEntities, SeatId};
 
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CruelerPhase {
@@ -213,11 +213,22 @@ impl LifeBox {
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PredatorCards(pub Vec<SeatId>);
 
-/// In the game, or out (and when: 1 = the first to fall).
+/// In the game, or out (and when: 1 = the first to fall; and how: the
+/// referee's secret until the end reveals it, rules.md §9).
 #[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
     pub alive: bool,
     pub fell: Option<u8>,
+    /// How the seat fell (none for tables saved before it was kept).
+    #[serde(default)]
+    pub how: Option<Fall>,
+}
+
+/// How a seat fell: in which round, and to whom (none: it starved).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fall {
+    pub round: u8,
+    pub by: Option<SeatId>,
 }
 
 impl Default for Standing {
@@ -225,6 +236,7 @@ impl Default for Standing {
         Self {
             alive: true,
             fell: None,
+            how: None,
         }
     }
 }
@@ -235,6 +247,84 @@ impl Default for Standing {
 pub struct Hunger {
     pub preyed: bool,
     pub preyed_upon: bool,
+}
+
+/// Why a seat's own life or predator cards changed (issue 71): each
+/// change is a line told to that seat alone, with its amount as data.
+/// Only what the seat may know: a duel's other side (the seat fought it),
+/// never who else is asked or what another box holds (rules.md §9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LifeWhy {
+    /// A life trade with `with` in the interlude: `gave` given, `got`
+    /// received.
+    Traded { with: SeatId, gave: u32, got: u32 },
+    /// A duel with `against` won (`preyed`: the seat was the predator).
+    Won { against: SeatId, preyed: bool },
+    /// A duel with `against` lost; `reserve`: into the Nature Reserve.
+    Lost {
+        against: SeatId,
+        preyed: bool,
+        reserve: bool,
+    },
+    /// The seat eliminated `against`: N and the bonus.
+    Eliminated { against: SeatId, bonus: i32 },
+    /// `by` won the duel and the seat's box is empty: out.
+    Out { by: SeatId },
+    /// Asked twice, did not prey, not preyed upon: N starving; `out`: the
+    /// box is empty.
+    Starved { out: bool },
+    /// Preying: the card engraved with `card` handed to the referee.
+    CardHandedIn { card: SeatId },
+    /// Out, the seat gave its card for `card` to `to`.
+    CardGiven { to: SeatId, card: SeatId },
+    /// `from` (out) gave the seat its card for `card`.
+    CardReceived { from: SeatId, card: SeatId },
+}
+
+/// One change to a seat's own life or cards: when (round, phase, N), why,
+/// by how much, and the life after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LifeChange {
+    pub round: u8,
+    pub n: i32,
+    pub why: LifeWhy,
+    /// Life gained (or lost, below 0).
+    pub life: i32,
+    /// Predator cards gained (or lost).
+    pub cards: i32,
+    pub life_after: i32,
+}
+
+impl LifeChange {
+    /// Whether the change is to life (the settlement a screen plays out);
+    /// else to cards only.
+    pub fn of_life(&self) -> bool {
+        !matches!(
+            self.why,
+            LifeWhy::CardHandedIn { .. } | LifeWhy::CardGiven { .. } | LifeWhy::CardReceived { .. }
+        )
+    }
+}
+
+/// Every change to the seat's own life and cards, as it was told them
+/// (its screen's lines say the same).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Told(pub Vec<LifeChange>);
+
+/// Tells one seat of a change to its own life or cards: kept on the seat
+/// (the lines its screen shows) and put into words for it (`news.rs`).
+pub fn tell(
+    told: &mut Query<&mut Told>,
+    seats: &SeatEntities,
+    news: &mut MessageWriter<CruelerNews>,
+    seat: SeatId,
+    change: LifeChange,
+) {
+    told.get_mut(seats.get(seat))
+        .expect("a seat")
+        .0
+        .push(change);
+    news.write(CruelerNews::Changed { seat, change });
 }
 
 /// In the Nature Reserve this round.
@@ -267,6 +357,19 @@ impl Calendar {
     /// N of the current (or next) predation phase.
     pub fn n(&self) -> i32 {
         numbers().n(self.round, self.phase_no)
+    }
+
+    /// A change told now: this round and N, `life` and `cards` gained,
+    /// the life after.
+    pub fn change(&self, why: LifeWhy, life: i32, cards: i32, life_after: i32) -> LifeChange {
+        LifeChange {
+            round: self.round,
+            n: self.n(),
+            why,
+            life,
+            cards,
+            life_after,
+        }
     }
 
     /// The Nature Reserve is open this round.
@@ -320,6 +423,8 @@ crate::game_state! {
         pub hunger: Hunger,
         pub reserve: InReserve,
         pub ready: Ready,
+        #[serde(default)]
+        pub told: Told,
     }
 
     /// Everything of a Crueler World table a snapshot holds: each seat's
@@ -358,12 +463,6 @@ pub enum CruelerNews {
     OfferLapsed {
         from: SeatId,
         to: SeatId,
-    },
-    Traded {
-        from: SeatId,
-        to: SeatId,
-        give: u32,
-        want: u32,
     },
     Declined {
         from: SeatId,
@@ -433,6 +532,11 @@ pub enum CruelerNews {
     BeastDrawn {
         seat: SeatId,
         beast: Beast,
+    },
+    /// A change to one seat's own life or cards, told to it alone.
+    Changed {
+        seat: SeatId,
+        change: LifeChange,
     },
 }
 

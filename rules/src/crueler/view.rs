@@ -26,6 +26,19 @@ pub struct DuelView {
     pub chosen: bool,
 }
 
+/// One seat as the end reveals it (issue 71; rules.md §10): its box's
+/// life, its place, and how it fell, if it did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CruelerRevealed {
+    pub seat: SeatId,
+    /// The life in its box (0 once out).
+    pub life: i32,
+    pub place: u8,
+    /// The order it fell in (1 = first), and how.
+    pub fell: Option<u8>,
+    pub how: Option<Fall>,
+}
+
 /// What one seat may know.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CruelerView {
@@ -61,6 +74,14 @@ pub struct CruelerView {
     pub offers: Vec<LifeOffer>,
     /// Every public result so far.
     pub history: Vec<Outcome>,
+    /// Every change to the viewer's own life and cards, as its notes told
+    /// them (issue 71): its screen plays the newest out.
+    #[serde(default)]
+    pub mine: Vec<LifeChange>,
+    /// Every seat as the end reveals it, in seat order, once the game is
+    /// over (`table::end_revealed`); before, empty.
+    #[serde(default)]
+    pub revealed: Vec<CruelerRevealed>,
     pub result: Option<GameResult>,
     /// When the viewer must act by, if the table waits on it (table time),
     /// and the time now.
@@ -117,6 +138,13 @@ pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: 
     }
     let mut history = std::mem::take(&mut view.history);
     history.clone_from(&world.resource::<History>().0);
+    let mut revealed = std::mem::take(&mut view.revealed);
+    reveal_into(world, &at, &mut revealed);
+    let mut mine = std::mem::take(&mut view.mine);
+    match seat {
+        Some(s) => mine.clone_from(&at.get::<Told>(s).0),
+        None => mine.clear(),
+    }
     *view = CruelerView {
         me: seat,
         names,
@@ -166,6 +194,8 @@ pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: 
             None => Vec::new(),
         },
         history,
+        mine,
+        revealed,
         result: result(world),
         my_deadline_ms: if to_act {
             world
@@ -179,6 +209,26 @@ pub fn view_into(world: &World, seat: Option<SeatId>, waiting: &[SeatId], view: 
         },
         now_ms: world.resource::<TableClock>().now_ms,
     };
+}
+
+/// Every seat as the end reveals it, once the game is over and the
+/// table's `reveal_at_end` is on (`table::end_revealed`); else none.
+fn reveal_into(world: &World, at: &Seated, into: &mut Vec<CruelerRevealed>) {
+    into.clear();
+    if !crate::table::end_revealed::<CruelerGame>(world) {
+        return;
+    }
+    let places = super::outcome::places(world);
+    into.extend(world.resource::<Seats>().ids().map(|s| {
+        let standing = at.get::<Standing>(s);
+        CruelerRevealed {
+            seat: s,
+            life: at.get::<LifeBox>(s).life(),
+            place: places[s.index()],
+            fell: standing.fell,
+            how: standing.how,
+        }
+    }));
 }
 
 crate::seat_view!(CruelerView);

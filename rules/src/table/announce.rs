@@ -33,6 +33,10 @@ pub struct PrivateNote {
 pub enum Measure {
     Hp,
     Shields,
+    /// Crueler World's life points.
+    Life,
+    /// Crueler World's predator cards.
+    Cards,
 }
 
 /// A change a private note tells its seat of: `by` (up or down) to `of`.
@@ -53,6 +57,20 @@ impl Amount {
     pub fn shields(by: i32) -> Self {
         Self {
             of: Measure::Shields,
+            by,
+        }
+    }
+
+    pub fn life(by: i32) -> Self {
+        Self {
+            of: Measure::Life,
+            by,
+        }
+    }
+
+    pub fn cards(by: i32) -> Self {
+        Self {
+            of: Measure::Cards,
             by,
         }
     }

@@ -1,10 +1,12 @@
-//! Crueler World at the table: its play area of sprites (`scene.rs`) and
-//! its panels (`panels.rs`).
+//! Crueler World at the table: its play area of sprites (`scene.rs`), its
+//! panels (`panels.rs`) and what just happened to your life
+//! (`settlement.rs`).
 
 pub mod art;
 pub mod inspect;
 pub mod panels;
 pub mod scene;
+pub mod settlement;
 pub mod setup;
 mod sound;
 #[cfg(feature = "dev")]
@@ -17,7 +19,7 @@ use crate::client::assets::game_art;
 use crate::client::game_setup::{GameClient, add_game};
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((scene::plugin, panels::plugin));
+    app.add_plugins((scene::plugin, panels::plugin, settlement::plugin));
     game_art::<art::CruelerArt>(app, GameId::Crueler);
     crate::client::sound::game_sounds::<foodweb_rules::crueler::CruelerGame>(app, GameId::Crueler);
     add_game(

@@ -11,6 +11,7 @@ use foodweb_netcode::games::AnyAction;
 use foodweb_netcode::messages::ClientMsg;
 use foodweb_rules::GameId;
 use foodweb_rules::crueler::CruelerGame;
+use foodweb_rules::crueler::state::Fall;
 use foodweb_rules::crueler::{self, CruelerAction, CruelerPhase, CruelerView, Outcome, numbers};
 use foodweb_rules::table::SeatId;
 
@@ -657,8 +658,34 @@ fn life_line(ui: &mut egui::Ui, view: &CruelerView, i18n: &I18n) {
     });
 }
 
-/// The game-over window: every seat's place and life, and the buttons for
-/// what comes next.
+/// How a seat's game ended, as the end reveals it (none: not revealed).
+fn how_it_ended(view: &CruelerView, i: usize, i18n: &I18n) -> Option<String> {
+    let r = view.revealed.get(i)?;
+    Some(match (r.fell, r.how) {
+        (None, _) => i18n.t("crueler-still-in"),
+        (
+            Some(_),
+            Some(Fall {
+                round,
+                by: Some(by),
+            }),
+        ) => i18n.ta(
+            "crueler-fell-to",
+            &[
+                ("round", round.into()),
+                ("name", name(i18n, view, by).into()),
+            ],
+        ),
+        (Some(_), Some(Fall { round, by: None })) => {
+            i18n.ta("crueler-fell-starved", &[("round", round.into())])
+        }
+        (Some(_), None) => i18n.t("crueler-out"),
+    })
+}
+
+/// The game-over window: every seat's place and life and, the end
+/// revealing the table (issue 71; rules.md §10), how each one's game
+/// ended: who eliminated whom; and the buttons for what comes next.
 fn game_over_window(
     ctx: &egui::Context,
     view: &CruelerView,
@@ -669,6 +696,7 @@ fn game_over_window(
     let Some(result) = &view.result else {
         return;
     };
+    let revealed = !view.revealed.is_empty();
     table::summary_window(ctx, i18n, at, summary, exit, |ui| {
         let mut order: Vec<usize> = (0..result.places.len()).collect();
         order.sort_by_key(|&i| (result.places[i], i));
@@ -678,6 +706,9 @@ fn game_over_window(
                 ui.label(i18n.t("crueler-place"));
                 ui.label(i18n.t("crueler-player"));
                 ui.label(i18n.t("crueler-life"));
+                if revealed {
+                    ui.label(i18n.t("crueler-how"));
+                }
                 ui.end_row();
                 for i in order {
                     let place = result.places[i];
@@ -692,9 +723,15 @@ fn game_over_window(
                     } else {
                         i18n.t("crueler-out")
                     });
+                    if let Some(how) = how_it_ended(view, i, i18n) {
+                        ui.label(how);
+                    }
                     ui.end_row();
                 }
             });
+        if revealed {
+            ui.label(egui::RichText::new(i18n.t("crueler-revealed-note")).small());
+        }
     });
 }
 

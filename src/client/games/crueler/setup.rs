@@ -7,7 +7,9 @@ use foodweb_netcode::games::AnySettings;
 use foodweb_rules::crueler::{CruelerSettings, DuelKind, StarveBy};
 
 use crate::client::I18n;
-use crate::client::game_setup::{FormAt, SetupForm, form_boilerplate, house_choice, house_number};
+use crate::client::game_setup::{
+    FormAt, SetupForm, form_boilerplate, house_choice, house_number, house_toggle,
+};
 
 #[derive(Clone)]
 pub struct CruelerForm {
@@ -96,6 +98,14 @@ impl SetupForm for CruelerForm {
             usual.interlude_secs,
         );
         ui.label(egui::RichText::new(i18n.t("setup-no-limit")).small());
+        ui.add_space(6.0);
+        house_toggle(
+            ui,
+            i18n,
+            "setup-crueler-reveal",
+            &mut s.reveal_at_end,
+            usual.reveal_at_end,
+        );
     }
 
     /// A LAN table plays the default duels.
