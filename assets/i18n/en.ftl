@@ -86,6 +86,7 @@ table-right = right
 table-wrong = wrong
 table-takes = { $name } takes { $card }
 table-stand-off = Stand-off
+table-showdown-why = { $why }: { $result }
 table-scores = Scores
 table-round-short = R{ $n }
 table-total = Total
@@ -457,6 +458,11 @@ wanning-reveal-alive = HP { $hp }
 wanning-reveal-died = died in round { $round }
 setup-gene-reveal = The end reveals every gene panel, the gold bars and why each place
 setup-crueler-reveal = The end reveals every box and who eliminated whom
+forest-settlement = Round { $round }: your hand
+forest-revealed = The hands counted, card by card
+forest-revealed-round = Round { $round }: { $cards } = { $score }
+forest-revealed-round-bonus = Round { $round }: { $cards }, short hand +{ $bonus } = { $score }
+setup-forest-reveal = The end reveals every hand counted, card by card
 setup-wanning-reveal = The end reveals everyone's animal, level and instinct
 setup-bot-reasoning = Bot: reasons from what it learns
 setup-wanning-ban-odds = How likely a named instinct is to be banned

@@ -86,6 +86,7 @@ table-right = 猜对
 table-wrong = 猜错
 table-takes = { $name }拿走{ $card }
 table-stand-off = 僵持
+table-showdown-why = { $why }：{ $result }
 table-scores = 得分
 table-round-short = 第{ $n }轮
 table-total = 总分
@@ -443,6 +444,11 @@ wanning-reveal-alive = 血量 { $hp }
 wanning-reveal-died = 第 { $round } 回合死亡
 setup-gene-reveal = 结束时公开每个人的基因面板、金条和每个名次的原因
 setup-crueler-reveal = 结束时公开所有木盒，以及谁淘汰了谁
+forest-settlement = 第 { $round } 轮：你的手牌
+forest-revealed = 计分的手牌，逐张列出
+forest-revealed-round = 第 { $round } 轮：{ $cards } = { $score }
+forest-revealed-round-bonus = 第 { $round } 轮：{ $cards }，少牌奖励 +{ $bonus } = { $score }
+setup-forest-reveal = 结束时逐张公开每个人计分的手牌
 setup-wanning-reveal = 结束时公开每个人的动物、等级和本能
 setup-bot-reasoning = 机器人：推理
 setup-wanning-ban-odds = 被点名的本能有多大机会被禁用

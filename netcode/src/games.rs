@@ -108,6 +108,9 @@ impl<G: HostGame> GameEntry for Entry<G> {
         let snapshot = TableSnapshot::<G>::from_ron(ron).map_err(|e| e.to_string())?;
         let mut table = Table::<G>::new(snapshot.config.clone()).map_err(|e| e.to_string())?;
         let mut steps: Vec<ReplayStep> = Vec::new();
+        // The seat's notes counted so far, and how many of the table's
+        // that count covers: each step counts only the new ones.
+        let (mut counted, mut mine) = (0usize, 0usize);
         let mut note = |t: &Table<G>| {
             let said = t.announcements();
             let revision = (t.log().entries.len() + said.public.len() + said.private.len()) as u64;
@@ -117,11 +120,14 @@ impl<G: HostGame> GameEntry for Entry<G> {
             // A seat's own view; for everything, what the host seat is
             // sent: the host's view and every seat's.
             let (view, seats, notes) = match viewer {
-                Viewer::Seat(seat) => (
-                    G::view(t.world(), Some(seat)),
-                    Vec::new(),
-                    said.private.iter().filter(|n| n.seat == seat).count(),
-                ),
+                Viewer::Seat(seat) => {
+                    mine += said.private[counted..]
+                        .iter()
+                        .filter(|n| n.seat == seat)
+                        .count();
+                    counted = said.private.len();
+                    (G::view(t.world(), Some(seat)), Vec::new(), mine)
+                }
                 Viewer::Everything => (
                     G::host_view(t.world()),
                     (0..t.config().seats.count())

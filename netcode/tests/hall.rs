@@ -32,11 +32,13 @@ struct Party {
     now: u64,
 }
 
-/// One round of 30 seconds: a whole game in a few hundred ticks.
+/// One round of 15 seconds: a whole game in a few hundred ticks (bots at
+/// full speed; each move tells both sides their lines, issue 71, and every
+/// saved record holds them all).
 fn quick() -> AnySettings {
     AnySettings::Forest(ForestSettings {
         rounds: 1,
-        round_secs: 30,
+        round_secs: 15,
         ..ForestSettings::timed(1)
     })
 }

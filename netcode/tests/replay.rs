@@ -260,10 +260,12 @@ fn replay_matches_sent_views(settings: AnySettings) {
 
 #[test]
 fn replay_matches_sent_views_forest() {
-    // One round of 30 s: a whole game in a few hundred ticks.
+    // One round of 15 s: a whole game in a few hundred ticks (bots at
+    // full speed; each move now tells both sides their lines, issue 71,
+    // and every saved record holds them all).
     replay_matches_sent_views(AnySettings::Forest(foodweb_rules::forest::ForestSettings {
         rounds: 1,
-        round_secs: 30,
+        round_secs: 15,
         ..foodweb_rules::forest::ForestSettings::timed(1)
     }));
 }

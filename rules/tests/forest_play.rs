@@ -1,7 +1,7 @@
 //! Whole games of Forest Showdown played by bots: they end, they keep the
 //! deck whole, and no seat's view shows another seat's secret.
 
-use foodweb_rules::forest::{ForestGame, ForestSettings, bots, deck};
+use foodweb_rules::forest::{ForestGame, ForestSettings, ForestWhy, bots, deck};
 use foodweb_rules::sim::{play_one, simulate};
 use foodweb_rules::table::{SeatId, TableConfig};
 use rand::SeedableRng;
@@ -16,6 +16,9 @@ fn bot_games_end_keep_the_deck_whole_and_keep_hands_secret() {
         let players = 2 + (seed as usize % 5);
         let mut config = TableConfig::<ForestGame>::new(seed, players);
         config.settings = ForestSettings::quick();
+        // The end keeps the hands as they were: what this checks is what
+        // a seat may know while the game is played.
+        config.settings.reveal_at_end = false;
         let mut lineup: Vec<_> = (0..players)
             .map(|i| bots::bot(bots::BOT_KINDS[i % 2]).unwrap())
             .collect();
@@ -52,6 +55,19 @@ fn bot_games_end_keep_the_deck_whole_and_keep_hands_secret() {
             if let Some(r) = &view.last_challenge {
                 allowed.extend([r.named, r.with]);
             }
+            // The seat's own lines name the cards of the showdowns and
+            // challenges it was in, each laid face up before the table.
+            for c in &view.mine {
+                match c.why {
+                    ForestWhy::Showdown { mine, theirs, .. } => allowed.extend([mine, theirs]),
+                    ForestWhy::Challenge { named, with, .. } => allowed.extend([named, with]),
+                    ForestWhy::Dealt { .. } => {}
+                }
+            }
+            assert!(
+                view.revealed.is_empty(),
+                "the end revealed with the setting off"
+            );
             for c in deck().ids() {
                 let key = format!("\"{}\"", deck().card(c).key);
                 if text.contains(&key) {
@@ -88,4 +104,64 @@ fn the_remembering_bot_beats_random() {
         rate("memory"),
         rate("random")
     );
+}
+
+/// Issue 71: "The end reveals the table (a setting, on by default): …
+/// Forest each player's energy by card". Until the end no view reveals
+/// anything; at the end every view holds every seat's counted hand of each
+/// round, and each adds up, card by card, to that round's score less the
+/// short-hand bonus (the seed's 「Energy point scores are printed in the top
+/// right corner of each card」; rules.md §7).
+#[test]
+fn the_end_reveals_every_hand_card_by_card() {
+    let mut hands = 0;
+    for seed in 0..4u64 {
+        let players = 2 + (seed as usize % 5);
+        let mut config = TableConfig::<ForestGame>::new(seed, players);
+        config.settings = ForestSettings::quick();
+        config.settings.rounds = 2;
+        let bonus = config.settings.short_hand_bonus;
+        let mut lineup: Vec<_> = (0..players)
+            .map(|i| bots::bot(bots::BOT_KINDS[i % 2]).unwrap())
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut table = foodweb_rules::table::Table::<ForestGame>::new(config).unwrap();
+        assert!(
+            table.view(SeatId(0)).revealed.is_empty(),
+            "nothing before the end"
+        );
+        foodweb_rules::sim::play_on(&mut table, &mut lineup, &mut rng).unwrap();
+        let counts = deck().all_cards().len();
+        for s in 0..players {
+            let view = table.view(SeatId(s as u8));
+            assert_eq!(view.revealed.len(), players);
+            let mut last_round: Vec<_> = Vec::new();
+            for (r, seat) in view.revealed.iter().zip(&view.seats) {
+                assert_eq!(r.seat, seat.seat);
+                assert_eq!(r.hands.len(), 2, "a hand for each round");
+                for (hand, score) in r.hands.iter().zip(&seat.round_scores) {
+                    let short = score - deck().energy(hand);
+                    assert!(
+                        short == 0 || short == bonus,
+                        "seat {}: {score} from {hand:?}",
+                        r.seat
+                    );
+                    hands += 1;
+                }
+                last_round.extend(r.hands[1].iter().copied());
+            }
+            last_round.sort();
+            assert_eq!(
+                last_round.len(),
+                counts,
+                "the last round's hands hold the deck"
+            );
+        }
+        // Each seat's own last hand is the one its view held.
+        for s in 0..players {
+            let me = SeatId(s as u8);
+            assert_eq!(table.view(me).revealed[s].hands[1], table.view(me).hand);
+        }
+    }
+    println!("revealed: {hands} hands");
 }

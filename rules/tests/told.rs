@@ -11,6 +11,7 @@
 
 use foodweb_rules::bot::Bot;
 use foodweb_rules::crueler::CruelerGame;
+use foodweb_rules::forest::ForestGame;
 use foodweb_rules::gene::GeneGame;
 use foodweb_rules::gene::state::Vitals;
 use foodweb_rules::table::{
@@ -331,4 +332,132 @@ fn crueler_every_change_to_life_and_cards_is_told() {
     }
     assert!(changes > 0, "the games changed nobody's life or cards");
     println!("crueler: {changes} changes told");
+}
+
+/// Each Forest seat's cards in hand and their energy.
+fn forest_things(table: &Table<ForestGame>) -> Vec<(i32, i64)> {
+    use foodweb_rules::forest::{Hand, deck};
+    let world = table.world();
+    let seats = world.resource::<SeatEntities>();
+    seats
+        .iter()
+        .map(|(_, e)| {
+            let hand = &world.get::<Hand>(e).expect("a seat").0;
+            (hand.len() as i32, deck().energy(hand))
+        })
+        .collect()
+}
+
+/// One whole Forest Showdown game by bots (memory and random seats in
+/// turn; two quick rounds, each seat thinking 2 s of table time before
+/// it acts): after every move and deadline, each seat's change in cards
+/// held and in their energy is the sum its new notes tell, and the newest
+/// of its lines on its screen (`view.mine`) are those notes, word for
+/// word. Returns how many changes were told.
+fn forest_game(players: usize, seed: u64) -> usize {
+    use foodweb_rules::forest::news::change_line;
+    use foodweb_rules::forest::{ForestSettings, bots};
+    let mut config = TableConfig::<ForestGame>::new(seed, players);
+    config.settings = ForestSettings::quick();
+    config.settings.rounds = 2;
+    let mut table = Table::<ForestGame>::new(config).unwrap();
+    let mut lineup: Vec<Box<dyn Bot<ForestGame>>> = (0..players)
+        .map(|i| bots::bot(["memory", "random"][i % 2]).unwrap())
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xf0e5);
+    let (mut steps, mut changes) = (0, 0);
+    let mut before = forest_things(&table);
+    let mut heard = table.announcements().private.len();
+    let seats = table.world().resource::<Seats>().clone();
+    // Each seat's round and how many of its lines were on its screen.
+    let mut shown_at: Vec<(u8, usize)> = (0..players)
+        .map(|i| {
+            let view = table.view(SeatId(i as u8));
+            (view.round, view.mine_count)
+        })
+        .collect();
+    while !table.is_over() {
+        steps += 1;
+        assert!(steps < 20_000, "{players} players, seed {seed}: stalled");
+        table.advance_by(2_000);
+        bot_step(&mut table, &mut lineup, &mut rng);
+        let after = forest_things(&table);
+        let new = &table.announcements().private[heard..];
+        for (i, (&(cards0, energy0), &(cards1, energy1))) in before.iter().zip(&after).enumerate() {
+            let seat = SeatId(i as u8);
+            let energy = (energy1 - energy0) as i32;
+            for (of, change) in [(Measure::Cards, cards1 - cards0), (Measure::Energy, energy)] {
+                let (sum, words) = told(new, seat, of);
+                assert_eq!(
+                    sum, change,
+                    "{players} players, seed {seed}: seat {seat}'s {of:?} changed by {change} (cards {cards0} → {cards1}, energy {energy0} → {energy1}), its notes told {sum}: {words:#?}"
+                );
+                changes += usize::from(change != 0);
+            }
+            // Its screen's new lines (this round's: a deal starts them
+            // afresh) are among its new notes, and every new note with an
+            // amount is among them.
+            let view = table.view(seat);
+            let start = if view.round == shown_at[i].0 {
+                shown_at[i].1
+            } else {
+                0
+            };
+            // The view holds the round's newest lines: the count's last.
+            let held = view.mine_count - view.mine.len();
+            assert!(
+                start >= held,
+                "seat {seat}: {} new lines in one step, more than a view keeps",
+                view.mine_count - start
+            );
+            let shown: Vec<String> = view.mine[start - held..]
+                .iter()
+                .map(|c| change_line(c, &seats).en)
+                .collect();
+            shown_at[i] = (view.round, view.mine_count);
+            let mut notes: Vec<&PrivateNote> = new.iter().filter(|n| n.seat == seat).collect();
+            if start == 0 {
+                // A new round's deal starts the screen's lines afresh:
+                // what was told before it (the move that ended the last
+                // round) stays in the notes only.
+                let dealt = format!("Round {}: ", view.round);
+                if let Some(at) = notes.iter().position(|n| n.text.en.starts_with(&dealt)) {
+                    notes.drain(..at);
+                }
+            }
+            for line in &shown {
+                assert!(
+                    notes.iter().any(|n| &n.text.en == line),
+                    "seat {seat}'s screen shows {line:?}, which its notes did not tell"
+                );
+            }
+            for n in notes.iter().filter(|n| !n.amounts.is_empty()) {
+                assert!(
+                    shown.contains(&n.text.en),
+                    "seat {seat} was told {:?}, which its screen does not show: {shown:#?}",
+                    n.text.en
+                );
+            }
+        }
+        before = after;
+        heard = table.announcements().private.len();
+    }
+    changes
+}
+
+/// Issue 71: "Forest's showdown and challenge outcomes with why a card
+/// ate another": the seed's 「If one card "eats" the other then that player
+/// takes the "eaten" card」, 「If the challenger was wrong … the challenger
+/// must give up his challenging card」, and each round's deal: every
+/// change to a seat's hand told to it, its cards and energy adding up.
+#[test]
+fn forest_every_change_to_cards_and_energy_is_told() {
+    let mut changes = 0;
+    for players in sizes(ForestGame::ID.seats()) {
+        for seed in seeds() {
+            changes += forest_game(players, seed);
+        }
+    }
+    assert!(changes > 0, "the games changed nobody's hand");
+    println!("forest: {changes} changes told");
 }

@@ -1838,19 +1838,24 @@ impl Hall {
         };
         let public_from = c.sent_public.min(said.public.len());
         let public = said.public[public_from..].to_vec();
-        // A player's own notes; the host's are everyone's; a spectator none.
-        let notes: Vec<_> = match role {
-            Role::Player(seat) => said
-                .private
-                .iter()
-                .filter(|n| n.seat == seat)
-                .cloned()
-                .collect(),
-            Role::Host => said.private.clone(),
-            Role::Spectator => Vec::new(),
+        // A player's own notes; the host's are everyone's; a spectator
+        // none. Only the ones not sent yet are copied (a seat is told a
+        // line at each change to its things: copying them all at every
+        // send made a long game's sends grow with its square).
+        let seat_of = |n: &&foodweb_rules::table::PrivateNote| match role {
+            Role::Player(seat) => n.seat == seat,
+            Role::Host => true,
+            Role::Spectator => false,
         };
-        let notes_from = c.sent_notes.min(notes.len());
-        let new_notes = notes[notes_from..].to_vec();
+        let count = said.private.iter().filter(seat_of).count();
+        let notes_from = c.sent_notes.min(count);
+        let new_notes: Vec<_> = said
+            .private
+            .iter()
+            .filter(seat_of)
+            .skip(notes_from)
+            .cloned()
+            .collect();
         let feed = ServerMsg::Feed {
             table: tid,
             public_from: public_from as u32,
@@ -1859,7 +1864,7 @@ impl Hall {
             notes: new_notes,
         };
         let public_len = said.public.len();
-        let notes_len = notes.len();
+        let notes_len = count;
         let c = self.clients.get_mut(&k).expect("known client");
         let lesson = match role {
             Role::Player(_) => game.lesson(),

@@ -41,3 +41,20 @@ no-already-laid = you have already laid down your card
 no-holds-no-cards = { $who } holds no cards
 no-not-holding = you do not hold { $card }
 no-does-not-eat = { $with } does not eat { $named }
+
+## Your own hand, each change with its amount and why (issue 71)
+f-dealt = Round { $round }: { $count } cards in your hand, { $energy } energy.
+f-dealt-short = Round { $round }: { $count } cards in your hand, { $energy } energy; one card fewer than others: the short-hand bonus at the count.
+f-why-eats = { $a } eats { $b }
+f-why-mutual = { $a } and { $b } eat each other
+f-why-neither = neither { $a } nor { $b } eats the other
+f-why-decay = Death & Decay meets a card that takes it
+f-cwhy-mutual = { $a } and { $b } eat each other: in a challenge the challenger takes
+f-cwhy-decay = Death & Decay and a card that takes it: in a challenge the challenger wins
+f-showdown-eats = Showdown with { $other }: your { $mine } met their { $theirs }; { $why }: you take { $theirs }: +{ $e } energy (hand { $from } → { $to }).
+f-showdown-eaten = Showdown with { $other }: your { $mine } met their { $theirs }; { $why }: they take your { $mine }: -{ $e } energy (hand { $from } → { $to }).
+f-showdown-stand-off = Showdown with { $other }: your { $mine } met their { $theirs }; { $why }: a stand-off, both keep their cards.
+f-challenge-right = You challenged { $other } for { $named } with your { $with } ({ $why }); they held it: you take it: +{ $e } energy (hand { $from } → { $to }), and go again.
+f-challenge-wrong = You challenged { $other } for { $named } with your { $with }, but they did not hold it: your { $with } goes to them: -{ $e } energy (hand { $from } → { $to }); your turn is over.
+f-challenged-right = { $other } challenged you for your { $named } with their { $with } ({ $why }): it goes to them: -{ $e } energy (hand { $from } → { $to }).
+f-challenged-wrong = { $other } challenged you for { $named } with their { $with }, but you did not hold it: their { $with } comes to you: +{ $e } energy (hand { $from } → { $to }).

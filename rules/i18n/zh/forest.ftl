@@ -41,3 +41,20 @@ no-already-laid = 你已经出过牌了
 no-holds-no-cards = { $who }手上没有牌
 no-not-holding = 你手上没有{ $card }
 no-does-not-eat = { $with }不吃{ $named }
+
+## Your own hand, each change with its amount and why (issue 71)
+f-dealt = 第 { $round } 轮：你手上 { $count } 张牌，能量 { $energy }。
+f-dealt-short = 第 { $round } 轮：你手上 { $count } 张牌，能量 { $energy }；比别人少一张，计分时另得少牌奖励。
+f-why-eats = { $a }吃{ $b }
+f-why-mutual = { $a }和{ $b }互吃
+f-why-neither = { $a }和{ $b }互不相吃
+f-why-decay = 死亡与腐朽遇到能拿取它的牌
+f-cwhy-mutual = { $a }和{ $b }互吃：挑战时挑战者拿牌
+f-cwhy-decay = 死亡与腐朽与其拿取者：挑战时挑战者获胜
+f-showdown-eats = 与{ $other }对决：你的{ $mine }遇到对方的{ $theirs }；{ $why }：你拿走{ $theirs }：能量 +{ $e }（手牌 { $from } → { $to }）。
+f-showdown-eaten = 与{ $other }对决：你的{ $mine }遇到对方的{ $theirs }；{ $why }：对方拿走你的{ $mine }：能量 -{ $e }（手牌 { $from } → { $to }）。
+f-showdown-stand-off = 与{ $other }对决：你的{ $mine }遇到对方的{ $theirs }；{ $why }：僵持，双方各自保留。
+f-challenge-right = 你用{ $with }向{ $other }挑战{ $named }（{ $why }）；对方有这张牌：你拿走它：能量 +{ $e }（手牌 { $from } → { $to }），继续行动。
+f-challenge-wrong = 你用{ $with }向{ $other }挑战{ $named }，但对方没有这张牌：你的{ $with }归对方：能量 -{ $e }（手牌 { $from } → { $to }），回合结束。
+f-challenged-right = { $other }用{ $with }向你挑战{ $named }（{ $why }）：这张牌归对方：能量 -{ $e }（手牌 { $from } → { $to }）。
+f-challenged-wrong = { $other }用{ $with }向你挑战{ $named }，但你没有这张牌：对方的{ $with }归你：能量 +{ $e }（手牌 { $from } → { $to }）。

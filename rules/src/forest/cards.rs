@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 
 use super::ForestGame;
-use super::deck::CardId;
+use super::deck::{CardId, deck};
 use super::state::*;
 use crate::table::{Deadlines, SeatEntities, SeatId, Settings, TableClock, after_grace};
 
@@ -30,9 +30,31 @@ fn insert_sorted(cards: &mut Vec<CardId>, card: CardId) {
 pub struct Holdings<'w, 's> {
     pub entities: Res<'w, SeatEntities>,
     pub cards: Query<'w, 's, (&'static mut Hand, &'static mut Known)>,
+    told: Query<'w, 's, &'static mut Told>,
 }
 
 impl Holdings<'_, '_> {
+    /// Tells `seat` of a change to its own hand (`cards` and `energy`
+    /// gained, or lost), or of a meeting that left it as it was: kept on
+    /// the seat (its screen's lines) and put into words for it.
+    pub fn tell(
+        &mut self,
+        news: &mut MessageWriter<ForestNews>,
+        seat: SeatId,
+        why: ForestWhy,
+        (cards, energy): (i32, i32),
+    ) {
+        let change = ForestChange {
+            why,
+            cards,
+            energy,
+            energy_after: deck().energy(self.hand(seat)),
+        };
+        let e = self.entities.get(seat);
+        self.told.get_mut(e).expect("a seat").push(change);
+        news.write(ForestNews::Changed { seat, change });
+    }
+
     pub fn hand(&self, seat: SeatId) -> &[CardId] {
         &self
             .cards

@@ -55,6 +55,7 @@ impl Plugin for ForestPlugin {
                         SeatId(i as u8),
                         Hand::default(),
                         Known::default(),
+                        Told::default(),
                         Scores::default(),
                     ))
                     .id()

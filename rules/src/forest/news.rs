@@ -8,7 +8,7 @@ use super::deck::{CardId, deck};
 use super::judge::{ChallengeRefusal, Refusal};
 use super::state::*;
 use crate::narrate::Arg;
-use crate::table::{Announcements, Rejection, Said, SeatId, Seats, TableClock};
+use crate::table::{Amount, Announcements, Rejection, Said, SeatId, Seats, TableClock};
 use crate::text::Bilingual;
 
 crate::phrasebook!("forest");
@@ -72,6 +72,96 @@ fn winners(seats: &Seats, scores: &[i64], what: &str) -> Bilingual {
     )
 }
 
+/// Why two cards met as they did, in words (`challenge`: a challenge's
+/// taking card `a` and the card `b` it named, where the challenger wins
+/// what a showdown would leave standing).
+pub fn meeting_words(meeting: Meeting, a: CardId, b: CardId, challenge: bool) -> Bilingual {
+    let (a, b) = (card(a), card(b));
+    match (meeting, challenge) {
+        (Meeting::Eats, _) => say("f-why-eats", &[("a", a), ("b", b)]),
+        (Meeting::Eaten, _) => say("f-why-eats", &[("a", b), ("b", a)]),
+        (Meeting::Mutual, false) => say("f-why-mutual", &[("a", a), ("b", b)]),
+        (Meeting::Mutual, true) => say("f-cwhy-mutual", &[("a", a), ("b", b)]),
+        (Meeting::Neither, _) => say("f-why-neither", &[("a", a), ("b", b)]),
+        (Meeting::DecayTaker, false) => say("f-why-decay", &[("a", a), ("b", b)]),
+        (Meeting::DecayTaker, true) => say("f-cwhy-decay", &[("a", a), ("b", b)]),
+    }
+}
+
+/// A change to a seat's own hand as that seat is told it (its screen
+/// shows the same words).
+pub fn change_line(c: &ForestChange, seats: &Seats) -> Bilingual {
+    let (key, args) = change_args(c, |s| seat_name(seats, s));
+    say(key, &args)
+}
+
+/// The words' key and arguments of a change (rules.md §8): the cards, how
+/// they met and why, the energy gained or lost and the hand's after.
+fn change_args(
+    c: &ForestChange,
+    name: impl Fn(SeatId) -> Bilingual,
+) -> (&'static str, Vec<(&'static str, Arg)>) {
+    let mut args: Vec<(&'static str, Arg)> = vec![
+        ("e", c.energy.abs().into()),
+        ("from", (c.energy_after - i64::from(c.energy)).into()),
+        ("to", c.energy_after.into()),
+    ];
+    let key = match c.why {
+        ForestWhy::Dealt {
+            round,
+            cards,
+            short,
+        } => {
+            args.extend([
+                ("round", round.into()),
+                ("count", cards.into()),
+                ("energy", c.energy_after.into()),
+            ]);
+            if short { "f-dealt-short" } else { "f-dealt" }
+        }
+        ForestWhy::Showdown {
+            other,
+            mine,
+            theirs,
+            meeting,
+        } => {
+            args.extend([
+                ("other", name(other).into()),
+                ("mine", card(mine)),
+                ("theirs", card(theirs)),
+                ("why", meeting_words(meeting, mine, theirs, false).into()),
+            ]);
+            match c.cards {
+                1.. => "f-showdown-eats",
+                ..0 => "f-showdown-eaten",
+                0 => "f-showdown-stand-off",
+            }
+        }
+        ForestWhy::Challenge {
+            other,
+            challenger,
+            named,
+            with,
+            right,
+            meeting,
+        } => {
+            args.extend([
+                ("other", name(other).into()),
+                ("named", card(named)),
+                ("with", card(with)),
+                ("why", meeting_words(meeting, with, named, true).into()),
+            ]);
+            match (challenger, right) {
+                (true, true) => "f-challenge-right",
+                (true, false) => "f-challenge-wrong",
+                (false, true) => "f-challenged-right",
+                (false, false) => "f-challenged-wrong",
+            }
+        }
+    };
+    (key, args)
+}
+
 /// Puts the step's news into words, in the order it happened.
 pub fn narrate(
     mut news: MessageReader<ForestNews>,
@@ -90,6 +180,14 @@ fn words(news: &ForestNews, seats: &Seats) -> Vec<Said> {
         ForestNews::Dealt { seat, cards } => {
             let cards = list(cards.iter().map(|&c| card_name(c).clone()), ", ", "、");
             vec![Said::To(*seat, say("dealt", &[("cards", cards.into())]))]
+        }
+        ForestNews::Changed { seat, change } => {
+            let (key, args) = change_args(change, |s| seat_name(seats, s));
+            let amounts = [Amount::cards(change.cards), Amount::energy(change.energy)]
+                .into_iter()
+                .filter(|a| a.by != 0)
+                .collect();
+            vec![Said::Counted(*seat, say(key, &args), amounts)]
         }
         ForestNews::RoundDealt { round } => vec![all("round-dealt", &[("n", (*round).into())])],
         ForestNews::ShortHand {

@@ -16,6 +16,7 @@ use crate::table::{ActionLog, DeadlinePassed, LogEntry, SeatEntities, SeatId, Ta
 pub struct Dealer<'w, 's> {
     entities: Res<'w, SeatEntities>,
     seats: Query<'w, 's, (&'static mut Hand, &'static mut Known, &'static mut Scores)>,
+    told: Query<'w, 's, &'static mut Told>,
     showdown: ResMut<'w, Showdown>,
     reveals: ResMut<'w, Reveals>,
     rng: ResMut<'w, TableRng>,
@@ -68,10 +69,25 @@ impl Dealer<'_, '_> {
                 short.push(seat);
             }
             let (mut hand, mut known, mut scores) = self.seats.get_mut(e).unwrap();
+            let was = (hand.0.len() as i32, deck().energy(&hand.0));
             hand.0 = cards.clone();
             known.0.clear();
             scores.short_hand = is_short;
+            let energy = deck().energy(&cards);
+            // The seat's lines are this round's: the deal is the first.
+            let change = ForestChange {
+                why: ForestWhy::Dealt {
+                    round: number,
+                    cards: cards.len() as u8,
+                    short: is_short && self.start.clocks.settings.0.short_hand_bonus != 0,
+                },
+                cards: cards.len() as i32 - was.0,
+                energy: (energy - was.1) as i32,
+                energy_after: energy,
+            };
+            self.told.get_mut(e).unwrap().start(change);
             self.start.news.write(ForestNews::Dealt { seat, cards });
+            self.start.news.write(ForestNews::Changed { seat, change });
         }
         self.showdown.0 = None;
         *self.reveals = Reveals::default();
@@ -102,6 +118,7 @@ impl Dealer<'_, '_> {
             let (hand, _, mut s) = self.seats.get_mut(e).unwrap();
             let score = deck().energy(&hand.0) + if s.short_hand { bonus } else { 0 };
             s.rounds.push(score);
+            s.hands.push(hand.0.clone());
             scores.push(score);
         }
         let round = self.start.clocks.round.number;

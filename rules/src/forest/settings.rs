@@ -32,6 +32,10 @@ pub struct ForestSettings {
     /// 3).
     #[serde(default)]
     pub grace_secs: u32,
+    /// The end reveals the table: every seat's counted hand of each round,
+    /// card by card (issue 71; rules.md §7): on by default, and for tables
+    /// saved before it (the struct's default).
+    pub reveal_at_end: bool,
 }
 
 impl Default for ForestSettings {
@@ -91,6 +95,7 @@ impl ForestSettings {
             overtime_secs: 30,
             short_hand_bonus: 5,
             grace_secs: 0,
+            reveal_at_end: true,
         }
     }
 
@@ -145,5 +150,9 @@ impl GameSettings for ForestSettings {
 
     fn grace_secs_mut(&mut self) -> &mut u32 {
         &mut self.grace_secs
+    }
+
+    fn reveal_at_end(&self) -> bool {
+        self.reveal_at_end
     }
 }

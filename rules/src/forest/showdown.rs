@@ -26,6 +26,28 @@ pub fn showdown_outcome(asker: CardId, target: CardId) -> ShowdownOutcome {
     }
 }
 
+/// How the seat's card `mine` meets `theirs` (rules.md §4 and §6): Death
+/// & Decay and one of its takers, each eating the other, one eating the
+/// other, or neither.
+pub fn meeting(mine: CardId, theirs: CardId) -> Meeting {
+    let d = deck();
+    let dd_and_taker = |a: CardId, b: CardId| d.is_death_decay(a) && d.takes_death_decay(b);
+    if dd_and_taker(mine, theirs) || dd_and_taker(theirs, mine) {
+        return Meeting::DecayTaker;
+    }
+    match (d.eats(mine, theirs), d.eats(theirs, mine)) {
+        (true, true) => Meeting::Mutual,
+        (true, false) => Meeting::Eats,
+        (false, true) => Meeting::Eaten,
+        (false, false) => Meeting::Neither,
+    }
+}
+
+/// A card's energy, as an amount.
+pub fn energy_of(card: CardId) -> i32 {
+    deck().energy(&[card]) as i32
+}
+
 /// A card laid face down for the showdown.
 fn lay(showdown: &mut Showdown, seat: SeatId, card: CardId, news: &mut MessageWriter<ForestNews>) {
     if let Some(slot) = showdown.0.as_mut().and_then(|p| p.choice_mut(seat)) {
@@ -127,5 +149,25 @@ pub fn reveal(
     };
     news.write(ForestNews::ShowdownRevealed(reveal.clone()));
     reveals.showdown = Some(reveal);
+    // Each side is told what it gained or lost, and why.
+    let gain = |c: CardId| (1, energy_of(c));
+    let loss = |c: CardId| (-1, -energy_of(c));
+    let (to_asker, to_target) = match outcome {
+        ShowdownOutcome::AskerTakes => (gain(tc), loss(tc)),
+        ShowdownOutcome::TargetTakes => (loss(ac), gain(ac)),
+        ShowdownOutcome::StandOff => ((0, 0), (0, 0)),
+    };
+    for (seat, other, mine, theirs, by) in [
+        (asker, target, ac, tc, to_asker),
+        (target, asker, tc, ac, to_target),
+    ] {
+        let why = ForestWhy::Showdown {
+            other,
+            mine,
+            theirs,
+            meeting: meeting(mine, theirs),
+        };
+        holdings.tell(&mut news, seat, why, by);
+    }
     turn.over = true;
 }

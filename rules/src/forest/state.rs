@@ -60,6 +60,93 @@ pub struct Known(pub Vec<CardId>);
 pub struct Scores {
     pub rounds: Vec<i64>,
     pub short_hand: bool,
+    /// The hand each finished round was counted from, for the end's
+    /// reveal (none for tables saved before it was kept).
+    #[serde(default)]
+    pub hands: Vec<Vec<CardId>>,
+}
+
+/// How two cards met, from one side's: a showdown's two cards, or a
+/// challenge's taking card and the card it named (rules.md §4-§6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Meeting {
+    /// The seat's card eats the other.
+    Eats,
+    /// The other card eats the seat's.
+    Eaten,
+    /// Each eats the other (「preying insects eat spiders, and spiders eat
+    /// preying insects」).
+    Mutual,
+    /// Neither eats the other.
+    Neither,
+    /// Death & Decay and one of the cards that take it.
+    DecayTaker,
+}
+
+/// Why a seat's own hand changed, or a meeting it was in left it as it
+/// was (issue 71): told to that seat, with its amounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ForestWhy {
+    /// The round's deal: `cards` cards; `short`: one fewer than the most,
+    /// and the bonus at the count.
+    Dealt { round: u8, cards: u8, short: bool },
+    /// A showdown with `other`: the seat's `mine` met their `theirs`.
+    Showdown {
+        other: SeatId,
+        mine: CardId,
+        theirs: CardId,
+        meeting: Meeting,
+    },
+    /// A challenge between the seat and `other` (`challenger`: the seat
+    /// challenged): `named` asked for, taken `with`; `right`: it was held.
+    /// `meeting`: how `with` meets `named`.
+    Challenge {
+        other: SeatId,
+        challenger: bool,
+        named: CardId,
+        with: CardId,
+        right: bool,
+        meeting: Meeting,
+    },
+}
+
+/// One change to a seat's own hand: why, the cards and energy it gained
+/// (or lost), and the hand's energy after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForestChange {
+    pub why: ForestWhy,
+    pub cards: i32,
+    pub energy: i32,
+    pub energy_after: i64,
+}
+
+/// The seat's own lines of this round, as it was told them: how many, and
+/// the newest few (its screen shows the new ones; its notes keep them
+/// all, so a view stays small however long a round runs).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Told {
+    pub count: usize,
+    pub newest: Vec<ForestChange>,
+}
+
+impl Told {
+    /// The lines a view carries, at most.
+    pub const KEPT: usize = 4;
+
+    pub fn push(&mut self, change: ForestChange) {
+        self.count += 1;
+        self.newest.push(change);
+        if self.newest.len() > Self::KEPT {
+            self.newest.remove(0);
+        }
+    }
+
+    /// A round's deal: its first line.
+    pub fn start(&mut self, dealt: ForestChange) {
+        self.count = 1;
+        self.newest.clear();
+        self.newest.push(dealt);
+    }
 }
 
 impl Scores {
@@ -179,6 +266,8 @@ crate::game_state! {
         pub hand: Hand,
         pub known: Known,
         pub scores: Scores,
+        #[serde(default)]
+        pub told: Told,
     }
 
     /// Everything Forest Showdown adds to a table snapshot.
@@ -292,6 +381,11 @@ pub enum ForestNews {
     },
     ShowdownRevealed(ShowdownReveal),
     Challenged(ChallengeReveal),
+    /// A change to one seat's own hand, told to it alone.
+    Changed {
+        seat: SeatId,
+        change: ForestChange,
+    },
     RoundTimeUp,
     /// The turn's clock ran out after the round's time: the turn is over.
     TurnTimedOut {

@@ -116,6 +116,29 @@ pub fn challenge(
         };
         news.write(ForestNews::Challenged(reveal.clone()));
         reveals.challenge = Some(reveal);
+        // Each side is told what it gained or lost, and why.
+        let meeting = super::showdown::meeting(with, named);
+        let moved = if right { named } else { with };
+        let e = super::showdown::energy_of(moved);
+        let (to_challenger, to_target) = if right {
+            ((1, e), (-1, -e))
+        } else {
+            ((-1, -e), (1, e))
+        };
+        for (seat, other, challenging, by) in [
+            (challenger, target, true, to_challenger),
+            (target, challenger, false, to_target),
+        ] {
+            let why = ForestWhy::Challenge {
+                other,
+                challenger: challenging,
+                named,
+                with,
+                right,
+                meeting,
+            };
+            holdings.tell(&mut news, seat, why, by);
+        }
     }
 }
 

@@ -35,6 +35,14 @@ pub struct ShowdownPublic {
     pub my_card: Option<CardId>,
 }
 
+/// One seat's hands as the end reveals them (issue 71; rules.md §7): the
+/// hand each round was counted from, card by card.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForestRevealed {
+    pub seat: SeatId,
+    pub hands: Vec<Vec<CardId>>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForestView {
     /// The viewer; `None` for a spectator.
@@ -59,6 +67,19 @@ pub struct ForestView {
     pub my_deadline_ms: Option<u64>,
     pub to_act: bool,
     pub result: Option<GameResult>,
+    /// The newest of the viewer's own lines of this round (at most
+    /// `Told::KEPT`), as its notes told them (issue 71): its screen shows
+    /// the new ones.
+    #[serde(default)]
+    pub mine: Vec<ForestChange>,
+    /// How many lines the viewer was told this round: `mine` is the last
+    /// of them.
+    #[serde(default)]
+    pub mine_count: usize,
+    /// Every seat's counted hands, in seat order, once the game is over
+    /// (`table::end_revealed`); before, empty.
+    #[serde(default)]
+    pub revealed: Vec<ForestRevealed>,
 }
 
 /// What a seat may know ([`Game::view`](crate::table::Game::view)), written
@@ -134,6 +155,25 @@ pub fn view_into(world: &World, me: Option<SeatId>, waiting: &[SeatId], view: &m
         .flatten();
     view.to_act = waiting_on_me;
     view.result = super::result(world);
+    match me {
+        Some(m) => {
+            let told = world.get::<Told>(entities.get(m)).unwrap();
+            view.mine.clone_from(&told.newest);
+            view.mine_count = told.count;
+        }
+        None => {
+            view.mine.clear();
+            view.mine_count = 0;
+        }
+    }
+    view.revealed.clear();
+    if crate::table::end_revealed::<super::ForestGame>(world) {
+        view.revealed
+            .extend(entities.iter().map(|(seat, e)| ForestRevealed {
+                seat,
+                hands: world.get::<Scores>(e).unwrap().hands.clone(),
+            }));
+    }
 }
 
 impl ForestView {

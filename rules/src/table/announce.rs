@@ -35,8 +35,10 @@ pub enum Measure {
     Shields,
     /// Crueler World's life points.
     Life,
-    /// Crueler World's predator cards.
+    /// Cards held: Crueler World's predator cards, Forest Showdown's hand.
     Cards,
+    /// Forest Showdown's energy in hand.
+    Energy,
 }
 
 /// A change a private note tells its seat of: `by` (up or down) to `of`.
@@ -71,6 +73,13 @@ impl Amount {
     pub fn cards(by: i32) -> Self {
         Self {
             of: Measure::Cards,
+            by,
+        }
+    }
+
+    pub fn energy(by: i32) -> Self {
+        Self {
+            of: Measure::Energy,
             by,
         }
     }

@@ -6,6 +6,7 @@
 pub mod crueler;
 pub mod forest;
 pub mod gene;
+pub mod lines;
 #[cfg(test)]
 pub mod marks;
 pub mod wanning;

@@ -440,11 +440,19 @@ fn showdown_outcome(ctx: &Ctx, s: &ShowdownReveal) -> String {
             ],
         )
     };
-    match s.outcome {
+    let result = match s.outcome {
         ShowdownOutcome::AskerTakes => takes(s.asker, s.target_card),
         ShowdownOutcome::TargetTakes => takes(s.target, s.asker_card),
         ShowdownOutcome::StandOff => i18n.t("table-stand-off"),
-    }
+    };
+    // Why (issue 71): which eats which, or why neither takes.
+    let meeting = foodweb_rules::forest::showdown::meeting(s.asker_card, s.target_card);
+    let why =
+        foodweb_rules::forest::news::meeting_words(meeting, s.asker_card, s.target_card, false);
+    i18n.ta(
+        "table-showdown-why",
+        &[("why", i18n.pick(&why).into()), ("result", result.into())],
+    )
 }
 
 /// The last challenge: who challenged whom and whether rightly, over the
@@ -596,6 +604,9 @@ mod tests {
             my_deadline_ms: None,
             to_act: true,
             result: None,
+            mine: vec![],
+            mine_count: 0,
+            revealed: vec![],
         }
     }
 

@@ -1,12 +1,14 @@
 //! Forest Showdown at the table: its play area of sprites (`scene.rs`),
-//! its layout (`layout.rs`), its panels (`panels.rs`) and what it adds to
-//! the page's status (`status.rs`).
+//! its layout (`layout.rs`), its panels (`panels.rs`), what just happened
+//! to your hand (`settlement.rs`) and what it adds to the page's status
+//! (`status.rs`).
 
 pub mod art;
 mod inspect;
 mod layout;
 pub mod panels;
 pub mod scene;
+mod settlement;
 pub mod setup;
 mod sound;
 mod status;
@@ -25,6 +27,7 @@ pub fn plugin(app: &mut App) {
         panels::plugin,
         status::plugin,
         inspect::plugin,
+        settlement::plugin,
     ));
     game_art::<art::ForestArt>(app, GameId::Forest);
     crate::client::sound::game_sounds::<foodweb_rules::forest::ForestGame>(app, GameId::Forest);

@@ -628,7 +628,47 @@ fn game_over_window(
                 egui::RichText::new(text)
             });
         }
+        revealed_hands(ui, view, i18n);
     });
+}
+
+/// The end reveals the table (issue 71; rules.md §7): each seat's counted
+/// hand of each round, card by card with its energy, and the short-hand
+/// bonus, adding up to the round's score.
+fn revealed_hands(ui: &mut egui::Ui, view: &ForestView, i18n: &I18n) {
+    if view.revealed.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.label(egui::RichText::new(i18n.t("forest-revealed")).strong());
+    for (r, seat) in view.revealed.iter().zip(&view.seats) {
+        ui.label(egui::RichText::new(seat_name(i18n, view, r.seat)).strong());
+        for (k, (hand, score)) in r.hands.iter().zip(&seat.round_scores).enumerate() {
+            let cards: Vec<String> = hand
+                .iter()
+                .map(|&c| {
+                    let card = deck().card(c);
+                    format!("{} {}", i18n.pick(&card.name), card.energy)
+                })
+                .collect();
+            let bonus = score - deck().energy(hand);
+            let key = if bonus > 0 {
+                "forest-revealed-round-bonus"
+            } else {
+                "forest-revealed-round"
+            };
+            let line = i18n.ta(
+                key,
+                &[
+                    ("round", (k + 1).into()),
+                    ("cards", cards.join(" · ").into()),
+                    ("bonus", bonus.into()),
+                    ("score", (*score).into()),
+                ],
+            );
+            ui.label(egui::RichText::new(line).small());
+        }
+    }
 }
 
 /// The host seat sees every hand (and acts for nobody).

@@ -7,7 +7,9 @@ use foodweb_netcode::games::AnySettings;
 use foodweb_rules::forest::{ForestSettings, ForestTiming};
 
 use crate::client::I18n;
-use crate::client::game_setup::{FormAt, SetupForm, drop_down, form_boilerplate, house_number};
+use crate::client::game_setup::{
+    FormAt, SetupForm, drop_down, form_boilerplate, house_number, house_toggle,
+};
 
 #[derive(Clone)]
 pub struct ForestForm {
@@ -74,6 +76,14 @@ impl SetupForm for ForestForm {
             10..=90,
             5.0,
             usual.showdown_secs,
+        );
+        ui.add_space(6.0);
+        house_toggle(
+            ui,
+            i18n,
+            "setup-forest-reveal",
+            &mut s.reveal_at_end,
+            usual.reveal_at_end,
         );
     }
 
