@@ -2,7 +2,7 @@
 //! you were in, with how the two cards met and why (「If one card "eats"
 //! the other then that player takes the "eaten" card」, each eating the
 //! other, neither, Death & Decay and its takers), the energy it gained or
-//! cost you, and each round's deal, show in a window over the table
+//! cost you, show in a window over the table (the round's deal: the notes)
 //! (`games::lines`), in the words your notes keep (`news::change_line`).
 
 use bevy::prelude::*;
@@ -46,15 +46,25 @@ fn play(
         return Ok(());
     };
     let over = view.result.is_some();
+    // The round's first line, its deal, stays in the notes: the window
+    // shows what the round's showdowns and challenges did (a window at
+    // each deal would cover the top bar as the round opens).
+    let moves = view.mine_count.saturating_sub(1);
     let range = playing
         .0
-        .shown(view.round, view.mine_count, over, time.elapsed_secs_f64());
+        .shown(view.round, moves, over, time.elapsed_secs_f64());
     let seats = Seats {
         names: view.seats.iter().map(|s| s.name.clone()).collect(),
     };
-    // The view holds the newest lines only: the count's last ones.
+    // The view holds the newest lines only: the count's last ones (line k
+    // of the moves is the round's line k + 1).
     let held = view.mine_count - view.mine.len();
-    let lines: Vec<_> = view.mine[range.start.max(held) - held..]
+    let from = if range.is_empty() {
+        view.mine.len()
+    } else {
+        (range.start + 1).max(held) - held
+    };
+    let lines: Vec<_> = view.mine[from..]
         .iter()
         .map(|c| (i18n.pick(&change_line(c, &seats)).to_string(), colour(c)))
         .collect();
