@@ -14,15 +14,10 @@ use crate::table::{Accepted, ActionLog, DeadlinePassed, LogEntry, SeatId, TableC
 /// stand-off", and the cards that take Death & Decay "In a Showdown ...
 /// provide a stand-off with Death & Decay".
 pub fn showdown_outcome(asker: CardId, target: CardId) -> ShowdownOutcome {
-    let d = deck();
-    let dd_and_taker = |a: CardId, b: CardId| d.is_death_decay(a) && d.takes_death_decay(b);
-    if dd_and_taker(asker, target) || dd_and_taker(target, asker) {
-        return ShowdownOutcome::StandOff;
-    }
-    match (d.eats(asker, target), d.eats(target, asker)) {
-        (true, false) => ShowdownOutcome::AskerTakes,
-        (false, true) => ShowdownOutcome::TargetTakes,
-        _ => ShowdownOutcome::StandOff,
+    match meeting(asker, target) {
+        Meeting::Eats => ShowdownOutcome::AskerTakes,
+        Meeting::Eaten => ShowdownOutcome::TargetTakes,
+        Meeting::Mutual | Meeting::Neither | Meeting::DecayTaker => ShowdownOutcome::StandOff,
     }
 }
 
